@@ -1,0 +1,33 @@
+# The two set-up commands of the README:
+#   make demo   install dependencies if missing, build, run the bundled default
+#   make test   install dependencies if missing, build, run the whole test suite
+BUILD     ?= build
+JOBS      ?= $(shell nproc)
+CMAKE_ARGS ?=
+ifeq ($(CI),true)
+  CMAKE_ARGS += -DGPUTLM_WERROR=ON
+endif
+DEMO_PLATFORM ?= yaml/volta.yaml
+DEMO_TRACE    ?= traces/samples/vectoradd
+
+.PHONY: all deps configure build demo test clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@./$(BUILD)/sc_main/gputlm run $(DEMO_PLATFORM) $(DEMO_TRACE) --stats $(BUILD)/demo-stats.json
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	@rm -rf $(BUILD)

@@ -1,0 +1,59 @@
+#include "models/common/clock_domain.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gputlm {
+
+using sc_core::sc_time;
+
+void clock_domain::init_time_resolution() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+}
+
+std::uint64_t clock_domain::period_fs_of(double hz) {
+  if (!(hz > 0)) throw std::invalid_argument("clock frequency must be positive");
+  double fs = std::llround(1e15 / hz);
+  return fs < 1 ? 1 : static_cast<std::uint64_t>(fs);
+}
+
+clock_domain::clock_domain(std::string name, double hz, double volts)
+    : m_name(std::move(name)), m_hz(hz), m_volts(volts), m_period_fs(period_fs_of(hz)) {}
+
+std::uint64_t clock_domain::cycle_at(const sc_time& t) const {
+  std::uint64_t v = t.value();
+  if (v < m_epoch_fs) return m_epoch_cycle;  // before the last change: not asked in practice
+  return m_epoch_cycle + (v - m_epoch_fs) / m_period_fs;
+}
+
+std::uint64_t clock_domain::next_cycle_at(const sc_time& t) const {
+  std::uint64_t v = t.value();
+  if (v <= m_epoch_fs) return m_epoch_cycle;
+  return m_epoch_cycle + (v - m_epoch_fs + m_period_fs - 1) / m_period_fs;
+}
+
+sc_time clock_domain::edge_time(std::uint64_t cycle) const {
+  if (cycle < m_epoch_cycle) cycle = m_epoch_cycle;
+  return fs(m_epoch_fs + (cycle - m_epoch_cycle) * m_period_fs);
+}
+
+sc_time clock_domain::delay_cycles(std::uint64_t n) const {
+  sc_time now = sc_core::sc_time_stamp();
+  return edge_time(next_cycle_at(now) + n) - now;
+}
+
+void clock_domain::set_operating_point(double hz, double volts) {
+  sc_time now = sc_core::sc_time_stamp();
+  std::uint64_t edge = next_cycle_at(now);
+  m_epoch_fs = edge_time(edge).value();
+  m_epoch_cycle = edge;
+  m_hz = hz;
+  m_volts = volts;
+  m_period_fs = period_fs_of(hz);
+  for (auto& l : m_listeners) l(*this);
+}
+
+}  // namespace gputlm

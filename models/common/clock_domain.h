@@ -1,0 +1,59 @@
+// A clock domain: the period every block in it counts cycles with, and the supply voltage.
+// No sc_clock ticks: blocks ask the domain when their next activation is due and sleep
+// until then. The period can change at run time (DVFS): the new period takes effect at
+// the next edge of the old one, and cycle numbering continues across the change.
+// Time resolution is 1 fs so that periods like 1/700MHz stay exact to 1e-6.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace gputlm {
+
+class clock_domain {
+ public:
+  clock_domain(std::string name, double hz, double volts);
+
+  const std::string& name() const { return m_name; }
+  double frequency() const { return m_hz; }
+  double voltage() const { return m_volts; }
+  sc_core::sc_time period() const { return fs(m_period_fs); }
+
+  // Cycle counting. A cycle n starts at edge n; edge 0 is at time 0.
+  std::uint64_t cycle_at(const sc_core::sc_time& t) const;      // last edge at or before t
+  std::uint64_t next_cycle_at(const sc_core::sc_time& t) const; // first edge at or after t
+  sc_core::sc_time edge_time(std::uint64_t cycle) const;
+  std::uint64_t now_cycle() const { return cycle_at(sc_core::sc_time_stamp()); }
+  // Time from now until `n` cycles after the next edge (n = 0: the next edge itself,
+  // or now when now is an edge).
+  sc_core::sc_time delay_cycles(std::uint64_t n) const;
+
+  // DVFS: change frequency and voltage at the current simulation time.
+  void set_operating_point(double hz, double volts);
+  // Called after every change, with the domain (for energy accounting, tracing...).
+  void on_change(std::function<void(const clock_domain&)> listener) {
+    m_listeners.push_back(std::move(listener));
+  }
+
+  // Sets the kernel's time resolution to 1 fs; idempotent, call before any sc_time.
+  static void init_time_resolution();
+
+ private:
+  static sc_core::sc_time fs(std::uint64_t v) {
+    return sc_core::sc_time::from_value(v);  // resolution is 1 fs
+  }
+  static std::uint64_t period_fs_of(double hz);
+
+  std::string m_name;
+  double m_hz;
+  double m_volts;
+  std::uint64_t m_period_fs;
+  std::uint64_t m_epoch_fs = 0;     // time of edge m_epoch_cycle
+  std::uint64_t m_epoch_cycle = 0;  // cycles before the current period began
+  std::vector<std::function<void(const clock_domain&)>> m_listeners;
+};
+
+}  // namespace gputlm

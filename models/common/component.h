@@ -1,0 +1,81 @@
+// The common base of every gputlm block (VCML `component` style): a SystemC module with
+// its clock domain, typed parameters read from the platform configuration, statistics
+// registered under its hierarchical name, named TLM sockets that the platform binds by
+// path, and a hook to register waveform traces.
+//
+// Blocks are event-driven: nothing here ticks. A block schedules its next activation with
+// clock().delay_cycles(n) on its own domain, whose period may change at run time.
+#pragma once
+
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "models/common/block_config.h"
+#include "models/common/clock_domain.h"
+#include "models/common/param.h"
+#include "models/common/stats.h"
+
+namespace gputlm {
+
+using initiator_socket_base = tlm::tlm_initiator_socket<>;
+using target_socket_base = tlm::tlm_target_socket<>;
+
+// What the elaborator hands every block's constructor.
+struct block_context {
+  block_config& config;
+  clock_domain& clock;
+  stats_registry& stats;
+};
+
+class component : public sc_core::sc_module {
+ public:
+  struct socket_ref {
+    std::string name;  // as bound by path: "icnt", "mem[3]"
+    initiator_socket_base* initiator = nullptr;
+    target_socket_base* target = nullptr;
+  };
+
+  component(const sc_core::sc_module_name& name, const block_context& ctx);
+
+  const std::string& type() const { return m_config.type(); }
+  block_config& config() { return m_config; }
+  const block_config& config() const { return m_config; }
+  clock_domain& clock() const { return m_clock; }
+  stats_registry& stats() const { return m_stats; }
+
+  const std::vector<param_base*>& params() const { return m_params; }
+  const std::vector<socket_ref>& sockets() const { return m_sockets; }
+
+  // Checks relations between parameters (cache geometry, counts); throws input_error.
+  virtual void validate() {}
+  // Registers the block's waveform signals; called only when tracing is on.
+  virtual void add_traces(sc_core::sc_trace_file* /*file*/) {}
+
+ protected:
+  void declare_socket(const std::string& name, initiator_socket_base& s);
+  void declare_socket(const std::string& name, target_socket_base& s);
+
+  void add_stat(const std::string& name, const counter& c, std::string description) {
+    m_stats.add(name_path(), name, c, std::move(description));
+  }
+  void add_stat(const std::string& name, const histogram& h, std::string description) {
+    m_stats.add(name_path(), name, h, std::move(description));
+  }
+  void add_stat(const std::string& name, std::function<double()> f, std::string description) {
+    m_stats.add(name_path(), name, std::move(f), std::move(description));
+  }
+
+ private:
+  friend class param_base;
+  std::string name_path() const { return name(); }
+
+  block_config& m_config;
+  clock_domain& m_clock;
+  stats_registry& m_stats;
+  std::vector<param_base*> m_params;
+  std::vector<socket_ref> m_sockets;
+};
+
+}  // namespace gputlm

@@ -1,0 +1,79 @@
+#include "models/common/param.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+#include "models/common/component.h"
+
+namespace gputlm {
+
+param_base::param_base(component& owner, std::string name, std::string description)
+    : m_owner(owner),
+      m_name(std::move(name)),
+      m_description(std::move(description)),
+      m_where(owner.config().where()) {
+  owner.m_params.push_back(this);
+}
+
+std::string param_base::path() const { return m_owner.config().path() + "." + m_name; }
+
+config_value* param_base::lookup() { return m_owner.config().take(m_name); }
+
+void param_base::bad_value(const config_value& v) const {
+  std::string got = v.is_sequence ? "a list" : "'" + v.text + "'";
+  throw input_error(v.where, path(), "expected " + expected() + ", got " + got);
+}
+
+void param_base::require(bool ok, const std::string& message) const {
+  if (!ok) throw input_error(m_where, path(), message);
+}
+
+std::string quote_yaml_scalar(const std::string& s) {
+  YAML::Emitter e;
+  e << s;
+  return e.c_str();
+}
+
+choice_param::choice_param(component& owner, const char* name, std::string def,
+                           const char* description, std::vector<std::string> choices)
+    : param_base(owner, name, description), m_value(std::move(def)), m_choices(std::move(choices)) {
+  if (config_value* v = lookup()) {
+    if (v->is_sequence ||
+        std::find(m_choices.begin(), m_choices.end(), v->text) == m_choices.end())
+      bad_value(*v);
+    m_value = v->text;
+    m_where = v->where;
+    m_is_default = false;
+  }
+}
+
+std::string choice_param::expected() const {
+  std::string s = "one of ";
+  for (std::size_t i = 0; i < m_choices.size(); ++i) s += (i ? ", " : "") + m_choices[i];
+  return s;
+}
+
+list_param::list_param(component& owner, const char* name, std::vector<std::uint64_t> def,
+                       const char* description)
+    : param_base(owner, name, description), m_value(std::move(def)) {
+  if (config_value* v = lookup()) {
+    if (!v->is_sequence) bad_value(*v);
+    m_value.clear();
+    for (const auto& item : v->items) {
+      auto n = units::parse_uint(item);
+      if (!n) bad_value(*v);
+      m_value.push_back(*n);
+    }
+    m_where = v->where;
+    m_is_default = false;
+  }
+}
+
+std::string list_param::to_yaml() const {
+  std::string s = "[";
+  for (std::size_t i = 0; i < m_value.size(); ++i) s += (i ? ", " : "") + std::to_string(m_value[i]);
+  return s + "]";
+}
+
+}  // namespace gputlm

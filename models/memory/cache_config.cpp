@@ -1,0 +1,60 @@
+#include "models/memory/cache_config.h"
+
+namespace gputlm::memory {
+namespace {
+bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+}  // namespace
+
+cache_config::cache_config(component& c)
+    : size(c, "size", {16 * 1024}, "capacity = sets x ways x line_size"),
+      sets(c, "sets", 32, "sets (power of two)"),
+      ways(c, "ways", 4, "associativity"),
+      line_size(c, "line_size", {128}, "line size (power of two)"),
+      sectored(c, "sectored", false, "lines of 32 B sectors filled separately"),
+      replacement(c, "replacement", "lru", "victim choice", {"lru", "fifo"}),
+      write_policy(c, "write_policy", "write_back", "write hit handling",
+                   {"read_only", "write_back", "write_through", "write_evict",
+                    "local_wb_global_evict"}),
+      allocate(c, "allocate", "on_miss", "when a line is reserved",
+               {"on_miss", "on_fill", "streaming"}),
+      write_allocate(c, "write_allocate", "none", "write miss handling",
+                     {"none", "naive", "fetch_on_write", "lazy_fetch_on_read"}),
+      set_index(c, "set_index", "linear", "set index function",
+                {"linear", "fermi_hash", "ipoly", "xor"}),
+      mshr_type(c, "mshr_type", "associative", "MSHR organisation",
+                {"associative", "sector_associative"}),
+      mshr_entries(c, "mshr_entries", 32, "MSHR entries (distinct outstanding lines)"),
+      mshr_merge(c, "mshr_merge", 8, "requests merged into one MSHR entry"),
+      miss_queue(c, "miss_queue", 8, "miss queue entries towards the next level"),
+      data_port_width(c, "data_port_width", {128}, "data array bytes per cycle") {}
+
+void cache_config::validate() const {
+  sets.require(power_of_two(*sets), "must be a power of two");
+  ways.require(*ways >= 1, "must be at least 1");
+  line_size.require(power_of_two(*line_size), "must be a power of two");
+  size.require(*size == *sets * *ways * *line_size,
+               "is " + units::format_bytes(*size) + " but sets x ways x line_size = " +
+                   std::to_string(*sets) + " x " + std::to_string(*ways) + " x " +
+                   std::to_string(line_size->value) + " = " +
+                   units::format_bytes(*sets * *ways * *line_size));
+  if (*sectored)
+    line_size.require(*line_size == 4 * sector_size,
+                      "a sectored cache needs 128 B lines (4 sectors of 32 B)");
+  if (set_index.is("fermi_hash"))
+    set_index.require(*sets == 32 || *sets == 64, "fermi_hash is defined for 32 or 64 sets only");
+  if (set_index.is("ipoly"))
+    set_index.require(*sets == 16 || *sets == 32 || *sets == 64,
+                      "ipoly is defined for 16, 32 or 64 sets only");
+  if (write_policy.is("write_back"))
+    allocate.require(allocate.is("on_miss"),
+                     "write_back with on_fill/streaming allocation would deadlock");
+  if (write_allocate.is("fetch_on_write") || write_allocate.is("lazy_fetch_on_read"))
+    allocate.require(!allocate.is("on_fill"), "fetch-on-write write-allocate needs on_miss");
+  mshr_entries.require(*mshr_entries >= 1, "must be at least 1");
+  mshr_merge.require(*mshr_merge >= 1, "must be at least 1");
+  miss_queue.require(*miss_queue >= 1, "must be at least 1");
+  data_port_width.require(*data_port_width >= 1 && *line_size % *data_port_width == 0,
+                          "must divide line_size");
+}
+
+}  // namespace gputlm::memory

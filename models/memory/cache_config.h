@@ -1,0 +1,35 @@
+// Geometry and policies shared by the L1 and L2 caches, named after the fields of
+// GPGPU-Sim's cache string `<type>:<sets>:<line>:<ways>,<repl>:<write>:<alloc>:<wr_alloc>:
+// <index>,<mshr>:<entries>:<merge>,<miss_queue>` (../shared/reference/platforms.md §3),
+// with the checks GPGPU-Sim's parser makes (power-of-two sets and line, sectored lines of
+// four 32 B sectors, hash functions' set counts, write-back with on-fill allocation).
+#pragma once
+
+#include "models/common/component.h"
+
+namespace gputlm::memory {
+
+struct cache_config {
+  explicit cache_config(component& c);
+  void validate() const;
+
+  param<bytes> size;
+  param<std::uint64_t> sets;
+  param<std::uint64_t> ways;
+  param<bytes> line_size;
+  param<bool> sectored;
+  choice_param replacement;
+  choice_param write_policy;
+  choice_param allocate;
+  choice_param write_allocate;
+  choice_param set_index;
+  choice_param mshr_type;
+  param<std::uint64_t> mshr_entries;
+  param<std::uint64_t> mshr_merge;
+  param<std::uint64_t> miss_queue;
+  param<bytes> data_port_width;
+
+  static constexpr std::uint64_t sector_size = 32;
+};
+
+}  // namespace gputlm::memory

@@ -1,0 +1,38 @@
+#include "platforms/block_factory.h"
+
+#include "models/control/kernel_distributor.h"
+#include "models/control/kmu.h"
+#include "models/control/smx_scheduler.h"
+#include "models/core/smx.h"
+#include "models/memory/dram_channel.h"
+#include "models/memory/l1_cache.h"
+#include "models/memory/l2_cache.h"
+#include "models/noc/crossbar.h"
+#include "models/top/gpu.h"
+
+namespace gputlm::platforms {
+
+const block_factory& block_factory::builtin() {
+  static const block_factory f = [] {
+    block_factory f;
+    f.add<top::gpu>("gpu", "the chip: top of the block tree");
+    f.add<control::kmu>("kmu", "Kernel Management Unit with hardware work queues");
+    f.add<control::kernel_distributor>("kernel_distributor", "Kernel Distributor entries");
+    f.add<control::smx_scheduler>("smx_scheduler", "TB dispatch to SMXs");
+    f.add<core::smx>("smx", "streaming multiprocessor");
+    f.add<memory::l1_cache>("l1_cache", "per-SMX L1 data cache with MSHRs");
+    f.add<memory::l2_cache>("l2_cache", "L2 bank of a memory sub-partition");
+    f.add<memory::dram_channel>("dram_channel", "DRAM channel with FR-FCFS scheduler");
+    f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");
+    return f;
+  }();
+  return f;
+}
+
+std::vector<std::string> block_factory::types() const {
+  std::vector<std::string> v;
+  for (const auto& [k, e] : m_types) v.push_back(k);
+  return v;
+}
+
+}  // namespace gputlm::platforms

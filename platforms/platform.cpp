@@ -1,0 +1,566 @@
+#include "platforms/platform.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+#include <regex>
+#include <set>
+
+#include "models/common/units.h"
+#include "platforms/block_factory.h"
+
+namespace gputlm::platforms {
+namespace {
+
+const std::vector<std::string> k_reserved{"type", "count", "clock", "bind"};
+
+// "smx[3]" -> {"smx", "3"}; "smx" -> {"smx", ""}.
+struct segment {
+  std::string name;
+  std::string index;  // "" when none
+  bool has_index = false;
+};
+
+segment parse_segment(const std::string& s) {
+  segment seg;
+  auto open = s.find('[');
+  if (open == std::string::npos) {
+    seg.name = s;
+    return seg;
+  }
+  seg.name = s.substr(0, open);
+  seg.has_index = true;
+  if (s.back() != ']') return segment{s, "", false};  // reported by the caller as unknown
+  seg.index = s.substr(open + 1, s.size() - open - 2);
+  return seg;
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  for (char c : path) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == '.' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t");
+  auto e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// Index expressions in bindings: integers, `i`, + - * / % and parentheses.
+class index_expr {
+ public:
+  index_expr(const std::string& text, std::int64_t i) : m_s(text), m_i(i) {}
+  bool eval(std::int64_t& out) {
+    if (!expr(out)) return false;
+    skip();
+    return m_p == m_s.size();
+  }
+
+ private:
+  void skip() {
+    while (m_p < m_s.size() && m_s[m_p] == ' ') ++m_p;
+  }
+  bool expr(std::int64_t& v) {
+    if (!term(v)) return false;
+    for (skip(); m_p < m_s.size() && (m_s[m_p] == '+' || m_s[m_p] == '-'); skip()) {
+      char op = m_s[m_p++];
+      std::int64_t r;
+      if (!term(r)) return false;
+      v = op == '+' ? v + r : v - r;
+    }
+    return true;
+  }
+  bool term(std::int64_t& v) {
+    if (!factor(v)) return false;
+    for (skip(); m_p < m_s.size() && (m_s[m_p] == '*' || m_s[m_p] == '/' || m_s[m_p] == '%');
+         skip()) {
+      char op = m_s[m_p++];
+      std::int64_t r;
+      if (!factor(r)) return false;
+      if (op != '*' && r == 0) return false;
+      v = op == '*' ? v * r : op == '/' ? v / r : v % r;
+    }
+    return true;
+  }
+  bool factor(std::int64_t& v) {
+    skip();
+    if (m_p >= m_s.size()) return false;
+    if (m_s[m_p] == '(') {
+      ++m_p;
+      if (!expr(v)) return false;
+      skip();
+      if (m_p >= m_s.size() || m_s[m_p] != ')') return false;
+      ++m_p;
+      return true;
+    }
+    if (m_s[m_p] == 'i') {
+      ++m_p;
+      v = m_i;
+      return true;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(m_s[m_p]))) return false;
+    v = 0;
+    while (m_p < m_s.size() && std::isdigit(static_cast<unsigned char>(m_s[m_p])))
+      v = v * 10 + (m_s[m_p++] - '0');
+    return true;
+  }
+  const std::string& m_s;
+  std::int64_t m_i;
+  std::size_t m_p = 0;
+};
+
+std::string indexed(const std::string& name, std::uint64_t i) {
+  return name + "[" + std::to_string(i) + "]";
+}
+
+// gpu.smx[3].l1 -> gpu.smx[0].l1
+std::string representative(const std::string& path) {
+  static const std::regex idx("\\[[0-9]+\\]");
+  return std::regex_replace(path, idx, "[0]");
+}
+
+}  // namespace
+
+platform::~platform() {
+  // Children before parents.
+  while (!m_components.empty()) m_components.pop_back();
+}
+
+std::unique_ptr<platform> platform::load(const std::string& file,
+                                         const std::vector<std::string>& sets) {
+  clock_domain::init_time_resolution();
+  std::unique_ptr<platform> p(new platform());
+  p->m_spec = load_platform_yaml(file);
+  for (const auto& s : sets) p->m_spec.overrides.push_back(parse_set_option(s));
+  p->apply_spec_overrides();
+  p->make_clocks();
+
+  std::vector<std::pair<std::vector<std::string>, override_spec*>> pending;
+  for (auto& o : p->m_spec.overrides) {
+    if (o.applied) continue;
+    auto segs = split_path(o.key);
+    if (segs.front() != "gpu") segs.insert(segs.begin(), "gpu");
+    pending.emplace_back(segs, &o);
+  }
+  p->instantiate(p->m_spec.top, "", nullptr, pending);
+  for (const auto& o : p->m_spec.overrides)
+    if (!o.applied)
+      throw input_error(o.value.where, o.key, "matches no block instance of this platform");
+  p->check_unused_and_validate();
+  for (component* c : p->m_order) p->bind_all(*p->m_spec_of.at(c->name()), c->name());
+  for (const auto& [path, s] : p->m_sockets)
+    if (!s.bound)
+      throw input_error(s.owner->config().where(), path,
+                        std::string(s.ref.initiator ? "initiator" : "target") +
+                            " socket is never bound (add it to a 'bind:' list)");
+  return p;
+}
+
+void platform::apply_spec_overrides() {
+  for (auto& o : m_spec.overrides) {
+    auto segs = split_path(o.key);
+    if (segs.front() == "clocks") {
+      if (segs.size() != 3)
+        throw input_error(o.value.where, o.key, "expected clocks.<domain>.frequency|voltage");
+      auto it = std::find_if(m_spec.clocks.begin(), m_spec.clocks.end(),
+                             [&](const clock_spec& c) { return c.name == segs[1]; });
+      if (it == m_spec.clocks.end()) {
+        std::vector<std::string> names;
+        for (const auto& c : m_spec.clocks) names.push_back(c.name);
+        std::string best = closest_match(segs[1], names);
+        throw input_error(o.value.where, o.key,
+                          "no clock domain '" + segs[1] + "'" +
+                              (best.empty() ? "" : "; did you mean '" + best + "'?"));
+      }
+      if (segs[2] == "frequency")
+        it->frequency = o.value;
+      else if (segs[2] == "voltage")
+        it->voltage = o.value;
+      else
+        throw input_error(o.value.where, o.key, "a clock domain has frequency and voltage only");
+      o.applied = true;
+      continue;
+    }
+    const std::string& last = segs.back();
+    if (last != "count" && last != "type") continue;
+    if (segs.front() == "gpu") segs.erase(segs.begin());
+    block_spec* b = &m_spec.top;
+    for (std::size_t k = 0; k + 1 < segs.size(); ++k) {
+      segment seg = parse_segment(segs[k]);
+      if (seg.has_index)
+        throw input_error(o.value.where, o.key,
+                          "'" + last + "' applies to every instance: write it without an index");
+      auto it = std::find_if(b->children.begin(), b->children.end(),
+                             [&](const block_spec& c) { return c.name == seg.name; });
+      if (it == b->children.end())
+        throw input_error(o.value.where, o.key, "no block '" + seg.name + "' in " + b->spec_path);
+      b = &*it;
+    }
+    if (o.value.is_sequence) throw input_error(o.value.where, o.key, "expected a plain value");
+    if (last == "type") {
+      b->type = o.value.text;
+      b->type_where = o.value.where;
+    } else {
+      auto c = units::parse_uint(o.value.text);
+      if (!c || *c == 0) throw input_error(o.value.where, o.key, "count must be a positive integer");
+      b->count = *c;
+      b->count_where = o.value.where;
+    }
+    o.applied = true;
+  }
+}
+
+void platform::make_clocks() {
+  for (const auto& c : m_spec.clocks) {
+    auto hz = units::parse_frequency(c.frequency.text);
+    if (c.frequency.is_sequence || !hz)
+      throw input_error(c.frequency.where, "clocks." + c.name + ".frequency",
+                        "expected a frequency like 700MHz, got '" + c.frequency.text + "'");
+    double volts = 1.0;
+    if (!c.voltage.text.empty() || c.voltage.is_sequence) {
+      auto v = units::parse_voltage(c.voltage.text);
+      if (c.voltage.is_sequence || !v || *v <= 0)
+        throw input_error(c.voltage.where, "clocks." + c.name + ".voltage",
+                          "expected a voltage like 1V, got '" + c.voltage.text + "'");
+      volts = *v;
+    }
+    m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
+  }
+}
+
+clock_domain* platform::clock(const std::string& name) const {
+  for (const auto& c : m_clocks)
+    if (c->name() == name) return c.get();
+  return nullptr;
+}
+
+component* platform::find(const std::string& path) const {
+  auto it = m_by_path.find(path);
+  return it == m_by_path.end() ? nullptr : it->second;
+}
+
+void platform::instantiate(
+    const block_spec& spec, const std::string& parent_path, clock_domain* parent_clock,
+    const std::vector<std::pair<std::vector<std::string>, override_spec*>>& pending) {
+  const block_factory::entry* type = block_factory::builtin().find(spec.type);
+  if (!type) {
+    std::string best = closest_match(spec.type, block_factory::builtin().types());
+    throw input_error(spec.type_where, spec.spec_path + ".type",
+                      "unknown block type '" + spec.type + "'" +
+                          (best.empty() ? "" : "; did you mean '" + best + "'?"));
+  }
+  const std::uint64_t n = spec.count.value_or(1);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string inst = spec.count ? indexed(spec.name, i) : spec.name;
+    const std::string path = parent_path.empty() ? inst : parent_path + "." + inst;
+
+    auto cfg = std::make_unique<block_config>(path, spec.type, spec.where);
+    for (const auto& [k, v] : spec.values) cfg->set(k, v);
+
+    // Overrides addressed to this instance or below it.
+    std::vector<std::pair<std::vector<std::string>, override_spec*>> below;
+    for (const auto& [segs, o] : pending) {
+      segment seg = parse_segment(segs.front());
+      if (seg.name != spec.name) continue;
+      if (seg.has_index) {
+        auto idx = units::parse_uint(seg.index);
+        if (!spec.count || !idx)
+          throw input_error(o->value.where, o->key,
+                            "'" + segs.front() + "': " + spec.spec_path +
+                                (spec.count ? " needs a numeric index" : " is not replicated"));
+        if (*idx != i) continue;
+      }
+      std::vector<std::string> rest(segs.begin() + 1, segs.end());
+      if (rest.empty())
+        throw input_error(o->value.where, o->key, "names a block, not one of its parameters");
+      if (rest.size() == 1) {
+        config_value v = o->value;
+        v.used = false;
+        cfg->set(rest.front(), v);
+        o->applied = true;
+      } else {
+        below.emplace_back(rest, o);
+      }
+    }
+    for (const auto& [segs, o] : below) {
+      std::string child = parse_segment(segs.front()).name;
+      bool found = std::any_of(spec.children.begin(), spec.children.end(),
+                               [&](const block_spec& c) { return c.name == child; });
+      if (!found) {
+        std::vector<std::string> names;
+        for (const auto& c : spec.children) names.push_back(c.name);
+        std::string best = closest_match(child, names);
+        throw input_error(o->value.where, o->key,
+                          "no block '" + child + "' in " + path +
+                              (best.empty() ? "" : "; did you mean '" + best + "'?"));
+      }
+    }
+
+    clock_domain* clk = parent_clock;
+    if (config_value* c = cfg->take("clock")) {
+      clk = clock(c->text);
+      if (!clk) {
+        std::vector<std::string> names;
+        for (const auto& d : m_clocks) names.push_back(d->name());
+        std::string best = closest_match(c->text, names);
+        throw input_error(c->where, path + ".clock",
+                          "no clock domain '" + c->text + "'" +
+                              (best.empty() ? "" : "; did you mean '" + best + "'?"));
+      }
+    }
+    if (!clk) throw input_error(spec.where, path + ".clock", "the top block needs a 'clock'");
+
+    block_config& config = *cfg;
+    m_configs.push_back(std::move(cfg));
+    block_context ctx{config, *clk, m_stats};
+    // The name object stays alive while the children are built, so SystemC makes them
+    // children of this module (gpu.smx[3].l1).
+    sc_core::sc_module_name nm(inst.c_str());
+    component* c = type->create(nm, ctx);
+    m_components.emplace_back(c);
+    m_order.push_back(c);
+    m_by_path[c->name()] = c;
+    m_spec_of[c->name()] = &spec;
+    for (const auto& s : c->sockets()) {
+      socket_state st;
+      st.ref = s;
+      st.owner = c;
+      m_sockets[std::string(c->name()) + "." + s.name] = st;
+    }
+    for (const auto& child : spec.children) instantiate(child, c->name(), clk, below);
+  }
+}
+
+void platform::check_unused_and_validate() {
+  for (component* c : m_order) {
+    for (const auto& [key, v] : c->config().values()) {
+      if (v.used) continue;
+      std::vector<std::string> valid(k_reserved);
+      for (const param_base* p : c->params()) valid.push_back(p->name());
+      for (const auto& child : m_spec_of.at(c->name())->children) valid.push_back(child.name);
+      std::string best = closest_match(key, valid);
+      throw input_error(v.where, std::string(c->name()) + "." + key,
+                        "unknown key for a block of type '" + c->type() + "'" +
+                            (best.empty() ? "" : "; did you mean '" + best + "'?"));
+    }
+    c->validate();
+  }
+}
+
+void platform::bind_all(const block_spec& spec, const std::string& instance_path) {
+  for (const auto& b : spec.bindings) bind_one(b, instance_path);
+}
+
+void platform::bind_one(const binding_spec& b, const std::string& scope) {
+  auto arrow = b.text.find("->");
+  if (arrow == std::string::npos)
+    throw input_error(b.where, b.key, "expected 'initiator.socket -> target.socket'");
+  const auto lhs = split_path(trim(b.text.substr(0, arrow)));
+  const auto rhs = split_path(trim(b.text.substr(arrow + 2)));
+
+  // The left side may hold one [*]; it ranges over that block's instances or socket array.
+  int wildcard = -1;
+  for (std::size_t k = 0; k < lhs.size(); ++k) {
+    segment seg = parse_segment(lhs[k]);
+    if (seg.has_index && seg.index == "*") {
+      if (wildcard >= 0) throw input_error(b.where, b.key, "only one [*] per binding");
+      wildcard = static_cast<int>(k);
+    }
+  }
+
+  auto resolve = [&](const std::vector<std::string>& segs, std::int64_t i,
+                     bool have_i) -> std::string {
+    std::string path = scope;
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      segment seg = parse_segment(segs[k]);
+      if (seg.name.empty()) throw input_error(b.where, b.key, "empty path segment");
+      std::string piece = seg.name;
+      if (seg.has_index) {
+        std::string e = seg.index == "*" ? "i" : seg.index;
+        if (!have_i && e.find('i') != std::string::npos)
+          throw input_error(b.where, b.key, "'" + segs[k] + "' uses i, but the left side has no [*]");
+        std::int64_t v = 0;
+        index_expr ex(e, i);
+        if (!ex.eval(v) || v < 0)
+          throw input_error(b.where, b.key, "bad index expression '" + seg.index + "'");
+        piece = indexed(seg.name, static_cast<std::uint64_t>(v));
+      }
+      path += "." + piece;
+      if (k + 1 < segs.size() && !m_by_path.count(path))
+        throw input_error(b.where, b.key, "no block '" + path + "'");
+    }
+    return path;
+  };
+
+  std::int64_t range = 1;
+  if (wildcard >= 0) {
+    std::vector<std::string> prefix(lhs.begin(), lhs.begin() + wildcard);
+    std::string base = resolve(prefix, 0, false);
+    std::string name = parse_segment(lhs[wildcard]).name;
+    bool socket_level = wildcard + 1 == static_cast<int>(lhs.size());
+    range = 0;
+    while (socket_level ? m_sockets.count(base + "." + indexed(name, range)) != 0
+                        : m_by_path.count(base + "." + indexed(name, range)) != 0)
+      ++range;
+    if (range == 0) throw input_error(b.where, b.key, "'" + lhs[wildcard] + "' matches nothing");
+  }
+
+  for (std::int64_t i = 0; i < range; ++i) {
+    std::string from = resolve(lhs, i, wildcard >= 0);
+    std::string to = resolve(rhs, i, wildcard >= 0);
+    auto f = m_sockets.find(from);
+    auto t = m_sockets.find(to);
+    for (auto [it, p] : {std::pair{f, &from}, std::pair{t, &to}}) {
+      if (it != m_sockets.end()) continue;
+      std::string block = p->substr(0, p->rfind('.'));
+      std::string have;
+      for (const auto& [path, s] : m_sockets)
+        if (s.owner->name() == block) have += (have.empty() ? "" : ", ") + s.ref.name;
+      throw input_error(b.where, b.key,
+                        "no socket '" + *p + "'" + (have.empty() ? "" : " (" + block + " has: " + have + ")"));
+    }
+    if (!f->second.ref.initiator)
+      throw input_error(b.where, b.key, "'" + from + "' is a target socket; the left side must be an initiator");
+    if (!t->second.ref.target)
+      throw input_error(b.where, b.key, "'" + to + "' is an initiator socket; the right side must be a target");
+    for (auto* s : {&f->second, &t->second})
+      if (s->bound)
+        throw input_error(b.where, b.key,
+                          "socket '" + (s == &f->second ? from : to) + "' is already bound at " +
+                              s->bound_at.to_string());
+    f->second.ref.initiator->bind(*t->second.ref.target);
+    f->second.bound = t->second.bound = true;
+    f->second.bound_at = t->second.bound_at = b.where;
+    m_bindings.push_back({from, to});
+  }
+}
+
+std::map<std::string, std::size_t> platform::count_by_type() const {
+  std::map<std::string, std::size_t> counts;
+  for (const component* c : m_order) ++counts[c->type()];
+  return counts;
+}
+
+void platform::print_hierarchy(std::ostream& os) const {
+  for (const component* c : m_order) {
+    std::string path = c->name();
+    auto depth = static_cast<std::size_t>(std::count(path.begin(), path.end(), '.'));
+    os << std::string(2 * depth, ' ') << path << " (" << c->type() << ", " << c->clock().name()
+       << ")\n";
+  }
+  os << "blocks by type:\n";
+  for (const auto& [type, n] : count_by_type()) os << "  " << type << ": " << n << "\n";
+  os << "socket bindings: " << m_bindings.size() << "\n";
+}
+
+namespace {
+void dump_block(std::ostream& os, const block_spec& spec, const component& c, int depth,
+                const std::map<std::string, component*>& by_path) {
+  std::string in(2 * depth, ' ');
+  os << in << "type: " << spec.type << "\n";
+  if (spec.count) os << in << "count: " << *spec.count << "\n";
+  os << in << "clock: " << c.clock().name() << "\n";
+  for (const param_base* p : c.params())
+    os << in << p->name() << ": " << p->to_yaml() << "  # " << p->description() << "\n";
+  for (const auto& child : spec.children) {
+    os << in << child.name << ":\n";
+    std::string path = std::string(c.name()) + "." + (child.count ? indexed(child.name, 0) : child.name);
+    dump_block(os, child, *by_path.at(path), depth + 1, by_path);
+  }
+  if (!spec.bindings.empty()) {
+    os << in << "bind:\n";
+    for (const auto& b : spec.bindings) os << in << "  - " << quote_yaml_scalar(b.text) << "\n";
+  }
+}
+}  // namespace
+
+void platform::dump_config(std::ostream& os) const {
+  os << "# Effective configuration elaborated from " << m_spec.file
+     << " (gputlm elaborate --dump-config)\n";
+  os << "platform:\n";
+  os << "  name: " << quote_yaml_scalar(m_spec.name) << "\n";
+  os << "  description: " << quote_yaml_scalar(m_spec.description) << "\n";
+  os << "clocks:\n";
+  for (const auto& c : m_clocks) {
+    os << "  " << c->name() << ":\n";
+    os << "    frequency: " << units::format_frequency(c->frequency()) << "\n";
+    os << "    voltage: " << units::format_voltage(c->voltage()) << "\n";
+  }
+  os << "gpu:\n";
+  dump_block(os, m_spec.top, top(), 1, m_by_path);
+
+  // Instances that differ from their first sibling.
+  std::vector<std::string> overrides;
+  for (const component* c : m_order) {
+    std::string rep = representative(c->name());
+    if (rep == c->name()) continue;
+    const component* r = m_by_path.at(rep);
+    std::string rel = std::string(c->name()).substr(4);  // drop "gpu."
+    if (c->clock().name() != r->clock().name()) overrides.push_back(rel + ".clock: " + c->clock().name());
+    for (std::size_t k = 0; k < c->params().size(); ++k) {
+      std::string v = c->params()[k]->to_yaml();
+      if (v != r->params()[k]->to_yaml())
+        overrides.push_back(rel + "." + c->params()[k]->name() + ": " + v);
+    }
+  }
+  if (!overrides.empty()) {
+    os << "overrides:\n";
+    for (const auto& o : overrides) os << "  " << o << "\n";
+  }
+}
+
+void platform::write_dot(std::ostream& os) const {
+  os << "digraph gputlm {\n  rankdir=LR;\n  compound=true;\n"
+     << "  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
+     << "  edge [fontname=\"Helvetica\", fontsize=8];\n";
+  // Blocks with children become clusters.
+  std::set<std::string> parents;
+  for (const component* c : m_order) {
+    std::string p = c->name();
+    auto dot = p.rfind('.');
+    if (dot != std::string::npos) parents.insert(p.substr(0, dot));
+  }
+  std::function<void(const std::string&, int)> emit = [&](const std::string& parent, int depth) {
+    std::string in(2 * depth, ' ');
+    for (const component* c : m_order) {
+      std::string p = c->name();
+      auto dot = p.rfind('.');
+      std::string my_parent = dot == std::string::npos ? "" : p.substr(0, dot);
+      if (my_parent != parent) continue;
+      std::string leaf = dot == std::string::npos ? p : p.substr(dot + 1);
+      if (parents.count(p)) {
+        os << in << "subgraph \"cluster_" << p << "\" {\n"
+           << in << "  label=\"" << leaf << " (" << c->type() << ")\";\n";
+        os << in << "  \"" << p << "\" [label=\"" << leaf << "\", shape=point];\n";
+        emit(p, depth + 1);
+        os << in << "}\n";
+      } else {
+        os << in << "\"" << p << "\" [label=\"" << leaf << "\\n" << c->type() << "\"];\n";
+      }
+    }
+  };
+  emit("", 1);
+  for (const auto& b : m_bindings) {
+    std::string fb = b.initiator.substr(0, b.initiator.rfind('.'));
+    std::string tb = b.target.substr(0, b.target.rfind('.'));
+    os << "  \"" << fb << "\" -> \"" << tb << "\" [label=\""
+       << b.initiator.substr(b.initiator.rfind('.') + 1) << " -> "
+       << b.target.substr(b.target.rfind('.') + 1) << "\"];\n";
+  }
+  os << "}\n";
+}
+
+}  // namespace gputlm::platforms

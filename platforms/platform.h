@@ -1,0 +1,81 @@
+// Elaboration: platform YAML -> SystemC module tree -> socket bindings.
+//
+// platform::load() reads the YAML, applies `overrides:` and --set options, creates every
+// block through the factory (children inside their parent, so SystemC names read
+// gpu.smx[12].l1), binds the sockets declared under `bind:`, and checks that every key was
+// used, every socket bound exactly once and every block's geometry is possible. Any
+// problem is an input_error naming file, line, column and key path.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/clock_domain.h"
+#include "models/common/component.h"
+#include "models/common/stats.h"
+#include "platforms/platform_spec.h"
+
+namespace gputlm::platforms {
+
+class platform {
+ public:
+  struct binding {
+    std::string initiator;  // full socket path: gpu.smx[0].l1.icnt
+    std::string target;
+  };
+
+  // Parses and elaborates. Call once per process (SystemC elaborates once).
+  static std::unique_ptr<platform> load(const std::string& file,
+                                        const std::vector<std::string>& sets = {});
+  ~platform();
+
+  const platform_spec& spec() const { return m_spec; }
+  component& top() const { return *m_components.front(); }
+  const std::vector<component*>& components() const { return m_order; }
+  component* find(const std::string& path) const;
+  clock_domain* clock(const std::string& name) const;
+  const std::vector<std::unique_ptr<clock_domain>>& clocks() const { return m_clocks; }
+  stats_registry& stats() { return m_stats; }
+  const std::vector<binding>& bindings() const { return m_bindings; }
+
+  // Number of instances of each block type.
+  std::map<std::string, std::size_t> count_by_type() const;
+  void print_hierarchy(std::ostream& os) const;
+  // Every effective parameter, as YAML that reloads to the same platform.
+  void dump_config(std::ostream& os) const;
+  // Graphviz view of the blocks and their socket bindings.
+  void write_dot(std::ostream& os) const;
+
+ private:
+  struct socket_state {
+    component::socket_ref ref;
+    component* owner = nullptr;
+    bool bound = false;
+    source_location bound_at;
+  };
+
+  platform() = default;
+  void make_clocks();
+  void apply_spec_overrides();
+  void instantiate(const block_spec& spec, const std::string& parent_path, clock_domain* parent_clock,
+                   const std::vector<std::pair<std::vector<std::string>, override_spec*>>& pending);
+  void bind_all(const block_spec& spec, const std::string& instance_path);
+  void bind_one(const binding_spec& b, const std::string& scope);
+  void check_unused_and_validate();
+
+  platform_spec m_spec;
+  std::vector<std::unique_ptr<clock_domain>> m_clocks;
+  std::vector<std::unique_ptr<block_config>> m_configs;
+  std::vector<std::unique_ptr<component>> m_components;  // creation order, parents first
+  std::vector<component*> m_order;
+  std::map<std::string, component*> m_by_path;
+  std::map<std::string, const block_spec*> m_spec_of;     // instance path -> spec
+  std::map<std::string, socket_state> m_sockets;           // full socket path -> state
+  std::vector<binding> m_bindings;
+  stats_registry m_stats;
+};
+
+}  // namespace gputlm::platforms

@@ -1,0 +1,65 @@
+// A platform as written in YAML, before elaboration: clock domains, the block tree (each
+// block with its type, count, clock, parameter values and socket bindings) and the
+// per-instance overrides. Every value keeps its source location for error messages.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/common/block_config.h"
+
+namespace gputlm::platforms {
+
+struct binding_spec {
+  std::string text;  // "smx[*].l1.icnt -> icnt.smx[*]"
+  source_location where;
+  std::string key;   // for messages: "gpu.bind[2]"
+};
+
+struct block_spec {
+  std::string name;                 // key in the parent: "smx"
+  std::string type;
+  source_location where;            // the block's key in the YAML
+  source_location type_where;
+  std::optional<std::uint64_t> count;
+  source_location count_where;
+  std::map<std::string, config_value> values;  // parameters, and `clock`
+  std::vector<block_spec> children;
+  std::vector<binding_spec> bindings;
+  std::string spec_path;            // "gpu.smx.l1", for messages
+};
+
+struct clock_spec {
+  std::string name;
+  config_value frequency;
+  config_value voltage;             // text empty: 1V
+  source_location where;
+};
+
+struct override_spec {
+  std::string key;                  // "smx[3].l1.size" (relative to gpu)
+  config_value value;
+  bool applied = false;
+};
+
+struct platform_spec {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::vector<clock_spec> clocks;
+  block_spec top;
+  std::vector<override_spec> overrides;
+};
+
+// Reads a platform YAML file; throws input_error naming file, line, column and key.
+platform_spec load_platform_yaml(const std::string& file);
+
+// Parses a --set argument `key=value` (value is YAML: a scalar or a [list]).
+override_spec parse_set_option(const std::string& text);
+
+// The closest of `candidates` to `word` (edit distance), or "" when none is close.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace gputlm::platforms

@@ -1,0 +1,83 @@
+// `gputlm`: elaborate a platform, replay traces, convert and generate traces.
+// Exit status: 0 success, 2 bad input (one line on stderr naming file, line, key), 1 an
+// internal error.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/common/input_error.h"
+#include "sc_main/commands.h"
+
+namespace {
+
+const char* k_usage =
+    "usage: gputlm <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  elaborate PLATFORM.yaml [--set k=v]... [--dump-config] [--dot FILE]\n"
+    "                          build the platform's module tree and print it\n"
+    "  run PLATFORM.yaml TRACE [--set k=v]... [--stats FILE.json] [--vcd FILE.vcd]\n"
+    "                          replay a trace on a platform\n"
+    "\n"
+    "Run 'gputlm <command> --help' for a command's options.\n";
+
+// SystemC reports: warnings go to stderr as one line; errors and fatals become exceptions
+// that main turns into an exit status, never an abort with a backtrace.
+void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+  if (r.get_severity() == sc_core::SC_INFO) return;
+  if (r.get_severity() == sc_core::SC_WARNING) {
+    std::cerr << "warning: " << r.get_msg_type() << ": " << r.get_msg() << "\n";
+    return;
+  }
+  throw r;
+}
+
+[[noreturn]] void finish(int status) {
+  std::cout.flush();
+  std::cerr.flush();
+  // SystemC's objects may be half-built after an error: leave without running their
+  // destructors.
+  std::_Exit(status);
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  sc_core::sc_report_handler::set_handler(report_handler);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << k_usage;
+    finish(args.empty() ? gputlm::exit_bad_input : gputlm::exit_ok);
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    int status;
+    if (command == "elaborate")
+      status = gputlm::cli::elaborate_main(args);
+    else if (command == "run")
+      status = gputlm::cli::run_main(args);
+    else
+      throw gputlm::input_error({"<command line>", 0, 0}, command,
+                                "unknown command (try 'gputlm --help')");
+    finish(status);
+  } catch (const gputlm::input_error& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    finish(gputlm::exit_bad_input);
+  } catch (const sc_core::sc_report& r) {
+    std::cerr << "internal error: SystemC " << r.get_msg_type() << ": " << r.get_msg() << std::endl;
+    finish(gputlm::exit_internal_error);
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << std::endl;
+    finish(gputlm::exit_internal_error);
+  }
+}
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs gputlm's build and test dependencies from Debian packages.
+# Idempotent: silent and fast when everything is already present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config make
+  libsystemc-dev            # SystemC 2.3.4 + TLM-2.0 (pkg-config systemc, tlm)
+  libyaml-cpp-dev           # platform and experiment YAML
+  libboost-dev libboost-program-options-dev libboost-iostreams-dev
+  nlohmann-json3-dev        # statistics JSON
+  libfmt-dev                # formatting
+  libzstd-dev liblzma-dev zlib1g-dev   # trace compression (binary blocks, .xz, .gz)
+  googletest libgtest-dev libgmock-dev
+  libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg-query prints "install ok installed" for an installed package
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
