@@ -1,6 +1,7 @@
 #include "sc_main/commands.h"
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -138,7 +139,7 @@ int run_main(const std::vector<std::string>& args) {
   stats.set_summary_text("platform", p->spec().name);
   stats.set_summary_text("trace", vm["trace"].as<std::string>());
   stats.set_summary("simulated_seconds", seconds);
-  stats.set_summary("total_cycles", double(core.cycle_at(sc_core::sc_time_stamp())));
+  stats.set_summary_count("total_cycles", core.cycle_at(sc_core::sc_time_stamp()));
 
   std::cout << "gputlm run: " << p->spec().name << " (" << p->spec().file << "), trace "
             << vm["trace"].as<std::string>() << "\n";

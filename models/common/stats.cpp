@@ -50,6 +50,7 @@ nlohmann::json value_of(const stats_registry::entry& e) {
 std::string stats_registry::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : m_summary) j[k] = v;
+  for (const auto& [k, v] : m_counts) j[k] = v;
   for (const auto& [k, v] : m_summary_text) j[k] = v;
   nlohmann::json blocks = nlohmann::json::object();
   for (const auto& [block, stats] : m_blocks) {
@@ -63,6 +64,7 @@ std::string stats_registry::to_json() const {
 
 void stats_registry::write_summary(std::ostream& os) const {
   for (const auto& [k, v] : m_summary_text) os << "  " << k << ": " << v << "\n";
+  for (const auto& [k, v] : m_counts) os << "  " << k << ": " << v << "\n";
   for (const auto& [k, v] : m_summary) os << "  " << k << ": " << units::format_double(v) << "\n";
 }
 

@@ -65,6 +65,7 @@ class stats_registry {
 
   // Top-level figures of the whole run (total_cycles, ipc, ...).
   void set_summary(const std::string& name, double value) { m_summary[name] = value; }
+  void set_summary_count(const std::string& name, std::uint64_t value) { m_counts[name] = value; }
   void set_summary_text(const std::string& name, std::string value) {
     m_summary_text[name] = std::move(value);
   }
@@ -80,6 +81,7 @@ class stats_registry {
 
   std::map<std::string, std::map<std::string, entry>> m_blocks;
   std::map<std::string, double> m_summary;
+  std::map<std::string, std::uint64_t> m_counts;
   std::map<std::string, std::string> m_summary_text;
 };
 

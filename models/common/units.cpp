@@ -95,6 +95,11 @@ std::optional<double> parse_scaled(std::string_view text, const std::array<unit_
 template <std::size_t N>
 std::string format_scaled(double v, const std::array<unit_scale, N>& table) {
   if (v == 0) return "0" + std::string(table.back().name);
+  for (const auto& u : table) {  // largest unit giving a whole number: 1417MHz, not 1.417GHz
+    double scaled = v / u.scale;
+    if (std::fabs(scaled) >= 1.0 && scaled == std::floor(scaled) && scaled * u.scale == v)
+      return format_double(scaled) + std::string(u.name);
+  }
   for (const auto& u : table) {  // table ordered from the largest unit down
     double scaled = v / u.scale;
     if (std::fabs(scaled) >= 1.0) {

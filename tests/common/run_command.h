@@ -1,0 +1,48 @@
+// Runs a shell command for end-to-end tests of the `gputlm` binary and captures its exit
+// status, standard output and standard error.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace gputlm::testing {
+
+struct command_result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+// `tag` names the capture files (must be unique per test).
+inline command_result run_command(const std::string& cmd, const std::string& tag) {
+  const std::string base = std::string(GPUTLM_TEST_TMP) + "/" + tag;
+  const std::string full = cmd + " >" + base + ".out 2>" + base + ".err";
+  int raw = std::system(full.c_str());
+  command_result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  return r;
+}
+
+#ifdef GPUTLM_BIN
+inline std::string gputlm_bin() { return GPUTLM_BIN; }
+#endif
+
+}  // namespace gputlm::testing

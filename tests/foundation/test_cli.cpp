@@ -1,0 +1,247 @@
+// End-to-end tests of the `gputlm` command: bad input gives one line naming file, line,
+// column and key, exit status 2, and writes nothing; good input round-trips through
+// --dump-config; statistics are byte-identical from run to run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+
+namespace {
+
+const std::string k_fermi = std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml";
+
+struct mutated {
+  std::string path;
+  std::size_t line;    // 1-based line of the replaced text
+  std::size_t column;  // 1-based column where it starts
+};
+
+// fermi.yaml with the first occurrence of `from` replaced by `to`.
+mutated mutate(const std::string& name, const std::string& from, const std::string& to) {
+  std::string text = slurp(k_fermi);
+  auto pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  text.replace(pos, from.size(), to);
+  mutated m;
+  m.path = std::string(GPUTLM_TEST_TMP) + "/" + name + ".yaml";
+  m.line = 1 + std::count(text.begin(), text.begin() + pos, '\n');
+  m.column = pos - text.rfind('\n', pos - 1);
+  write_text(m.path, text);
+  return m;
+}
+
+std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+// Runs `gputlm elaborate` on `m` and checks the one-line error.
+void expect_bad(const mutated& m, const std::string& tag, const std::string& key,
+                const std::string& message, std::size_t line = 0, std::size_t column = 0) {
+  auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", tag);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  std::string where = m.path + ":" + std::to_string(line ? line : m.line) + ":" +
+                      std::to_string(column ? column : m.column) + ": ";
+  EXPECT_NE(r.err.find("error: " + where + key + ": "), std::string::npos)
+      << "expected at " << where << key << "\n got: " << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("SystemC"), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+TEST(cli, elaborate_prints_hierarchy_and_counts) {
+  auto r = run_command(gputlm_bin() + " elaborate " + k_fermi, "hier");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gpu.smx[12].l1 (l1_cache, core)"), std::string::npos);
+  EXPECT_NE(r.out.find("  smx: 15\n"), std::string::npos);
+  EXPECT_NE(r.out.find("  l2_cache: 12\n"), std::string::npos);
+  EXPECT_NE(r.out.find("  dram_channel: 6\n"), std::string::npos);
+}
+
+TEST(cli, help_on_every_subcommand) {
+  for (const char* sub : {"elaborate", "run"}) {
+    auto r = run_command(gputlm_bin() + " " + sub + " --help", std::string("help_") + sub);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("--set"), std::string::npos) << sub;
+  }
+  EXPECT_EQ(run_command(gputlm_bin() + " --help", "help_top").status, 0);
+}
+
+TEST(cli, dump_config_round_trips) {
+  for (const char* p : {"fermi", "kepler", "pascal", "volta"}) {
+    std::string tag = std::string("dump_") + p;
+    std::string yaml = std::string(GPUTLM_SOURCE_DIR) + "/yaml/" + p + ".yaml";
+    std::string first = std::string(GPUTLM_TEST_TMP) + "/" + tag + "_1.yaml";
+    auto a = run_command(gputlm_bin() + " elaborate " + yaml +
+                             " --set smx[3].l1.hit_latency=7cycles --set smx.max_tbs=4 --dump-config",
+                         tag + "_a");
+    ASSERT_EQ(a.status, 0) << a.err;
+    write_text(first, a.out);
+    auto b = run_command(gputlm_bin() + " elaborate " + first + " --dump-config", tag + "_b");
+    ASSERT_EQ(b.status, 0) << b.err;
+    // Identical but for the first comment line naming the source file.
+    EXPECT_EQ(a.out.substr(a.out.find('\n')), b.out.substr(b.out.find('\n'))) << p;
+    EXPECT_NE(a.out.find("  smx[3].l1.hit_latency: 7cycles"), std::string::npos) << p;
+    EXPECT_NE(a.out.find("    max_tbs: 4  #"), std::string::npos) << p;
+  }
+}
+
+TEST(cli, dot_file) {
+  std::string dot = std::string(GPUTLM_TEST_TMP) + "/fermi.dot";
+  auto r = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --dot " + dot, "dot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string text = slurp(dot);
+  EXPECT_EQ(text.rfind("digraph", 0), 0u);
+  EXPECT_NE(text.find("\"gpu.smx[0].l1\" -> \"gpu.icnt\" [label=\"icnt -> smx[0]\"]"),
+            std::string::npos);
+}
+
+TEST(cli, bad_misspelled_key_suggests) {
+  expect_bad(mutate("szie", "      size: 16KiB", "      szie: 16KiB"), "szie", "gpu.smx[0].l1.szie",
+             "unknown key for a block of type 'l1_cache'; did you mean 'size'?", 0, 7);
+}
+
+TEST(cli, bad_unknown_type_suggests) {
+  expect_bad(mutate("type", "type: l2_cache", "type: l2_cahce"), "type", "gpu.l2.type",
+             "unknown block type 'l2_cahce'; did you mean 'l2_cache'?", 0, 11);
+}
+
+TEST(cli, bad_unit) {
+  expect_bad(mutate("unit", "hit_latency: 35cycles", "hit_latency: 35ns"), "unit",
+             "gpu.smx[0].l1.hit_latency", "expected a cycle count like 120cycles, got '35ns'");
+}
+
+TEST(cli, bad_type) {
+  expect_bad(mutate("btype", "max_tbs: 8", "max_tbs: eight"), "btype", "gpu.smx[0].max_tbs",
+             "expected a non-negative integer, got 'eight'");
+}
+
+TEST(cli, bad_choice) {
+  expect_bad(mutate("choice", "scheduler_policy: gto", "scheduler_policy: fifo"), "choice",
+             "gpu.smx[0].scheduler_policy", "expected one of lrr, gto, two_level, got 'fifo'");
+}
+
+TEST(cli, bad_frequency) {
+  expect_bad(mutate("freq", "frequency: 924MHz", "frequency: 924"), "freq",
+             "clocks.dram.frequency", "expected a frequency like 700MHz, got '924'", 0, 11);
+}
+
+TEST(cli, bad_cache_geometry) {
+  // 32 sets x 4 ways x 128 B = 16 KiB, not 32 KiB.
+  expect_bad(mutate("geom", "      size: 16KiB", "      size: 32KiB"), "geom",
+             "gpu.smx[0].l1.size",
+             "is 32KiB but sets x ways x line_size = 32 x 4 x 128 = 16KiB", 0, 7);
+}
+
+TEST(cli, bad_sets_not_power_of_two) {
+  expect_bad(mutate("sets", "    sets: 64\n    ways: 8", "    sets: 48\n    ways: 8"), "sets",
+             "gpu.l2[0].sets", "must be a power of two", 0, 5);
+}
+
+TEST(cli, bad_count_zero) {
+  expect_bad(mutate("count0", "count: 6 ", "count: 0 "), "count0", "gpu.dram.count",
+             "count must be at least 1", 0, 12);
+}
+
+TEST(cli, bad_socket_bound_twice) {
+  auto m = mutate("twice", "    - icnt.mem[*] -> l2[i].icnt",
+                  "    - icnt.mem[*] -> l2[i].icnt\n    - smx[0].l1.icnt -> icnt.smx[3]");
+  auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "twice");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(":" + std::to_string(m.line + 1) + ":7: gpu.bind[5]: socket "
+                       "'gpu.smx[0].l1.icnt' is already bound at " + m.path + ":" +
+                       std::to_string(m.line - 1) + ":7"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(cli, bad_socket_never_bound) {
+  auto m = mutate("never", "    - l2[*].dram -> dram[i/2].l2[i%2]\n", "");
+  auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "never");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  // Sockets are checked in path order: the first unbound one is DRAM channel 0's port for
+  // sub-partition 0, reported at the DRAM block's declaration ("  dram:" in fermi.yaml).
+  std::string text = slurp(m.path);
+  std::size_t dram_line =
+      1 + std::count(text.begin(), text.begin() + text.find("\n  dram:\n") + 1, '\n');
+  EXPECT_NE(r.err.find(m.path + ":" + std::to_string(dram_line) + ":3: gpu.dram[0].l2[0]: target "
+                       "socket is never bound"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(cli, bad_binding_index_out_of_range) {
+  expect_bad(mutate("range", "smx[*].l1.icnt -> icnt.smx[i]", "smx[*].l1.icnt -> icnt.smx[i+1]"),
+             "range", "gpu.bind[3]", "no socket 'gpu.icnt.smx[15]'", 0, 7);
+}
+
+TEST(cli, bad_malformed_yaml) {
+  auto m = mutate("malformed", "  kmu:\n", "  kmu: [\n");
+  auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "malformed");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("error: " + m.path + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("malformed YAML"), std::string::npos) << r.err;
+}
+
+TEST(cli, bad_missing_files) {
+  auto r = run_command(gputlm_bin() + " elaborate /nonexistent.yaml", "missing_platform");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: /nonexistent.yaml: cannot open platform file\n");
+  auto t = run_command(gputlm_bin() + " run " + k_fermi + " /nonexistent_trace", "missing_trace");
+  EXPECT_EQ(t.status, 2);
+  EXPECT_EQ(t.err, "error: /nonexistent_trace: TRACE: no such file or directory\n");
+}
+
+TEST(cli, bad_set_options) {
+  auto a = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx.l1.szie=1KiB", "set_a");
+  EXPECT_EQ(a.status, 2);
+  EXPECT_EQ(a.err,
+            "error: --set smx.l1.szie=1KiB: gpu.smx[0].l1.szie: unknown key for a block of type "
+            "'l1_cache'; did you mean 'size'?\n");
+  auto b = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx[99].max_tbs=2", "set_b");
+  EXPECT_EQ(b.status, 2);
+  EXPECT_EQ(b.err, "error: --set smx[99].max_tbs=2: smx[99].max_tbs: matches no block instance of this platform\n");
+  auto c = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smxx.max_tbs=2", "set_c");
+  EXPECT_EQ(c.status, 2);
+  EXPECT_EQ(c.err, "error: --set smxx.max_tbs=2: smxx.max_tbs: no block 'smxx' in gpu; did you mean 'smx'?\n");
+  auto d = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set clocks.core.frequency=fast", "set_d");
+  EXPECT_EQ(d.status, 2);
+  EXPECT_EQ(d.err, "error: --set clocks.core.frequency=fast: clocks.core.frequency: expected a frequency like 700MHz, got 'fast'\n");
+  auto e = run_command(gputlm_bin() + " elaborate " + k_fermi + " --bogus", "set_e");
+  EXPECT_EQ(e.status, 2);
+  EXPECT_EQ(lines(e.err), 1u);
+}
+
+TEST(cli, bad_input_writes_nothing) {
+  auto m = mutate("nothing", "max_tbs: 8", "max_tbs: -1");
+  std::string stats = std::string(GPUTLM_TEST_TMP) + "/nothing.json";
+  std::string dot = std::string(GPUTLM_TEST_TMP) + "/nothing.dot";
+  std::filesystem::remove(stats);
+  std::filesystem::remove(dot);
+  auto r = run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR + " --stats " + stats,
+                       "nothing_run");
+  EXPECT_EQ(r.status, 2);
+  auto e = run_command(gputlm_bin() + " elaborate " + m.path + " --dot " + dot, "nothing_dot");
+  EXPECT_EQ(e.status, 2);
+  EXPECT_FALSE(std::filesystem::exists(stats));
+  EXPECT_FALSE(std::filesystem::exists(dot));
+  EXPECT_FALSE(std::filesystem::exists(stats + ".partial"));
+}
+
+TEST(cli, stats_are_byte_identical) {
+  std::string a = std::string(GPUTLM_TEST_TMP) + "/stats_a.json";
+  std::string b = std::string(GPUTLM_TEST_TMP) + "/stats_b.json";
+  for (const auto& f : {a, b}) {
+    auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + GPUTLM_SOURCE_DIR + " --stats " + f,
+                         "stats");
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  EXPECT_EQ(slurp(a), slurp(b));
+  EXPECT_NE(slurp(a).find("\"total_cycles\": 0"), std::string::npos);
+}

@@ -1,0 +1,82 @@
+// Each shipped platform elaborates into the published number of blocks. The expected
+// counts are computed here from the vendors' published figures, not read from the YAML.
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "models/memory/dram_channel.h"
+#include "platforms/platform.h"
+
+using gputlm::platforms::platform;
+
+namespace {
+
+struct published {
+  const char* file;
+  std::size_t sms;
+  std::size_t channels;
+  std::size_t l2_banks;
+  double peak_gbps;  // GB/s
+};
+
+void check(const published& g) {
+  auto p = platform::load(std::string(GPUTLM_SOURCE_DIR) + "/" + g.file);
+  auto counts = p->count_by_type();
+  EXPECT_EQ(counts["smx"], g.sms);
+  EXPECT_EQ(counts["l1_cache"], g.sms);
+  EXPECT_EQ(counts["l2_cache"], g.l2_banks);
+  EXPECT_EQ(counts["dram_channel"], g.channels);
+  EXPECT_EQ(counts["crossbar"], 1u);
+  EXPECT_EQ(counts["kmu"], 1u);
+  EXPECT_EQ(counts["kernel_distributor"], 1u);
+  EXPECT_EQ(counts["smx_scheduler"], 1u);
+  // kmu->kd, scheduler->kd; per SM: TBCR, LDST->L1, L1->crossbar; per L2: crossbar->L2, L2->DRAM
+  EXPECT_EQ(p->bindings().size(), 2 + 3 * g.sms + 2 * g.l2_banks);
+
+  // Hierarchical SystemC names.
+  const std::string last_sm = "gpu.smx[" + std::to_string(g.sms - 1) + "]";
+  EXPECT_NE(sc_core::sc_find_object((last_sm + ".l1").c_str()), nullptr);
+  EXPECT_NE(p->find(last_sm), nullptr);
+
+  double peak = 0;
+  for (auto* c : p->components())
+    if (auto* d = dynamic_cast<gputlm::memory::dram_channel*>(c)) peak += d->peak_bandwidth();
+  EXPECT_NEAR(peak / 1e9, g.peak_gbps, g.peak_gbps * 1e-3);
+
+  sc_core::sc_start();  // an empty workload runs to completion
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace
+
+// GTX480: 15 SMs of GF100's 16; 384-bit GDDR5 = 6 x 64-bit controllers, each 2 sub-partitions;
+// 768 KB L2 in 64 KB banks; 384/8 B x 3696 MT/s.
+TEST(elaboration, fermi_gtx480) { check({"yaml/fermi.yaml", 15, 6, 768 / 64, 48 * 3.696}); }
+
+// K20c: 13 SMX; 208 GB/s at 5.2 GT/s = 40 B = 10 x 32-bit channels; 1280 KB L2 in 64 KB banks.
+TEST(elaboration, kepler_k20c) { check({"yaml/kepler.yaml", 13, 320 / 32, 1280 / 64, 208.0}); }
+
+// TITAN X (Pascal): 3584 cores / 128 per SM; 384-bit GDDR5X = 12 x 32 bit; 3 MB L2 in 128 KB
+// banks; 48 B x 10 GT/s.
+TEST(elaboration, pascal_titanx) { check({"yaml/pascal.yaml", 3584 / 128, 384 / 32, 3072 / 128, 480.0}); }
+
+// TITAN V: 5120 cores / 64 per SM; 3072-bit HBM2 = 24 x 128 bit; 4.5 MB L2 in 96 KB banks;
+// 384 B x 1.7 GT/s.
+TEST(elaboration, volta_titanv) { check({"yaml/volta.yaml", 5120 / 64, 3072 / 128, 4608 / 96, 652.8}); }
+
+TEST(elaboration, per_instance_and_command_line_overrides) {
+  auto p = platform::load(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml",
+                          {"smx[3].l1.hit_latency=7cycles", "smx.max_tbs=4", "l2.count=12"});
+  auto latency_of = [&](const std::string& path) {
+    for (auto* prm : p->find(path)->params())
+      if (prm->name() == "hit_latency") return prm->to_yaml();
+    return std::string();
+  };
+  EXPECT_EQ(latency_of("gpu.smx[3].l1"), "7cycles");
+  EXPECT_EQ(latency_of("gpu.smx[2].l1"), "35cycles");
+  for (auto* prm : p->find("gpu.smx[14]")->params()) {
+    if (prm->name() == "max_tbs") {
+      EXPECT_EQ(prm->to_yaml(), "4");
+    }
+  }
+}
