@@ -10,6 +10,7 @@
 
 #include "models/common/input_error.h"
 #include "models/common/units.h"
+#include "models/common/vcd_writer.h"
 #include "platforms/platform.h"
 
 namespace po = boost::program_options;
@@ -120,12 +121,15 @@ int run_main(const std::vector<std::string>& args) {
 
   auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets);
 
-  sc_core::sc_trace_file* vcd = nullptr;
-  std::string vcd_tmp;
+  std::unique_ptr<vcd_writer> vcd;
   if (vm.count("vcd")) {
-    vcd_tmp = vm["vcd"].as<std::string>() + ".partial";
-    vcd = sc_core::sc_create_vcd_trace_file(vcd_tmp.c_str());  // SystemC appends ".vcd"
-    for (component* c : p->components()) c->add_traces(vcd);
+    vcd = std::make_unique<vcd_writer>(vm["vcd"].as<std::string>());
+    for (const auto& d : p->clocks()) {
+      std::uint32_t id = vcd->add_real("clocks." + d->name(), "frequency_mhz", d->frequency() / 1e6);
+      vcd_writer* w = vcd.get();
+      d->on_change([w, id](const clock_domain& c) { w->change_real(id, c.frequency() / 1e6); });
+    }
+    for (component* c : p->components()) c->add_traces(*vcd);
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -146,10 +150,7 @@ int run_main(const std::vector<std::string>& args) {
   stats.write_summary(std::cout);
   std::cout << "  host_seconds: " << units::format_double(wall) << "\n";
 
-  if (vcd) {
-    sc_core::sc_close_vcd_trace_file(vcd);
-    std::filesystem::rename(vcd_tmp + ".vcd", vm["vcd"].as<std::string>());
-  }
+  if (vcd) vcd->finish();
   if (vm.count("stats")) write_file_atomically(vm["stats"].as<std::string>(), stats.to_json());
   return exit_ok;
 }

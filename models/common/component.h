@@ -16,6 +16,7 @@
 #include "models/common/clock_domain.h"
 #include "models/common/param.h"
 #include "models/common/stats.h"
+#include "models/common/vcd_writer.h"
 
 namespace gputlm {
 
@@ -50,8 +51,9 @@ class component : public sc_core::sc_module {
 
   // Checks relations between parameters (cache geometry, counts); throws input_error.
   virtual void validate() {}
-  // Registers the block's waveform signals; called only when tracing is on.
-  virtual void add_traces(sc_core::sc_trace_file* /*file*/) {}
+  // Registers the block's waveform signals (traced_value::trace) under its hierarchical
+  // name; called only when tracing is on, before the simulation starts.
+  virtual void add_traces(vcd_writer& /*vcd*/) {}
 
  protected:
   void declare_socket(const std::string& name, initiator_socket_base& s);

@@ -245,3 +245,18 @@ TEST(cli, stats_are_byte_identical) {
   EXPECT_EQ(slurp(a), slurp(b));
   EXPECT_NE(slurp(a).find("\"total_cycles\": 0"), std::string::npos);
 }
+
+TEST(cli, documented_example_elaborates) {
+  std::string doc = slurp(std::string(GPUTLM_SOURCE_DIR) + "/docs/platforms.md");
+  auto start = doc.find("```yaml\n", doc.find("A two-SM toy platform"));
+  ASSERT_NE(start, std::string::npos);
+  start += 8;
+  std::string yaml = doc.substr(start, doc.find("```", start) - start);
+  std::string path = std::string(GPUTLM_TEST_TMP) + "/toy.yaml";
+  write_text(path, yaml);
+  auto r = run_command(gputlm_bin() + " elaborate " + path, "toy");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  smx: 2\n"), std::string::npos);
+  // kmu, scheduler->kd, 2 TBCR, 2 LDST, 2 L1->icnt, 2 icnt->L2, 2 L2->DRAM
+  EXPECT_NE(r.out.find("socket bindings: 12\n"), std::string::npos);
+}

@@ -1,0 +1,71 @@
+#include "models/common/mem_request.h"
+
+namespace gputlm {
+
+const char* to_string(access_kind k) {
+  switch (k) {
+    case access_kind::global_load: return "global_load";
+    case access_kind::global_store: return "global_store";
+    case access_kind::local_load: return "local_load";
+    case access_kind::local_store: return "local_store";
+    case access_kind::constant_load: return "constant_load";
+    case access_kind::texture_load: return "texture_load";
+    case access_kind::atomic: return "atomic";
+    case access_kind::instruction_fetch: return "instruction_fetch";
+    case access_kind::writeback: return "writeback";
+    case access_kind::fill: return "fill";
+  }
+  return "?";
+}
+
+// A payload with its extension and data buffer in one allocation.
+struct payload_pool::slot : tlm::tlm_generic_payload {
+  mem_request ext;
+  unsigned char data[max_bytes] = {};
+  explicit slot(payload_pool* pool) : tlm::tlm_generic_payload(pool) { set_extension(&ext); }
+  ~slot() override { clear_extension(&ext); }
+};
+
+payload_pool::~payload_pool() {
+  for (slot* s : m_all) delete s;
+}
+
+tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned length,
+                                                tlm::tlm_command cmd) {
+  slot* s;
+  if (m_free.empty()) {
+    s = new slot(this);
+    m_all.push_back(s);
+  } else {
+    s = m_free.back();
+    m_free.pop_back();
+  }
+  ++m_in_use;
+  tlm::tlm_generic_payload& gp = *s;
+  gp.set_address(address);
+  gp.set_command(cmd);
+  gp.set_data_ptr(s->data);
+  gp.set_data_length(length > max_bytes ? max_bytes : length);
+  gp.set_streaming_width(gp.get_data_length());
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  s->ext = mem_request{};
+  s->ext.id = m_next_id++;
+  gp.acquire();
+  return gp;
+}
+
+mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
+  return *gp.get_extension<mem_request>();
+}
+
+const mem_request& payload_pool::request(const tlm::tlm_generic_payload& gp) {
+  return *gp.get_extension<mem_request>();
+}
+
+void payload_pool::free(tlm::tlm_generic_payload* gp) {
+  m_free.push_back(static_cast<slot*>(gp));
+  --m_in_use;
+}
+
+}  // namespace gputlm

@@ -1,0 +1,87 @@
+// Memory requests on the TLM-2.0 base protocol (AT, nb_transport phases), shared by every
+// block on the data path: SMX LDST unit -> L1 bank -> interface unit -> interconnect ->
+// L2 bank -> DRAM channel, and back.
+//
+// Payloads come from a payload_pool (tlm_mm_interface, gem5 sc_mm style): acquire() hands
+// out a recycled payload with its mem_request extension attached; the last release()
+// returns it. Nothing is allocated per access once the pool has warmed up. A pool counts
+// the payloads it has out, so tests check for leaks at the end of a run.
+//
+// Back-pressure is the base protocol's: a target that cannot take a request returns
+// TLM_ACCEPTED for BEGIN_REQ and sends END_REQ later (nb_transport_bw) when it can; the
+// initiator sends nothing more on that socket until END_REQ arrives.
+#pragma once
+
+#include <cstdint>
+#include <tlm>
+#include <vector>
+
+namespace gputlm {
+
+enum class access_kind : std::uint8_t {
+  global_load,
+  global_store,
+  local_load,
+  local_store,
+  constant_load,
+  texture_load,
+  atomic,        // executed at L2
+  instruction_fetch,
+  writeback,     // dirty line evicted from a cache
+  fill,          // line fill request from a cache to the next level
+};
+
+const char* to_string(access_kind k);
+inline bool is_write(access_kind k) {
+  return k == access_kind::global_store || k == access_kind::local_store ||
+         k == access_kind::writeback;
+}
+
+// Who asked, for what. Copied along when a cache creates its own request for a miss.
+struct mem_request : tlm::tlm_extension<mem_request> {
+  std::uint32_t smx = 0;
+  std::uint32_t warp = 0;        // warp slot in the SMX
+  std::uint32_t tb = 0;          // TB linear id within its kernel
+  std::uint32_t kernel = 0;
+  std::uint32_t pc = 0;
+  std::uint32_t lane_mask = 0;   // lanes served by this request
+  std::uint8_t sector_mask = 0;  // 32 B sectors of the 128 B line touched (bit i = sector i)
+  access_kind kind = access_kind::global_load;
+  std::uint64_t issue_time_fs = 0;  // when the requester issued it (for latency statistics)
+  std::uint64_t id = 0;             // unique per pool, for tracing and debugging
+  void* origin = nullptr;           // requester-private context (e.g. the waiting warp)
+
+  tlm::tlm_extension_base* clone() const override { return new mem_request(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const mem_request&>(other);
+  }
+};
+
+class payload_pool : public tlm::tlm_mm_interface {
+ public:
+  static constexpr unsigned max_bytes = 128;  // one line; data contents are not modelled
+
+  payload_pool() = default;
+  payload_pool(const payload_pool&) = delete;
+  payload_pool& operator=(const payload_pool&) = delete;
+  ~payload_pool() override;
+
+  // A payload with reference count 1, its extension reset, command read, `length` bytes.
+  tlm::tlm_generic_payload& acquire(std::uint64_t address, unsigned length, tlm::tlm_command cmd);
+  static mem_request& request(tlm::tlm_generic_payload& gp);
+  static const mem_request& request(const tlm::tlm_generic_payload& gp);
+
+  void free(tlm::tlm_generic_payload* gp) override;
+
+  std::size_t in_use() const { return m_in_use; }
+  std::size_t allocated() const { return m_all.size(); }
+
+ private:
+  struct slot;
+  std::vector<slot*> m_free;
+  std::vector<slot*> m_all;
+  std::size_t m_in_use = 0;
+  std::uint64_t m_next_id = 0;
+};
+
+}  // namespace gputlm
