@@ -11,6 +11,8 @@
 
 #include "models/common/input_error.h"
 #include "sc_main/commands.h"
+#include "traces/generators/gen_cli.h"
+#include "traces/trace_cli.h"
 
 namespace {
 
@@ -22,6 +24,9 @@ const char* k_usage =
     "                          build the platform's module tree and print it\n"
     "  run PLATFORM.yaml TRACE [--set k=v]... [--stats FILE.json] [--vcd FILE.vcd]\n"
     "                          replay a trace on a platform\n"
+    "  trace info TRACE        kernels, dims, instruction mix, footprint of a trace\n"
+    "  trace convert IN OUT    Accel-Sim text <-> gputlm binary\n"
+    "  trace gen KERNEL -o DIR write a generated kernel's trace (--list for kernels)\n"
     "\n"
     "Run 'gputlm <command> --help' for a command's options.\n";
 
@@ -44,6 +49,20 @@ void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
   std::_Exit(status);
 }
 
+int trace_main(std::vector<std::string> args) {
+  const std::string sub = args.empty() ? "" : args[0];
+  if (!args.empty()) args.erase(args.begin());
+  if (sub == "info") return gputlm::traces::info_main(args);
+  if (sub == "convert") return gputlm::traces::convert_main(args);
+  if (sub == "gen") return gputlm::traces::generators::gen_main(args);
+  if (sub == "--help" || sub == "-h") {
+    std::cout << "usage: gputlm trace info|convert|gen ... (each takes --help)\n";
+    return gputlm::exit_ok;
+  }
+  throw gputlm::input_error({"<command line>", 0, 0}, "trace " + sub,
+                            "unknown trace command (info, convert, gen)");
+}
+
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -61,6 +80,8 @@ int sc_main(int argc, char** argv) {
       status = gputlm::cli::elaborate_main(args);
     else if (command == "run")
       status = gputlm::cli::run_main(args);
+    else if (command == "trace")
+      status = trace_main(args);
     else
       throw gputlm::input_error({"<command line>", 0, 0}, command,
                                 "unknown command (try 'gputlm --help')");

@@ -1,0 +1,28 @@
+// Launch sites of the CDP and DTBL generators (see device_launch.h).
+#include "traces/generators/device_launch.h"
+
+namespace gputlm::traces::generators {
+
+launch_site::launch_site(program& p, launch_mode mode, reg param, reg w0, reg w1) {
+  get_param = p.mov(param);  // pointer returned by cudaGetParameterBuffer
+  st_param0 = p.st_global(param, w0, 8);
+  st_param1 = p.st_global(param, w1, 8);
+  launch = mode == launch_mode::dtbl ? p.dtbl_launch() : p.cdp_launch();
+}
+
+void launch_site::emit(warp_emitter& e, std::uint32_t mask,
+                       const std::array<device_launch, 32>& what) const {
+  e.run(get_param, mask);
+  e.mem_fn(st_param0, mask, [&](unsigned l) { return what[l].param_addr; });
+  e.mem_fn(st_param1, mask, [&](unsigned l) { return what[l].param_addr + 8; });
+  for (unsigned l = 0; l < 32; ++l)
+    if (mask >> l & 1u) e.launch(launch, 1u << l, what[l]);
+}
+
+std::vector<param_desc> device_launch_params() {
+  return {param_desc::integer("threshold", 32, 1, 1u << 30,
+                              "launch a child only for work >= threshold items"),
+          param_desc::integer("child_block", 32, 32, 1024, "threads per child TB")};
+}
+
+}  // namespace gputlm::traces::generators

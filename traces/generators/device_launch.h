@@ -1,0 +1,37 @@
+// Device-side launches in parent warps, shared by the CDP and DTBL generators (Wang,
+// "Characterizing and exploiting dynamic parallelism", PhD thesis, Georgia Tech 2016, ch. 3-4;
+// docs/traces.md, "Generators"). A launching thread gets a parameter buffer
+// (cudaGetParameterBuffer), fills it with two 8-byte stores, and launches: CDP.LAUNCH of a child
+// kernel, or DTBL.LAUNCH of an aggregated group. A warp whose lanes launch together records
+// one launch pseudo-instruction per launching lane, in lane order, all at the same PC, each
+// with that lane alone in its mask: a timing model charges the per-warp API latency once per
+// run of consecutive launches at one PC (x = run length in the thesis' A*x + b model).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "traces/generators/app_builder.h"
+#include "traces/generators/params.h"
+#include "traces/generators/sass.h"
+
+namespace gputlm::traces::generators {
+
+enum class launch_mode : std::uint8_t { flat, cdp, dtbl };
+
+// The launch point of a parent kernel.
+struct launch_site {
+  code get_param, st_param0, st_param1, launch;
+
+  // `param` receives the buffer pointer; `w0`, `w1` hold the two 8-byte parameter words.
+  launch_site(program& p, launch_mode mode, reg param, reg w0, reg w1);
+
+  // Records the launches of the lanes in `mask`: what[l] (with param_addr) for lane l.
+  void emit(warp_emitter& e, std::uint32_t mask, const std::array<device_launch, 32>& what) const;
+};
+
+// Parameters common to every CDP/DTBL generator.
+std::vector<param_desc> device_launch_params();
+
+}  // namespace gputlm::traces::generators

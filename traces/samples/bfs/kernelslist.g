@@ -1,0 +1,11 @@
+MemcpyHtoD,0x00007f0000000000,1028
+MemcpyHtoD,0x00007f0000000500,10440
+MemcpyHtoD,0x00007f0000002e00,1024
+MemcpyHtoD,0x00007f0000003200,4
+kernel-1.traceg
+MemcpyHtoD,0x00007f0000003200,4
+kernel-2.traceg
+MemcpyHtoD,0x00007f0000003200,4
+kernel-3.traceg
+MemcpyHtoD,0x00007f0000003200,4
+kernel-4.traceg

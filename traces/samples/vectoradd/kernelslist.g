@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f0000000000,40000
+MemcpyHtoD,0x00007f0000009d00,40000
+kernel-1.traceg

@@ -1,0 +1,220 @@
+// Read-ahead machinery shared by the text and binary kernel readers, the application
+// wrapper, and format detection for open_trace().
+#include "traces/trace_reader.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "traces/binary_format.h"
+#include "traces/text_reader.h"
+
+namespace gputlm::traces {
+
+// ---------------------------------------------------------------- kernel_reader
+
+kernel_reader::kernel_reader(std::string source, const open_options& opts)
+    : m_opts(opts), m_source(std::move(source)) {}
+
+kernel_reader::~kernel_reader() { stop_thread(); }
+
+void kernel_reader::stop_thread() {
+  {
+    std::lock_guard<std::mutex> g(m_mutex);
+    m_stop = true;
+  }
+  m_cv_work.notify_all();
+  m_cv_ready.notify_all();
+  if (m_thread.joinable()) m_thread.join();
+}
+
+kernel_reader::result kernel_reader::load_caught(std::uint32_t id) {
+  result r;
+  try {
+    r.tb = load_tb(id);
+  } catch (...) {
+    r.error = std::current_exception();
+  }
+  return r;
+}
+
+void kernel_reader::start_worker_locked(std::unique_lock<std::mutex>&) {
+  if (m_running || m_stop) return;
+  // A worker that ran out of work has already released the mutex for good.
+  if (m_thread.joinable()) m_thread.join();
+  m_running = true;
+  m_thread = std::thread([this] { worker(); });
+}
+
+bool kernel_reader::next_prefetch_locked(std::uint32_t& id) {
+  for (;;) {
+    std::uint64_t n = m_identity ? tb_count() : m_order.size();
+    if (m_next >= n) return false;
+    id = m_identity ? std::uint32_t(m_next) : m_order[m_next];
+    ++m_next;
+    if (m_taken_early.erase(id) || m_ready.count(id)) continue;
+    return true;
+  }
+}
+
+void kernel_reader::worker() {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  while (!m_stop) {
+    std::uint32_t id = 0;
+    bool urgent = false;
+    if (m_urgent) {
+      m_urgent = false;
+      id = m_urgent_id;
+      if (m_ready.count(id)) continue;
+      urgent = true;
+    } else if (m_ready.size() >= m_opts.read_ahead ||
+               (m_full && m_ready.size() > m_opts.read_ahead / 2)) {
+      // Full: refill once half has been taken, not after every read_tb().
+      m_full = true;
+      m_cv_work.wait(lock);
+      continue;
+    } else if (!next_prefetch_locked(id)) {
+      break;  // nothing left to read ahead: the thread ends, read_tb() restarts it
+    } else {
+      m_full = false;
+    }
+    m_loading = true;
+    m_loading_id = id;
+    lock.unlock();
+    result r = load_caught(id);
+    lock.lock();
+    m_loading = false;
+    if (urgent) m_taken_early.insert(id);
+    m_ready[id] = std::move(r);
+    m_cv_ready.notify_all();
+  }
+  m_running = false;
+  m_cv_ready.notify_all();
+}
+
+std::shared_ptr<const tb_trace> kernel_reader::read_tb(std::uint32_t linear_id) {
+  if (linear_id >= tb_count())
+    throw std::out_of_range(
+        fmt::format("{}: TB {} outside the grid of {} TBs", m_source, linear_id, tb_count()));
+  if (m_opts.read_ahead == 0) {
+    std::lock_guard<std::mutex> g(m_load_mutex);
+    return load_tb(linear_id);
+  }
+  std::unique_lock<std::mutex> lock(m_mutex);
+  for (;;) {
+    auto it = m_ready.find(linear_id);
+    if (it != m_ready.end()) {
+      result r = std::move(it->second);
+      m_ready.erase(it);
+      if (m_ready.size() <= m_opts.read_ahead / 2) m_cv_work.notify_one();
+      if (r.error) std::rethrow_exception(r.error);
+      return r.tb;
+    }
+    if (!(m_loading && m_loading_id == linear_id)) {
+      m_urgent = true;
+      m_urgent_id = linear_id;
+      m_cv_work.notify_one();
+    }
+    start_worker_locked(lock);
+    m_cv_ready.wait(lock);
+  }
+}
+
+void kernel_reader::prefetch(std::vector<std::uint32_t> order) {
+  for (std::uint32_t id : order)
+    if (id >= tb_count())
+      throw std::out_of_range(fmt::format("{}: prefetch of TB {} outside the grid of {} TBs",
+                                          m_source, id, tb_count()));
+  if (m_opts.read_ahead == 0) return;
+  std::unique_lock<std::mutex> lock(m_mutex);
+  m_order = std::move(order);
+  m_identity = false;
+  m_next = 0;
+  m_ready.clear();
+  m_taken_early.clear();
+  m_full = false;
+  start_worker_locked(lock);
+  m_cv_work.notify_one();
+}
+
+void kernel_reader::note_unknown(std::uint16_t opcode, const source_location& where) {
+  std::lock_guard<std::mutex> g(m_unknown_mutex);
+  auto it = m_unknown.find(opcode);
+  if (it != m_unknown.end()) {
+    ++it->second.count;
+    return;
+  }
+  unknown_opcode u{m_opcodes[opcode].mnemonic, where, 1};
+  m_unknown.emplace(opcode, u);
+  if (m_opts.on_unknown_opcode) m_opts.on_unknown_opcode(u);
+}
+
+std::vector<unknown_opcode> kernel_reader::unknown_opcodes() const {
+  std::lock_guard<std::mutex> g(m_unknown_mutex);
+  std::vector<unknown_opcode> out;
+  for (auto& kv : m_unknown) out.push_back(kv.second);
+  return out;
+}
+
+// ---------------------------------------------------------------- application_trace
+
+kernel_reader& application_trace::kernel(std::size_t command_index) {
+  if (command_index >= m_commands.size() ||
+      m_commands[command_index].what == command::kind::memcpy_h2d)
+    throw std::out_of_range(
+        fmt::format("{}: command {} is not a kernel launch", m_path, command_index));
+  std::lock_guard<std::mutex> g(m_mutex);
+  auto& slot = m_open[command_index];
+  if (!slot) slot = open_kernel(command_index);
+  return *slot;
+}
+
+kernel_reader& application_trace::kernel(const std::string& kernel_file) {
+  for (std::size_t i = 0; i < m_commands.size(); ++i)
+    if (m_commands[i].what != command::kind::memcpy_h2d && m_commands[i].kernel_file == kernel_file)
+      return kernel(i);
+  throw std::out_of_range(fmt::format("{}: no kernel named '{}'", m_path, kernel_file));
+}
+
+void application_trace::release(std::size_t command_index) {
+  std::unique_ptr<kernel_reader> doomed;
+  std::lock_guard<std::mutex> g(m_mutex);
+  auto it = m_open.find(command_index);
+  if (it == m_open.end()) return;
+  doomed = std::move(it->second);
+  m_open.erase(it);
+}
+
+// ---------------------------------------------------------------- open_trace
+
+bool is_binary_trace(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char magic[sizeof binary::magic];
+  bool yes = std::fread(magic, 1, sizeof magic, f) == sizeof magic &&
+             std::memcmp(magic, binary::magic, sizeof magic) == 0;
+  std::fclose(f);
+  return yes;
+}
+
+std::unique_ptr<application_trace> open_trace(const std::string& path, const open_options& opts) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    fs::path list = fs::path(path) / "kernelslist.g";
+    if (!fs::exists(list, ec))
+      throw input_error(source_location{path, 0, 0}, "trace", "directory has no kernelslist.g");
+    return open_text_trace(list.string(), opts);
+  }
+  if (!fs::exists(path, ec))
+    throw input_error(source_location{path, 0, 0}, "trace", "no such file or directory");
+  // A .gtb file is binary even with a damaged magic, so that the error says so.
+  bool gtb = path.size() > 4 && path.compare(path.size() - 4, 4, ".gtb") == 0;
+  if (gtb || is_binary_trace(path)) return open_binary_trace(path, opts);
+  return open_text_trace(path, opts);
+}
+
+}  // namespace gputlm::traces
