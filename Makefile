@@ -10,7 +10,7 @@ endif
 DEMO_PLATFORM ?= yaml/volta.yaml
 DEMO_TRACE    ?= traces/samples/vectoradd
 
-.PHONY: all deps configure build demo test clean
+.PHONY: all deps configure build gputlm demo test clean
 
 all: build
 
@@ -23,8 +23,12 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+gputlm: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gputlm
+
+demo: gputlm
 	@./$(BUILD)/sc_main/gputlm run $(DEMO_PLATFORM) $(DEMO_TRACE) --stats $(BUILD)/demo-stats.json
+	@echo "  statistics written to $(BUILD)/demo-stats.json"
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -5,9 +5,12 @@
 #include "models/control/smx_scheduler.h"
 #include "models/core/smx.h"
 #include "models/memory/dram_channel.h"
+#include "models/memory/fixed_latency_memory.h"
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
 #include "models/noc/crossbar.h"
+#include "models/noc/interface_unit.h"
+#include "models/noc/mesh.h"
 #include "models/top/gpu.h"
 
 namespace gputlm::platforms {
@@ -24,6 +27,10 @@ const block_factory& block_factory::builtin() {
     f.add<memory::l2_cache>("l2_cache", "L2 bank of a memory sub-partition");
     f.add<memory::dram_channel>("dram_channel", "DRAM channel with FR-FCFS scheduler");
     f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");
+    f.add<noc::mesh>("mesh", "2-D mesh with XY routing and virtual channels");
+    f.add<noc::interface_unit>("interface_unit", "injection/ejection buffers between a node and the interconnect");
+    f.add<memory::fixed_latency_memory>("fixed_latency_memory",
+                                        "ideal memory answering after a fixed latency");
     return f;
   }();
   return f;

@@ -325,7 +325,7 @@ void platform::instantiate(
 
     block_config& config = *cfg;
     m_configs.push_back(std::move(cfg));
-    block_context ctx{config, *clk, m_stats};
+    block_context ctx{config, *clk, m_stats, m_work};
     // The name object stays alive while the children are built, so SystemC makes them
     // children of this module (gpu.smx[3].l1).
     sc_core::sc_module_name nm(inst.c_str());

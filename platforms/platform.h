@@ -16,6 +16,7 @@
 #include "models/common/clock_domain.h"
 #include "models/common/component.h"
 #include "models/common/stats.h"
+#include "models/control/workload.h"
 #include "platforms/platform_spec.h"
 
 namespace gputlm::platforms {
@@ -39,6 +40,8 @@ class platform {
   clock_domain* clock(const std::string& name) const;
   const std::vector<std::unique_ptr<clock_domain>>& clocks() const { return m_clocks; }
   stats_registry& stats() { return m_stats; }
+  // The workload the blocks replay; set before sc_start.
+  void set_workload(control::workload* w) { m_work.ptr = w; }
   const std::vector<binding>& bindings() const { return m_bindings; }
 
   // Number of instances of each block type.
@@ -76,6 +79,7 @@ class platform {
   std::map<std::string, socket_state> m_sockets;           // full socket path -> state
   std::vector<binding> m_bindings;
   stats_registry m_stats;
+  control::workload_ref m_work;
 };
 
 }  // namespace gputlm::platforms

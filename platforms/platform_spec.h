@@ -51,6 +51,7 @@ struct platform_spec {
   std::vector<clock_spec> clocks;
   block_spec top;
   std::vector<override_spec> overrides;
+  std::vector<std::string> waveform_signals;  // `waveforms: {signals: [...]}`: VCD globs
 };
 
 // Reads a platform YAML file; throws input_error naming file, line, column and key.

@@ -13,7 +13,7 @@
 namespace gputlm::platforms {
 namespace {
 
-const std::vector<std::string> k_top_keys{"platform", "clocks", "gpu", "overrides"};
+const std::vector<std::string> k_top_keys{"platform", "clocks", "gpu", "overrides", "waveforms"};
 const std::vector<std::string> k_reserved_block_keys{"type", "count", "clock", "bind"};
 
 source_location at(const std::string& file, const YAML::Mark& m) {
@@ -191,6 +191,18 @@ platform_spec load_platform_yaml(const std::string& file) {
   for (auto it = root.begin(); it != root.end(); ++it)
     if (it->first.Scalar() == "gpu") gpu_key = it->first;
   p.top = parse_block(file, "gpu", gpu_key, gpu, "gpu");
+
+  if (YAML::Node wf = root["waveforms"]) {
+    if (!wf.IsMap()) fail(file, wf, "waveforms", "expected a mapping with 'signals'");
+    for (auto it = wf.begin(); it != wf.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (key != "signals")
+        fail(file, it->first, "waveforms." + key, unknown_key_message(key, {"signals"}));
+      config_value v = to_value(file, it->second, "waveforms.signals");
+      if (!v.is_sequence) fail(file, it->second, "waveforms.signals", "expected a list of globs");
+      p.waveform_signals = v.items;
+    }
+  }
 
   if (YAML::Node o = root["overrides"]) {
     if (!o.IsMap()) fail(file, o, "overrides", "expected a mapping 'path.key: value'");

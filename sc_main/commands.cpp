@@ -12,6 +12,9 @@
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
 #include "platforms/platform.h"
+#include "traces/trace_reader.h"
+
+#include <nlohmann/json.hpp>
 
 namespace po = boost::program_options;
 
@@ -100,20 +103,30 @@ int run_main(const std::vector<std::string>& args) {
   po::options_description opts("gputlm run PLATFORM.yaml TRACE [options]");
   opts.add_options()("help,h", "show this help")(
       "platform", po::value<std::string>(), "platform YAML file")(
-      "trace", po::value<std::string>(), "trace: a directory with kernelslist.g, or a file")(
+      "workload", po::value<std::string>(), "trace: a directory with kernelslist.g, or a file")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a parameter: path.key=value")(
       "stats", po::value<std::string>(), "write statistics as JSON to FILE")(
-      "vcd", po::value<std::string>(), "write waveforms to FILE.vcd");
+      "vcd", po::value<std::string>(), "write waveforms to FILE.vcd (and a GTKWave layout FILE.gtkw)")(
+      "trace", po::value<std::vector<std::string>>()->composing(),
+      "with --vcd: trace only signals matching this glob, e.g. 'smx[0].*' (repeatable; adds "
+      "to the platform's waveforms.signals)")(
+      "vcd-from", po::value<std::string>(), "with --vcd: start of the window (e.g. 20000cycles, 15us)")(
+      "vcd-to", po::value<std::string>(), "with --vcd: end of the window")(
+      "strict", "an unknown opcode is an error (default: counted, run on the INT path)")(
+      "no-wall-clock", "leave host timing (wall_seconds, kips) out of the statistics, so that "
+                       "the same run always writes byte-identical JSON")(
+      "no-tb-log", "leave the per-TB dispatch log out of the statistics");
   po::positional_options_description pos;
-  pos.add("platform", 1).add("trace", 1);
+  pos.add("platform", 1).add("workload", 1);
   auto vm = parse(args, opts, pos);
   if (vm.count("help")) {
     std::cout << opts;
     return exit_ok;
   }
   if (!vm.count("platform")) throw input_error(k_cmdline, "PLATFORM", "no platform file given");
-  if (!vm.count("trace")) throw input_error(k_cmdline, "TRACE", "no trace given");
-  require_file(vm["trace"].as<std::string>(), "TRACE");
+  if (!vm.count("workload")) throw input_error(k_cmdline, "TRACE", "no trace given");
+  const std::string trace_path = vm["workload"].as<std::string>();
+  require_file(trace_path, "TRACE");
   for (const char* o : {"stats", "vcd"})
     if (vm.count(o)) require_writable_dir(vm[o].as<std::string>(), o);
   std::vector<std::string> sets;
@@ -121,10 +134,39 @@ int run_main(const std::vector<std::string>& args) {
 
   auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets);
 
+  traces::open_options topts;
+  topts.strict = vm.count("strict") != 0;
+  topts.on_unknown_opcode = [](const traces::unknown_opcode& u) {
+    std::cerr << "warning: " << u.first_seen.to_string() << ": unknown opcode '" << u.mnemonic
+              << "' (counted, executed on the INT path)\n";
+  };
+  control::workload work(traces::open_trace(trace_path, topts));
+  // Open every host-launched kernel now, so a missing or malformed kernel file is reported
+  // before the simulation starts.
+  for (std::uint32_t k = 0; k < work.kernels().size(); ++k) work.reader(k);
+  p->set_workload(&work);
+
   std::unique_ptr<vcd_writer> vcd;
   if (vm.count("vcd")) {
-    vcd = std::make_unique<vcd_writer>(vm["vcd"].as<std::string>());
+    vcd_writer::options vo;
+    vo.patterns = p->spec().waveform_signals;
+    if (vm.count("trace"))
+      for (const auto& t : vm["trace"].as<std::vector<std::string>>()) vo.patterns.push_back(t);
+    auto time_of = [&](const char* option) -> std::uint64_t {
+      const std::string text = vm[option].as<std::string>();
+      if (auto c = units::parse_cycles(text); c && text.find("cycle") != std::string::npos)
+        return p->top().clock().edge_time(*c).value();
+      if (auto t = units::parse_time(text); t && *t >= 0) return static_cast<std::uint64_t>(*t * 1e15 + 0.5);
+      throw input_error(k_cmdline, std::string("--") + option,
+                        "expected cycles of the core clock (20000cycles) or a time (15us), got '" +
+                            text + "'");
+    };
+    if (vm.count("vcd-from")) vo.from_fs = time_of("vcd-from");
+    if (vm.count("vcd-to")) vo.to_fs = time_of("vcd-to");
+    if (vo.to_fs < vo.from_fs) throw input_error(k_cmdline, "--vcd-to", "ends before --vcd-from");
+    vcd = std::make_unique<vcd_writer>(vm["vcd"].as<std::string>(), vo);
     for (const auto& d : p->clocks()) {
+      if (!vcd->selected("clocks." + d->name(), "frequency_mhz")) continue;
       std::uint32_t id = vcd->add_real("clocks." + d->name(), "frequency_mhz", d->frequency() / 1e6);
       vcd_writer* w = vcd.get();
       d->on_change([w, id](const clock_domain& c) { w->change_real(id, c.frequency() / 1e6); });
@@ -136,19 +178,63 @@ int run_main(const std::vector<std::string>& args) {
   sc_core::sc_start();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (work.error) throw *work.error;  // a trace turned out bad during the run
 
   clock_domain& core = p->top().clock();
+  const std::uint64_t total_cycles = core.cycle_at(sc_core::sc_time_stamp());
+  std::uint64_t warp_insts = 0, thread_insts = 0;
+  nlohmann::json kernels = nlohmann::json::array();
+  bool all_finished = true;
+  for (const auto& k : work.kernels()) {
+    warp_insts += k.warp_instructions;
+    thread_insts += k.thread_instructions;
+    all_finished = all_finished && k.finished;
+    const std::uint64_t cycles = k.finished ? k.end_cycle - k.start_cycle : 0;
+    nlohmann::json j;
+    j["name"] = k.reader ? k.reader->info().name : k.name;
+    j["file"] = k.name;
+    j["finished"] = k.finished;
+    j["launch_cycle"] = k.launch_cycle;
+    j["start_cycle"] = k.start_cycle;
+    j["end_cycle"] = k.end_cycle;
+    j["cycles"] = cycles;
+    j["warp_instructions"] = k.warp_instructions;
+    j["thread_instructions"] = k.thread_instructions;
+    j["ipc"] = cycles ? double(k.thread_instructions) / double(cycles) : 0.0;
+    j["tbs"] = k.tbs.size();
+    if (!vm.count("no-tb-log")) {
+      nlohmann::json log = nlohmann::json::array();
+      for (const auto& t : k.tbs) log.push_back({t.tb, t.smx, t.start_cycle, t.end_cycle});
+      j["tb_log"] = std::move(log);  // [tb, smx, start cycle, end cycle]
+    }
+    kernels.push_back(std::move(j));
+  }
+  if (!all_finished)
+    throw std::runtime_error("the simulation ended with kernels unfinished (a deadlock)");
+
   auto& stats = p->stats();
-  const double seconds = sc_core::sc_time_stamp().to_seconds();
   stats.set_summary_text("platform", p->spec().name);
-  stats.set_summary_text("trace", vm["trace"].as<std::string>());
-  stats.set_summary("simulated_seconds", seconds);
-  stats.set_summary_count("total_cycles", core.cycle_at(sc_core::sc_time_stamp()));
+  stats.set_summary_text("trace", trace_path);
+  stats.set_summary("simulated_seconds", sc_core::sc_time_stamp().to_seconds());
+  stats.set_summary_count("total_cycles", total_cycles);
+  stats.set_summary_count("warp_instructions", warp_insts);
+  stats.set_summary_count("thread_instructions", thread_insts);
+  stats.set_summary("ipc", total_cycles ? double(thread_insts) / double(total_cycles) : 0.0);
+  stats.set_summary("warp_ipc", total_cycles ? double(warp_insts) / double(total_cycles) : 0.0);
+  if (!vm.count("no-wall-clock")) {
+    stats.set_summary("wall_seconds", wall);
+    stats.set_summary("kips", wall > 0 ? double(warp_insts) / wall / 1e3 : 0.0);
+  }
+  stats.set_section_json("kernels", kernels.dump());
 
   std::cout << "gputlm run: " << p->spec().name << " (" << p->spec().file << "), trace "
-            << vm["trace"].as<std::string>() << "\n";
+            << trace_path << "\n";
+  for (const auto& k : kernels)
+    std::cout << "  kernel " << k["file"].get<std::string>() << " ("
+              << k["name"].get<std::string>() << "): " << k["cycles"] << " cycles, "
+              << k["warp_instructions"] << " warp instructions, IPC "
+              << units::format_double(k["ipc"].get<double>()) << "\n";
   stats.write_summary(std::cout);
-  std::cout << "  host_seconds: " << units::format_double(wall) << "\n";
 
   if (vcd) vcd->finish();
   if (vm.count("stats")) write_file_atomically(vm["stats"].as<std::string>(), stats.to_json());

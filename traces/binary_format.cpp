@@ -183,8 +183,9 @@ struct kernel_meta {
 constexpr std::size_t static_record_bytes = 28;
 // Dynamic record flags.
 constexpr std::uint8_t form_mask = 3;     // per-lane addresses: 0 none,
-constexpr std::uint8_t form_stride = 1;   //   u64 base + stride (lane k: base + k*stride)
-constexpr std::uint8_t form_delta = 2;    //   u64 base + (lanes-1) deltas
+constexpr std::uint8_t form_stride = 1;   //   u64 base + stride (active lane k: base + k*stride),
+                                          //   at least 2 lanes, w <= 2: address_form::strided
+constexpr std::uint8_t form_delta = 2;    //   u64 base + (lanes-1) deltas: address_form::list
 constexpr unsigned width_shift = 2;       // bits 2-3: w; strides and deltas are signed 2^w bytes
 constexpr std::uint8_t flag_launch = 16;  // ext_index = next record of the warp's launches
 constexpr std::uint8_t flag_ext = 32;     // ext_index = next u32 of the warp's ext stream
@@ -421,29 +422,35 @@ class binary_writer final : public trace_writer {
   }
 
   // Appends the per-lane addresses of `in` to `out` and returns the record flags' form bits.
-  static std::uint8_t encode_addresses(const warp_instruction& in, const warp_trace& w,
-                                       packer& out) {
-    std::size_t n = popcount32(in.active_mask);
-    if (std::size_t(in.addr_index) + n > w.addresses.size())
+  // The stride form is chosen exactly when set_addresses() would choose address_form::strided,
+  // so the reader rebuilds the form the writer was given (or the one a reader would make).
+  static std::uint8_t encode_addresses(const warp_instruction& in, const warp_trace& w, packer& out,
+                                       std::uint32_t& slots) {
+    if (std::size_t(in.addr_index) + address_slots(in) > w.addresses.size())
       throw std::logic_error("trace_writer: instruction addresses outside the warp's");
-    const std::uint64_t* a = w.addresses.data() + in.addr_index;
+    std::uint64_t a[32];
+    const std::uint32_t n = expand_addresses(w, in, a);
     std::uint64_t stride = n > 1 ? a[1] - a[0] : 0;
-    bool strided = true;
+    bool strided = n > 1 && width_for(std::int64_t(stride), std::int64_t(stride)) <= 2;
     std::int64_t lo = 0, hi = 0;
-    for (std::size_t i = 1; i < n; ++i) {
-      auto d = std::int64_t(a[i] - a[i - 1]);
-      strided = strided && std::uint64_t(d) == stride;
-      lo = std::min(lo, d);
-      hi = std::max(hi, d);
+    if (in.addr_form != address_form::strided || !strided) {
+      for (std::uint32_t i = 1; i < n; ++i) {
+        auto d = std::int64_t(a[i] - a[i - 1]);
+        strided = strided && std::uint64_t(d) == stride;
+        lo = std::min(lo, d);
+        hi = std::max(hi, d);
+      }
     }
     out.put<std::uint64_t>(n ? a[0] : 0);
     if (strided) {
       unsigned w2 = width_for(std::int64_t(stride), std::int64_t(stride));
       put_signed(out, stride, w2);
+      slots += 1;
       return std::uint8_t(form_stride | (w2 << width_shift));
     }
     unsigned w2 = width_for(lo, hi);
-    for (std::size_t i = 1; i < n; ++i) put_signed(out, a[i] - a[i - 1], w2);
+    for (std::uint32_t i = 1; i < n; ++i) put_signed(out, a[i] - a[i - 1], w2);
+    slots += n;
     return std::uint8_t(form_delta | (w2 << width_shift));
   }
 
@@ -487,14 +494,13 @@ class binary_writer final : public trace_writer {
       addr.buf.clear();
       ext.buf.clear();
       launches.buf.clear();
-      std::uint32_t lanes = 0, nlaunch = 0;
+      std::uint32_t slots = 0, nlaunch = 0;
       std::size_t head = p.buf.size();
       p.buf.append(5 * 4, '\0');  // warp header, filled in below
       for (const warp_instruction& in : w.insts) {
         std::uint8_t flags = 0;
         if (has_addresses(in)) {
-          flags = encode_addresses(in, w, addr);
-          lanes += popcount32(in.active_mask);
+          flags = encode_addresses(in, w, addr, slots);
         }
         if (is_launch(in)) {
           if (in.ext_index >= w.launches.size())
@@ -520,7 +526,7 @@ class binary_writer final : public trace_writer {
         std::memcpy(r + 9, &space, 1);
         p.buf.append(r, sizeof r);
       }
-      std::uint32_t header[5] = {std::uint32_t(w.insts.size()), lanes,
+      std::uint32_t header[5] = {std::uint32_t(w.insts.size()), slots,
                                  std::uint32_t(addr.buf.size()), std::uint32_t(ext.buf.size() / 4),
                                  nlaunch};
       std::memcpy(&p.buf[head], header, sizeof header);
@@ -647,8 +653,9 @@ class binary_file {
     std::uint32_t version = u.get<std::uint32_t>("format version");
     if (version != format_version)
       fail("header: format version",
-           fmt::format("version {} is not supported (this build reads version {})", version,
-                       format_version));
+           fmt::format("version {} is not supported (this build reads version {}); convert "
+                       "the trace again from its text form with `gputlm trace convert`",
+                       version, format_version));
     u.get<std::uint32_t>("flags");
     std::uint64_t dir_off = u.get<std::uint64_t>("directory offset");
     std::uint64_t dir_size = u.get<std::uint64_t>("directory size");
@@ -892,7 +899,7 @@ class binary_kernel_reader final : public kernel_reader {
     const warp_instruction* statics = m_statics.data();
     for (warp_trace& w : tb->warps) {
       std::uint32_t ni = u.get<std::uint32_t>("instruction count");
-      std::uint32_t nlanes = u.get<std::uint32_t>("address count");
+      std::uint32_t nslots = u.get<std::uint32_t>("address count");
       std::uint32_t abytes = u.get<std::uint32_t>("address bytes");
       std::uint32_t next = u.get<std::uint32_t>("ext count");
       std::uint32_t nl = u.get<std::uint32_t>("launch count");
@@ -902,8 +909,8 @@ class binary_kernel_reader final : public kernel_reader {
       const char* a = u.pos();
       const char* const a_end = a + abytes;
       u.skip(abytes, "addresses");
-      if (nlanes > 32ull * ni)
-        u.fail("address count", fmt::format("{} lanes for {} instructions", nlanes, ni));
+      if (nslots > 32ull * ni)
+        u.fail("address count", fmt::format("{} addresses for {} instructions", nslots, ni));
       u.need_items(next, 4, "ext count");
       const char* x = u.pos();
       u.skip(std::size_t(next) * 4, "ext values");
@@ -912,9 +919,9 @@ class binary_kernel_reader final : public kernel_reader {
       u.skip(std::size_t(nl) * launch_record_bytes, "launches");
 
       w.insts.reserve(ni);
-      w.addresses.resize(nlanes);
+      w.addresses.resize(nslots);
       std::uint64_t* out = w.addresses.data();
-      std::uint32_t lane_at = 0, ext_at = 0, launch_at = 0;
+      std::uint32_t slot_at = 0, ext_at = 0, launch_at = 0;
       auto bad = [&](std::uint32_t i, const char* what) {
         u.fail("instruction", fmt::format("record {} of a warp in TB {}: {}", i, id, what));
       };
@@ -935,17 +942,20 @@ class binary_kernel_reader final : public kernel_reader {
         const std::uint8_t form = flags & form_mask;
         if (form != 0) {
           const std::uint32_t lanes = popcount32(mask);
-          if (lanes > nlanes - lane_at) bad(i, "more lanes than the warp's address count");
           const unsigned bytes = 1u << ((flags >> width_shift) & 3);
+          const std::uint32_t slots = form == form_stride ? 1 : lanes;
+          if (form == form_stride && (lanes < 2 || bytes > 4))
+            bad(i, "stride form needs at least 2 lanes and a stride of at most 4 bytes");
+          if (slots > nslots - slot_at) bad(i, "more addresses than the warp's address count");
           const std::size_t need = 8 + (form == form_stride ? bytes
                                         : lanes             ? std::size_t(lanes - 1) * bytes
                                                             : 0);
           if (std::size_t(a_end - a) < need) bad(i, "address stream too short");
-          in.addr_index = lane_at;
+          in.addr_index = slot_at;
           std::uint64_t base;
           std::memcpy(&base, a, 8);
           a += 8;
-          std::uint64_t* o = out + lane_at;
+          std::uint64_t* o = out + slot_at;
           auto get_signed = [bytes](const char* q) -> std::uint64_t {
             switch (bytes) {
               case 1: {
@@ -971,16 +981,10 @@ class binary_kernel_reader final : public kernel_reader {
             }
           };
           if (form == form_stride) {
-            const std::uint64_t step = get_signed(a);
+            in.addr_form = address_form::strided;
+            in.addr_stride = std::int32_t(get_signed(a));  // bytes <= 4: in range
             a += bytes;
-            std::uint32_t k = 0;
-            for (; k + 4 <= lanes; k += 4, base += 4 * step) {
-              o[k] = base;
-              o[k + 1] = base + step;
-              o[k + 2] = base + 2 * step;
-              o[k + 3] = base + 3 * step;
-            }
-            for (; k < lanes; ++k, base += step) o[k] = base;
+            o[0] = base;
           } else if (lanes > 0) {
             o[0] = base;
             for (std::uint32_t k = 1; k < lanes; ++k, a += bytes) {
@@ -988,7 +992,7 @@ class binary_kernel_reader final : public kernel_reader {
               o[k] = base;
             }
           }
-          lane_at += lanes;
+          slot_at += slots;
         } else if (in.access_size != 0) {
           bad(i, "memory instruction without addresses");
         }
@@ -1002,7 +1006,7 @@ class binary_kernel_reader final : public kernel_reader {
         if (m_any_unknown && !m_opcodes[in.opcode].known)
           note_unknown(in.opcode, source_location{file, 0, 0});
       }
-      if (lane_at != nlanes || a != a_end || ext_at != next || launch_at != nl)
+      if (slot_at != nslots || a != a_end || ext_at != next || launch_at != nl)
         u.fail("warp", fmt::format("stream lengths in TB {} disagree with the records", id));
       w.launches.resize(nl);
       for (device_launch& dl : w.launches) {

@@ -18,7 +18,7 @@
 namespace gputlm::traces::binary {
 
 inline constexpr char magic[8] = {'\x89', 'G', 'T', 'B', '\r', '\n', '\x1a', '\n'};
-inline constexpr std::uint32_t format_version = 1;
+inline constexpr std::uint32_t format_version = 2;  // 2: strided addresses kept compact
 inline constexpr std::size_t header_bytes = 64;
 inline constexpr std::size_t inst_record_bytes = 10;  // dynamic record; see the .cpp
 inline constexpr std::size_t launch_record_bytes = 40;

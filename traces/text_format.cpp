@@ -185,15 +185,17 @@ void format_instruction(std::string& out, const warp_instruction& in, const warp
     out.push_back('0');
   } else {
     put_dec(out, unsigned(in.access_size));
-    const int n = popcount(in.active_mask);
-    if (std::size_t(in.addr_index) + std::size_t(n) > w.addresses.size())
+    if (std::size_t(in.addr_index) + address_slots(in) > w.addresses.size())
       throw std::logic_error("instruction addresses outside warp_trace::addresses");
-    const std::uint64_t* a = w.addresses.data() + in.addr_index;
+    std::uint64_t a[32];
+    const int n = int(expand_addresses(w, in, a));
+    // Mode 1 only for contiguous masks: Accel-Sim's reader asserts that.
     std::uint32_t shifted = n ? in.active_mask >> __builtin_ctz(in.active_mask) : 0;
     bool contiguous = n > 0 && (shifted & (shifted + 1)) == 0;
     bool strided = contiguous;
     std::int64_t stride = n > 1 ? std::int64_t(a[1] - a[0]) : 0;
-    for (int i = 1; strided && i < n; ++i) strided = std::int64_t(a[i] - a[i - 1]) == stride;
+    if (in.addr_form != address_form::strided)
+      for (int i = 1; strided && i < n; ++i) strided = std::int64_t(a[i] - a[i - 1]) == stride;
     if (stride < std::numeric_limits<std::int32_t>::min() ||
         stride > std::numeric_limits<std::int32_t>::max())
       strided = false;
@@ -446,7 +448,6 @@ void instruction_parser::parse(std::string_view line, std::uint64_t line_no, war
     if (mt.size() != 1 || mt[0] < '0' || mt[0] > '2')
       fail(mt, "address mode", fmt::format("unknown address mode '{}' (0, 1 or 2)", mt));
     mode = mt[0] - '0';
-    in.addr_index = std::uint32_t(w.addresses.size());
     auto address = [&](const char* field) {
       std::string_view t = c.next();
       if (t.empty())
@@ -467,19 +468,29 @@ void instruction_parser::parse(std::string_view line, std::uint64_t line_no, war
       if (!dec_i64(t, v)) fail(t, field, fmt::format("bad signed decimal number '{}'", t));
       return v;
     };
+    std::uint64_t a[32];
+    const auto n = std::uint32_t(lanes);
     if (mode == 0) {
-      for (int i = 0; i < lanes; ++i) w.addresses.push_back(address("addresses"));
+      for (std::uint32_t i = 0; i < n; ++i) a[i] = address("addresses");
+      set_addresses(w, in, a, n);
     } else if (mode == 1) {
       std::uint64_t base = address("base address");
-      std::uint64_t stride = std::uint64_t(signed_dec("stride"));
-      for (int i = 0; i < lanes; ++i) w.addresses.push_back(base + stride * std::uint64_t(i));
-    } else {
-      std::uint64_t a = address("base address");
-      if (lanes > 0) w.addresses.push_back(a);
-      for (int i = 1; i < lanes; ++i) {
-        a += std::uint64_t(signed_dec("address deltas"));
-        w.addresses.push_back(a);
+      std::int64_t stride = signed_dec("stride");
+      if (n >= 2 && stride >= std::numeric_limits<std::int32_t>::min() &&
+          stride <= std::numeric_limits<std::int32_t>::max()) {
+        set_strided_addresses(w, in, base, std::int32_t(stride));
+      } else {
+        for (std::uint32_t i = 0; i < n; ++i) a[i] = base + std::uint64_t(stride) * i;
+        set_addresses(w, in, a, n);
       }
+    } else {
+      std::uint64_t v = address("base address");
+      if (n > 0) a[0] = v;
+      for (std::uint32_t i = 1; i < n; ++i) {
+        v += std::uint64_t(signed_dec("address deltas"));
+        a[i] = v;
+      }
+      set_addresses(w, in, a, n);
     }
     if (op.generic && lanes > 0) {
       std::uint64_t a0 = w.addresses[in.addr_index];

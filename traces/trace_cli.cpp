@@ -146,11 +146,12 @@ trace_summary summarize(application_trace& app) {
         for (const warp_instruction& in : w.insts) {
           ++ks.by_unit[std::size_t(in.unit)];
           if (in.addr_index == warp_instruction::none) continue;
-          int n = __builtin_popcount(in.active_mask);
-          ks.thread_accesses += std::uint64_t(n);
+          std::uint64_t addrs[32];
+          const std::uint32_t n = expand_addresses(w, in, addrs);
+          ks.thread_accesses += n;
           if (!is_device_space(in.space)) continue;
-          for (int i = 0; i < n; ++i) {
-            std::uint64_t a = w.addresses[in.addr_index + std::uint32_t(i)];
+          for (std::uint32_t i = 0; i < n; ++i) {
+            std::uint64_t a = addrs[i];
             std::uint64_t last = a + (in.access_size ? in.access_size - 1 : 0);
             for (std::uint64_t sec = a >> 5; sec <= last >> 5; ++sec) {
               auto bit = std::uint8_t(1u << (sec & 3));

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,6 +76,12 @@ struct device_launch {
   std::uint64_t param_addr = 0;    // parameter buffer address
 };
 
+// How a memory instruction's per-lane addresses are stored in warp_trace::addresses.
+enum class address_form : std::uint8_t {
+  list,     // popcount(active_mask) addresses, one per active lane, in lane order
+  strided,  // one address (the first active lane's); active lane k is that + k * addr_stride
+};
+
 // One dynamic warp instruction. Fixed size; variable parts (addresses, launch records)
 // live in the owning warp_trace and are found by index.
 struct warp_instruction {
@@ -92,19 +99,83 @@ struct warp_instruction {
   std::uint8_t access_size = 0;    // bytes per thread (0 = not a memory instruction)
   std::uint8_t num_dst = 0;
   std::uint8_t num_src = 0;
+  address_form addr_form = address_form::list;
   std::uint16_t dst[2] = {no_reg, no_reg};
   std::uint16_t src[4] = {no_reg, no_reg, no_reg, no_reg};
   std::int32_t immediate = 0;      // tracer version 5; otherwise 0
-  std::uint32_t addr_index = none; // first of popcount(active_mask) addresses in warp_trace::addresses
+  // First of this instruction's entries in warp_trace::addresses; their layout depends on
+  // addr_form. Read the per-lane addresses through expand_addresses(), never directly.
+  std::uint32_t addr_index = none;
   std::uint32_t ext_index = none;  // launches: index into warp_trace::launches;
                                    // cb_push/cb_pop: byte count
+  std::int32_t addr_stride = 0;    // address_form::strided: bytes between consecutive active lanes
 };
+static_assert(sizeof(warp_instruction) == 52, "warp_instruction grew: a resident TB holds many");
 
 struct warp_trace {
   std::vector<warp_instruction> insts;
-  std::vector<std::uint64_t> addresses;  // per-lane addresses of memory instructions, lane order
+  std::vector<std::uint64_t> addresses;  // per-lane addresses, see warp_instruction::addr_form
   std::vector<device_launch> launches;
 };
+
+// Entries of warp_trace::addresses that `in` uses (0 for an instruction without addresses).
+inline std::uint32_t address_slots(const warp_instruction& in) {
+  if (in.addr_index == warp_instruction::none) return 0;
+  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  return in.addr_form == address_form::strided && n > 0 ? 1 : n;
+}
+
+// Writes the per-lane addresses of `in` (one per active lane, in lane order) to `out` and
+// returns how many: popcount(active_mask), or 0 for an instruction without addresses.
+// `in` must belong to `w` (its addr_index entries lie inside w.addresses).
+inline std::uint32_t expand_addresses(const warp_trace& w, const warp_instruction& in,
+                                      std::uint64_t out[32]) {
+  if (in.addr_index == warp_instruction::none) return 0;
+  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  if (n == 0) return 0;
+  const std::uint64_t* a = w.addresses.data() + in.addr_index;
+  if (in.addr_form == address_form::strided) {
+    // Unsigned arithmetic: wraps exactly as the list form's stored addresses would.
+    const auto step = std::uint64_t(std::int64_t(in.addr_stride));
+    std::uint64_t v = a[0];
+    for (std::uint32_t k = 0; k < n; ++k, v += step) out[k] = v;
+  } else {
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = a[k];
+  }
+  return n;
+}
+
+// Appends the strided form: the first active lane at `base`, then `stride` bytes apart.
+inline void set_strided_addresses(warp_trace& w, warp_instruction& in, std::uint64_t base,
+                                  std::int32_t stride) {
+  in.addr_index = std::uint32_t(w.addresses.size());
+  in.addr_form = address_form::strided;
+  in.addr_stride = stride;
+  w.addresses.push_back(base);
+}
+
+// Appends the `n` per-lane addresses of `in` (n = popcount(in.active_mask), lane order) to
+// `w` and points `in` at them: strided when there are at least two and they are one constant
+// stride that fits 32 bits, a list otherwise. Every reader and generator stores addresses
+// this way, so equal addresses always get the same form.
+inline void set_addresses(warp_trace& w, warp_instruction& in, const std::uint64_t* addrs,
+                          std::uint32_t n) {
+  if (n >= 2) {
+    const std::uint64_t step = addrs[1] - addrs[0];
+    const auto s = std::int64_t(step);
+    bool constant = s >= std::numeric_limits<std::int32_t>::min() &&
+                    s <= std::numeric_limits<std::int32_t>::max();
+    for (std::uint32_t k = 2; constant && k < n; ++k) constant = addrs[k] - addrs[k - 1] == step;
+    if (constant) {
+      set_strided_addresses(w, in, addrs[0], std::int32_t(s));
+      return;
+    }
+  }
+  in.addr_index = std::uint32_t(w.addresses.size());
+  in.addr_form = address_form::list;
+  in.addr_stride = 0;
+  w.addresses.insert(w.addresses.end(), addrs, addrs + n);
+}
 
 struct tb_trace {
   dim3 index;                    // blockIdx

@@ -18,6 +18,10 @@
 #include "models/common/stats.h"
 #include "models/common/vcd_writer.h"
 
+namespace gputlm::control {
+struct workload_ref;
+}
+
 namespace gputlm {
 
 using initiator_socket_base = tlm::tlm_initiator_socket<>;
@@ -28,6 +32,7 @@ struct block_context {
   block_config& config;
   clock_domain& clock;
   stats_registry& stats;
+  control::workload_ref& work;  // the trace being replayed (set before the run starts)
 };
 
 class component : public sc_core::sc_module {
@@ -45,6 +50,7 @@ class component : public sc_core::sc_module {
   const block_config& config() const { return m_config; }
   clock_domain& clock() const { return m_clock; }
   stats_registry& stats() const { return m_stats; }
+  control::workload_ref& work() const { return m_work; }
 
   const std::vector<param_base*>& params() const { return m_params; }
   const std::vector<socket_ref>& sockets() const { return m_sockets; }
@@ -76,6 +82,7 @@ class component : public sc_core::sc_module {
   block_config& m_config;
   clock_domain& m_clock;
   stats_registry& m_stats;
+  control::workload_ref& m_work;
   std::vector<param_base*> m_params;
   std::vector<socket_ref> m_sockets;
 };

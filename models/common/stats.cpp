@@ -52,6 +52,7 @@ std::string stats_registry::to_json() const {
   for (const auto& [k, v] : m_summary) j[k] = v;
   for (const auto& [k, v] : m_counts) j[k] = v;
   for (const auto& [k, v] : m_summary_text) j[k] = v;
+  for (const auto& [k, v] : m_sections) j[k] = nlohmann::json::parse(v);
   nlohmann::json blocks = nlohmann::json::object();
   for (const auto& [block, stats] : m_blocks) {
     nlohmann::json b = nlohmann::json::object();

@@ -69,6 +69,15 @@ class stats_registry {
   void set_summary_text(const std::string& name, std::string value) {
     m_summary_text[name] = std::move(value);
   }
+  // A top-level section given as serialised JSON (e.g. the per-kernel records).
+  void set_section_json(const std::string& name, std::string json) {
+    m_sections[name] = std::move(json);
+  }
+  void erase_summary(const std::string& name) {
+    m_summary.erase(name);
+    m_counts.erase(name);
+    m_summary_text.erase(name);
+  }
 
   const std::map<std::string, std::map<std::string, entry>>& blocks() const { return m_blocks; }
 
@@ -83,6 +92,7 @@ class stats_registry {
   std::map<std::string, double> m_summary;
   std::map<std::string, std::uint64_t> m_counts;
   std::map<std::string, std::string> m_summary_text;
+  std::map<std::string, std::string> m_sections;
 };
 
 }  // namespace gputlm

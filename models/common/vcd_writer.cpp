@@ -8,7 +8,7 @@
 
 namespace gputlm {
 
-vcd_writer::vcd_writer(std::string path) : m_path(std::move(path)) {
+vcd_writer::vcd_writer(std::string path, options opts) : m_path(std::move(path)), m_opts(std::move(opts)) {
   m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
   if (!m_out) throw std::runtime_error("cannot write " + m_path + ".partial");
 }
@@ -21,6 +21,37 @@ vcd_writer::~vcd_writer() {
   }
 }
 
+bool vcd_writer::glob_match(const char* p, const char* t) {
+  // Iterative glob with backtracking to the last '*'.
+  const char* star = nullptr;
+  const char* resume = nullptr;
+  while (*t) {
+    if (*p == '*') {
+      star = p++;
+      resume = t;
+    } else if (*p == '?' || *p == *t) {
+      ++p;
+      ++t;
+    } else if (star) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (*p == '*') ++p;
+  return *p == '\0';
+}
+
+bool vcd_writer::selected(const std::string& scope, const std::string& name) const {
+  if (m_opts.patterns.empty()) return true;
+  const std::string full = scope + "." + name;
+  const std::string rel = full.rfind("gpu.", 0) == 0 ? full.substr(4) : full;
+  for (const auto& p : m_opts.patterns)
+    if (glob_match(p.c_str(), full.c_str()) || glob_match(p.c_str(), rel.c_str())) return true;
+  return false;
+}
+
 std::string vcd_writer::code_for(std::size_t index) {
   // Identifier codes from the printable range '!'..'~'.
   std::string code;
@@ -31,37 +62,51 @@ std::string vcd_writer::code_for(std::size_t index) {
   return code;
 }
 
+std::string vcd_writer::vcd_name(const std::string& s) {
+  std::string out = s;
+  for (char& c : out) {
+    if (c == '[') c = '(';
+    if (c == ']') c = ')';
+  }
+  return out;
+}
+
 std::uint32_t vcd_writer::add_integer(const std::string& scope, const std::string& name,
                                       unsigned width, std::uint64_t initial) {
-  if (m_header_done) throw std::logic_error("VCD signal declared after the first change");
+  if (m_open) throw std::logic_error("VCD signal declared after the waveform started");
   m_signals.push_back({scope, name, code_for(m_signals.size()), width ? width : 1, initial, 0});
   return static_cast<std::uint32_t>(m_signals.size() - 1);
 }
 
 std::uint32_t vcd_writer::add_real(const std::string& scope, const std::string& name,
                                    double initial) {
-  if (m_header_done) throw std::logic_error("VCD signal declared after the first change");
+  if (m_open) throw std::logic_error("VCD signal declared after the waveform started");
   m_signals.push_back({scope, name, code_for(m_signals.size()), 0, 0, initial});
   return static_cast<std::uint32_t>(m_signals.size() - 1);
 }
 
-namespace {
-std::string binary(std::uint64_t v, unsigned width) {
-  if (width == 1) return v ? "1" : "0";
-  std::string s = "b";
-  bool started = false;
-  for (int bit = static_cast<int>(width) - 1; bit >= 0; --bit) {
-    bool one = (v >> bit) & 1;
-    if (one) started = true;
-    if (started) s += one ? '1' : '0';
+void vcd_writer::write_value(const signal& s) {
+  if (s.width == 0) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "r%.17g ", s.real);
+    m_out << buf << s.code << "\n";
+    return;
   }
-  if (!started) s += '0';
-  return s + " ";
+  if (s.width == 1) {
+    m_out << (s.value ? '1' : '0') << s.code << "\n";
+    return;
+  }
+  char bits[66];
+  int n = 0;
+  for (int bit = static_cast<int>(s.width) - 1; bit >= 0; --bit)
+    if (n > 0 || (s.value >> bit & 1)) bits[n++] = (s.value >> bit & 1) ? '1' : '0';
+  if (n == 0) bits[n++] = '0';
+  bits[n] = '\0';
+  m_out << 'b' << bits << ' ' << s.code << "\n";
 }
-}  // namespace
 
-void vcd_writer::write_header() {
-  m_header_done = true;
+void vcd_writer::open_window(std::uint64_t at_fs) {
+  m_open = true;
   m_out << "$date gputlm $end\n$version gputlm VCD writer $end\n$timescale 1 fs $end\n";
   // Group signals by scope; scopes nest at the dots.
   std::map<std::string, std::vector<const signal*>> by_scope;
@@ -90,63 +135,96 @@ void vcd_writer::write_header() {
       open.pop_back();
     }
     for (std::size_t k = common; k < parts.size(); ++k) {
-      m_out << "$scope module " << parts[k] << " $end\n";
+      m_out << "$scope module " << vcd_name(parts[k]) << " $end\n";
       open.push_back(parts[k]);
     }
     for (const signal* s : sigs) {
       if (s->width == 0)
-        m_out << "$var real 64 " << s->code << " " << s->name << " $end\n";
+        m_out << "$var real 64 " << s->code << " " << vcd_name(s->name) << " $end\n";
       else
-        m_out << "$var wire " << s->width << " " << s->code << " " << s->name << " $end\n";
+        m_out << "$var wire " << s->width << " " << s->code << " " << vcd_name(s->name) << " $end\n";
     }
   }
   while (!open.empty()) {
     m_out << "$upscope $end\n";
     open.pop_back();
   }
-  m_out << "$enddefinitions $end\n#0\n$dumpvars\n";
-  for (const auto& s : m_signals) {
-    if (s.width == 0) {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "r%.17g ", s.initial_real);
-      m_out << buf << s.code << "\n";
-    } else {
-      m_out << binary(s.initial, s.width) << s.code << "\n";
-    }
-  }
+  m_out << "$enddefinitions $end\n#" << at_fs << "\n$dumpvars\n";
+  for (const auto& s : m_signals) write_value(s);
   m_out << "$end\n";
-  m_last_time = 0;
+  m_last_time = at_fs;
 }
 
-void vcd_writer::at_now() {
-  if (!m_header_done) write_header();
-  std::uint64_t now = sc_core::sc_time_stamp().value();
+bool vcd_writer::in_window(std::uint64_t& now) {
+  now = sc_core::sc_time_stamp().value();
+  if (now < m_opts.from_fs || now > m_opts.to_fs) return false;
+  if (!m_open) open_window(m_opts.from_fs);  // the values as they were when the window opened
   if (now != m_last_time) {
     m_out << "#" << now << "\n";
     m_last_time = now;
   }
+  return true;
 }
 
 void vcd_writer::change(std::uint32_t id, std::uint64_t value) {
-  at_now();
-  const signal& s = m_signals[id];
-  m_out << binary(value, s.width) << s.code << "\n";
+  std::uint64_t now;
+  const bool write = in_window(now);
+  m_signals[id].value = value;
+  if (write) write_value(m_signals[id]);
 }
 
 void vcd_writer::change_real(std::uint32_t id, double value) {
-  at_now();
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "r%.17g ", value);
-  m_out << buf << m_signals[id].code << "\n";
+  std::uint64_t now;
+  const bool write = in_window(now);
+  m_signals[id].real = value;
+  if (write) write_value(m_signals[id]);
+}
+
+std::string vcd_writer::gtkw_path() const {
+  std::string base = m_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  return base + ".gtkw";
+}
+
+void vcd_writer::write_gtkw() const {
+  // GTKWave save file: signals grouped by block (flags: 0x800200 group begin, 0x1000200 group
+  // end, 0x24 decimal right-justified, 0x20 right-justified for reals).
+  std::ofstream g(gtkw_path() + ".partial", std::ios::trunc);
+  const std::string vcd = std::filesystem::absolute(m_path).string();
+  g << "[*] gputlm waveform layout for " << vcd << "\n";
+  g << "[dumpfile] \"" << vcd << "\"\n";
+  g << "[savefile] \"" << std::filesystem::absolute(gtkw_path()).string() << "\"\n";
+  g << "[timestart] " << (m_opts.from_fs == 0 ? 0 : m_opts.from_fs) << "\n";
+  g << "[size] 1600 900\n[pos] -1 -1\n[sst_width] 320\n[signals_width] 360\n";
+  std::map<std::string, std::vector<const signal*>> by_scope;
+  for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
+  for (const auto& [scope, sigs] : by_scope) {
+    const std::string name = vcd_name(scope);
+    g << "@800200\n-" << name << "\n";
+    for (const signal* s : sigs) {
+      if (s->width == 0)
+        g << "@20\n" << name << "." << vcd_name(s->name) << "\n";
+      else if (s->width == 1)
+        g << "@28\n" << name << "." << vcd_name(s->name) << "\n";
+      else
+        g << "@24\n" << name << "." << vcd_name(s->name) << "[" << s->width - 1 << ":0]\n";
+    }
+    g << "@1000200\n-" << name << "\n";
+  }
+  g.close();
+  if (!g) throw std::runtime_error("cannot write " + gtkw_path());
+  std::filesystem::rename(gtkw_path() + ".partial", gtkw_path());
 }
 
 void vcd_writer::finish() {
-  if (!m_header_done) write_header();
-  std::uint64_t now = sc_core::sc_time_stamp().value();
-  if (now != m_last_time) m_out << "#" << now << "\n";
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  if (!m_open) open_window(std::min(m_opts.from_fs, now));
+  const std::uint64_t end = std::min(now, m_opts.to_fs);
+  if (end != m_last_time && end > m_last_time) m_out << "#" << end << "\n";
   m_out.close();
   if (!m_out) throw std::runtime_error("cannot write " + m_path);
   std::filesystem::rename(m_path + ".partial", m_path);
+  write_gtkw();
 }
 
 }  // namespace gputlm

@@ -1,10 +1,17 @@
 // Waveform output in VCD (IEEE 1364 §18), written by the model itself rather than by
 // SystemC's sc_trace, which samples every traced variable at every delta cycle. Here a
 // block's traced_value writes a change only when the block changes it, at the exact
-// simulated time, and costs one branch when tracing is off.
+// simulated time, and costs one branch when tracing is off or the signal not selected.
 //
-// Signals are declared before the simulation starts; the file appears at its path only
-// when finish() succeeds (written as PATH.partial and renamed).
+// Signals are selected by hierarchical glob (`smx[0].*`, `l2[*].mshr_*`; `*` matches any
+// characters, `?` one; a leading `gpu.` is optional). A time window [from, to] keeps long
+// runs small: changes outside it are not written, and the values at `from` open the window.
+// Scope names are written with ( ) for [ ] (as SystemC's VCD writer does), since GTKWave
+// reads brackets as bit ranges: gpu.smx[0] appears as gpu.smx(0).
+//
+// The file appears at its path only when finish() succeeds (written as PATH.partial and
+// renamed); finish() also writes PATH-without-.vcd + ".gtkw", a GTKWave save file with the
+// signals grouped by block.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +23,18 @@ namespace gputlm {
 
 class vcd_writer {
  public:
-  explicit vcd_writer(std::string path);
+  struct options {
+    std::vector<std::string> patterns;  // empty: every signal
+    std::uint64_t from_fs = 0;
+    std::uint64_t to_fs = ~0ull;
+  };
+
+  vcd_writer(std::string path, options opts);
+  explicit vcd_writer(std::string path) : vcd_writer(std::move(path), options()) {}
   ~vcd_writer();
+
+  // True if the signal `scope.name` is selected by the patterns.
+  bool selected(const std::string& scope, const std::string& name) const;
 
   // Declares a signal under a dotted scope ("gpu.smx[0]"); returns its handle.
   std::uint32_t add_integer(const std::string& scope, const std::string& name, unsigned width,
@@ -27,37 +44,44 @@ class vcd_writer {
   void change(std::uint32_t id, std::uint64_t value);
   void change_real(std::uint32_t id, double value);
 
-  // Writes the remaining header (if no change came) and renames PATH.partial to PATH.
+  // Writes what is left, renames PATH.partial to PATH and writes the .gtkw file.
   void finish();
 
   const std::string& path() const { return m_path; }
+  std::string gtkw_path() const;
   std::size_t signal_count() const { return m_signals.size(); }
+  static bool glob_match(const char* pattern, const char* text);
 
  private:
   struct signal {
     std::string scope, name, code;
     unsigned width;  // 0 = real
-    std::uint64_t initial;
-    double initial_real;
+    std::uint64_t value;
+    double real;
   };
-  void write_header();
-  void at_now();
+  void open_window(std::uint64_t at_fs);
+  bool in_window(std::uint64_t& now);
+  void write_value(const signal& s);
+  void write_gtkw() const;
   static std::string code_for(std::size_t index);
+  static std::string vcd_name(const std::string& s);
 
   std::string m_path;
+  options m_opts;
   std::ofstream m_out;
   std::vector<signal> m_signals;
-  bool m_header_done = false;
+  bool m_open = false;  // header written and the window opened
   std::uint64_t m_last_time = ~0ull;
 };
 
-// A value that a block updates; recorded in the VCD when tracing is on.
+// A value that a block updates; recorded in the VCD when tracing is on and it is selected.
 class traced_value {
  public:
   traced_value() = default;
   explicit traced_value(std::uint64_t v) : m_value(v) {}
 
   void trace(vcd_writer& w, const std::string& scope, const std::string& name, unsigned width) {
+    if (!w.selected(scope, name)) return;
     m_writer = &w;
     m_id = w.add_integer(scope, name, width, m_value);
   }

@@ -1,5 +1,7 @@
 #include "models/control/kernel_distributor.h"
 
+#include <cstring>
+
 namespace gputlm::control {
 
 kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
@@ -7,10 +9,109 @@ kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
     : component(name, ctx) {
   declare_socket("kmu", kmu);
   declare_socket("scheduler", scheduler);
+  declare_socket("doorbell", doorbell);
+  kmu.register_nb_transport_fw(this, &kernel_distributor::kmu_fw);
+  scheduler.register_b_transport(this, &kernel_distributor::scheduler_b);
+  add_stat("kernels", m_kernels, "kernels that held an entry");
+  add_stat("full_stalls", m_full_stalls, "launches that waited for a free entry");
+  m_kde.assign(*m_entries, kde_record{});
+  m_launch.assign(*m_entries, nullptr);
 }
 
-void kernel_distributor::validate() {
-  m_entries.require(*m_entries >= 1, "needs at least one entry");
+void kernel_distributor::validate() { m_entries.require(*m_entries >= 1, "needs at least one entry"); }
+
+void kernel_distributor::add_traces(vcd_writer& vcd) {
+  m_valid_entries.trace(vcd, name(), "valid_entries", 8);
+}
+
+tlm::tlm_sync_enum kernel_distributor::kmu_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                              sc_core::sc_time&) {
+  if (phase == tlm::BEGIN_REQ) {
+    if (allocate(gp)) {
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    ++m_full_stalls;
+    m_waiting.push_back(&gp);  // END_REQ withheld: the KMU waits
+    return tlm::TLM_ACCEPTED;
+  }
+  return tlm::TLM_COMPLETED;  // END_RESP
+}
+
+bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
+  for (std::size_t e = 0; e < m_kde.size(); ++e) {
+    if (m_kde[e].valid) continue;
+    kde_record& r = m_kde[e];
+    std::memcpy(&r, gp.get_data_ptr(), sizeof r);
+    r.valid = 1;
+    r.next_tb = 0;
+    r.tbs_running = 0;
+    r.fcfs_order = m_fcfs++;
+    m_launch[e] = &gp;
+    ++m_kernels;
+    m_valid_entries.set(m_valid_entries + 1);
+    if (r.tbs_total == 0) {
+      complete(e);
+      return true;
+    }
+    std::uint32_t index = static_cast<std::uint32_t>(e);
+    tlm::tlm_generic_payload bell;
+    bell.set_command(tlm::TLM_WRITE_COMMAND);
+    bell.set_address(0);
+    bell.set_data_ptr(reinterpret_cast<unsigned char*>(&index));
+    bell.set_data_length(sizeof index);
+    bell.set_streaming_width(sizeof index);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    doorbell->b_transport(bell, d);
+    return true;
+  }
+  return false;
+}
+
+void kernel_distributor::complete(std::size_t e) {
+  m_kde[e].valid = 0;
+  m_valid_entries.set(m_valid_entries - 1);
+  tlm::tlm_generic_payload* gp = m_launch[e];
+  m_launch[e] = nullptr;
+  std::memcpy(gp->get_data_ptr(), &m_kde[e], sizeof(kde_record));
+  gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  kmu->nb_transport_bw(*gp, phase, d);
+  if (!m_waiting.empty()) {  // an entry is free again: take the oldest waiting launch
+    tlm::tlm_generic_payload* next = m_waiting.front();
+    m_waiting.pop_front();
+    allocate(*next);
+    tlm::tlm_phase p = tlm::END_REQ;
+    sc_core::sc_time d2 = sc_core::SC_ZERO_TIME;
+    kmu->nb_transport_bw(*next, p, d2);
+  }
+}
+
+void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  const std::uint64_t entry = gp.get_address() / kd_register::entry_stride;
+  const std::uint64_t reg = gp.get_address() % kd_register::entry_stride;
+  if (entry >= m_kde.size()) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  kde_record& r = m_kde[entry];
+  if (gp.is_read() && reg == kd_register::record && gp.get_data_length() >= sizeof r) {
+    std::memcpy(gp.get_data_ptr(), &r, sizeof r);
+  } else if (gp.is_read() && reg == kd_register::next_tb && r.valid && r.next_tb < r.tbs_total) {
+    std::uint32_t tb = r.next_tb++;
+    ++r.tbs_running;
+    std::memcpy(gp.get_data_ptr(), &tb, sizeof tb);
+  } else if (gp.is_write() && reg == kd_register::tb_done && r.valid) {
+    std::uint32_t n;
+    std::memcpy(&n, gp.get_data_ptr(), sizeof n);
+    r.tbs_running -= n;
+    if (r.tbs_running == 0 && r.next_tb == r.tbs_total) complete(entry);
+  } else {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 }  // namespace gputlm::control

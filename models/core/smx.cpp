@@ -1,8 +1,37 @@
 #include "models/core/smx.h"
 
 #include <algorithm>
+#include <cstring>
+
+#include "models/control/workload.h"
 
 namespace gputlm::core {
+
+using traces::warp_instruction;
+
+const char* to_string(stall_reason r) {
+  switch (r) {
+    case stall_reason::issued: return "issued";
+    case stall_reason::no_warp: return "no_warp";
+    case stall_reason::barrier: return "barrier";
+    case stall_reason::scoreboard: return "scoreboard";
+    case stall_reason::unit_busy: return "unit_busy";
+    case stall_reason::memory_backpressure: return "memory_backpressure";
+    case stall_reason::count_: break;
+  }
+  return "?";
+}
+
+namespace {
+const char* k_unit_names[] = {"sp",      "sfu",    "int",     "dp",      "tensor", "ldst",
+                              "branch",  "barrier", "exit",   "texture", "other"};
+
+std::uint32_t index_in_name(const std::string& name) {
+  auto open = name.rfind('[');
+  if (open == std::string::npos || name.back() != ']') return 0;
+  return static_cast<std::uint32_t>(std::stoul(name.substr(open + 1)));
+}
+}  // namespace
 
 unit_params::unit_params(component& c, const char* prefix, std::uint64_t n, std::uint64_t latency,
                          std::uint64_t initiation)
@@ -11,9 +40,58 @@ unit_params::unit_params(component& c, const char* prefix, std::uint64_t n, std:
       initiation(c, key(prefix, "initiation").c_str(), {initiation},
                  "cycles between issues to one unit") {}
 
-smx::smx(const sc_core::sc_module_name& name, const block_context& ctx) : component(name, ctx) {
+smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
+    : component(name, ctx), m_peq(this, &smx::peq_cb) {
   declare_socket("tbcr", tbcr);
   declare_socket("ldst", ldst);
+  tbcr.register_nb_transport_fw(this, &smx::tbcr_fw);
+  tbcr.register_b_transport(this, &smx::tbcr_b);
+  ldst.register_nb_transport_bw(this, &smx::ldst_bw);
+  m_id = index_in_name(this->name());
+  SC_METHOD(cycle);
+  sensitive << m_wake;
+  dont_initialize();
+
+  add_stat("active_cycles", m_active_cycles, "cycles with at least one resident warp");
+  add_stat("idle_cycles",
+           [this] { return double(clock().now_cycle()) - double(m_active_cycles.value()); },
+           "cycles with no resident warp");
+  add_stat("warp_instructions", m_warp_instructions, "warp instructions issued");
+  add_stat("thread_instructions", m_thread_instructions, "active lanes of issued instructions");
+  add_stat("achieved_occupancy",
+           [this] {
+             return m_active_cycles.value() == 0
+                        ? 0.0
+                        : double(m_resident_warp_cycles.value()) /
+                              (double(m_active_cycles.value()) * double(max_warps()));
+           },
+           "average resident warps per active cycle / max warps");
+  for (std::size_t r = 0; r < m_stalls.size(); ++r)
+    add_stat(std::string("issue_") + to_string(static_cast<stall_reason>(r)), m_stalls[r],
+             "scheduler-cycles (active cycles x schedulers) by issue outcome");
+  for (std::size_t u = 0; u < m_mix.size(); ++u)
+    add_stat(std::string("mix_") + k_unit_names[u], m_mix[u], "warp instructions by unit class");
+  add_stat("memory_requests", m_memory_requests, "coalesced requests sent to the L1");
+  add_stat("shared_memory_cycles", m_shared_bank_cycles,
+           "LDST cycles of shared-memory accesses (bank conflicts included)");
+  add_stat("register_bank_conflicts", [this] { return double(m_banks.conflicts()); },
+           "operand reads delayed by a busy register bank");
+  add_stat("tbs_completed", m_tbs_completed, "thread blocks completed");
+  add_stat("device_launches", m_device_launches,
+           "CDP/DTBL launch instructions issued (child kernels are not yet modelled)");
+  add_stat("activations", m_activations, "cycles the SMX was evaluated (the rest it slept)");
+}
+
+smx_limits smx::limits() const {
+  smx_limits l;
+  l.max_tbs = static_cast<std::uint32_t>(*m_max_tbs);
+  l.max_threads = static_cast<std::uint32_t>(*m_max_threads);
+  l.warp_size = static_cast<std::uint32_t>(*m_warp_size);
+  l.registers = static_cast<std::uint32_t>(*m_registers);
+  l.max_registers_per_tb = static_cast<std::uint32_t>(*m_max_registers_per_tb);
+  l.shared_memory = *m_shared_memory;
+  l.max_shared_memory_per_tb = *m_max_shared_memory_per_tb;
+  return l;
 }
 
 void smx::validate() {
@@ -25,13 +103,18 @@ void smx::validate() {
   m_registers.require(*m_registers >= 1, "must be at least 1");
   m_max_shared_memory_per_tb.require(*m_max_shared_memory_per_tb <= *m_shared_memory,
                                      "exceeds shared_memory");
-  m_shared_memory_banks.require(*m_shared_memory_banks >= 1, "must be at least 1");
+  m_shared_memory_banks.require(*m_shared_memory_banks >= 1 && *m_shared_memory_banks <= 64,
+                                "must be 1 to 64");
   m_warp_schedulers.require(*m_warp_schedulers >= 1, "must be at least 1");
   m_max_issue_per_warp.require(*m_max_issue_per_warp >= 1, "must be at least 1");
+  m_fetch_width.require(*m_fetch_width >= 1, "must be at least 1");
+  m_ibuffer_entries.require(*m_ibuffer_entries >= 1, "must be at least 1");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
   m_sp.count.require(*m_sp.count >= 1, "an SMX needs at least one SP unit");
-  m_sfu.count.require(*m_sfu.count >= 1, "an SMX needs at least one SFU (it also runs DP when dp_units is 0)");
+  m_sfu.count.require(*m_sfu.count >= 1,
+                      "an SMX needs at least one SFU (it also runs DP when dp_units is 0)");
   m_ldst_units.require(*m_ldst_units >= 1, "must be at least 1");
+  m_ldst_queue.require(*m_ldst_queue >= 32, "must hold a whole warp's requests (32)");
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->initiation.require(*u->initiation >= 1, "initiation interval must be at least 1 cycle");
   m_pipeline_widths.require(m_pipeline_widths->size() == 11 || m_pipeline_widths->size() == 13,
@@ -40,6 +123,573 @@ void smx::validate() {
   m_coalescing_arch.require(std::find(std::begin(archs), std::end(archs), *m_coalescing_arch) !=
                                 std::end(archs),
                             "must be one of 20, 35, 60, 61, 70");
+
+  // The geometry is valid: size the state.
+  const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
+  m_warps.assign(max_warps(), warp_state{});
+  m_fetchable.assign((max_warps() + 63) / 64, 0);
+  m_tbs.assign(*m_max_tbs, tb_state{});
+  m_sched_warps.assign(sched, {});
+  m_sched_version.assign(sched, 0);
+  m_reason.assign(sched, stall_reason::no_warp);
+  m_policies.clear();
+  for (std::uint32_t s = 0; s < sched; ++s)
+    m_policies.push_back(make_warp_scheduler_policy(*m_scheduler_policy));
+  auto pool = [&](const unit_params& u) {
+    return unit_pool(static_cast<std::uint32_t>(*u.count), static_cast<std::uint32_t>(*u.latency),
+                     static_cast<std::uint32_t>(*u.initiation), sched, *m_sub_core_model);
+  };
+  m_units[std::size_t(pipe::sp)] = pool(m_sp);
+  m_units[std::size_t(pipe::sfu)] = pool(m_sfu);
+  m_units[std::size_t(pipe::dp)] = pool(m_dp);
+  m_units[std::size_t(pipe::int_alu)] = pool(m_int);
+  m_units[std::size_t(pipe::tensor)] = pool(m_tensor);
+  m_units[std::size_t(pipe::branch)] = pool(m_branch);
+  const std::uint64_t collectors =
+      *m_collectors_sp + *m_collectors_sfu + *m_collectors_mem + *m_collectors_generic;
+  m_banks = register_banks(static_cast<std::uint32_t>(*m_register_banks),
+                           static_cast<std::uint32_t>(*m_register_port_throughput), sched,
+                           *m_sub_core_model, static_cast<std::uint32_t>(collectors));
+  m_ldst_fifo.reserve(*m_ldst_queue);
+
+  // Unit classes without units of their own run elsewhere: INT and `other` on SP when there
+  // is no INT unit, DP on the SFU, tensor and branch on SP (GPGPU-Sim's issue logic).
+  auto or_else = [&](pipe p, pipe fallback) {
+    return m_units[std::size_t(p)].exists() ? p : fallback;
+  };
+  using uc = traces::unit_class;
+  auto set = [&](uc c, pipe p) { m_pipe_of_class[std::size_t(c)] = p; };
+  set(uc::sp, pipe::sp);
+  set(uc::sfu, pipe::sfu);
+  set(uc::int_alu, or_else(pipe::int_alu, pipe::sp));
+  set(uc::other, or_else(pipe::int_alu, pipe::sp));
+  set(uc::dp, or_else(pipe::dp, pipe::sfu));
+  set(uc::tensor, or_else(pipe::tensor, pipe::sp));
+  set(uc::branch, or_else(pipe::branch, pipe::sp));
+  set(uc::ldst, pipe::ldst);
+  set(uc::texture, pipe::ldst);
+  set(uc::barrier, pipe::none);
+  set(uc::exit, pipe::none);
+}
+
+void smx::add_traces(vcd_writer& vcd) {
+  m_trace_active_warps.trace(vcd, name(), "active_warps", 8);
+  m_trace_issued.trace(vcd, name(), "issued", 4);
+  m_trace_stall.trace(vcd, name(), "stall_reason", 3);
+  m_trace_tbs.trace(vcd, name(), "resident_tbs", 6);
+}
+
+// ---------------------------------------------------------------------------------------
+// TLM
+
+void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (gp.is_read() && gp.get_address() == control::tbcr_caps &&
+      gp.get_data_length() >= sizeof(smx_limits)) {
+    smx_limits l = limits();
+    std::memcpy(gp.get_data_ptr(), &l, sizeof l);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  } else {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  }
+}
+
+tlm::tlm_sync_enum smx::tbcr_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    m_peq.notify(gp, phase, delay);  // launch at the annotated time
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  return tlm::TLM_COMPLETED;  // END_RESP
+}
+
+tlm::tlm_sync_enum smx::ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                sc_core::sc_time& delay) {
+  m_peq.notify(gp, phase, delay);
+  if (phase == tlm::BEGIN_RESP) {
+    phase = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+void smx::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
+  if (phase == tlm::BEGIN_REQ) {  // a TB launch through the TBCR
+    launch_tb(gp);
+  } else if (phase == tlm::END_REQ) {
+    m_ldst_blocked = false;
+    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+  } else if (phase == tlm::BEGIN_RESP) {
+    m_ldst_blocked = false;  // a response implies the end of its request phase
+    response(gp);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Thread blocks and warps
+
+void smx::launch_tb(tlm::tlm_generic_payload& gp) {
+  control::tb_descriptor desc;
+  std::memcpy(&desc, gp.get_data_ptr(), sizeof desc);
+  auto slot_it = std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
+  control::workload* work_ptr = work().ptr;
+  if (slot_it == m_tbs.end() || !work_ptr) {
+    SC_REPORT_ERROR(name(), "TB launched on an SMX without a free TB slot or workload");
+    return;
+  }
+  const std::uint32_t slot = static_cast<std::uint32_t>(slot_it - m_tbs.begin());
+  tb_state& tb = *slot_it;
+  tb = tb_state{};
+  tb.live = true;
+  tb.launch = &gp;
+  tb.desc = desc;
+  try {
+    tb.trace = work_ptr->reader(desc.kernel).read_tb(desc.tb);
+  } catch (const input_error& e) {  // a bad trace: stop and let `gputlm run` report it
+    if (!work_ptr->error) work_ptr->error = e;
+    tb.live = false;
+    sc_core::sc_stop();
+    return;
+  }
+  account_until(clock().next_cycle_at(sc_core::sc_time_stamp()));
+
+  std::uint32_t next_free = 0;
+  for (const traces::warp_trace& wt : tb.trace->warps) {
+    while (next_free < m_warps.size() && m_warps[next_free].live) ++next_free;
+    if (next_free == m_warps.size()) {
+      SC_REPORT_ERROR(name(), "TB has more warps than the SMX has free warp slots");
+      return;
+    }
+    warp_state& w = m_warps[next_free];
+    w = warp_state{};  // blocked_until 0: may issue at once
+    w.live = true;
+    w.tb_slot = slot;
+    w.scheduler = next_free % static_cast<std::uint32_t>(m_sched_warps.size());
+    w.trace = &wt;
+    w.age = m_age++;
+    tb.warps.push_back(next_free);
+    m_sched_warps[w.scheduler].push_back(next_free);
+    ++m_sched_version[w.scheduler];
+    ++m_live_warps;
+    update_fetchable(next_free);
+  }
+  m_trace_tbs.set(m_trace_tbs + 1);
+  m_trace_active_warps.set(m_live_warps);
+  for (std::uint32_t wi : std::vector<std::uint32_t>(tb.warps)) maybe_finish_warp(wi);
+  wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+}
+
+void smx::maybe_finish_warp(std::uint32_t wi) {
+  warp_state& w = m_warps[wi];
+  if (!w.live || w.issued < w.trace->insts.size() || w.outstanding != 0) return;
+  // The warp is done when its last results are written back (a timer wakes the SMX then).
+  if (w.drain > clock().next_cycle_at(sc_core::sc_time_stamp())) {
+    if (std::find(m_draining.begin(), m_draining.end(), wi) == m_draining.end())
+      m_draining.push_back(wi);
+    return;
+  }
+  tb_state& tb = m_tbs[w.tb_slot];
+  w.live = false;
+  update_fetchable(wi);
+  --m_live_warps;
+  auto& list = m_sched_warps[w.scheduler];
+  list.erase(std::find(list.begin(), list.end(), wi));
+  ++m_sched_version[w.scheduler];
+  ++tb.warps_done;
+  m_trace_active_warps.set(m_live_warps);
+  if (tb.warps_done == tb.warps.size())
+    finish_tb(w.tb_slot);
+  else if (tb.at_barrier > 0 && tb.at_barrier + tb.warps_done == tb.warps.size())
+    release_barrier(tb);
+}
+
+void smx::release_barrier(tb_state& tb) {
+  for (std::uint32_t wi : tb.warps) {
+    m_warps[wi].at_barrier = false;
+    m_warps[wi].blocked_until = 0;
+  }
+  tb.at_barrier = 0;
+  m_work_next_cycle = true;
+}
+
+void smx::finish_tb(std::uint32_t slot) {
+  tb_state& tb = m_tbs[slot];
+  tlm::tlm_generic_payload* gp = tb.launch;
+  std::memcpy(gp->get_data_ptr() + sizeof(control::tb_descriptor), &tb.report, sizeof tb.report);
+  gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  tb = tb_state{};
+  ++m_tbs_completed;
+  m_trace_tbs.set(m_trace_tbs - 1);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  tbcr->nb_transport_bw(*gp, phase, delay);
+}
+
+// ---------------------------------------------------------------------------------------
+// The pipeline, one evaluated cycle at a time
+
+void smx::wake_at(std::uint64_t cycle) {
+  m_wake.notify(clock().edge_time(cycle) - sc_core::sc_time_stamp());
+}
+
+void smx::account_until(std::uint64_t cycle) {
+  if (cycle <= m_accounted) return;
+  const std::uint64_t elapsed = cycle - m_accounted;
+  if (m_live_warps > 0) {
+    m_active_cycles += elapsed;
+    m_resident_warp_cycles += elapsed * m_live_warps;
+    for (stall_reason r : m_reason) m_stalls[std::size_t(r)] += elapsed;
+  }
+  m_accounted = cycle;
+}
+
+void smx::cycle() {
+  const std::uint64_t now = clock().now_cycle();
+  if (now == m_last_cycle || clock().edge_time(now) != sc_core::sc_time_stamp()) {
+    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp() + sc_core::sc_time::from_value(1)));
+    return;
+  }
+  ++m_activations;
+  account_until(now);
+  m_last_cycle = now;
+  while (!m_timers.empty() && m_timers.top() <= now) m_timers.pop();
+  m_work_next_cycle = false;
+
+  // Warps whose last results were still in flight when they issued their last instruction.
+  if (!m_draining.empty()) {
+    std::vector<std::uint32_t> draining;
+    draining.swap(m_draining);
+    for (std::uint32_t wi : draining) maybe_finish_warp(wi);
+  }
+
+  send_requests(now);
+  fetch(now);
+  std::uint64_t issued = 0;
+  for (std::uint32_t s = 0; s < m_sched_warps.size(); ++s) {
+    stall_reason why = stall_reason::no_warp;
+    if (try_issue(s, now, why)) ++issued;
+    m_reason[s] = why;
+  }
+  if (m_live_warps > 0) {
+    ++m_active_cycles;
+    m_resident_warp_cycles += m_live_warps;
+    for (stall_reason r : m_reason) ++m_stalls[std::size_t(r)];
+  }
+  m_accounted = now + 1;
+  m_trace_issued.set(issued);
+  m_trace_stall.set(m_sched_warps.empty() ? 0 : std::uint64_t(m_reason[0]));
+
+  if (m_work_next_cycle && m_live_warps > 0)
+    wake_at(now + 1);
+  else if (!m_timers.empty())
+    wake_at(m_timers.top());
+  // else: sleep until a response, END_REQ or TB launch
+}
+
+void smx::update_fetchable(std::uint32_t wi) {
+  const warp_state& w = m_warps[wi];
+  const bool want = w.live && w.fetched < w.trace->insts.size() &&
+                    w.fetched - w.issued < *m_ibuffer_entries;
+  std::uint64_t& word = m_fetchable[wi / 64];
+  const std::uint64_t bit = 1ull << (wi % 64);
+  word = want ? word | bit : word & ~bit;
+}
+
+void smx::fetch(std::uint64_t now) {
+  // Round robin over the warps that have room in their buffer and instructions left; one
+  // warp per cycle, after its previous fetch has landed.
+  const std::uint32_t n = static_cast<std::uint32_t>(m_warps.size());
+  for (std::uint32_t k = 0; k < n;) {
+    const std::uint32_t wi = (m_fetch_next + k) % n;
+    const std::uint64_t word = m_fetchable[wi / 64] >> (wi % 64);
+    if (word == 0) {  // skip to the next word, or to slot 0 at the end of the slots
+      k += std::min<std::uint32_t>(64 - wi % 64, n - wi);
+      continue;
+    }
+    const std::uint32_t skip = static_cast<std::uint32_t>(__builtin_ctzll(word));
+    if (skip) {
+      k += skip;
+      continue;
+    }
+    warp_state& w = m_warps[wi];
+    if (w.buffer_ready > now) {
+      ++k;
+      continue;
+    }
+    const std::uint32_t size = static_cast<std::uint32_t>(w.trace->insts.size());
+    const std::uint32_t buffered = w.fetched - w.issued;
+    std::uint32_t take = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>({*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
+    w.fetched += take;
+    w.last_fetch = take;
+    w.buffer_ready = now + 1;
+    update_fetchable(wi);
+    m_fetch_next = (wi + 1) % n;
+    m_work_next_cycle = true;
+    return;
+  }
+}
+
+smx::pipe smx::pipe_of(const warp_instruction& in) const {
+  // Barriers, exits and the extension ops take an issue slot but no unit.
+  if (in.special != traces::special_op::none) return pipe::none;
+  return m_pipe_of_class[std::min<std::size_t>(std::size_t(in.unit), m_pipe_of_class.size() - 1)];
+}
+
+stall_reason smx::check(warp_state& w, const warp_instruction& in, std::uint32_t s,
+                        std::uint64_t now, int& unit) {
+  auto block = [&](std::uint64_t until, stall_reason why) {
+    w.blocked_until = until;
+    w.block_reason = why;
+    return why;
+  };
+  if (w.at_barrier) return block(never, stall_reason::barrier);
+  if (w.at_membar) return block(never, stall_reason::scoreboard);
+  std::uint64_t ready = 0;
+  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+    if (in.src[k] < num_regs) ready = std::max(ready, w.reg_ready[in.src[k]]);
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+    if (in.dst[k] < num_regs) ready = std::max(ready, w.reg_ready[in.dst[k]]);
+  if (ready > now) return block(ready, stall_reason::scoreboard);
+  const pipe p = pipe_of(in);
+  unit = -1;
+  if (p == pipe::ldst) {
+    if (m_ldst_head < m_ldst_fifo.size() || m_ldst_blocked)
+      return m_ldst_blocked ? stall_reason::memory_backpressure : stall_reason::unit_busy;
+    if (m_ldst_busy_until > now) return stall_reason::unit_busy;
+  } else if (p != pipe::none) {
+    unit = m_units[std::size_t(p)].free_unit(s, now);
+    if (unit < 0) {
+      m_timers.push(m_units[std::size_t(p)].next_free(s));
+      return stall_reason::unit_busy;
+    }
+  }
+  if (p != pipe::none && !m_banks.collector_free(now)) return stall_reason::unit_busy;
+  return stall_reason::issued;
+}
+
+bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
+  const auto& warps = m_sched_warps[s];
+  if (warps.empty()) {
+    why = stall_reason::no_warp;
+    return false;
+  }
+  m_policies[s]->order(warps, m_sched_version[s], m_order);
+  stall_reason best = stall_reason::no_warp;
+  for (std::uint32_t wi : m_order) {
+    warp_state& w = m_warps[wi];
+    if (w.blocked_until > now) {
+      if (w.block_reason > best) best = w.block_reason;
+      continue;
+    }
+    pipe first_pipe = pipe::count_;
+    std::uint32_t issued = 0;
+    stall_reason r = stall_reason::no_warp;
+    for (std::uint64_t k = 0; k < *m_max_issue_per_warp; ++k) {
+      // Instructions in the buffer that have landed by this cycle.
+      const std::uint32_t landed = w.buffer_ready <= now ? w.fetched : w.fetched - w.last_fetch;
+      if (!w.live || w.issued >= landed || w.issued >= w.trace->insts.size()) {
+        r = stall_reason::no_warp;
+        break;
+      }
+      const warp_instruction& in = w.trace->insts[w.issued];
+      const pipe p = pipe_of(in);
+      if (k > 0 && *m_dual_issue_different_units && p == first_pipe) break;
+      int unit = -1;
+      r = check(w, in, s, now, unit);
+      if (r != stall_reason::issued) break;
+      execute(wi, w, in, unit, now);
+      first_pipe = p;
+      ++issued;
+      if (!w.live) break;
+    }
+    if (issued > 0) {
+      m_policies[s]->issued(wi);
+      why = stall_reason::issued;
+      return true;
+    }
+    if (r > best) best = r;
+  }
+  why = best;
+  return false;
+}
+
+void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, int unit,
+                  std::uint64_t now) {
+  tb_state& tb = m_tbs[w.tb_slot];
+  const std::uint32_t lanes = static_cast<std::uint32_t>(__builtin_popcount(in.active_mask));
+  ++m_warp_instructions;
+  m_thread_instructions += lanes;
+  ++tb.report.warp_instructions;
+  tb.report.thread_instructions += lanes;
+  ++m_mix[std::min<std::size_t>(std::size_t(in.unit), m_mix.size() - 1)];
+  ++w.issued;
+  update_fetchable(wi);
+  m_work_next_cycle = true;
+
+  switch (in.special) {
+    case traces::special_op::bar_sync:
+      w.at_barrier = true;
+      ++tb.at_barrier;
+      if (tb.at_barrier + tb.warps_done == tb.warps.size()) release_barrier(tb);
+      break;
+    case traces::special_op::membar:
+      if (w.outstanding > 0) w.at_membar = true;
+      break;
+    case traces::special_op::launch_kernel:
+    case traces::special_op::launch_agg_group:
+      ++m_device_launches;
+      break;
+    default:
+      break;
+  }
+
+  const pipe p = pipe_of(in);
+  if (p == pipe::ldst) {
+    issue_memory(wi, w, in, now);
+  } else if (p != pipe::none) {
+    unit_pool& pool = m_units[std::size_t(p)];
+    const std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
+                                             w.scheduler, now);
+    const std::uint64_t free_at = pool.occupy(unit, start);
+    const std::uint64_t result = start + pool.latency();
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      if (in.dst[k] < num_regs) w.reg_ready[in.dst[k]] = result;
+    w.drain = std::max(w.drain, result);
+    m_timers.push(result);
+    if (free_at > now + 1) m_timers.push(free_at);
+  }
+  if (w.issued == w.trace->insts.size()) maybe_finish_warp(wi);
+}
+
+void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
+                       std::uint64_t now) {
+  std::uint64_t lane_addrs[32];
+  const std::uint64_t* addrs = nullptr;
+  if (in.addr_index != warp_instruction::none) {
+    traces::expand_addresses(*w.trace, in, lane_addrs);
+    addrs = lane_addrs;
+  }
+  auto set_dst = [&](std::uint64_t cycle) {
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      if (in.dst[k] < num_regs) w.reg_ready[in.dst[k]] = cycle;
+  };
+  switch (in.space) {
+    case traces::mem_space::shared:
+    case traces::mem_space::shared_atomic: {
+      std::uint32_t c = addrs ? shared_memory_cycles(in.active_mask, addrs, in.access_size,
+                                                     static_cast<std::uint32_t>(*m_shared_memory_banks))
+                              : 1;
+      if (c == 0) c = 1;
+      m_shared_bank_cycles += c;
+      m_ldst_busy_until = now + c;
+      const std::uint64_t ready = now + *m_shared_memory_latency + c - 1;
+      set_dst(ready);
+      w.drain = std::max(w.drain, ready);
+      m_timers.push(ready);
+      m_timers.push(now + c);
+      return;
+    }
+    case traces::mem_space::constant:
+    case traces::mem_space::none: {
+      m_ldst_busy_until = now + 1;
+      const std::uint64_t ready = now + *m_shared_memory_latency;
+      set_dst(ready);
+      w.drain = std::max(w.drain, ready);
+      m_timers.push(ready);
+      return;
+    }
+    default:
+      break;
+  }
+  if (!addrs) {
+    m_ldst_busy_until = now + 1;
+    return;
+  }
+  coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs, in.access_size,
+           m_coalesced);
+  if (m_coalesced.empty()) return;
+  const bool writes = in.num_dst == 0;
+  access_kind kind;
+  switch (in.space) {
+    case traces::mem_space::global_atomic: kind = access_kind::atomic; break;
+    case traces::mem_space::local: kind = writes ? access_kind::local_store : access_kind::local_load; break;
+    case traces::mem_space::texture: kind = access_kind::texture_load; break;
+    default: kind = writes ? access_kind::global_store : access_kind::global_load; break;
+  }
+  std::uint32_t p;
+  if (m_pending_free.empty()) {
+    p = static_cast<std::uint32_t>(m_pending.size());
+    m_pending.emplace_back();
+  } else {
+    p = m_pending_free.back();
+    m_pending_free.pop_back();
+  }
+  pending_load& pl = m_pending[p];
+  pl = pending_load{};
+  pl.warp = wi;
+  pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
+  set_dst(never);
+  if (m_ldst_head == m_ldst_fifo.size()) {
+    m_ldst_fifo.clear();
+    m_ldst_head = 0;
+  }
+  for (const coalesced_request& r : m_coalesced) {
+    m_ldst_fifo.push_back({r, kind, wi, in.pc, p});
+    ++w.outstanding;
+  }
+}
+
+void smx::send_requests(std::uint64_t now) {
+  if (m_ldst_blocked || m_ldst_head == m_ldst_fifo.size()) return;
+  const queued_request& q = m_ldst_fifo[m_ldst_head++];
+  const warp_state& w = m_warps[q.warp];
+  const tb_state& tb = m_tbs[w.tb_slot];
+  const tlm::tlm_command cmd = is_write(q.kind) ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+  tlm::tlm_generic_payload& gp = m_pool.acquire(q.req.line_address, q.req.bytes, cmd);
+  mem_request& r = payload_pool::request(gp);
+  r.smx = m_id;
+  r.warp = q.warp;
+  r.tb = tb.desc.tb;
+  r.kernel = tb.desc.kernel;
+  r.pc = q.pc;
+  r.lane_mask = q.req.lane_mask;
+  r.sector_mask = q.req.sector_mask;
+  r.kind = q.kind;
+  r.issue_time_fs = sc_core::sc_time_stamp().value();
+  r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
+  ++m_memory_requests;
+
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = ldst->nb_transport_fw(gp, phase, delay);
+  if (s == tlm::TLM_ACCEPTED) {
+    m_ldst_blocked = true;  // END_REQ withheld: the L1 pushes back
+  } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
+    m_peq.notify(gp, tlm::BEGIN_RESP, delay);
+  }
+  if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
+  (void)now;
+}
+
+void smx::response(tlm::tlm_generic_payload& gp) {
+  const mem_request& r = payload_pool::request(gp);
+  const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
+  gp.release();
+  pending_load& pl = m_pending[p];
+  warp_state& w = m_warps[pl.warp];
+  --w.outstanding;
+  const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp());
+  if (--pl.requests == 0) {
+    for (std::uint16_t d : pl.dst)
+      if (d < num_regs) w.reg_ready[d] = now;
+    m_pending_free.push_back(p);
+  }
+  if (w.outstanding == 0) w.at_membar = false;
+  w.blocked_until = 0;
+  maybe_finish_warp(pl.warp);
+  wake_at(now);
 }
 
 }  // namespace gputlm::core

@@ -1,16 +1,36 @@
-// Streaming multiprocessor (SMX/SM): resident TBs' warps, warp schedulers, scoreboard,
-// register banks and operand collectors, functional units and the LDST unit. Parameters
-// follow GPGPU-Sim/Accel-Sim's tested configs (-gpgpu_shader_core_pipeline, _cta,
-// _registers, _num_sched_per_core, trace.config latencies); see
-// ../shared/reference/platforms.md §2. Sockets: `tbcr` (target) is the Thread Block
-// Control Register the SMX scheduler writes; `ldst` (initiator) carries memory requests to
-// the L1.
+// Streaming multiprocessor (SMX/SM): resident TBs' warps replay their trace instructions
+// through fetch into per-warp instruction buffers, warp schedulers (LRR/GTO), a scoreboard
+// on destination and source registers (RAW and WAW), register banks with operand
+// collection, functional units with latency and initiation interval, barriers, EXIT, and
+// the LDST unit (coalescer, shared-memory banks, requests to the L1 with back-pressure).
+// Parameters follow GPGPU-Sim/Accel-Sim's tested configs (-gpgpu_shader_core_pipeline,
+// _cta, _registers, _num_sched_per_core, trace.config latencies): platforms.md §2.
+//
+// Event-driven: an SMX runs a cycle only when a warp may issue or a unit has work; with no
+// issuable warp it sleeps until a memory response, a unit or register becoming free, or a
+// new TB wakes it. Cycles slept are accounted in bulk with the stall reason they had.
+//
+// Sockets: `tbcr` (target): Thread Block Control Register (control_registers.h): capability
+// reads and TB launches, answered at TB completion. `ldst` (initiator): memory requests
+// (mem_request.h) towards the L1.
 #pragma once
 
+#include <array>
+#include <memory>
+#include <queue>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <vector>
 
 #include "models/common/component.h"
+#include "models/common/mem_request.h"
+#include "models/control/control_registers.h"
+#include "models/core/coalescer.h"
+#include "models/core/functional_units.h"
+#include "models/core/register_banks.h"
+#include "models/core/warp_scheduler.h"
+#include "traces/trace_types.h"
 
 namespace gputlm::core {
 
@@ -28,17 +48,114 @@ struct unit_params {
   }
 };
 
+// Why a warp scheduler did not issue in a cycle (the first reason that stopped the most
+// advanced candidate warp).
+enum class stall_reason : std::uint8_t {
+  issued,
+  no_warp,           // no resident warp with a fetched instruction
+  barrier,           // every candidate waits at BAR.SYNC
+  scoreboard,        // operands or destination still pending
+  unit_busy,         // the functional unit or a collector unit is occupied
+  memory_backpressure,  // the LDST unit is still sending an earlier instruction's requests
+  count_
+};
+const char* to_string(stall_reason r);
+
 class smx : public component {
  public:
+  SC_HAS_PROCESS(smx);
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void add_traces(vcd_writer& vcd) override;
 
   tlm_utils::simple_target_socket<smx> tbcr{"tbcr"};
   tlm_utils::simple_initiator_socket<smx> ldst{"ldst"};
 
   std::uint64_t max_warps() const { return *m_max_threads / *m_warp_size; }
+  smx_limits limits() const;
+  std::size_t payloads_in_use() const { return m_pool.in_use(); }
 
  private:
+  static constexpr std::uint64_t never = ~0ull;
+  static constexpr unsigned num_regs = 256;
+
+  enum class pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
+
+  struct warp_state {
+    bool live = false;
+    std::uint32_t tb_slot = 0;
+    std::uint32_t scheduler = 0;
+    const traces::warp_trace* trace = nullptr;
+    std::uint32_t fetched = 0;       // instructions fetched into the buffer so far
+    std::uint32_t issued = 0;        // instructions issued so far
+    std::uint64_t buffer_ready = 0;  // cycle the last fetch lands in the buffer
+    std::uint32_t last_fetch = 0;    // instructions of that fetch
+    std::uint64_t drain = 0;         // cycle the last issued ALU result is written back
+    // A warp known not to issue before this cycle (scoreboard on a register with a known
+    // ready time, a pending load, a barrier), and why; reset when that changes.
+    std::uint64_t blocked_until = 0;
+    stall_reason block_reason = stall_reason::no_warp;
+    std::uint64_t age = 0;
+    bool at_barrier = false;
+    bool at_membar = false;
+    std::uint32_t outstanding = 0;   // memory requests in flight
+    std::array<std::uint64_t, num_regs> reg_ready{};
+  };
+
+  struct tb_state {
+    bool live = false;
+    tlm::tlm_generic_payload* launch = nullptr;  // the TBCR write, answered at completion
+    control::tb_descriptor desc;
+    std::shared_ptr<const traces::tb_trace> trace;
+    std::vector<std::uint32_t> warps;
+    std::uint32_t warps_done = 0;
+    std::uint32_t at_barrier = 0;
+    control::tb_report report;
+  };
+
+  // A load's destination registers, released when all its requests have returned.
+  struct pending_load {
+    std::uint32_t warp = 0;
+    std::uint32_t requests = 0;
+    std::uint16_t dst[2] = {traces::warp_instruction::no_reg, traces::warp_instruction::no_reg};
+  };
+
+  struct queued_request {
+    coalesced_request req;
+    access_kind kind;
+    std::uint32_t warp;
+    std::uint32_t pc;
+    std::uint32_t pending;  // index into m_pending
+  };
+
+  // TLM
+  tlm::tlm_sync_enum tbcr_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  void tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  void peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
+
+  // Pipeline
+  void cycle();
+  void launch_tb(tlm::tlm_generic_payload& gp);
+  void fetch(std::uint64_t now);
+  bool try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why);
+  stall_reason check(warp_state& w, const traces::warp_instruction& in, std::uint32_t s,
+                     std::uint64_t now, int& unit);
+  void execute(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in, int unit,
+               std::uint64_t now);
+  void issue_memory(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
+                    std::uint64_t now);
+  void send_requests(std::uint64_t now);
+  void response(tlm::tlm_generic_payload& gp);
+  void release_barrier(tb_state& tb);
+  void maybe_finish_warp(std::uint32_t wi);
+  void finish_tb(std::uint32_t slot);
+  pipe pipe_of(const traces::warp_instruction& in) const;
+  void account_until(std::uint64_t cycle);
+  void wake_at(std::uint64_t cycle);
+
   param<std::uint64_t> m_warp_size{*this, "warp_size", 32, "threads per warp"};
   param<std::uint64_t> m_max_threads{*this, "max_threads", 1536, "resident threads"};
   param<std::uint64_t> m_max_tbs{*this, "max_tbs", 8, "resident thread blocks"};
@@ -50,11 +167,12 @@ class smx : public component {
                                           "shared memory one TB may use"};
   param<std::uint64_t> m_shared_memory_banks{*this, "shared_memory_banks", 32,
                                              "shared-memory banks (4 B wide)"};
-  param<cycles> m_shared_memory_latency{*this, "shared_memory_latency", {3},
-                                        "shared-memory access latency"};
+  param<cycles> m_shared_memory_latency{
+      *this, "shared_memory_latency", {3},
+      "shared-memory access latency (also the always-hitting constant cache)"};
   param<std::uint64_t> m_warp_schedulers{*this, "warp_schedulers", 2, "warp schedulers"};
   choice_param m_scheduler_policy{*this, "scheduler_policy", "gto", "warp scheduling policy",
-                                  {"lrr", "gto", "two_level"}};
+                                  {"lrr", "gto"}};
   param<std::uint64_t> m_max_issue_per_warp{*this, "max_issue_per_warp", 1,
                                             "instructions one warp may issue per cycle"};
   param<bool> m_dual_issue_different_units{*this, "dual_issue_different_units", false,
@@ -67,7 +185,7 @@ class smx : public component {
                                          "instruction buffer entries per warp"};
   param<std::uint64_t> m_register_banks{*this, "register_banks", 16, "register file banks"};
   param<std::uint64_t> m_register_port_throughput{*this, "register_port_throughput", 1,
-                                                  "accesses per bank per cycle"};
+                                                  "reads per bank per cycle"};
   param<std::uint64_t> m_collectors_sp{*this, "collectors_sp", 0, "SP operand collector units"};
   param<std::uint64_t> m_collectors_sfu{*this, "collectors_sfu", 0,
                                         "SFU operand collector units"};
@@ -85,7 +203,59 @@ class smx : public component {
   unit_params m_branch{*this, "branch", 1, 4, 1};
   param<std::uint64_t> m_ldst_units{*this, "ldst_units", 1, "LD/ST pipelines"};
   param<std::uint64_t> m_coalescing_arch{*this, "coalescing_arch", 20,
-                                         "coalescing rules: 20 Fermi, 60/61 Pascal, 70 Volta"};
+                                         "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
+  param<std::uint64_t> m_ldst_queue{*this, "ldst_queue", 32,
+                                    "coalesced requests the LDST unit holds for the L1"};
+
+  // State
+  std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
+  std::vector<warp_state> m_warps;
+  std::vector<tb_state> m_tbs;
+  std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
+  std::vector<std::uint64_t> m_sched_version;             // bumped when a list changes
+  std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
+  std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
+  register_banks m_banks;
+  std::uint64_t m_ldst_busy_until = 0;
+  std::vector<queued_request> m_ldst_fifo;  // circular use via head index
+  std::size_t m_ldst_head = 0;
+  bool m_ldst_blocked = false;              // END_REQ withheld by the L1
+  std::vector<pending_load> m_pending;
+  std::vector<std::uint32_t> m_pending_free;
+  std::vector<coalesced_request> m_coalesced;
+  std::vector<std::uint32_t> m_order;
+  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_timers;
+  payload_pool m_pool;
+  tlm_utils::peq_with_cb_and_phase<smx> m_peq;
+  sc_core::sc_event m_wake;
+  std::uint64_t m_last_cycle = never;
+  std::uint64_t m_accounted = 0;           // cycles before this are accounted
+  std::uint64_t m_age = 0;
+  std::uint32_t m_fetch_next = 0;
+  std::uint32_t m_live_warps = 0;
+  std::vector<stall_reason> m_reason;      // per scheduler, of the last processed cycle
+  bool m_work_next_cycle = false;
+  std::vector<std::uint32_t> m_draining;   // warps done issuing, results still in flight
+  std::vector<std::uint64_t> m_fetchable;  // bit per warp slot: has room and instructions to fetch
+  void update_fetchable(std::uint32_t wi);
+  std::array<pipe, 11> m_pipe_of_class{};  // by traces::unit_class, after the unit fallbacks
+
+  // Statistics
+  counter m_active_cycles;
+  counter m_warp_instructions;
+  counter m_thread_instructions;
+  counter m_resident_warp_cycles;          // sum over active cycles of resident warps
+  std::array<counter, static_cast<std::size_t>(stall_reason::count_)> m_stalls;
+  std::array<counter, 11> m_mix;           // by traces::unit_class
+  counter m_memory_requests;
+  counter m_shared_bank_cycles;
+  counter m_tbs_completed;
+  counter m_device_launches;
+  counter m_activations;
+  traced_value m_trace_active_warps;
+  traced_value m_trace_issued;
+  traced_value m_trace_stall;
+  traced_value m_trace_tbs;
 };
 
 }  // namespace gputlm::core

@@ -12,9 +12,9 @@ cache_config::cache_config(component& c)
       line_size(c, "line_size", {128}, "line size (power of two)"),
       sectored(c, "sectored", false, "lines of 32 B sectors filled separately"),
       replacement(c, "replacement", "lru", "victim choice", {"lru", "fifo"}),
-      write_policy(c, "write_policy", "write_back", "write hit handling",
-                   {"read_only", "write_back", "write_through", "write_evict",
-                    "local_wb_global_evict"}),
+      write_policy(
+          c, "write_policy", "write_back", "write hit handling",
+          {"read_only", "write_back", "write_through", "write_evict", "local_wb_global_evict"}),
       allocate(c, "allocate", "on_miss", "when a line is reserved",
                {"on_miss", "on_fill", "streaming"}),
       write_allocate(c, "write_allocate", "none", "write miss handling",
@@ -28,14 +28,30 @@ cache_config::cache_config(component& c)
       miss_queue(c, "miss_queue", 8, "miss queue entries towards the next level"),
       data_port_width(c, "data_port_width", {128}, "data array bytes per cycle") {}
 
+cache_geometry cache_config::geometry() const {
+  cache_geometry g;
+  g.sets = static_cast<std::uint32_t>(*sets);
+  g.ways = static_cast<std::uint32_t>(*ways);
+  g.line_size = static_cast<std::uint32_t>(line_size->value);
+  g.sectored = *sectored;
+  g.fifo = replacement.is("fifo");
+  g.index = parse_index_function(*set_index);
+  g.write = parse_write_policy(*write_policy);
+  g.alloc = parse_alloc_policy(*allocate);
+  g.wr_alloc = parse_write_alloc(*write_allocate);
+  g.mshr_entries = static_cast<std::uint32_t>(*mshr_entries);
+  g.mshr_merge = static_cast<std::uint32_t>(*mshr_merge);
+  return g;
+}
+
 void cache_config::validate() const {
   sets.require(power_of_two(*sets), "must be a power of two");
   ways.require(*ways >= 1, "must be at least 1");
   line_size.require(power_of_two(*line_size), "must be a power of two");
   size.require(*size == *sets * *ways * *line_size,
-               "is " + units::format_bytes(*size) + " but sets x ways x line_size = " +
-                   std::to_string(*sets) + " x " + std::to_string(*ways) + " x " +
-                   std::to_string(line_size->value) + " = " +
+               "is " + units::format_bytes(*size) +
+                   " but sets x ways x line_size = " + std::to_string(*sets) + " x " +
+                   std::to_string(*ways) + " x " + std::to_string(line_size->value) + " = " +
                    units::format_bytes(*sets * *ways * *line_size));
   if (*sectored)
     line_size.require(*line_size == 4 * sector_size,

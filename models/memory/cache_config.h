@@ -6,12 +6,14 @@
 #pragma once
 
 #include "models/common/component.h"
+#include "models/memory/cache_logic.h"
 
 namespace gputlm::memory {
 
 struct cache_config {
   explicit cache_config(component& c);
   void validate() const;
+  cache_geometry geometry() const;
 
   param<bytes> size;
   param<std::uint64_t> sets;

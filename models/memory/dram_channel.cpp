@@ -1,28 +1,113 @@
 #include "models/memory/dram_channel.h"
 
+#include <algorithm>
+
 namespace gputlm::memory {
 
 dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   for (std::uint64_t i = 0; i < *m_sub_partitions; ++i) {
     l2.push_back(std::make_unique<socket_type>(("l2_" + std::to_string(i)).c_str()));
+    l2.back()->register_nb_transport_fw(this, &dram_channel::l2_fw, static_cast<int>(i));
     declare_socket("l2[" + std::to_string(i) + "]", *l2.back());
   }
+  m_up.resize(l2.size());
+  for (std::size_t i = 0; i < l2.size(); ++i) m_up[i].bind(*l2[i]);
+  m_held.assign(l2.size(), nullptr);
+
+  dram_timing t;
+  t.banks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_banks));
+  t.bank_groups = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_bank_groups));
+  t.bank_group_low_bits = m_bank_group_indexing.is("low_bits");
+  auto c = [](const param<cycles>& p) { return static_cast<std::uint32_t>(p->value); };
+  t.tCCD = c(m_tCCD);
+  t.tRRD = c(m_tRRD);
+  t.tRCD = c(m_tRCD);
+  t.tRAS = c(m_tRAS);
+  t.tRP = c(m_tRP);
+  t.tRC = c(m_tRC);
+  t.CL = c(m_CL);
+  t.WL = c(m_WL);
+  t.tCDLR = c(m_tCDLR);
+  t.tWR = c(m_tWR);
+  t.tCCDL = c(m_tCCDL);
+  t.tRTPL = c(m_tRTPL);
+  t.burst_cycles = static_cast<std::uint32_t>(
+      std::max<std::uint64_t>(1, *m_burst_length / std::max<std::uint64_t>(1, *m_data_rate)));
+  t.dual_bus = *m_dual_bus;
+  t.fr_fcfs = m_scheduler.is("fr_fcfs");
+  m_sched = std::make_unique<dram_scheduler>(t, std::max<std::uint64_t>(1, *m_queue_depth));
+  const std::string map = address_decoder::check(*m_address_map).empty()
+                              ? *m_address_map
+                              : std::string("dramid@8;") + std::string(64, '0');
+  m_decoder = std::make_unique<address_decoder>(
+      map, static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_channels)),
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_sub_partitions)));
+
+  const std::size_t slots = *m_queue_depth + *m_return_queue;
+  m_arrival.resize(slots);
+  m_port_of.resize(slots);
+  for (std::size_t s = slots; s-- > 0;) m_free_slots.push_back(static_cast<std::uint32_t>(s));
+  m_completions.reserve(4);
+  m_stats_v.queue_occupancy = histogram(1, *m_queue_depth + 1);
+
+  add_stat("reads", m_stats_v.reads, "read requests");
+  add_stat("writes", m_stats_v.writes, "write requests");
+  add_stat("row_hits", m_stats_v.row_hits, "requests served from an open row");
+  add_stat("row_misses", m_stats_v.row_misses, "requests that needed an activate");
+  add_stat("bytes", m_stats_v.bytes, "bytes moved on the data bus (column accesses x atom)");
+  add_stat(
+      "row_hit_rate",
+      [this] {
+        const double n = double(m_stats_v.row_hits.value() + m_stats_v.row_misses.value());
+        return n ? double(m_stats_v.row_hits.value()) / n : 0.0;
+      },
+      "row hits / requests");
+  add_stat(
+      "achieved_bandwidth_gbps", [this] { return achieved_bandwidth() / 1e9; },
+      "GB/s between the first arrival and the last data beat");
+  add_stat(
+      "avg_latency",
+      [this] {
+        const double n = double(m_stats_v.reads.value() + m_stats_v.writes.value());
+        return n ? double(m_stats_v.latency_sum) / n : 0.0;
+      },
+      "DRAM cycles from arrival in the queue to the last data beat");
+  add_stat(
+      "avg_queueing_latency",
+      [this] {
+        const double n = double(m_stats_v.reads.value() + m_stats_v.writes.value());
+        return n ? double(m_stats_v.queueing_sum) / n : 0.0;
+      },
+      "DRAM cycles from arrival in the queue to the first command issued for the request");
+  add_stat("queue_occupancy", m_stats_v.queue_occupancy, "cycles with n requests queued");
+
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
 }
 
 double dram_channel::peak_bandwidth() const {
-  return double(*m_chips) * double(m_bus_width->value) * double(*m_data_rate) *
-         clock().frequency();
+  return double(*m_chips) * double(m_bus_width->value) * double(*m_data_rate) * clock().frequency();
+}
+
+double dram_channel::achieved_bandwidth() const {
+  if (m_stats_v.last_cycle <= m_stats_v.first_cycle || m_stats_v.first_cycle == ~std::uint64_t(0))
+    return 0.0;
+  return double(m_stats_v.bytes.value()) * clock().frequency() /
+         double(m_stats_v.last_cycle - m_stats_v.first_cycle);
 }
 
 void dram_channel::validate() {
   auto power_of_two = [](std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
   m_sub_partitions.require(*m_sub_partitions >= 1, "must be at least 1");
+  m_channels.require(*m_channels >= 1, "must be at least 1");
   m_chips.require(*m_chips >= 1, "must be at least 1");
   m_burst_length.require(*m_burst_length >= 1, "must be at least 1");
   m_data_rate.require(*m_data_rate >= 1, "must be at least 1");
   m_banks.require(*m_banks >= 1 && *m_banks % *m_sub_partitions == 0,
                   "must be a positive multiple of sub_partitions");
+  m_banks.require(*m_banks <= 64, "at most 64 banks per channel");
   m_bank_groups.require(power_of_two(*m_bank_groups) && *m_banks % *m_bank_groups == 0,
                         "must be a power of two dividing banks");
   m_queue_depth.require(*m_queue_depth >= 1, "must be at least 1");
@@ -30,23 +115,136 @@ void dram_channel::validate() {
   m_write_queue.require(m_write_queue->size() == 3 && (*m_write_queue)[1] <= (*m_write_queue)[0] &&
                             (*m_write_queue)[2] <= (*m_write_queue)[1],
                         "needs [size, high, low] with low <= high <= size");
+  const std::string err = address_decoder::check(*m_address_map);
+  m_address_map.require(err.empty(), err);
+  m_address_map.require(err.empty() && m_decoder->banks() >= *m_banks,
+                        "has fewer B bits than log2(banks)");
+}
 
-  // Address map: optional "dramid@<bit>;" then 64 bit letters (dots ignored).
-  std::string map = *m_address_map;
-  if (map.rfind("dramid@", 0) == 0) {
-    auto semi = map.find(';');
-    m_address_map.require(semi != std::string::npos, "'dramid@<bit>' must end with ';'");
-    map = map.substr(semi + 1);
+void dram_channel::add_traces(vcd_writer& vcd) {
+  m_trace_queue.trace(vcd, name(), "queue", 16);
+  m_trace_busy.trace(vcd, name(), "busy", 1);
+}
+
+void dram_channel::sample_queue(std::uint64_t now) {
+  if (now > m_sampled_at) m_stats_v.queue_occupancy.sample(m_last_queue, now - m_sampled_at);
+  m_sampled_at = now;
+  m_last_queue = m_sched->size();
+  m_trace_queue.set(static_cast<unsigned>(m_last_queue));
+}
+
+void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t now) {
+  const std::uint32_t slot = m_free_slots.back();
+  m_free_slots.pop_back();
+  m_arrival[slot] = {&gp, now};
+  m_port_of[slot] = id;
+  const dram_address a = m_decoder->decode(gp.get_address());
+  dram_scheduler::request r;
+  r.tag = reinterpret_cast<void*>(static_cast<std::uintptr_t>(slot));
+  r.bank = a.bank % static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_banks));
+  if (m_bank_indexing.is("xor")) r.bank = (r.bank ^ a.row) % static_cast<std::uint32_t>(*m_banks);
+  r.row = a.row;
+  r.write = gp.is_write();
+  const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
+  r.bursts = static_cast<std::uint32_t>((len + atom() - 1) / atom());
+  r.arrival = now;
+  m_sched->push(r);
+  if (r.write)
+    ++m_stats_v.writes;
+  else
+    ++m_stats_v.reads;
+  m_stats_v.first_cycle = std::min(m_stats_v.first_cycle, now);
+  sample_queue(now);
+}
+
+tlm::tlm_sync_enum dram_channel::l2_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                       sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  if (ph == tlm::BEGIN_REQ) {
+    wake_at(now);
+    if (!m_sched->full() && !m_free_slots.empty()) {
+      accept(id, gp, now);
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    m_held[id] = &gp;
+    return tlm::TLM_ACCEPTED;
   }
-  std::string bits;
-  for (char c : map) {
-    if (c == '.') continue;
-    m_address_map.require(c == 'R' || c == 'B' || c == 'C' || c == 'S' || c == '0' || c == 'D',
-                          std::string("unknown bit letter '") + c + "' (use R B C S 0 D)");
-    bits += c;
+  if (ph == tlm::END_RESP) {
+    m_up[id].end_resp(gp);
+    wake_at(now);
   }
-  m_address_map.require(bits.size() == 64,
-                        "needs 64 bit letters, has " + std::to_string(bits.size()));
+  return tlm::TLM_ACCEPTED;
+}
+
+void dram_channel::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock().now_cycle();
+  if (cycle < now) cycle = now;
+  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
+  m_wake_cycle = cycle;
+  m_wake.notify(until_cycle(clock(), cycle));
+}
+
+void dram_channel::run() {
+  const std::uint64_t now = clock().now_cycle();
+  m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t next = ~std::uint64_t(0);
+
+  auto step = [&] {
+    const std::size_t before = m_sched->size();
+    const std::uint64_t n = m_sched->step(now, m_completions);
+    for (const dram_scheduler::completion& c : m_completions) {
+      const auto slot = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c.tag));
+      m_done.push({c.done, m_arrival[slot].gp, static_cast<int>(slot)});
+      if (c.row_hit)
+        ++m_stats_v.row_hits;
+      else
+        ++m_stats_v.row_misses;
+      const std::uint64_t len = m_arrival[slot].gp->get_data_length();
+      m_stats_v.bytes += ((len ? len : 1) + atom() - 1) / atom() * atom();
+      m_stats_v.latency_sum += c.done - m_arrival[slot].arrival;
+      m_stats_v.queueing_sum +=
+          c.first_command - std::min(c.first_command, m_arrival[slot].arrival);
+      m_stats_v.last_cycle = std::max(m_stats_v.last_cycle, c.done);
+    }
+    m_completions.clear();
+    if (m_sched->size() != before) sample_queue(now);
+    return n;
+  };
+  std::uint64_t sched_next = step();
+
+  // Requests held at a full queue enter, oldest socket first in round robin.
+  bool took = false;
+  for (std::size_t k = 0; k < m_held.size() && !m_sched->full() && !m_free_slots.empty(); ++k) {
+    const std::size_t i = (m_held_rr + k) % m_held.size();
+    if (!m_held[i]) continue;
+    tlm::tlm_generic_payload* gp = m_held[i];
+    m_held[i] = nullptr;
+    accept(static_cast<int>(i), *gp, now);
+    m_held_rr = static_cast<std::uint32_t>(i + 1);
+    took = true;
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    (*l2[i])->nb_transport_bw(*gp, ph, t);
+  }
+  if (took) sched_next = step();
+  next = std::min(next, sched_next);
+
+  // Return path: each request's BEGIN_RESP when its last beat has left the bus.
+  while (!m_done.empty() && m_done.front().at <= now) {
+    const done d = m_done.front();
+    const int port = m_port_of[static_cast<std::size_t>(d.port)];
+    if (m_up[port].busy()) break;
+    m_done.pop();
+    m_free_slots.push_back(static_cast<std::uint32_t>(d.port));
+    d.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    m_up[port].send(*d.gp);
+  }
+  if (!m_done.empty()) next = std::min(next, std::max(now + 1, m_done.front().at));
+  for (tlm::tlm_generic_payload* h : m_held)
+    if (h && !m_sched->full()) next = std::min(next, now + 1);  // a return slot was freed
+  m_trace_busy.set(busy());
+  if (next != dram_scheduler::never) wake_at(next);
 }
 
 }  // namespace gputlm::memory

@@ -1,14 +1,26 @@
 // One DRAM channel (memory controller) with its banks, row buffers and FR-FCFS scheduler,
 // serving the L2 banks of its sub-partitions. Timing names and units follow GPGPU-Sim's
 // -gpgpu_dram_timing_opt (DRAM command-clock cycles) and address-mapping string
-// (../shared/reference/platforms.md §3.5). Sockets: `l2[i]` (target), one per sub-partition.
+// (../shared/reference/platforms.md §3.5); the scheduling itself is dram_scheduler.
+//
+// A request (a fill or a write-back from an L2 bank) is decoded into bank, row and column,
+// needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips), and
+// waits in the scheduler queue (queue_depth entries shared by all sub-partitions; END_REQ
+// is withheld while it is full). Its BEGIN_RESP leaves when its last data beat has crossed
+// the bus. The channel sleeps while its queue is empty.
+// Sockets: `l2[i]` (target), one per sub-partition.
 #pragma once
 
-#include <memory>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <memory>
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/memory/address_decoder.h"
+#include "models/memory/dram_scheduler.h"
+#include "models/memory/fifo.h"
+#include "models/memory/tlm_channels.h"
 
 namespace gputlm::memory {
 
@@ -16,19 +28,48 @@ class dram_channel : public component {
  public:
   using socket_type = tlm_utils::simple_target_socket_tagged<dram_channel>;
 
+  SC_HAS_PROCESS(dram_channel);
   dram_channel(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void add_traces(vcd_writer& vcd) override;
+  // Closes the time-weighted occupancy histograms at the last activity.
+  void end_of_simulation() override { sample_queue(clock().now_cycle()); }
 
   std::vector<std::unique_ptr<socket_type>> l2;
 
   // Peak bandwidth in bytes/s: chips x bus_width x data_rate x clock.
   double peak_bandwidth() const;
+  // Bytes moved per column access.
+  std::uint64_t atom() const { return *m_burst_length * m_bus_width->value * *m_chips; }
+  const dram_scheduler& scheduler() const { return *m_sched; }
+  const address_decoder& decoder() const { return *m_decoder; }
+  bool busy() const { return !m_sched->empty() || !m_done.empty(); }
+
+  struct statistics {
+    counter reads, writes, row_hits, row_misses, bytes;
+    std::uint64_t latency_sum = 0;  // cycles from arrival to last data beat
+    std::uint64_t queueing_sum = 0;  // cycles from arrival to the first command
+    std::uint64_t first_cycle = ~std::uint64_t(0), last_cycle = 0;
+    histogram queue_occupancy{1, 1};
+  };
+  const statistics& stats_view() const { return m_stats_v; }
+  // Bytes per second between the first arrival and the last data beat.
+  double achieved_bandwidth() const;
 
  private:
+  tlm::tlm_sync_enum l2_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                           sc_core::sc_time& t);
+  void accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t now);
+  void run();
+  void wake_at(std::uint64_t cycle);
+  void sample_queue(std::uint64_t now);
+
   param<std::uint64_t> m_sub_partitions{*this, "sub_partitions", 2,
                                         "L2 sub-partitions served (one socket each)"};
-  choice_param m_kind{*this, "kind", "gddr5", "DRAM technology",
-                      {"gddr5", "gddr5x", "hbm2", "ddr3"}};
+  param<std::uint64_t> m_channels{*this, "channels", 1,
+                                  "channels in the chip (to strip the channel bits of an address)"};
+  choice_param m_kind{
+      *this, "kind", "gddr5", "DRAM technology", {"gddr5", "gddr5x", "hbm2", "ddr3"}};
   param<std::uint64_t> m_chips{*this, "chips", 2, "chips per channel"};
   param<bytes> m_bus_width{*this, "bus_width", {4}, "data bus width per chip"};
   param<std::uint64_t> m_burst_length{*this, "burst_length", 8, "transfers per column access"};
@@ -48,24 +89,51 @@ class dram_channel : public component {
   param<cycles> m_tWR{*this, "tWR", {12}, "last write data to precharge"};
   param<cycles> m_tCCDL{*this, "tCCDL", {0}, "column to column in one bank group"};
   param<cycles> m_tRTPL{*this, "tRTPL", {0}, "read to precharge with bank groups"};
-  choice_param m_scheduler{*this, "scheduler", "fr_fcfs", "request scheduling",
-                           {"fr_fcfs", "fifo"}};
+  choice_param m_scheduler{
+      *this, "scheduler", "fr_fcfs", "request scheduling", {"fr_fcfs", "fifo"}};
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
   param<std::uint64_t> m_return_queue{*this, "return_queue", 116, "return queue entries"};
-  param<bool> m_dual_bus{*this, "dual_bus", false,
-                         "separate row and column command buses (HBM)"};
+  param<bool> m_dual_bus{*this, "dual_bus", false, "separate row and column command buses (HBM)"};
   param<bool> m_separate_write_queue{*this, "separate_write_queue", false,
                                      "writes queued apart and drained by watermarks"};
-  list_param m_write_queue{*this, "write_queue", {32, 28, 16},
-                           "size, high watermark, low watermark"};
-  choice_param m_bank_indexing{*this, "bank_indexing", "plain", "bank bits",
-                               {"plain", "xor"}};
-  choice_param m_bank_group_indexing{*this, "bank_group_indexing", "high_bits",
-                                     "bank-group bits", {"high_bits", "low_bits"}};
+  list_param m_write_queue{
+      *this, "write_queue", {32, 28, 16}, "size, high watermark, low watermark"};
+  choice_param m_bank_indexing{*this, "bank_indexing", "plain", "bank bits", {"plain", "xor"}};
+  choice_param m_bank_group_indexing{
+      *this, "bank_group_indexing", "high_bits", "bank-group bits", {"high_bits", "low_bits"}};
   param<std::string> m_address_map{
       *this, "address_map",
       "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
       "GPGPU-Sim address mapping: R row, B bank, C column, S burst, 0 unused"};
+
+  std::unique_ptr<dram_scheduler> m_sched;
+  std::unique_ptr<address_decoder> m_decoder;
+  struct waiting {
+    tlm::tlm_generic_payload* gp;
+    std::uint64_t arrival;
+  };
+  std::vector<waiting> m_arrival;                 // by scheduler tag
+  std::vector<tlm::tlm_generic_payload*> m_held;  // per socket: BEGIN_REQ waiting for room
+  std::uint32_t m_held_rr = 0;
+  struct done {
+    std::uint64_t at;
+    tlm::tlm_generic_payload* gp;
+    int port;
+  };
+  fifo<done> m_done{16};
+  std::vector<response_channel> m_up;
+  std::vector<dram_scheduler::completion> m_completions;
+  std::vector<int> m_port_of;  // socket of each in-flight request, by slot
+  std::vector<std::uint32_t> m_free_slots;
+  sc_core::sc_event m_wake;
+  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t m_next_response = 0;
+
+  statistics m_stats_v;
+  std::uint64_t m_sampled_at = 0;
+  std::size_t m_last_queue = 0;
+  traced_value m_trace_queue;
+  traced_value m_trace_busy;
 };
 
 }  // namespace gputlm::memory

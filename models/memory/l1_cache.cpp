@@ -2,10 +2,59 @@
 
 namespace gputlm::memory {
 
+namespace {
+std::uint8_t sectors_of(const tlm::tlm_generic_payload& gp, std::uint32_t line_size) {
+  const std::uint64_t off = gp.get_address() & (line_size - 1);
+  const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
+  std::uint8_t m = 0;
+  for (std::uint64_t s = off / 32; s <= (off + len - 1) / 32 && s < 8; ++s)
+    m |= std::uint8_t(1u << s);
+  return m;
+}
+unsigned popcount8(std::uint8_t v) {
+  unsigned n = 0;
+  for (; v; v &= std::uint8_t(v - 1)) ++n;
+  return n;
+}
+}  // namespace
+
 l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   declare_socket("core", core);
   declare_socket("icnt", icnt);
+  core.register_nb_transport_fw(this, &l1_cache::core_fw);
+  icnt.register_nb_transport_bw(this, &l1_cache::icnt_bw);
+  m_down.bind(icnt);
+  m_up.bind(core);
+  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_origin_tags.resize(*m_cache.mshr_entries + 1);
+  m_ready_slots.reserve(*m_cache.mshr_merge);
+  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
+  m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
+
+  add_stat("accesses", m_stats_v.accesses, "requests looked up");
+  add_stat("hits", m_stats_v.hits, "read hits and write hits");
+  add_stat("sector_misses", m_stats_v.sector_misses, "tag present, a requested sector missing");
+  add_stat("line_misses", m_stats_v.line_misses, "tag absent");
+  add_stat("mshr_hits", m_stats_v.mshr_hits, "secondary misses merged into an MSHR entry");
+  add_stat("evictions", m_stats_v.evictions, "valid lines replaced or invalidated");
+  add_stat("writebacks", m_stats_v.writebacks, "dirty lines written back");
+  add_stat("stores", m_stats_v.stores, "stores taken");
+  add_stat("bypassed", m_stats_v.bypassed,
+           "atomics and bypassing loads passed to the interconnect");
+  add_stat("reservation_fails.mshr_full", m_stats_v.fail_mshr_full, "requests held: MSHR full");
+  add_stat("reservation_fails.merge_limit", m_stats_v.fail_merge_limit,
+           "requests held: merge limit");
+  add_stat("reservation_fails.no_line", m_stats_v.fail_no_line,
+           "requests held: no replaceable line");
+  add_stat("reservation_fails.miss_queue_full", m_stats_v.fail_miss_queue_full,
+           "requests held: miss queue full");
+  add_stat("mshr_occupancy", m_stats_v.mshr_occupancy, "cycles with n MSHR entries in use");
+  add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
+
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
 }
 
 void l1_cache::validate() {
@@ -19,6 +68,257 @@ void l1_cache::validate() {
       m_shared_carveouts.require(kib * 1024 <= *m_unified_size,
                                  "carve-out " + std::to_string(kib) + "KiB exceeds unified_size");
   }
+}
+
+void l1_cache::add_traces(vcd_writer& vcd) {
+  m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
+  m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);
+  m_trace_busy.trace(vcd, name(), "busy", 1);
+  m_trace_stalled.trace(vcd, name(), "stalled", 1);
+}
+
+bool l1_cache::busy() const {
+  return m_input || !m_miss_queue.empty() || !m_responses.empty() || !m_replies.empty() ||
+         m_logic->mshr().used() > 0;
+}
+
+tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& t) {
+  m_peq.notify(gp, ph, t);
+  return tlm::TLM_ACCEPTED;
+}
+
+void l1_cache::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
+  if (ph == tlm::BEGIN_REQ) {
+    m_input = &gp;
+    m_input_failed = false;
+    wake_at(std::max(clock().now_cycle(), m_next_input_cycle));
+  } else if (ph == tlm::END_RESP) {
+    m_up.end_resp(gp);
+    wake_at(clock().now_cycle());
+  }
+}
+
+tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  m_down.end_req(gp);
+  if (ph == tlm::BEGIN_RESP) {
+    mem_request& req = payload_pool::request(gp);
+    const int* tag = static_cast<const int*>(req.origin);
+    const bool own =
+        tag >= m_origin_tags.data() && tag < m_origin_tags.data() + m_origin_tags.size();
+    if (!own) {
+      m_replies.push({now, &gp});  // a bypassing load or an atomic: answer the SMX
+    } else {
+      if (tag != &m_origin_tags.back()) {  // a fill
+        const int idx = static_cast<int>(tag - m_origin_tags.data());
+        fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
+        if (f.writeback) {
+          ++m_stats_v.writebacks;
+          send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
+                    access_kind::writeback, f.wb_sectors, -1);
+        }
+        for (const mshr_table::slot& s : m_ready_slots)
+          m_replies.push({now, static_cast<tlm::tlm_generic_payload*>(s.requester)});
+        m_ready_slots.clear();
+        sample_mshr(now);
+      }
+      gp.release();
+    }
+    wake_at(now);
+    return tlm::TLM_COMPLETED;
+  }
+  wake_at(now);
+  return tlm::TLM_ACCEPTED;
+}
+
+void l1_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd,
+                         const mem_request& from, access_kind kind, std::uint8_t sectors,
+                         int mshr) {
+  tlm::tlm_generic_payload& gp = m_pool.acquire(addr, length, cmd);
+  mem_request& r = payload_pool::request(gp);
+  const std::uint64_t id = r.id;
+  r = from;
+  r.id = id;
+  r.kind = kind;
+  r.sector_mask = sectors;
+  r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
+  m_miss_queue.push(&gp);
+}
+
+void l1_cache::sample_mshr(std::uint64_t now) {
+  const std::uint64_t dt = now - m_sampled_at;
+  if (dt) {
+    m_stats_v.mshr_occupancy.sample(m_last_used, dt);
+    m_stats_v.mshr_slots.sample(m_last_slots, dt);
+  }
+  m_sampled_at = now;
+  m_last_used = m_logic->mshr().used();
+  m_last_slots = m_logic->mshr().slots_used();
+  m_trace_mshr.set(static_cast<unsigned>(m_last_used));
+}
+
+bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
+  mem_request& req = payload_pool::request(gp);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+  const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
+  const std::size_t depth = *m_cache.miss_queue;
+  // The request waiting for the interconnect's END_REQ still holds its miss-queue entry.
+  const std::size_t held = m_miss_queue.size() + (m_down.busy() ? 1 : 0);
+  const std::size_t free = held < depth ? depth - held : 0;
+  const bool first = !m_input_failed;
+  auto fail = [&](fail_cause c) {
+    if (first) {
+      switch (c) {
+        case fail_cause::mshr_full:
+          ++m_stats_v.fail_mshr_full;
+          break;
+        case fail_cause::merge_limit:
+          ++m_stats_v.fail_merge_limit;
+          break;
+        case fail_cause::no_line:
+          ++m_stats_v.fail_no_line;
+          break;
+        case fail_cause::miss_queue_full:
+          ++m_stats_v.fail_miss_queue_full;
+          break;
+        case fail_cause::none:
+          break;
+      }
+    }
+    return false;
+  };
+  if (first) ++m_stats_v.accesses;
+
+  const access_kind k = req.kind;
+  const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
+                       k == access_kind::constant_load || k == access_kind::texture_load;
+  const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
+  if ((!is_load && !is_store) || (k == access_kind::global_load && *m_bypass_global_loads)) {
+    if (free < 1) return fail(fail_cause::miss_queue_full);
+    ++m_stats_v.bypassed;
+    m_miss_queue.push(&gp);
+    return true;
+  }
+
+  access_request ar;
+  ar.addr = gp.get_address();
+  ar.sectors = sectors;
+  ar.write = is_store;
+  ar.local = k == access_kind::local_load || k == access_kind::local_store;
+  ar.requester = &gp;
+  ar.miss_queue_free = free;
+  ar.miss_queue_depth = depth;
+  const access_result r = m_logic->access(ar);
+  if (r.kind == access_result::fail) return fail(r.cause);
+
+  if (r.evicted) ++m_stats_v.evictions;
+  if (r.writeback) {
+    ++m_stats_v.writebacks;
+    send_down(r.wb_line, popcount8(r.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
+              access_kind::writeback, r.wb_sectors, -1);
+  }
+  const std::uint64_t hit_at = now + m_hit_latency->value;
+  switch (r.kind) {
+    case access_result::hit:
+      ++m_stats_v.hits;
+      m_responses.push({hit_at, &gp});
+      break;
+    case access_result::merged:
+      ++m_stats_v.mshr_hits;
+      break;
+    case access_result::miss: {
+      if (m_logic->mshr().at(r.mshr).slots.size() > 1) ++m_stats_v.mshr_hits;
+      if (r.line_miss)
+        ++m_stats_v.line_misses;
+      else
+        ++m_stats_v.sector_misses;
+      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
+      send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr);
+      break;
+    }
+    case access_result::write_done:
+      ++m_stats_v.stores;
+      if (!r.line_miss) ++m_stats_v.hits;
+      if (r.forward_write)
+        send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
+                  -1);
+      m_responses.push({hit_at, &gp});
+      break;
+    case access_result::fail:
+      break;
+  }
+  sample_mshr(now);
+  return true;
+}
+
+void l1_cache::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock().now_cycle();
+  if (cycle < now) cycle = now;
+  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
+  m_wake_cycle = cycle;
+  m_wake.notify(until_cycle(clock(), cycle));
+}
+
+void l1_cache::run() {
+  const std::uint64_t now = clock().now_cycle();
+  m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t next = ~std::uint64_t(0);
+
+  // Lookup: one request per cycle; a held request retries whenever this method runs.
+  if (m_input) {
+    if (now < m_next_input_cycle) {
+      next = std::min(next, m_next_input_cycle);
+    } else if (try_access(*m_input, now)) {
+      tlm::tlm_generic_payload* gp = m_input;
+      m_input = nullptr;
+      m_input_failed = false;
+      m_next_input_cycle = now + 1;
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      core->nb_transport_bw(*gp, ph, t);
+    } else {
+      m_input_failed = true;
+    }
+  }
+
+  // Miss queue -> interconnect, one per cycle.
+  if (!m_miss_queue.empty() && !m_down.busy()) {
+    if (now >= m_next_send_cycle) {
+      tlm::tlm_generic_payload* gp = m_miss_queue.front();
+      m_miss_queue.pop();
+      m_next_send_cycle = now + 1;
+      m_down.send(*gp);
+      if (m_input && m_input_failed) next = std::min(next, now + 1);  // room in the miss queue
+    }
+    if (!m_miss_queue.empty()) next = std::min(next, std::max(now + 1, m_next_send_cycle));
+  }
+
+  // Responses to the LDST unit, one per cycle: hits leave the hit pipeline (constant
+  // latency, so in order) and filled or returned requests their own queue; the older first.
+  if (!m_up.busy()) {
+    const bool hit_ready = !m_responses.empty() && m_responses.front().at <= now;
+    const bool reply_ready = !m_replies.empty() && m_replies.front().at <= now;
+    if ((hit_ready || reply_ready) && now >= m_next_response_cycle) {
+      const bool take_hit =
+          hit_ready && (!reply_ready || m_responses.front().at <= m_replies.front().at);
+      fifo<ready>& q = take_hit ? m_responses : m_replies;
+      tlm::tlm_generic_payload* gp = q.front().gp;
+      q.pop();
+      m_next_response_cycle = now + 1;
+      gp->set_response_status(tlm::TLM_OK_RESPONSE);
+      m_up.send(*gp);
+    }
+    for (const fifo<ready>* q : {&m_responses, &m_replies})
+      if (!q->empty())
+        next = std::min(next, std::max({now + 1, q->front().at, m_next_response_cycle}));
+  }
+
+  m_trace_miss_queue.set(static_cast<unsigned>(m_miss_queue.size()));
+  m_trace_stalled.set(m_input && m_input_failed);
+  m_trace_busy.set(busy());
+  if (next != ~std::uint64_t(0)) wake_at(next);
 }
 
 }  // namespace gputlm::memory

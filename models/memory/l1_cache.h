@@ -1,25 +1,77 @@
-// L1 data cache of one SMX, banked, with its MSHR table and miss queue. Parameters follow
+// L1 data cache of one SMX with its MSHR table and miss queue. Parameters follow
 // GPGPU-Sim's -gpgpu_cache:dl1 string and the -gpgpu_l1_* options
-// (../shared/reference/platforms.md §2, §3.2). Sockets: `core` (target) from the SMX's
-// LDST unit; `icnt` (initiator) towards the interconnect.
+// (../shared/reference/platforms.md §2, §3.1, §3.2).
+//
+// Protocol (AT base protocol, docs/memory.md): the LDST unit sends one request per
+// BEGIN_REQ on `core`; the L1 looks it up at the next edge, one request per cycle, and
+// answers END_REQ when it took it. A request that cannot reserve what it needs (MSHR full,
+// merge limit reached, no replaceable line in its set, miss queue full) is held: END_REQ
+// is withheld until a fill, a freed MSHR entry or a drained miss queue lets it through.
+// Every request gets exactly one BEGIN_RESP: loads when their data is there (hits after
+// hit_latency), stores when the L1 has taken the write (after hit_latency). Misses,
+// write-throughs and write-backs leave as the L1's own payloads on `icnt`, one per cycle,
+// from the miss queue. Atomics and (with bypass_global_loads) global loads pass through to
+// the interconnect unchanged and are answered when their reply comes back.
 #pragma once
 
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <memory>
+
+#include "models/common/mem_request.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_logic.h"
+#include "models/memory/fifo.h"
+#include "models/memory/tlm_channels.h"
 
 namespace gputlm::memory {
 
 class l1_cache : public component {
  public:
+  SC_HAS_PROCESS(l1_cache);
   l1_cache(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void add_traces(vcd_writer& vcd) override;
+  // Closes the time-weighted occupancy histograms at the last activity.
+  void end_of_simulation() override { sample_mshr(clock().now_cycle()); }
 
   tlm_utils::simple_target_socket<l1_cache> core{"core"};
   tlm_utils::simple_initiator_socket<l1_cache> icnt{"icnt"};
 
+  // Observable state (for later issues: warp migration reads MSHR occupancy).
+  const mshr_table& mshr() const { return m_logic->mshr(); }
+  const cache_logic& logic() const { return *m_logic; }
+  std::size_t miss_queue_occupancy() const { return m_miss_queue.size(); }
+  bool stalled() const { return m_input != nullptr && m_input_failed; }
+  bool busy() const;
+  const payload_pool& pool() const { return m_pool; }
+  // Kernel end (flush_at_kernel_end): invalidates every line not waiting for a fill.
+  void flush() {
+    if (*m_flush_at_kernel_end) m_logic->invalidate_all();
+  }
+
+  struct statistics {
+    counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, stores,
+        bypassed;
+    counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
+    histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
+    histogram mshr_slots{1, 1};      // slots in use, sampled like mshr_occupancy
+  };
+  const statistics& stats_view() const { return m_stats_v; }
+
  private:
+  tlm::tlm_sync_enum core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
+  void run();
+  void wake_at(std::uint64_t cycle);
+  bool try_access(tlm::tlm_generic_payload& gp, std::uint64_t now);
+  void send_down(std::uint64_t line_or_addr, unsigned length, tlm::tlm_command cmd,
+                 const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr);
+  void sample_mshr(std::uint64_t now);
+
   cache_config m_cache{*this};
   param<std::uint64_t> m_banks{*this, "banks", 1, "data banks"};
   param<bytes> m_bank_interleave{*this, "bank_interleave", {32}, "bytes per bank before the next"};
@@ -30,10 +82,39 @@ class l1_cache : public component {
                                     "invalidate at each kernel's end"};
   param<std::uint64_t> m_dirty_line_cap{*this, "dirty_line_cap", 0,
                                         "% of lines that may be dirty before they become victims"};
-  param<bytes> m_unified_size{*this, "unified_size", {0},
-                              "unified L1+shared array (0: not unified)"};
-  list_param m_shared_carveouts{*this, "shared_carveouts_kib", {},
-                                "shared-memory carve-outs in KiB (adaptive L1)"};
+  param<bytes> m_unified_size{
+      *this, "unified_size", {0}, "unified L1+shared array (0: not unified)"};
+  list_param m_shared_carveouts{
+      *this, "shared_carveouts_kib", {}, "shared-memory carve-outs in KiB (adaptive L1)"};
+
+  std::unique_ptr<cache_logic> m_logic;
+  payload_pool m_pool;
+  tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
+  request_channel m_down;
+  response_channel m_up;
+  sc_core::sc_event m_wake;
+  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+
+  tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
+  bool m_input_failed = false;
+  std::uint64_t m_next_input_cycle = 0;
+  struct ready {
+    std::uint64_t at;
+    tlm::tlm_generic_payload* gp;
+  };
+  fifo<ready> m_responses{16};  // hits, after hit_latency
+  fifo<ready> m_replies{16};    // filled misses, returned bypasses/atomics
+  std::uint64_t m_next_response_cycle = 0;
+  fifo<tlm::tlm_generic_payload*> m_miss_queue{16};
+  std::uint64_t m_next_send_cycle = 0;
+  std::vector<mshr_table::slot> m_ready_slots;
+  std::vector<int> m_origin_tags;  // origin of own payloads: fill i -> &[i], others -> &back()
+
+  statistics m_stats_v;
+  std::uint64_t m_sampled_at = 0;
+  std::size_t m_last_used = 0, m_last_slots = 0;
+  traced_value m_trace_mshr, m_trace_miss_queue;
+  traced_value m_trace_busy, m_trace_stalled;
 };
 
 }  // namespace gputlm::memory

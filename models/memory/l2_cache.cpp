@@ -2,10 +2,58 @@
 
 namespace gputlm::memory {
 
+namespace {
+unsigned popcount8(std::uint8_t v) {
+  unsigned n = 0;
+  for (; v; v &= std::uint8_t(v - 1)) ++n;
+  return n;
+}
+std::uint8_t sectors_of(const tlm::tlm_generic_payload& gp, std::uint32_t line_size) {
+  const std::uint64_t off = gp.get_address() & (line_size - 1);
+  const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
+  std::uint8_t m = 0;
+  for (std::uint64_t s = off / 32; s <= (off + len - 1) / 32 && s < 8; ++s)
+    m |= std::uint8_t(1u << s);
+  return m;
+}
+}  // namespace
+
 l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   declare_socket("icnt", icnt);
   declare_socket("dram", dram);
+  icnt.register_nb_transport_fw(this, &l2_cache::icnt_fw);
+  dram.register_nb_transport_bw(this, &l2_cache::dram_bw);
+  m_down.bind(dram);
+  m_up.bind(icnt);
+  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_origin_tags.resize(*m_cache.mshr_entries + 1);
+  m_ready_slots.reserve(*m_cache.mshr_merge);
+  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
+
+  add_stat("accesses", m_stats_v.accesses, "requests looked up");
+  add_stat("hits", m_stats_v.hits, "read hits and write hits");
+  add_stat("sector_misses", m_stats_v.sector_misses, "tag present, a requested sector missing");
+  add_stat("line_misses", m_stats_v.line_misses, "tag absent");
+  add_stat("mshr_hits", m_stats_v.mshr_hits, "secondary misses merged into an MSHR entry");
+  add_stat("evictions", m_stats_v.evictions, "valid lines replaced");
+  add_stat("writebacks", m_stats_v.writebacks, "dirty lines written back to DRAM");
+  add_stat("writes", m_stats_v.writes, "writes taken");
+  add_stat("atomics", m_stats_v.atomics, "atomics executed");
+  add_stat("reservation_fails.mshr_full", m_stats_v.fail_mshr_full, "lookups held: MSHR full");
+  add_stat("reservation_fails.merge_limit", m_stats_v.fail_merge_limit,
+           "lookups held: merge limit");
+  add_stat("reservation_fails.no_line", m_stats_v.fail_no_line,
+           "lookups held: no replaceable line");
+  add_stat("reservation_fails.miss_queue_full", m_stats_v.fail_miss_queue_full,
+           "lookups held: L2->DRAM queue full");
+  add_stat("reservation_fails.response_queue_full", m_stats_v.fail_response_queue,
+           "lookups held: L2->icnt queue full");
+  add_stat("mshr_occupancy", m_stats_v.mshr_occupancy, "cycles with n MSHR entries in use");
+
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
 }
 
 void l2_cache::validate() {
@@ -13,6 +61,254 @@ void l2_cache::validate() {
   for (const param<std::uint64_t>* q :
        {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_dram_to_l2_queue, &m_l2_to_icnt_queue})
     q->require(**q >= 1, "a queue needs at least one entry");
+}
+
+void l2_cache::add_traces(vcd_writer& vcd) {
+  m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
+  m_trace_in.trace(vcd, name(), "icnt_to_l2", 16);
+  m_trace_to_dram.trace(vcd, name(), "l2_to_dram", 16);
+  m_trace_out.trace(vcd, name(), "l2_to_icnt", 16);
+  m_trace_busy.trace(vcd, name(), "busy", 1);
+}
+
+bool l2_cache::busy() const {
+  return m_held || !m_in.empty() || !m_to_dram.empty() || !m_out.empty() ||
+         m_logic->mshr().used() > 0;
+}
+
+std::size_t l2_cache::warm(std::uint64_t addr, std::uint64_t size) {
+  const std::uint64_t line = m_cache.line_size->value;
+  std::size_t n = 0;
+  for (std::uint64_t a = addr & ~(line - 1); a < addr + size; a += line)
+    n += m_logic->warm(a, 0xf) ? 1 : 0;
+  return n;
+}
+
+tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  if (ph == tlm::BEGIN_REQ) {
+    if (m_in.size() < *m_icnt_to_l2_queue && !m_held) {
+      m_in.push({now + m_rop_latency->value, &gp});
+      wake_at(m_in.front().at);
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    m_held = &gp;
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::END_RESP) {
+    m_up.end_resp(gp);
+    wake_at(now);
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  m_down.end_req(gp);
+  if (ph == tlm::BEGIN_RESP) {
+    mem_request& req = payload_pool::request(gp);
+    const int* tag = static_cast<const int*>(req.origin);
+    if (tag >= m_origin_tags.data() && tag < &m_origin_tags.back()) {  // a fill
+      const int idx = static_cast<int>(tag - m_origin_tags.data());
+      fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
+      if (f.writeback) {
+        ++m_stats_v.writebacks;
+        send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
+                  access_kind::writeback, f.wb_sectors, -1, now);
+      }
+      for (const mshr_table::slot& s : m_ready_slots)
+        m_out.push({now, static_cast<tlm::tlm_generic_payload*>(s.requester)});
+      m_ready_slots.clear();
+      sample_mshr(now);
+    }
+    gp.release();
+    wake_at(now);
+    return tlm::TLM_COMPLETED;
+  }
+  wake_at(now);
+  return tlm::TLM_ACCEPTED;
+}
+
+void l2_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd,
+                         const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr,
+                         std::uint64_t now) {
+  tlm::tlm_generic_payload& gp = m_pool.acquire(addr, length, cmd);
+  mem_request& r = payload_pool::request(gp);
+  const std::uint64_t id = r.id;
+  r = from;
+  r.id = id;
+  r.kind = kind;
+  r.sector_mask = sectors;
+  r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
+  m_to_dram.push({now + m_dram_latency->value, &gp});
+}
+
+void l2_cache::sample_mshr(std::uint64_t now) {
+  if (now > m_sampled_at) m_stats_v.mshr_occupancy.sample(m_last_used, now - m_sampled_at);
+  m_sampled_at = now;
+  m_last_used = m_logic->mshr().used();
+  m_trace_mshr.set(static_cast<unsigned>(m_last_used));
+}
+
+bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
+  mem_request& req = payload_pool::request(gp);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+  const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
+  const bool first = !m_head_failed;
+  if (first) ++m_stats_v.accesses;
+  auto fail = [&](counter& c) {
+    if (first) ++c;
+    return false;
+  };
+  if (m_out.size() >= *m_l2_to_icnt_queue) return fail(m_stats_v.fail_response_queue);
+  const std::size_t depth = *m_l2_to_dram_queue;
+  const bool write = gp.is_write() && req.kind != access_kind::atomic;
+
+  access_request ar;
+  ar.addr = gp.get_address();
+  ar.sectors = sectors;
+  ar.write = write;
+  ar.requester = &gp;
+  const std::size_t held = m_to_dram.size() + (m_down.busy() ? 1 : 0);
+  ar.miss_queue_free = held < depth ? depth - held : 0;
+  ar.miss_queue_depth = depth;
+  const access_result r = m_logic->access(ar);
+  if (r.kind == access_result::fail) {
+    switch (r.cause) {
+      case fail_cause::mshr_full:
+        return fail(m_stats_v.fail_mshr_full);
+      case fail_cause::merge_limit:
+        return fail(m_stats_v.fail_merge_limit);
+      case fail_cause::no_line:
+        return fail(m_stats_v.fail_no_line);
+      default:
+        return fail(m_stats_v.fail_miss_queue_full);
+    }
+  }
+  if (req.kind == access_kind::atomic) ++m_stats_v.atomics;
+  if (r.evicted) ++m_stats_v.evictions;
+  if (r.writeback) {
+    ++m_stats_v.writebacks;
+    send_down(r.wb_line, popcount8(r.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
+              access_kind::writeback, r.wb_sectors, -1, now);
+  }
+  switch (r.kind) {
+    case access_result::hit:
+      ++m_stats_v.hits;
+      m_out.push({now, &gp});
+      break;
+    case access_result::merged:
+      ++m_stats_v.mshr_hits;
+      break;
+    case access_result::miss: {
+      if (m_logic->mshr().at(r.mshr).slots.size() > 1) ++m_stats_v.mshr_hits;
+      if (r.line_miss)
+        ++m_stats_v.line_misses;
+      else
+        ++m_stats_v.sector_misses;
+      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
+      send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr, now);
+      break;
+    }
+    case access_result::write_done:
+      ++m_stats_v.writes;
+      if (!r.line_miss) ++m_stats_v.hits;
+      if (r.forward_write)
+        send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, req.kind,
+                  sectors, -1, now);
+      m_out.push({now, &gp});
+      break;
+    case access_result::fail:
+      break;
+  }
+  sample_mshr(now);
+  return true;
+}
+
+void l2_cache::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock().now_cycle();
+  if (cycle < now) cycle = now;
+  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
+  m_wake_cycle = cycle;
+  m_wake.notify(until_cycle(clock(), cycle));
+}
+
+void l2_cache::run() {
+  const std::uint64_t now = clock().now_cycle();
+  m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t next = ~std::uint64_t(0);
+  bool changed = false;
+
+  // Lookup of the queue head after its ROP delay, one per cycle.
+  if (!m_in.empty()) {
+    const timed h = m_in.front();
+    if (h.at > now || now < m_next_lookup) {
+      next = std::min(next, std::max(h.at, m_next_lookup));
+    } else if (try_access(*h.gp, now)) {
+      m_in.pop();
+      m_head_failed = false;
+      m_next_lookup = now + 1;
+      if (!m_in.empty()) next = std::min(next, std::max(now + 1, m_in.front().at));
+    } else {
+      m_head_failed = true;
+    }
+  }
+
+  // A request held at the entrance enters once the queue has room.
+  if (m_held && m_in.size() < *m_icnt_to_l2_queue) {
+    tlm::tlm_generic_payload* gp = m_held;
+    m_held = nullptr;
+    m_in.push({now + m_rop_latency->value, gp});
+    next = std::min(next, std::max(m_in.front().at, now + 1));
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    icnt->nb_transport_bw(*gp, ph, t);
+  }
+
+  // L2 -> DRAM, one per cycle after dram_latency.
+  if (!m_to_dram.empty() && !m_down.busy()) {
+    if (m_to_dram.front().at <= now && now >= m_next_send) {
+      tlm::tlm_generic_payload* gp = m_to_dram.front().gp;
+      m_to_dram.pop();
+      m_next_send = now + 1;
+      changed = true;
+      m_down.send(*gp);
+    }
+    if (!m_to_dram.empty())
+      next = std::min(next, std::max({now + 1, m_to_dram.front().at, m_next_send}));
+  }
+
+  // L2 -> interconnect, one per cycle at most.
+  if (!m_out.empty() && !m_up.busy() && now >= m_next_response) {
+    tlm::tlm_generic_payload* gp = m_out.front().gp;
+    m_out.pop();
+    const mem_request& req = payload_pool::request(*gp);
+    // The data port moves data_port_width bytes a cycle: a 128 B reply through a 32 B port
+    // occupies it for four cycles.
+    const std::uint64_t port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
+    const std::uint64_t data =
+        gp->is_read() || req.kind == access_kind::atomic ? gp->get_data_length() : 0;
+    m_next_response = now + std::max<std::uint64_t>(1, (data + port - 1) / port);
+    changed = true;
+    if (req.kind == access_kind::atomic)  // the read-modify-write leaves the line dirty
+      m_logic->mark_dirty(
+          gp->get_address(),
+          req.sector_mask ? req.sector_mask
+                          : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
+    gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    m_up.send(*gp);
+  }
+  if (!m_out.empty() && !m_up.busy()) next = std::min(next, std::max(now + 1, m_next_response));
+
+  if (changed && m_head_failed) next = std::min(next, now + 1);
+  m_trace_in.set(static_cast<unsigned>(m_in.size()));
+  m_trace_out.set(static_cast<unsigned>(m_out.size()));
+  m_trace_to_dram.set(static_cast<unsigned>(m_to_dram.size()));
+  m_trace_busy.set(busy());
+  if (next != ~std::uint64_t(0)) wake_at(next);
 }
 
 }  // namespace gputlm::memory

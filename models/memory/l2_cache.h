@@ -1,35 +1,107 @@
 // L2 bank of one memory sub-partition: the cache with its MSHRs, the ROP delay before the
 // lookup, and the four sub-partition queues (icnt->L2, L2->DRAM, DRAM->L2, L2->icnt) that
 // GPGPU-Sim sizes with -gpgpu_dram_partition_queues (../shared/reference/platforms.md §2).
+//
+// A request from the interconnect enters the icnt->L2 queue (END_REQ withheld while it is
+// full), waits rop_latency, and is looked up one per cycle. Hits and accepted writes go to
+// the L2->icnt queue; misses allocate an MSHR entry and send a fill of the missing sectors
+// through the L2->DRAM queue (dram_latency later to the channel); dirty victims are written
+// back. A request that cannot reserve what it needs, or whose answer finds the L2->icnt
+// queue full, stays at the head of the queue. Atomics are executed here: looked up as
+// reads, they leave their line dirty. Every request gets one BEGIN_RESP.
 // Sockets: `icnt` (target) from the interconnect; `dram` (initiator) to the channel.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <memory>
+
+#include "models/common/mem_request.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_logic.h"
+#include "models/memory/fifo.h"
+#include "models/memory/tlm_channels.h"
 
 namespace gputlm::memory {
 
 class l2_cache : public component {
  public:
+  SC_HAS_PROCESS(l2_cache);
   l2_cache(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void add_traces(vcd_writer& vcd) override;
+  // Closes the time-weighted occupancy histograms at the last activity.
+  void end_of_simulation() override { sample_mshr(clock().now_cycle()); }
 
   tlm_utils::simple_target_socket<l2_cache> icnt{"icnt"};
   tlm_utils::simple_initiator_socket<l2_cache> dram{"dram"};
 
+  // MemcpyHtoD warm-up (when warm_from_memcpy is on): the copied bytes become valid lines.
+  // The caller sends each bank the addresses it owns. Returns the lines warmed.
+  std::size_t warm(std::uint64_t addr, std::uint64_t size);
+  bool warm_from_memcpy() const { return *m_warm_from_memcpy; }
+
+  const mshr_table& mshr() const { return m_logic->mshr(); }
+  const cache_logic& logic() const { return *m_logic; }
+  bool busy() const;
+  const payload_pool& pool() const { return m_pool; }
+
+  struct statistics {
+    counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, writes,
+        atomics;
+    counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full,
+        fail_response_queue;
+    histogram mshr_occupancy{1, 1};
+  };
+  const statistics& stats_view() const { return m_stats_v; }
+
  private:
+  tlm::tlm_sync_enum icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void run();
+  void wake_at(std::uint64_t cycle);
+  bool try_access(tlm::tlm_generic_payload& gp, std::uint64_t now);
+  void send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd, const mem_request& from,
+                 access_kind kind, std::uint8_t sectors, int mshr, std::uint64_t now);
+  void sample_mshr(std::uint64_t now);
+
   cache_config m_cache{*this};
   param<cycles> m_rop_latency{*this, "rop_latency", {120}, "delay before the L2 lookup"};
-  param<cycles> m_dram_latency{*this, "dram_latency", {100},
-                               "fixed delay from the L2->DRAM queue to the DRAM scheduler"};
+  param<cycles> m_dram_latency{
+      *this, "dram_latency", {100}, "fixed delay from the L2->DRAM queue to the DRAM scheduler"};
   param<std::uint64_t> m_icnt_to_l2_queue{*this, "icnt_to_l2_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_dram_queue{*this, "l2_to_dram_queue", 8, "entries"};
   param<std::uint64_t> m_dram_to_l2_queue{*this, "dram_to_l2_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_icnt_queue{*this, "l2_to_icnt_queue", 8, "entries"};
   param<bool> m_warm_from_memcpy{*this, "warm_from_memcpy", false,
                                  "MemcpyHtoD commands fill the copied lines (Accel-Sim: off)"};
+
+  struct timed {
+    std::uint64_t at;
+    tlm::tlm_generic_payload* gp;
+  };
+  std::unique_ptr<cache_logic> m_logic;
+  payload_pool m_pool;
+  request_channel m_down;
+  response_channel m_up;
+  sc_core::sc_event m_wake;
+  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+
+  fifo<timed> m_in{16};                        // icnt -> L2 (ROP delay)
+  fifo<timed> m_to_dram{16};                   // L2 -> DRAM (dram_latency)
+  fifo<timed> m_out{16};                       // L2 -> icnt
+  tlm::tlm_generic_payload* m_held = nullptr;  // BEGIN_REQ waiting for room in m_in
+  bool m_head_failed = false;
+  std::uint64_t m_next_lookup = 0, m_next_send = 0, m_next_response = 0;
+  std::vector<mshr_table::slot> m_ready_slots;
+  std::vector<int> m_origin_tags;
+
+  statistics m_stats_v;
+  std::uint64_t m_sampled_at = 0;
+  std::size_t m_last_used = 0;
+  traced_value m_trace_mshr, m_trace_in, m_trace_out, m_trace_to_dram;
+  traced_value m_trace_busy;
 };
 
 }  // namespace gputlm::memory

@@ -1,30 +1,76 @@
 #include "models/noc/crossbar.h"
 
+#include <cmath>
+
 namespace gputlm::noc {
 
 crossbar::crossbar(const sc_core::sc_module_name& name, const block_context& ctx)
-    : component(name, ctx) {
-  for (std::uint64_t i = 0; i < *m_smx_ports; ++i) {
-    smx.push_back(std::make_unique<target_type>(("smx_" + std::to_string(i)).c_str()));
-    declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
+    : network(name, ctx) {
+  const std::uint32_t n = smx_ports(), m = mem_ports();
+  const std::uint32_t max_flits =
+      static_cast<std::uint32_t>((8 + 128 + m_flit_size->value - 1) / m_flit_size->value);
+  m_buffers.resize(2 * n + 2 * m);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    m_buffers[req_in(i)] = {static_cast<std::uint32_t>(*m_input_buffer), ~0u, 0, 0};
+    m_buffers[rep_out(i)] = {static_cast<std::uint32_t>(*m_ejection_buffer) * max_flits,
+                             static_cast<std::uint32_t>(*m_ejection_buffer), 0, 0};
   }
-  for (std::uint64_t j = 0; j < *m_mem_ports; ++j) {
-    mem.push_back(std::make_unique<initiator_type>(("mem_" + std::to_string(j)).c_str()));
-    declare_socket("mem[" + std::to_string(j) + "]", *mem.back());
+  for (std::uint32_t j = 0; j < m; ++j) {
+    m_buffers[req_out(j)] = {static_cast<std::uint32_t>(*m_output_buffer), ~0u, 0, 0};
+    m_buffers[rep_in(j)] = {static_cast<std::uint32_t>(*m_input_buffer), ~0u, 0, 0};
+  }
+  // Links: request output j = j, reply output i = m + i.
+  m_links.resize(m + n);
+  for (std::uint32_t l = 0; l < m + n; ++l) {
+    m_links[l].owner = l;
+    m_links[l].routing_latency = static_cast<std::uint32_t>(m_latency->value);
+    m_links[l].channel_latency = 1;
+  }
+  set_speedup(*m_internal_speedup);
+  finish_topology();
+  for (std::uint32_t j = 0; j < m; ++j) {
+    add_stat(
+        "port.mem[" + std::to_string(j) + "].flits", [this, j] { return double(m_links[j].flits); },
+        "flits sent to sub-partition j (request subnet)");
+    add_stat(
+        "port.mem[" + std::to_string(j) + "].stall_cycles",
+        [this, j] { return double(m_links[j].stall_cycles); },
+        "cycles packets waited for this output after their routing delay");
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    add_stat(
+        "port.smx[" + std::to_string(i) + "].flits",
+        [this, i, m] { return double(m_links[m + i].flits); },
+        "flits sent to SMX i (reply subnet)");
+    add_stat(
+        "port.smx[" + std::to_string(i) + "].stall_cycles",
+        [this, i, m] { return double(m_links[m + i].stall_cycles); },
+        "cycles packets waited for this output after their routing delay");
   }
 }
 
 void crossbar::validate() {
-  m_smx_ports.require(*m_smx_ports >= 1, "must be at least 1");
-  m_mem_ports.require(*m_mem_ports >= 1, "must be at least 1");
-  m_flit_size.require(*m_flit_size >= 8, "must hold at least the 8 B packet header");
+  network::validate();
   m_subnets.require(*m_subnets == 1 || *m_subnets == 2, "must be 1 or 2");
   m_vcs.require(*m_vcs >= 1, "must be at least 1");
   m_vc_buffer.require(*m_vc_buffer >= 1, "must be at least 1");
+  const std::uint64_t max_flits = (8 + 128 + m_flit_size->value - 1) / m_flit_size->value;
+  m_input_buffer.require(*m_input_buffer >= max_flits, "must hold the largest packet");
+  m_output_buffer.require(*m_output_buffer >= max_flits, "must hold the largest packet");
   m_internal_speedup.require(*m_internal_speedup > 0, "must be positive");
-  m_partition_interleave.require(
-      *m_partition_interleave >= 32 && (*m_partition_interleave & (*m_partition_interleave - 1)) == 0,
-      "must be a power of two of at least 32 B");
+}
+
+void crossbar::route(packet& p, std::uint32_t source) const {
+  p.hops = 1;
+  if (!p.reply) {
+    p.buffers[0] = req_in(source);
+    p.links[0] = p.endpoint;
+    p.buffers[1] = req_out(p.endpoint);
+  } else {
+    p.buffers[0] = rep_in(source);
+    p.links[0] = mem_ports() + p.endpoint;
+    p.buffers[1] = rep_out(p.endpoint);
+  }
 }
 
 }  // namespace gputlm::noc

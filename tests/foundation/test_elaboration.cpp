@@ -30,8 +30,12 @@ void check(const published& g) {
   EXPECT_EQ(counts["kmu"], 1u);
   EXPECT_EQ(counts["kernel_distributor"], 1u);
   EXPECT_EQ(counts["smx_scheduler"], 1u);
-  // kmu->kd, scheduler->kd; per SM: TBCR, LDST->L1, L1->crossbar; per L2: crossbar->L2, L2->DRAM
-  EXPECT_EQ(p->bindings().size(), 2 + 3 * g.sms + 2 * g.l2_banks);
+  // One interface unit per SM and per L2 bank (docs/memory.md).
+  EXPECT_EQ(counts["interface_unit"], g.sms + g.l2_banks);
+  // kmu->kd, scheduler->kd, kd doorbell->scheduler; per SM: TBCR, LDST->L1, L1->interface
+  // unit, interface unit->crossbar; per L2: crossbar->interface unit, interface unit->L2,
+  // L2->DRAM
+  EXPECT_EQ(p->bindings().size(), 3 + 4 * g.sms + 3 * g.l2_banks);
 
   // Hierarchical SystemC names.
   const std::string last_sm = "gpu.smx[" + std::to_string(g.sms - 1) + "]";

@@ -54,9 +54,10 @@ inline void drive(const std::string& path, bool verify_checksums) {
               for (const auto& in : w.insts) {
                 if (in.opcode >= k.opcodes().size()) std::abort();
                 if (in.addr_index != warp_instruction::none &&
-                    in.addr_index + std::uint64_t(__builtin_popcount(in.active_mask)) >
-                        w.addresses.size())
+                    in.addr_index + std::uint64_t(address_slots(in)) > w.addresses.size())
                   std::abort();
+                std::uint64_t a[32];
+                if (expand_addresses(w, in, a) > 32) std::abort();
               }
           } catch (const input_error&) {
           }

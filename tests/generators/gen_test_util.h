@@ -8,6 +8,7 @@
 #include <bitset>
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,14 @@ inline bool starts_with(const std::string& s, const std::string& prefix) {
 inline std::vector<std::pair<unsigned, std::uint64_t>> lane_addresses(const warp_trace& w,
                                                                       const warp_instruction& in) {
   std::vector<std::pair<unsigned, std::uint64_t>> r;
-  std::uint32_t k = in.addr_index;
-  for (unsigned l = 0; l < 32; ++l)
-    if (in.active_mask >> l & 1u) r.emplace_back(l, w.addresses.at(k++));
+  if (in.addr_index == warp_instruction::none) return r;
+  if (std::size_t(in.addr_index) + address_slots(in) > w.addresses.size())
+    throw std::out_of_range("instruction addresses outside warp_trace::addresses");
+  std::uint64_t a[32];
+  const std::uint32_t n = expand_addresses(w, in, a);
+  std::uint32_t k = 0;
+  for (unsigned l = 0; l < 32 && k < n; ++l)
+    if (in.active_mask >> l & 1u) r.emplace_back(l, a[k++]);
   return r;
 }
 

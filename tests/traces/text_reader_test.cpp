@@ -16,10 +16,8 @@ using test::scratch_dir;
 using test::write_file;
 
 std::vector<std::uint64_t> lane_addresses(const warp_trace& w, const warp_instruction& in) {
-  std::vector<std::uint64_t> out;
-  int n = __builtin_popcount(in.active_mask);
-  for (int i = 0; i < n; ++i) out.push_back(w.addresses[in.addr_index + i]);
-  return out;
+  std::uint64_t a[32];
+  return std::vector<std::uint64_t>(a, a + expand_addresses(w, in, a));
 }
 
 // Tracer version 3: no line numbers, no immediates; all three address modes.
@@ -364,8 +362,10 @@ TEST(TextReader, RandomAccessAndReadAhead) {
       ASSERT_EQ(wt.insts.size(), 2u);
       EXPECT_EQ(wt.insts[0].pc, 16 * id);
       EXPECT_EQ(wt.insts[0].dst[0], w);
-      EXPECT_EQ(wt.addresses[0], 0x10000u * id + 0x100u * w);
-      EXPECT_EQ(wt.addresses[31], 0x10000u * id + 0x100u * w + 124);
+      const auto a = lane_addresses(wt, wt.insts[0]);
+      ASSERT_EQ(a.size(), 32u);
+      EXPECT_EQ(a[0], 0x10000u * id + 0x100u * w);
+      EXPECT_EQ(a[31], 0x10000u * id + 0x100u * w + 124);
     }
   };
   std::vector<std::uint32_t> order = {5,  17, 0, 23, 11, 12, 3,  3,  22, 1,  9,  14, 2,

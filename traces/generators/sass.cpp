@@ -329,9 +329,11 @@ void warp_emitter::mem(code c, std::uint32_t mask, const lane_addresses& addr) {
     throw std::logic_error("warp_emitter::mem needs exactly one memory instruction");
   if (mask == 0) return;
   warp_instruction& w = push(c.first, mask);
-  w.addr_index = std::uint32_t(m_out.addresses.size());
+  std::uint64_t active[32];
+  std::uint32_t n = 0;
   for (unsigned l = 0; l < 32; ++l)
-    if (mask >> l & 1u) m_out.addresses.push_back(addr[l]);
+    if (mask >> l & 1u) active[n++] = addr[l];
+  set_addresses(m_out, w, active, n);
 }
 
 void warp_emitter::cb(code c, std::uint32_t mask, std::uint32_t bytes_per_lane) {

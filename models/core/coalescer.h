@@ -1,0 +1,38 @@
+// The LDST unit's coalescer: turns a warp's per-lane addresses into memory requests, one
+// per distinct 128 B line, each with the mask of 32 B sectors and lanes it serves.
+//
+// Rules per coalescing architecture, after GPGPU-Sim's memory_coalescing_arch
+// (shader.cc) as configured by -gpgpu_coalesce_arch:
+//   20, 35 (Fermi, Kepler): lanes are grouped in sub-warps by access size (32 lanes for
+//          accesses up to 4 B, 16 for 8 B, 8 for 16 B); each sub-warp makes one request per
+//          distinct 128 B line it touches.
+//   60, 61, 70 (Pascal, Volta): the whole warp makes one request per distinct 128 B line.
+// Requests come out in order of the lowest lane that touches each line (deterministic).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gputlm::core {
+
+struct coalesced_request {
+  std::uint64_t line_address = 0;  // 128 B aligned
+  std::uint8_t sector_mask = 0;    // bit s: bytes [32s, 32s+32) of the line are touched
+  std::uint32_t lane_mask = 0;
+  std::uint32_t bytes = 0;         // bytes touched (sum over sectors of 32 B)
+};
+
+constexpr std::uint64_t line_bytes = 128;
+constexpr std::uint64_t sector_bytes = 32;
+
+// `addresses` holds one address per active lane, in lane order (the trace's layout).
+// Appends to `out` (cleared first); no allocation once `out` has grown.
+void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
+              std::uint32_t access_size, std::vector<coalesced_request>& out);
+
+// Shared memory: cycles a warp's access takes with `banks` 4-byte banks: the largest
+// number of distinct 4-byte words any bank must serve (same word = broadcast). 0 lanes: 0.
+std::uint32_t shared_memory_cycles(std::uint32_t active_mask, const std::uint64_t* addresses,
+                                   std::uint32_t access_size, std::uint32_t banks);
+
+}  // namespace gputlm::core

@@ -1,0 +1,40 @@
+#include "models/core/functional_units.h"
+
+#include <algorithm>
+
+namespace gputlm::core {
+
+unit_pool::unit_pool(std::uint32_t count, std::uint32_t latency, std::uint32_t initiation,
+                     std::uint32_t schedulers, bool sub_core)
+    : m_next_free(count, 0),
+      m_latency(latency),
+      m_initiation(initiation ? initiation : 1),
+      m_schedulers(schedulers ? schedulers : 1),
+      m_partitioned(sub_core && count >= schedulers && schedulers > 1) {}
+
+std::uint32_t unit_pool::first(std::uint32_t s) const {
+  return m_partitioned ? static_cast<std::uint32_t>(s * m_next_free.size() / m_schedulers) : 0;
+}
+
+std::uint32_t unit_pool::last(std::uint32_t s) const {
+  return m_partitioned ? static_cast<std::uint32_t>((s + 1) * m_next_free.size() / m_schedulers)
+                       : static_cast<std::uint32_t>(m_next_free.size());
+}
+
+int unit_pool::free_unit(std::uint32_t s, std::uint64_t cycle) const {
+  for (std::uint32_t u = first(s); u < last(s); ++u)
+    if (m_next_free[u] <= cycle) return static_cast<int>(u);
+  return -1;
+}
+
+std::uint64_t unit_pool::occupy(int u, std::uint64_t cycle) {
+  return m_next_free[static_cast<std::size_t>(u)] = cycle + m_initiation;
+}
+
+std::uint64_t unit_pool::next_free(std::uint32_t s) const {
+  std::uint64_t best = ~0ull;
+  for (std::uint32_t u = first(s); u < last(s); ++u) best = std::min(best, m_next_free[u]);
+  return best;
+}
+
+}  // namespace gputlm::core

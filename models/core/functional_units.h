@@ -1,0 +1,38 @@
+// The SMX's execution units of one class (SP, SFU, DP, INT, tensor, branch): `count`
+// pipelines, each accepting an instruction every `initiation` cycles and producing its
+// result `latency` cycles later (Accel-Sim trace.config latency,initiation). With the
+// sub-core model (Volta, Pascal) each warp scheduler owns its share of the units.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gputlm::core {
+
+class unit_pool {
+ public:
+  unit_pool() = default;
+  unit_pool(std::uint32_t count, std::uint32_t latency, std::uint32_t initiation,
+            std::uint32_t schedulers, bool sub_core);
+
+  bool exists() const { return !m_next_free.empty(); }
+  std::uint32_t latency() const { return m_latency; }
+  // A unit scheduler `s` may use that is free at `cycle`, or -1.
+  int free_unit(std::uint32_t s, std::uint64_t cycle) const;
+  // Occupies unit `u` from `cycle`; returns when it accepts its next instruction.
+  std::uint64_t occupy(int u, std::uint64_t cycle);
+  // The earliest cycle at which one of scheduler s's units is free.
+  std::uint64_t next_free(std::uint32_t s) const;
+
+ private:
+  std::uint32_t first(std::uint32_t s) const;
+  std::uint32_t last(std::uint32_t s) const;
+
+  std::vector<std::uint64_t> m_next_free;
+  std::uint32_t m_latency = 0;
+  std::uint32_t m_initiation = 1;
+  std::uint32_t m_schedulers = 1;
+  bool m_partitioned = false;
+};
+
+}  // namespace gputlm::core

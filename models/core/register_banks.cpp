@@ -1,0 +1,55 @@
+#include "models/core/register_banks.h"
+
+#include <algorithm>
+
+namespace gputlm::core {
+
+register_banks::register_banks(std::uint32_t banks, std::uint32_t port_throughput,
+                               std::uint32_t schedulers, bool sub_core,
+                               std::uint32_t collector_units)
+    : m_banks(banks ? banks : 1),
+      m_collector_busy_until(collector_units, 0),
+      m_throughput(port_throughput ? port_throughput : 1),
+      m_schedulers(schedulers ? schedulers : 1),
+      m_sub_core(sub_core && banks >= schedulers && schedulers > 1) {}
+
+std::uint32_t register_banks::bank_of(std::uint32_t reg, std::uint32_t warp,
+                                      std::uint32_t scheduler) const {
+  const std::uint32_t n = static_cast<std::uint32_t>(m_banks.size());
+  if (!m_sub_core) return (reg + warp) % n;
+  const std::uint32_t per = n / m_schedulers;
+  return scheduler % m_schedulers * per + (reg + warp) % per;
+}
+
+bool register_banks::collector_free(std::uint64_t cycle) {
+  if (m_collector_busy_until.empty()) return true;
+  return std::any_of(m_collector_busy_until.begin(), m_collector_busy_until.end(),
+                     [&](std::uint64_t c) { return c <= cycle; });
+}
+
+std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
+                                   std::uint32_t scheduler, std::uint64_t cycle) {
+  std::uint64_t done = cycle;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if (regs[k] >= 255) continue;  // RZ and "no register" are not read from a bank
+    bank_state& b = m_banks[bank_of(regs[k], warp, scheduler)];
+    if (b.cycle < cycle) {
+      b.cycle = cycle;
+      b.used = 0;
+    }
+    if (b.used == m_throughput) {  // this cycle's ports are taken: the next cycle's
+      ++b.cycle;
+      b.used = 0;
+      ++m_conflicts;
+    }
+    ++b.used;
+    done = std::max(done, b.cycle);
+  }
+  if (!m_collector_busy_until.empty()) {
+    auto it = std::min_element(m_collector_busy_until.begin(), m_collector_busy_until.end());
+    *it = done + 1;
+  }
+  return done;
+}
+
+}  // namespace gputlm::core

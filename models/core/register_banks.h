@@ -1,0 +1,42 @@
+// Register file banks and operand collection. A warp register lives in bank
+// (register + warp) mod banks, within the issuing scheduler's banks under the sub-core
+// model (as GPGPU-Sim's register_bank()); each bank serves `port_throughput` reads per
+// cycle. An instruction's source reads start in its issue cycle; reads that collide on a
+// bank wait for the next free slot, delaying the instruction's execution. The number of
+// instructions collecting operands at once is limited by the collector units (0: no limit).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gputlm::core {
+
+class register_banks {
+ public:
+  register_banks() = default;
+  register_banks(std::uint32_t banks, std::uint32_t port_throughput, std::uint32_t schedulers,
+                 bool sub_core, std::uint32_t collector_units);
+
+  std::uint32_t bank_of(std::uint32_t reg, std::uint32_t warp, std::uint32_t scheduler) const;
+  // True if a collector unit is free at `cycle`.
+  bool collector_free(std::uint64_t cycle);
+  // Reserves the reads of `regs` (no_reg entries skipped) starting at `cycle`; returns the
+  // cycle in which the last operand is read (== cycle without conflicts).
+  std::uint64_t read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
+                     std::uint32_t scheduler, std::uint64_t cycle);
+  std::uint64_t conflicts() const { return m_conflicts; }
+
+ private:
+  struct bank_state {
+    std::uint64_t cycle = 0;  // the cycle whose reads `used` counts
+    std::uint32_t used = 0;
+  };
+  std::vector<bank_state> m_banks;
+  std::vector<std::uint64_t> m_collector_busy_until;
+  std::uint32_t m_throughput = 1;
+  std::uint32_t m_schedulers = 1;
+  bool m_sub_core = false;
+  std::uint64_t m_conflicts = 0;
+};
+
+}  // namespace gputlm::core

@@ -1,0 +1,55 @@
+// Physical address -> DRAM channel, memory sub-partition, bank, row and column, following
+// GPGPU-Sim's -gpgpu_mem_addr_mapping string and -gpgpu_memory_partition_indexing
+// (../shared/reference/platforms.md §3.5): `dramid@<bit>;` then 64 letters, MSB first, dots
+// ignored: R row, B bank, C column, S byte in the burst, 0 unused. The channel is
+// (addr >> bit) mod channels and the quotient is stitched back under the low bits, which
+// for a power-of-two count is the same as removing log2(channels) bits at <bit>. The
+// sub-partition is channel x subs + bank mod subs for linear indexing; xor folds the row
+// into the channel; ipoly hashes the chunk number over the next power of two (16, 32, 64)
+// of all sub-partitions and reduces it modulo the real count; random uses a fixed-seed hash.
+// Plain C++, no SystemC.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gputlm::memory {
+
+enum class partition_indexing : std::uint8_t { linear, xor_fold, ipoly, random };
+partition_indexing parse_partition_indexing(const std::string& s);
+
+struct dram_address {
+  std::uint32_t channel = 0;
+  std::uint32_t sub_partition = 0;  // global index: channel x subs + local
+  std::uint32_t bank = 0;
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;
+};
+
+class address_decoder {
+ public:
+  // Throws std::invalid_argument on a malformed map.
+  address_decoder(const std::string& map, std::uint32_t channels, std::uint32_t subs_per_channel,
+                  partition_indexing indexing = partition_indexing::linear);
+  // An error message for a malformed map, or "" when it is fine.
+  static std::string check(const std::string& map);
+
+  dram_address decode(std::uint64_t addr) const;
+  std::uint32_t sub_partition(std::uint64_t addr) const { return decode(addr).sub_partition; }
+  std::uint32_t channels() const { return m_channels; }
+  std::uint32_t sub_partitions() const { return m_channels * m_subs; }
+  std::uint32_t banks() const { return 1u << m_bank_bits; }
+  unsigned interleave_bit() const { return m_bit; }
+
+ private:
+  static std::uint32_t gather(std::uint64_t v, std::uint64_t mask);
+
+  std::uint32_t m_channels;
+  std::uint32_t m_subs;
+  partition_indexing m_indexing;
+  unsigned m_bit = 0;
+  std::uint64_t m_row_mask = 0, m_bank_mask = 0, m_col_mask = 0;
+  unsigned m_bank_bits = 0;
+};
+
+}  // namespace gputlm::memory

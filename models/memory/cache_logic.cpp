@@ -1,0 +1,305 @@
+#include "models/memory/cache_logic.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gputlm::memory {
+
+const char* to_string(fail_cause c) {
+  switch (c) {
+    case fail_cause::none:
+      return "none";
+    case fail_cause::mshr_full:
+      return "mshr_full";
+    case fail_cause::merge_limit:
+      return "merge_limit";
+    case fail_cause::no_line:
+      return "no_line";
+    case fail_cause::miss_queue_full:
+      return "miss_queue_full";
+  }
+  return "?";
+}
+
+write_policy parse_write_policy(const std::string& s) {
+  if (s == "read_only") return write_policy::read_only;
+  if (s == "write_back") return write_policy::write_back;
+  if (s == "write_through") return write_policy::write_through;
+  if (s == "write_evict") return write_policy::write_evict;
+  if (s == "local_wb_global_evict") return write_policy::local_wb_global_evict;
+  throw std::invalid_argument("unknown write policy '" + s + "'");
+}
+
+alloc_policy parse_alloc_policy(const std::string& s) {
+  if (s == "on_miss") return alloc_policy::on_miss;
+  if (s == "on_fill") return alloc_policy::on_fill;
+  if (s == "streaming") return alloc_policy::streaming;
+  throw std::invalid_argument("unknown allocation policy '" + s + "'");
+}
+
+write_alloc parse_write_alloc(const std::string& s) {
+  if (s == "none") return write_alloc::none;
+  if (s == "naive") return write_alloc::naive;
+  if (s == "fetch_on_write") return write_alloc::fetch_on_write;
+  if (s == "lazy_fetch_on_read") return write_alloc::lazy_fetch_on_read;
+  throw std::invalid_argument("unknown write-allocate policy '" + s + "'");
+}
+
+// ---- tag array ----------------------------------------------------------------------
+
+tag_array::tag_array(const cache_geometry& g)
+    : m_g(g), m_line_log2(log2_floor(g.line_size)), m_lines(std::size_t(g.sets) * g.ways) {}
+
+std::uint32_t tag_array::set_of(std::uint64_t addr) const {
+  return set_index(m_g.index, addr, m_g.sets, m_line_log2);
+}
+
+int tag_array::lookup(std::uint64_t line) const {
+  const std::size_t base = std::size_t(set_of(line)) * m_g.ways;
+  for (std::size_t w = 0; w < m_g.ways; ++w) {
+    const cache_line& l = m_lines[base + w];
+    if (l.allocated && l.line == line) return static_cast<int>(base + w);
+  }
+  return -1;
+}
+
+int tag_array::victim(std::uint32_t set) const {
+  const std::size_t base = std::size_t(set) * m_g.ways;
+  int best = -1;
+  std::uint64_t best_stamp = 0;
+  for (std::size_t w = 0; w < m_g.ways; ++w) {
+    const cache_line& l = m_lines[base + w];
+    if (!l.allocated) return static_cast<int>(base + w);
+    if (l.reserved) continue;
+    std::uint64_t stamp = m_g.fifo ? l.filled_at : l.used_at;
+    if (best < 0 || stamp < best_stamp) {
+      best = static_cast<int>(base + w);
+      best_stamp = stamp;
+    }
+  }
+  return best;
+}
+
+void tag_array::install(int idx, std::uint64_t line) {
+  cache_line& l = m_lines[idx];
+  l.line = line;
+  l.allocated = true;
+  l.reserved = false;
+  l.valid = 0;
+  l.dirty = 0;
+  l.filled_at = ++m_clock;
+  l.used_at = m_clock;
+}
+
+void tag_array::invalidate_all() {
+  for (cache_line& l : m_lines)
+    if (!l.reserved) l = cache_line{};
+}
+
+// ---- cache policy ---------------------------------------------------------------------
+
+cache_logic::cache_logic(const cache_geometry& g)
+    : m_g(g), m_tags(g), m_mshr(g.mshr_entries, g.mshr_merge) {}
+
+access_result cache_logic::access(const access_request& req) {
+  return req.write ? write(req) : read(req);
+}
+
+void cache_logic::replace(int idx, std::uint64_t line, access_result& r) {
+  cache_line& old = m_tags.at(idx);
+  if (old.allocated && old.valid) {
+    r.evicted = true;
+    if (old.dirty) {
+      r.writeback = true;
+      r.wb_line = old.line;
+      r.wb_sectors = old.dirty;
+    }
+  }
+  m_tags.install(idx, line);
+}
+
+access_result cache_logic::read(const access_request& req) {
+  access_result r;
+  r.line = line_of(req.addr);
+  const std::uint8_t want = m_g.sectored ? std::uint8_t(req.sectors & 0xf) : all_sectors();
+  const int idx = m_tags.lookup(r.line);
+  const std::uint8_t valid = idx >= 0 ? m_tags.at(idx).valid : 0;
+  if (idx >= 0 && (want & ~valid) == 0) {
+    m_tags.touch(idx);
+    r.kind = access_result::hit;
+    return r;
+  }
+  const std::uint8_t missing = static_cast<std::uint8_t>(want & ~valid);
+  r.line_miss = idx < 0;
+  r.sector_miss = idx >= 0;
+
+  if (int m = m_mshr.find(r.line); m >= 0) {
+    const std::uint8_t extra = static_cast<std::uint8_t>(missing & ~m_mshr.at(m).pending_sectors);
+    if (!m_mshr.can_merge(m)) {
+      r.cause = fail_cause::merge_limit;
+      return r;
+    }
+    if (extra && req.miss_queue_free < 1) {
+      r.cause = fail_cause::miss_queue_full;
+      return r;
+    }
+    m_mshr.merge(m, req.requester, want, extra);
+    if (idx >= 0) m_tags.touch(idx);
+    r.mshr = m;
+    r.fetch = extra;
+    r.kind = extra ? access_result::miss : access_result::merged;
+    return r;
+  }
+
+  if (m_mshr.full()) {
+    r.cause = fail_cause::mshr_full;
+    return r;
+  }
+  int target = idx;
+  std::size_t needed = 1;
+  if (m_g.alloc == alloc_policy::on_miss && idx < 0) {
+    target = m_tags.victim(m_tags.set_of(r.line));
+    if (target < 0) {
+      r.cause = fail_cause::no_line;
+      return r;
+    }
+    if (m_tags.at(target).allocated && m_tags.at(target).dirty) needed = 2;
+  }
+  if (req.miss_queue_free < std::min(needed, req.miss_queue_depth)) {
+    r.cause = fail_cause::miss_queue_full;
+    return r;
+  }
+  if (m_g.alloc == alloc_policy::on_miss) {
+    if (idx < 0) replace(target, r.line, r);
+    m_tags.at(target).reserved = true;
+    m_tags.touch(target);
+  }
+  r.mshr = m_mshr.allocate(r.line, missing, req.requester);
+  r.fetch = missing;
+  r.kind = access_result::miss;
+  return r;
+}
+
+access_result cache_logic::write(const access_request& req) {
+  access_result r;
+  r.line = line_of(req.addr);
+  r.kind = access_result::write_done;
+  const std::uint8_t sectors = static_cast<std::uint8_t>(req.sectors & 0xf);
+  write_policy wp = m_g.write;
+  if (wp == write_policy::local_wb_global_evict)
+    wp = req.local ? write_policy::write_back : write_policy::write_evict;
+  const int idx = m_tags.lookup(r.line);
+  r.line_miss = idx < 0;
+
+  switch (wp) {
+    case write_policy::read_only:
+      if (req.miss_queue_free < 1) break;
+      r.forward_write = true;
+      return r;
+    case write_policy::write_evict:
+      if (req.miss_queue_free < 1) break;
+      if (idx >= 0 && !m_tags.at(idx).reserved) {
+        r.evicted = true;
+        m_tags.at(idx) = cache_line{};
+      }
+      r.forward_write = true;
+      return r;
+    case write_policy::write_through:
+    case write_policy::write_back: {
+      const bool through = wp == write_policy::write_through;
+      if (idx >= 0) {  // write hit (also on a line waiting for its fill)
+        if (through && req.miss_queue_free < 1) break;
+        cache_line& l = m_tags.at(idx);
+        l.valid |= sectors;
+        if (!through) l.dirty |= sectors;
+        m_tags.touch(idx);
+        r.forward_write = through;
+        return r;
+      }
+      if (m_g.wr_alloc == write_alloc::none) {  // write around
+        if (req.miss_queue_free < 1) break;
+        r.forward_write = true;
+        return r;
+      }
+      // Write-allocate: the written sectors become valid without a fetch (the lazy fetch of
+      // the other sectors happens on a later read miss).
+      int target = m_tags.victim(m_tags.set_of(r.line));
+      if (target < 0) {
+        r.cause = fail_cause::no_line;
+        r.kind = access_result::fail;
+        return r;
+      }
+      std::size_t needed =
+          (through ? 1 : 0) + (m_tags.at(target).allocated && m_tags.at(target).dirty ? 1 : 0);
+      if (req.miss_queue_free < std::min(needed, req.miss_queue_depth)) break;
+      replace(target, r.line, r);
+      cache_line& l = m_tags.at(target);
+      l.valid = sectors;
+      if (!through) l.dirty = sectors;
+      r.forward_write = through;
+      return r;
+    }
+    case write_policy::local_wb_global_evict:
+      break;
+  }
+  r.kind = access_result::fail;
+  r.cause = fail_cause::miss_queue_full;
+  r.evicted = false;
+  return r;
+}
+
+fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
+                              std::vector<mshr_table::slot>& ready) {
+  fill_result f;
+  const std::uint64_t line = m_mshr.at(mshr).line;
+  const bool last = m_mshr.fill_arrived(mshr);
+  int idx = m_tags.lookup(line);
+  if (idx < 0 && m_g.alloc != alloc_policy::on_miss) {
+    idx = m_tags.victim(m_tags.set_of(line));
+    if (idx >= 0) {
+      access_result r;
+      replace(idx, line, r);
+      f.writeback = r.writeback;
+      f.wb_line = r.wb_line;
+      f.wb_sectors = r.wb_sectors;
+    }
+  }
+  if (idx >= 0) {
+    cache_line& l = m_tags.at(idx);
+    l.valid |= sectors;
+    if (last) l.reserved = false;
+  }
+  if (last) {
+    m_mshr.release(mshr, ready);
+    f.complete = true;
+  }
+  return f;
+}
+
+void cache_logic::mark_dirty(std::uint64_t addr, std::uint8_t sectors) {
+  int idx = m_tags.lookup(line_of(addr));
+  if (idx >= 0) {
+    m_tags.at(idx).dirty |= sectors;
+    m_tags.at(idx).valid |= sectors;
+  }
+}
+
+bool cache_logic::probe(std::uint64_t addr, std::uint8_t sectors) const {
+  int idx = m_tags.lookup(line_of(addr));
+  const std::uint8_t want = m_g.sectored ? sectors : all_sectors();
+  return idx >= 0 && (m_tags.at(idx).valid & want) == want;
+}
+
+bool cache_logic::warm(std::uint64_t addr, std::uint8_t sectors) {
+  const std::uint64_t line = line_of(addr);
+  int idx = m_tags.lookup(line);
+  if (idx < 0) {
+    idx = m_tags.victim(m_tags.set_of(line));
+    if (idx < 0 || (m_tags.at(idx).allocated && m_tags.at(idx).dirty)) return false;
+    m_tags.install(idx, line);
+  }
+  m_tags.at(idx).valid |= m_g.sectored ? sectors : all_sectors();
+  return true;
+}
+
+}  // namespace gputlm::memory

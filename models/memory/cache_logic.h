@@ -1,0 +1,153 @@
+// The policy core of a GPU cache bank, shared by the L1 and L2 modules: a set-associative
+// tag array with per-32 B-sector valid and dirty bits, LRU or FIFO replacement, the write
+// policies and allocation modes of GPGPU-Sim's cache string
+// (../shared/reference/platforms.md §3.1 fields 5-8) and the MSHR table. It decides; the
+// SystemC module around it moves payloads and keeps time. Plain C++, no SystemC, no
+// allocation per access.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/memory/mshr_table.h"
+#include "models/memory/set_index.h"
+
+namespace gputlm::memory {
+
+enum class write_policy : std::uint8_t {
+  read_only,
+  write_back,
+  write_through,
+  write_evict,
+  local_wb_global_evict
+};
+enum class alloc_policy : std::uint8_t { on_miss, on_fill, streaming };
+enum class write_alloc : std::uint8_t { none, naive, fetch_on_write, lazy_fetch_on_read };
+enum class fail_cause : std::uint8_t { none, mshr_full, merge_limit, no_line, miss_queue_full };
+const char* to_string(fail_cause c);
+
+write_policy parse_write_policy(const std::string& s);
+alloc_policy parse_alloc_policy(const std::string& s);
+write_alloc parse_write_alloc(const std::string& s);
+
+struct cache_geometry {
+  std::uint32_t sets = 32;
+  std::uint32_t ways = 4;
+  std::uint32_t line_size = 128;
+  bool sectored = false;
+  bool fifo = false;  // replacement: FIFO instead of LRU
+  index_function index = index_function::linear;
+  write_policy write = write_policy::write_back;
+  alloc_policy alloc = alloc_policy::on_miss;
+  write_alloc wr_alloc = write_alloc::none;
+  std::uint32_t mshr_entries = 32;
+  std::uint32_t mshr_merge = 8;
+};
+
+struct cache_line {
+  std::uint64_t line = 0;  // line address
+  bool allocated = false;
+  bool reserved = false;  // waiting for a fill: not replaceable
+  std::uint8_t valid = 0;
+  std::uint8_t dirty = 0;
+  std::uint64_t used_at = 0;    // LRU stamp
+  std::uint64_t filled_at = 0;  // FIFO stamp
+};
+
+class tag_array {
+ public:
+  tag_array(const cache_geometry& g);
+  std::uint32_t set_of(std::uint64_t addr) const;
+  int lookup(std::uint64_t line) const;  // line index or -1
+  // The line to replace in `set`: an empty one first, else the least recently used (or
+  // first filled) that is not reserved; -1 when every line is reserved.
+  int victim(std::uint32_t set) const;
+  cache_line& at(int idx) { return m_lines[idx]; }
+  const cache_line& at(int idx) const { return m_lines[idx]; }
+  void touch(int idx) { m_lines[idx].used_at = ++m_clock; }
+  void install(int idx, std::uint64_t line);
+  void invalidate_all();
+  std::size_t size() const { return m_lines.size(); }
+
+ private:
+  cache_geometry m_g;
+  unsigned m_line_log2;
+  std::vector<cache_line> m_lines;
+  std::uint64_t m_clock = 0;
+};
+
+struct access_request {
+  std::uint64_t addr = 0;
+  std::uint8_t sectors = 0xf;  // sectors of the line touched
+  bool write = false;
+  bool local = false;  // local memory (write-back under local_wb_global_evict)
+  void* requester = nullptr;
+  std::size_t miss_queue_free = 0;    // free entries towards the next level
+  std::size_t miss_queue_depth = 64;  // a fill + write-back pair may use a 1-entry queue
+};
+
+struct access_result {
+  enum kind_t : std::uint8_t { hit, merged, miss, write_done, fail } kind = fail;
+  fail_cause cause = fail_cause::none;
+  std::uint64_t line = 0;
+  bool line_miss = false;    // the tag was absent
+  bool sector_miss = false;  // the tag was present, some sector was not
+  std::uint8_t fetch = 0;    // miss: sectors to request from the next level (one fill)
+  int mshr = -1;
+  bool forward_write = false;  // write: send it to the next level
+  bool evicted = false;        // a valid line was replaced or invalidated
+  bool writeback = false;      // ...and it was dirty: write back wb_line / wb_sectors
+  std::uint64_t wb_line = 0;
+  std::uint8_t wb_sectors = 0;
+};
+
+struct fill_result {
+  bool complete = false;  // the MSHR entry is free; its requesters were appended
+  bool writeback = false;
+  std::uint64_t wb_line = 0;
+  std::uint8_t wb_sectors = 0;
+};
+
+class cache_logic {
+ public:
+  explicit cache_logic(const cache_geometry& g);
+
+  const cache_geometry& geometry() const { return m_g; }
+  std::uint64_t line_of(std::uint64_t addr) const {
+    return addr & ~std::uint64_t(m_g.line_size - 1);
+  }
+
+  // Miss queue entries `req` may need (fill + write-back of a dirty victim).
+  access_result access(const access_request& req);
+  // A fill for MSHR entry `mshr` brought `sectors`; ready requesters go to `ready`.
+  fill_result fill(int mshr, std::uint8_t sectors, std::vector<mshr_table::slot>& ready);
+  // Marks sectors dirty if the line is present (an atomic executed at this bank).
+  void mark_dirty(std::uint64_t addr, std::uint8_t sectors);
+  // Is the line present with all of `sectors` valid? (no side effects)
+  bool probe(std::uint64_t addr, std::uint8_t sectors) const;
+  // Fills a line without a request (L2 warm-up from MemcpyHtoD); returns false if no line.
+  bool warm(std::uint64_t addr, std::uint8_t sectors);
+  void invalidate_all() { m_tags.invalidate_all(); }
+
+  const mshr_table& mshr() const { return m_mshr; }
+  const tag_array& tags() const { return m_tags; }
+
+ private:
+  access_result read(const access_request& req);
+  access_result write(const access_request& req);
+  // Replaces `idx` by `line`, reporting the old line in `r`.
+  void replace(int idx, std::uint64_t line, access_result& r);
+  std::uint8_t all_sectors() const {
+    return m_g.line_size >= 128 ? 0xf
+                                : static_cast<std::uint8_t>(
+                                      (1u << (m_g.line_size < 32 ? 1 : m_g.line_size / 32)) - 1);
+  }
+
+  cache_geometry m_g;
+  tag_array m_tags;
+  mshr_table m_mshr;
+  std::uint64_t m_fills = 0;
+};
+
+}  // namespace gputlm::memory

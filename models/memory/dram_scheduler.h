@@ -1,0 +1,106 @@
+// Command scheduling of one DRAM channel: per-bank row buffers and timing state, channel
+// constraints (command bus, data bus, read/write turnaround, tRRD, tCCD and tCCDL within a
+// bank group) and a request queue served FR-FCFS (ready row hits first, oldest first; then
+// the oldest request's row command) or FCFS. At most 64 banks. Times are DRAM command-clock cycles;
+// names and derived timings follow GPGPU-Sim's -gpgpu_dram_timing_opt
+// (../shared/reference/platforms.md §3.5): tRTW = CL + BL/ratio + 2 - WL,
+// tWTR = WL + BL/ratio + tCDLR, write-to-precharge = WL + BL/ratio + tWR, read-to-precharge
+// = BL/ratio (tRTPL with bank groups). Plain C++, no SystemC, no allocation per request.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace gputlm::memory {
+
+struct dram_timing {
+  std::uint32_t banks = 16, bank_groups = 1;
+  bool bank_group_low_bits = false;  // bank group = bank mod groups (else bank / (banks/groups))
+  std::uint32_t tCCD = 2, tRRD = 6, tRCD = 12, tRAS = 28, tRP = 12, tRC = 40, CL = 12, WL = 4,
+                tCDLR = 5, tWR = 12, tCCDL = 0, tRTPL = 0;
+  std::uint32_t burst_cycles = 2;  // BL / data_rate: data-bus cycles per column access
+  bool dual_bus = false;           // row and column commands on separate buses
+  bool fr_fcfs = true;
+};
+
+class dram_scheduler {
+ public:
+  static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
+
+  struct request {
+    void* tag = nullptr;
+    std::uint32_t bank = 0;
+    std::uint32_t row = 0;
+    bool write = false;
+    std::uint32_t bursts = 1;  // column accesses needed
+    std::uint64_t arrival = 0;
+  };
+  struct completion {
+    void* tag;
+    std::uint64_t done;           // cycle the last data beat leaves the bus
+    bool row_hit;                 // its first column access found the row open
+    std::uint64_t first_command;  // cycle of the first command issued for it (queueing ends)
+  };
+
+  dram_scheduler(const dram_timing& t, std::size_t queue_depth);
+
+  bool full() const { return m_queue.size() >= m_depth; }
+  std::size_t size() const { return m_queue.size(); }
+  bool empty() const { return m_queue.empty(); }
+  void push(const request& r);
+
+  // Issues what can issue at cycle `now` (one command, or a row and a column command with
+  // a dual bus). Requests whose last column access issued are appended to `done`. Returns
+  // the next cycle worth calling again (never when the queue is empty).
+  std::uint64_t step(std::uint64_t now, std::vector<completion>& done);
+
+  // Statistics.
+  std::uint64_t activates() const { return m_activates; }
+  std::uint64_t precharges() const { return m_precharges; }
+  std::uint64_t row_hits() const { return m_row_hits; }  // requests served without ACT
+  std::uint64_t row_misses() const { return m_row_misses; }
+  std::uint64_t bursts() const { return m_bursts; }
+  std::uint64_t busy_bus_cycles() const { return m_bursts * m_t.burst_cycles; }
+  std::uint32_t open_row(std::uint32_t bank) const { return m_banks[bank].row; }
+  bool is_open(std::uint32_t bank) const { return m_banks[bank].open; }
+
+ private:
+  struct entry {
+    request r;
+    std::uint32_t left;
+    bool activated = false;  // needed an ACT (row miss)
+    bool started = false;
+    std::uint64_t first_command = never;
+  };
+  struct bank_state {
+    bool open = false;
+    std::uint32_t row = 0;
+    std::uint64_t act_at = 0;  // last ACT
+    std::uint64_t pre_at = 0;  // last PRE
+    std::uint64_t col_ok = 0;  // earliest column command (tRCD)
+    std::uint64_t pre_ok = 0;  // earliest PRE (tRAS, read/write to precharge)
+    bool ever_activated = false;
+  };
+
+  std::uint32_t group_of(std::uint32_t bank) const;
+  std::uint64_t column_ready(const entry& e) const;
+  std::uint64_t row_ready(const entry& e) const;  // PRE or ACT
+  void count_open_row_hits(std::uint32_t bank);
+
+  dram_timing m_t;
+  std::size_t m_depth;
+  std::vector<entry> m_queue;  // age order
+  std::vector<bank_state> m_banks;
+  std::vector<std::uint64_t> m_group_col_ok;
+  std::vector<std::uint32_t> m_open_row_hits;  // per bank: queued requests to its open row
+  std::uint64_t m_col_ok = 0;                  // tCCD
+  std::uint64_t m_act_ok = 0;                  // tRRD
+  std::uint64_t m_bus_free = 0;                // data bus
+  std::uint64_t m_read_ok = 0;                 // after writes (tWTR)
+  std::uint64_t m_write_ok = 0;                // after reads (tRTW)
+  std::uint64_t m_last_cmd = never, m_last_col = never, m_last_row = never;  // command buses
+  std::uint64_t m_activates = 0, m_precharges = 0, m_row_hits = 0, m_row_misses = 0, m_bursts = 0;
+};
+
+}  // namespace gputlm::memory

@@ -1,0 +1,48 @@
+// A FIFO on a ring buffer that grows only when it outgrows its capacity (then keeps the
+// larger size), so steady-state traffic allocates nothing. Used for the queues of the
+// memory blocks; the blocks enforce the hardware depths themselves.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace gputlm::memory {
+
+template <typename T>
+class fifo {
+ public:
+  explicit fifo(std::size_t reserve = 8) : m_buf(reserve ? reserve : 1) {}
+  bool empty() const { return m_size == 0; }
+  std::size_t size() const { return m_size; }
+  T& front() { return m_buf[m_head]; }
+  const T& front() const { return m_buf[m_head]; }
+  T& operator[](std::size_t i) { return m_buf[(m_head + i) % m_buf.size()]; }
+  const T& operator[](std::size_t i) const { return m_buf[(m_head + i) % m_buf.size()]; }
+  void push(const T& v) {
+    if (m_size == m_buf.size()) grow();
+    m_buf[(m_head + m_size) % m_buf.size()] = v;
+    ++m_size;
+  }
+  void pop() {
+    m_head = (m_head + 1) % m_buf.size();
+    --m_size;
+  }
+  // Removes element i (order kept).
+  void erase(std::size_t i) {
+    for (std::size_t k = i; k + 1 < m_size; ++k) (*this)[k] = (*this)[k + 1];
+    --m_size;
+  }
+
+ private:
+  void grow() {
+    std::vector<T> n(m_buf.size() * 2);
+    for (std::size_t i = 0; i < m_size; ++i) n[i] = (*this)[i];
+    m_buf.swap(n);
+    m_head = 0;
+  }
+  std::vector<T> m_buf;
+  std::size_t m_head = 0;
+  std::size_t m_size = 0;
+};
+
+}  // namespace gputlm::memory

@@ -1,0 +1,58 @@
+#include "models/memory/fixed_latency_memory.h"
+
+namespace gputlm::memory {
+
+fixed_latency_memory::fixed_latency_memory(const sc_core::sc_module_name& name,
+                                           const block_context& ctx)
+    : component(name, ctx), m_peq(this, &fixed_latency_memory::respond) {
+  declare_socket("core", core);
+  core.register_nb_transport_fw(this, &fixed_latency_memory::fw);
+  SC_METHOD(accept_waiting);
+  sensitive << m_retry;
+  dont_initialize();
+  add_stat("requests", m_requests, "requests served");
+  add_stat("pushbacks", m_pushbacks, "requests whose END_REQ was withheld");
+}
+
+tlm::tlm_sync_enum fixed_latency_memory::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                            sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP
+  const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp() + delay);
+  if (now != m_cycle) {
+    m_cycle = now;
+    m_taken = 0;
+  }
+  if (m_taken >= *m_requests_per_cycle) {  // full this cycle: accept in the next one
+    ++m_pushbacks;
+    m_waiting = &gp;
+    m_retry.notify(clock().edge_time(now + 1) - sc_core::sc_time_stamp());
+    return tlm::TLM_ACCEPTED;
+  }
+  ++m_taken;
+  ++m_requests;
+  m_peq.notify(gp, tlm::BEGIN_RESP, clock().edge_time(now + *m_latency) - sc_core::sc_time_stamp());
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void fixed_latency_memory::accept_waiting() {
+  if (!m_waiting) return;
+  tlm::tlm_generic_payload* gp = m_waiting;
+  m_waiting = nullptr;
+  m_cycle = clock().now_cycle();
+  m_taken = 1;
+  ++m_requests;
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  core->nb_transport_bw(*gp, phase, d);
+  m_peq.notify(*gp, tlm::BEGIN_RESP, clock().delay_cycles(*m_latency));
+}
+
+void fixed_latency_memory::respond(tlm::tlm_generic_payload& gp, const tlm::tlm_phase&) {
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  core->nb_transport_bw(gp, phase, d);
+}
+
+}  // namespace gputlm::memory

@@ -1,0 +1,61 @@
+// Miss Status Holding Registers of a cache: `entries` distinct outstanding lines, each
+// merging up to `merge` requests (slots). The first request to a line is the primary miss
+// and allocates an entry; later ones to the same line are secondary misses (merges). Entries
+// are kept in allocation (FIFO) order, entry 0 being the oldest, as the LATOA paper's MSHR
+// (../shared/reference/platforms.md §2.6: "entry 1 is the next to go out").
+// Occupancy of entries and of the slots of each entry can be read at any time.
+// Plain C++, no SystemC; no allocation after construction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gputlm::memory {
+
+class mshr_table {
+ public:
+  struct slot {
+    void* requester = nullptr;
+    std::uint8_t sectors = 0;
+  };
+  struct entry {
+    std::uint64_t line = 0;
+    std::uint8_t pending_sectors = 0;  // sectors requested from the next level
+    std::uint32_t outstanding_fills = 0;
+    std::vector<slot> slots;
+    bool valid = false;
+  };
+
+  mshr_table(std::size_t entries, std::size_t merge);
+
+  std::size_t capacity() const { return m_entries.size(); }
+  std::size_t merge_limit() const { return m_merge; }
+  std::size_t used() const { return m_order.size(); }
+  bool full() const { return used() == capacity(); }
+  std::size_t slots_used() const { return m_slots_used; }
+
+  // Index of the live entry for `line`, or -1.
+  int find(std::uint64_t line) const;
+  // Primary miss: a new entry (the table must not be full).
+  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester);
+  bool can_merge(int idx) const { return m_entries[idx].slots.size() < m_merge; }
+  // Secondary miss; `extra_sectors` are fetched by an additional fill.
+  void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
+  const entry& at(int idx) const { return m_entries[idx]; }
+  // One fill came back; true when it was the last one of the entry.
+  bool fill_arrived(int idx);
+  // Frees the entry, appending its requesters (in arrival order) to `out`.
+  void release(int idx, std::vector<slot>& out);
+
+  // Live entries, oldest first.
+  const std::vector<int>& order() const { return m_order; }
+
+ private:
+  std::vector<entry> m_entries;
+  std::vector<int> m_free;
+  std::vector<int> m_order;
+  std::size_t m_merge;
+  std::size_t m_slots_used = 0;
+};
+
+}  // namespace gputlm::memory

@@ -1,0 +1,52 @@
+#include "models/memory/set_index.h"
+
+#include <stdexcept>
+
+namespace gputlm::memory {
+
+index_function parse_index_function(const std::string& name) {
+  if (name == "linear") return index_function::linear;
+  if (name == "fermi_hash") return index_function::fermi_hash;
+  if (name == "ipoly") return index_function::ipoly;
+  if (name == "xor") return index_function::xor_fold;
+  throw std::invalid_argument("unknown index function '" + name + "'");
+}
+
+std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size) {
+  // Irreducible polynomials (bit i = coefficient of x^i): x^4+x+1, x^5+x^2+1, x^6+x+1.
+  unsigned degree = log2_floor(size);
+  std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : degree == 6 ? 0x43 : 0;
+  if (poly == 0) return static_cast<std::uint32_t>(value & (size - 1));
+  for (int bit = 63; bit >= static_cast<int>(degree); --bit)
+    if (value >> bit & 1) value ^= poly << (bit - degree);
+  return static_cast<std::uint32_t>(value);
+}
+
+std::uint32_t set_index(index_function f, std::uint64_t addr, std::uint32_t sets,
+                        unsigned line_log2) {
+  const std::uint64_t block = addr >> line_log2;
+  const std::uint32_t mask = sets - 1;
+  switch (f) {
+    case index_function::linear:
+      return static_cast<std::uint32_t>(block & mask);
+    case index_function::fermi_hash: {
+      // Nugteren et al.: address bits 7..11 XOR bits 13, 14, 15, 17, 19; 64 sets prepend bit 12.
+      std::uint32_t lower = static_cast<std::uint32_t>(addr >> 7) & 0x1f;
+      std::uint32_t upper = static_cast<std::uint32_t>((addr >> 13) & 0x7) |
+                            static_cast<std::uint32_t>(((addr >> 17) & 1) << 3) |
+                            static_cast<std::uint32_t>(((addr >> 19) & 1) << 4);
+      std::uint32_t s = lower ^ upper;
+      if (sets == 64) s |= static_cast<std::uint32_t>((addr >> 12) & 1) << 5;
+      return s & mask;
+    }
+    case index_function::ipoly:
+      return ipoly_hash(block, sets);
+    case index_function::xor_fold: {
+      unsigned bits = log2_floor(sets);
+      return static_cast<std::uint32_t>((block ^ (block >> bits)) & mask);
+    }
+  }
+  return 0;
+}
+
+}  // namespace gputlm::memory

@@ -1,0 +1,71 @@
+// The two halves of the AT base protocol every memory block speaks: an initiator sends
+// one BEGIN_REQ at a time and waits for END_REQ (a target withholding END_REQ pushes back);
+// a target sends one BEGIN_RESP at a time and waits for END_RESP. Calls are made from the
+// owner's SC_METHOD, never from inside the peer's nb_transport call.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+namespace gputlm::memory {
+
+class request_channel {
+ public:
+  void bind(tlm::tlm_initiator_socket<>& s) { m_socket = &s; }
+  bool busy() const { return m_waiting != nullptr; }
+  // Sends BEGIN_REQ; returns true when the target took it at once (no END_REQ to wait for).
+  bool send(tlm::tlm_generic_payload& gp) {
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    m_waiting = &gp;
+    tlm::tlm_sync_enum r = (*m_socket)->nb_transport_fw(gp, ph, t);
+    if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && ph != tlm::BEGIN_REQ)) {
+      m_waiting = nullptr;
+      return true;
+    }
+    return false;
+  }
+  // END_REQ, or a BEGIN_RESP that implies it, arrived for `gp`.
+  void end_req(const tlm::tlm_generic_payload& gp) {
+    if (m_waiting == &gp) m_waiting = nullptr;
+  }
+
+ private:
+  tlm::tlm_initiator_socket<>* m_socket = nullptr;
+  tlm::tlm_generic_payload* m_waiting = nullptr;
+};
+
+class response_channel {
+ public:
+  void bind(tlm::tlm_target_socket<>& s) { m_socket = &s; }
+  bool busy() const { return m_waiting != nullptr; }
+  // Sends BEGIN_RESP; returns true when the initiator completed it at once.
+  bool send(tlm::tlm_generic_payload& gp) {
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    m_waiting = &gp;
+    tlm::tlm_sync_enum r = (*m_socket)->nb_transport_bw(gp, ph, t);
+    if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && ph == tlm::END_RESP)) {
+      m_waiting = nullptr;
+      return true;
+    }
+    return false;
+  }
+  void end_resp(const tlm::tlm_generic_payload& gp) {
+    if (m_waiting == &gp) m_waiting = nullptr;
+  }
+
+ private:
+  tlm::tlm_target_socket<>* m_socket = nullptr;
+  tlm::tlm_generic_payload* m_waiting = nullptr;
+};
+
+// Time from now to the start of `cycle` of `clk` (the next edge when that is past).
+template <typename Clock>
+sc_core::sc_time until_cycle(const Clock& clk, std::uint64_t cycle) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time t = clk.edge_time(cycle);
+  return t > now ? t - now : clk.delay_cycles(0);
+}
+
+}  // namespace gputlm::memory

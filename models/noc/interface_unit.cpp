@@ -1,0 +1,134 @@
+#include "models/noc/interface_unit.h"
+
+namespace gputlm::noc {
+
+interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_context& ctx)
+    : component(name, ctx) {
+  declare_socket("in", in);
+  declare_socket("out", out);
+  in.register_nb_transport_fw(this, &interface_unit::in_fw);
+  out.register_nb_transport_bw(this, &interface_unit::out_bw);
+  m_down.bind(out);
+  m_up.bind(in);
+  add_stat("requests", m_req_count, "requests passed from in to out");
+  add_stat("responses", m_resp_count, "responses passed from out to in");
+  add_stat("request_stalls", m_req_stalls, "requests held at a full request buffer");
+  add_stat("response_stalls", m_resp_stalls, "responses held at a full response buffer");
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+void interface_unit::validate() {
+  m_request_buffer.require(*m_request_buffer >= 1, "must be at least 1");
+  m_response_buffer.require(*m_response_buffer >= 1, "must be at least 1");
+}
+
+void interface_unit::add_traces(vcd_writer& vcd) {
+  m_trace_req.trace(vcd, name(), "request_buffer", 16);
+  m_trace_resp.trace(vcd, name(), "response_buffer", 16);
+}
+
+tlm::tlm_sync_enum interface_unit::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                         sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  if (ph == tlm::BEGIN_REQ) {
+    ++m_req_count;
+    if (m_requests.size() < *m_request_buffer) {
+      m_requests.push({now + m_latency->value, &gp});
+      m_trace_req.set(m_requests.size());
+      wake_at(now + m_latency->value);
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    ++m_req_stalls;
+    m_held_req = &gp;
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::END_RESP) {
+    m_up.end_resp(gp);
+    wake_at(now);
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                          sc_core::sc_time&) {
+  const std::uint64_t now = clock().now_cycle();
+  m_down.end_req(gp);
+  if (ph == tlm::BEGIN_RESP) {
+    ++m_resp_count;
+    wake_at(now);
+    if (m_responses.size() < *m_response_buffer) {
+      m_responses.push({now + m_latency->value, &gp});
+      m_trace_resp.set(m_responses.size());
+      wake_at(now + m_latency->value);
+      return tlm::TLM_COMPLETED;
+    }
+    ++m_resp_stalls;
+    m_held_resp = &gp;
+    return tlm::TLM_ACCEPTED;
+  }
+  wake_at(now);
+  return tlm::TLM_ACCEPTED;
+}
+
+void interface_unit::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock().now_cycle();
+  if (cycle < now) cycle = now;
+  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
+  m_wake_cycle = cycle;
+  m_wake.notify(memory::until_cycle(clock(), cycle));
+}
+
+void interface_unit::run() {
+  const std::uint64_t now = clock().now_cycle();
+  m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t next = ~std::uint64_t(0);
+
+  if (!m_requests.empty() && !m_down.busy()) {
+    if (m_requests.front().at <= now && now >= m_next_req) {
+      tlm::tlm_generic_payload* gp = m_requests.front().gp;
+      m_requests.pop();
+      m_next_req = now + 1;
+      m_down.send(*gp);
+    }
+    if (!m_requests.empty())
+      next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
+  }
+  if (m_held_req && m_requests.size() < *m_request_buffer) {
+    tlm::tlm_generic_payload* gp = m_held_req;
+    m_held_req = nullptr;
+    m_requests.push({now + m_latency->value, gp});
+    next = std::min(next, std::max(now + 1, m_requests.front().at));
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    in->nb_transport_bw(*gp, ph, t);
+  }
+
+  if (!m_responses.empty() && !m_up.busy()) {
+    if (m_responses.front().at <= now && now >= m_next_resp) {
+      tlm::tlm_generic_payload* gp = m_responses.front().gp;
+      m_responses.pop();
+      m_next_resp = now + 1;
+      m_up.send(*gp);
+    }
+    if (!m_responses.empty())
+      next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
+  }
+  if (m_held_resp && m_responses.size() < *m_response_buffer) {
+    tlm::tlm_generic_payload* gp = m_held_resp;
+    m_held_resp = nullptr;
+    m_responses.push({now + m_latency->value, gp});
+    next = std::min(next, std::max(now + 1, m_responses.front().at));
+    tlm::tlm_phase ph = tlm::END_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(*gp, ph, t);
+  }
+
+  m_trace_req.set(m_requests.size());
+  m_trace_resp.set(m_responses.size());
+  if (next != ~std::uint64_t(0)) wake_at(next);
+}
+
+}  // namespace gputlm::noc

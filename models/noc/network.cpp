@@ -1,0 +1,334 @@
+#include "models/noc/network.h"
+
+#include <algorithm>
+
+namespace gputlm::noc {
+
+// The SMX port a request came from, so its reply finds the way back. Pooled per network.
+struct noc_route : tlm::tlm_extension<noc_route> {
+  std::uint32_t source = 0;
+  tlm::tlm_extension_base* clone() const override { return new noc_route(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override {
+    source = static_cast<const noc_route&>(o).source;
+  }
+};
+
+network::~network() = default;
+
+network::network(const sc_core::sc_module_name& name, const block_context& ctx)
+    : component(name, ctx) {
+  for (std::uint64_t i = 0; i < *m_smx_ports; ++i) {
+    smx.push_back(std::make_unique<target_type>(("smx_" + std::to_string(i)).c_str()));
+    smx.back()->register_nb_transport_fw(this, &network::smx_fw, static_cast<int>(i));
+    declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
+  }
+  for (std::uint64_t j = 0; j < *m_mem_ports; ++j) {
+    mem.push_back(std::make_unique<initiator_type>(("mem_" + std::to_string(j)).c_str()));
+    mem.back()->register_nb_transport_bw(this, &network::mem_bw, static_cast<int>(j));
+    declare_socket("mem[" + std::to_string(j) + "]", *mem.back());
+  }
+  m_smx_pending.resize(*m_smx_ports);
+  m_mem_pending.resize(*m_mem_ports);
+  m_to_smx.resize(*m_smx_ports);
+  m_to_mem.resize(*m_mem_ports);
+  m_smx_channel.resize(*m_smx_ports);
+  m_mem_channel.resize(*m_mem_ports);
+  for (std::size_t i = 0; i < smx.size(); ++i) m_smx_channel[i].bind(*smx[i]);
+  for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
+
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
+
+  add_stat("packets", m_packets, "packets delivered");
+  add_stat("flits", m_flits_total, "flits delivered");
+  add_stat("injection_stalls", m_injection_stalls,
+           "requests/replies held at a full injection buffer (END_REQ/END_RESP withheld)");
+  add_stat(
+      "avg_packet_latency",
+      [this] {
+        return m_packets.value() ? double(m_latency_sum) / double(m_packets.value()) : 0.0;
+      },
+      "cycles from injection to ejection");
+}
+
+void network::validate() {
+  m_smx_ports.require(*m_smx_ports >= 1, "must be at least 1");
+  m_mem_ports.require(*m_mem_ports >= 1, "must be at least 1");
+  m_flit_size.require(*m_flit_size >= 8, "must hold at least the 8 B packet header");
+  m_ejection_buffer.require(*m_ejection_buffer >= 1, "must be at least 1");
+  m_mem_channels.require(*m_mem_channels >= 1 && *m_mem_ports % *m_mem_channels == 0,
+                         "must divide mem_ports");
+  const std::string err = memory::address_decoder::check(*m_address_map);
+  m_address_map.require(err.empty(), err);
+}
+
+void network::finish_topology() {
+  // A malformed map is reported by validate(); until then decode with the default one.
+  const std::string map = memory::address_decoder::check(*m_address_map).empty()
+                              ? *m_address_map
+                              : std::string("dramid@8;") + std::string(64, '0');
+  m_decoder = std::make_unique<memory::address_decoder>(
+      map, static_cast<std::uint32_t>(*m_mem_channels),
+      static_cast<std::uint32_t>(*m_mem_ports / std::max<std::uint64_t>(1, *m_mem_channels)),
+      memory::parse_partition_indexing(*m_partition_indexing));
+}
+
+void network::add_traces(vcd_writer& vcd) {
+  m_trace_in_flight.trace(vcd, name(), "packets_in_flight", 16);
+  m_trace_busy.trace(vcd, name(), "busy", 1);
+}
+
+std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply) const {
+  const auto* req = gp.get_extension<mem_request>();
+  const bool atomic = req && req->kind == access_kind::atomic;
+  const bool carries = reply ? (gp.is_read() || atomic) : (gp.is_write() || atomic);
+  const std::uint64_t bytes = 8 + (carries ? gp.get_data_length() : 0);
+  const std::uint64_t f = m_flit_size->value;
+  return static_cast<std::uint32_t>((bytes + f - 1) / f);
+}
+
+network::packet* network::new_packet() {
+  if (m_packet_free.empty()) {
+    m_packet_all.push_back(std::make_unique<packet>());
+    return m_packet_all.back().get();
+  }
+  packet* p = m_packet_free.back();
+  m_packet_free.pop_back();
+  return p;
+}
+
+void network::free_packet(packet* p) {
+  p->gp = nullptr;
+  m_packet_free.push_back(p);
+}
+
+bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply) {
+  packet* p = new_packet();
+  p->gp = &gp;
+  p->reply = reply;
+  p->flits = flits_of(gp, reply);
+  if (reply) {
+    noc_route* r = gp.get_extension<noc_route>();
+    p->endpoint = r ? r->source : 0;
+  } else {
+    p->endpoint = port_of(gp.get_address());
+  }
+  p->hop = 0;
+  route(*p, source);
+  buffer& in = m_buffers[p->buffers[0]];
+  if (!in.has_room(p->flits)) {
+    free_packet(p);
+    return false;
+  }
+  if (!reply) {
+    noc_route* r;
+    if (m_route_free.empty()) {
+      m_route_all.push_back(std::make_unique<noc_route>());
+      r = m_route_all.back().get();
+    } else {
+      r = m_route_free.back();
+      m_route_free.pop_back();
+    }
+    r->source = source;
+    gp.set_extension(r);
+  }
+  in.flits += p->flits;
+  ++in.packets;
+  const std::uint64_t now = clock().now_cycle();
+  p->injected = now;
+  ++m_in_flight;
+  m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
+  m_trace_busy.set(true);
+  p->eligible = now + m_links[p->links[0]].routing_latency;
+  m_timed.push({p->eligible, m_seq++, p});
+  wake_at(p->eligible);
+  return true;
+}
+
+tlm::tlm_sync_enum network::smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                   sc_core::sc_time&) {
+  if (ph == tlm::BEGIN_REQ) {
+    if (try_inject(gp, static_cast<std::uint32_t>(id), false)) {
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    ++m_injection_stalls;
+    m_smx_pending[id].gp = &gp;
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::END_RESP) {
+    m_smx_channel[id].end_resp(gp);
+    wake_at(clock().now_cycle());
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                   sc_core::sc_time&) {
+  if (ph == tlm::END_REQ) {
+    m_mem_channel[id].end_req(gp);
+    wake_at(clock().now_cycle());
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::BEGIN_RESP) {
+    m_mem_channel[id].end_req(gp);  // implicit END_REQ
+    if (try_inject(gp, static_cast<std::uint32_t>(id), true)) return tlm::TLM_COMPLETED;
+    ++m_injection_stalls;
+    m_mem_pending[id].gp = &gp;
+    wake_at(clock().now_cycle());
+    return tlm::TLM_ACCEPTED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+void network::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock().now_cycle();
+  if (cycle < now) cycle = now;
+  if (m_wake_cycle <= cycle && m_wake_cycle >= now) return;  // an earlier wake is pending
+  m_wake_cycle = cycle;
+  m_wake.notify(memory::until_cycle(clock(), cycle));
+}
+
+void network::activate(std::uint32_t l) {
+  if (!m_links[l].active) {
+    m_links[l].active = true;
+    m_active.push_back(l);
+  }
+}
+
+void network::arrive(packet* p, std::uint64_t now) {
+  if (p->hop == p->hops) {  // in the ejection buffer of the interface unit
+    (p->reply ? m_to_smx : m_to_mem)[p->endpoint].push(p);
+    return;
+  }
+  link& l = m_links[p->links[p->hop]];
+  l.waiting.push(p);
+  activate(p->links[p->hop]);
+  (void)now;
+}
+
+void network::run() {
+  const std::uint64_t now = clock().now_cycle();
+  m_wake_cycle = ~std::uint64_t(0);
+  std::uint64_t next = ~std::uint64_t(0);
+  m_freed = false;
+
+  // Packets whose routing delay (or link traversal) has elapsed.
+  while (!m_timed.empty() && m_timed.top().at <= now) {
+    packet* p = m_timed.top().p;
+    m_timed.pop();
+    arrive(p, now);
+  }
+
+  // Link allocation: each free link takes its oldest eligible packet with room ahead.
+  for (std::size_t a = 0; a < m_active.size();) {
+    const std::uint32_t li = m_active[a];
+    link& l = m_links[li];
+    if (l.busy_until <= now) {
+      for (std::size_t k = 0; k < l.waiting.size(); ++k) {
+        packet* p = l.waiting[k];
+        buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
+        if (!ahead.has_room(p->flits)) continue;
+        l.waiting.erase(k);
+        buffer& behind = m_buffers[p->buffers[p->hop]];
+        behind.flits -= p->flits;
+        --behind.packets;
+        m_freed = true;
+        ahead.flits += p->flits;
+        ++ahead.packets;
+        const std::uint64_t ser =
+            (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
+        l.busy_until = now + ser;
+        l.flits += p->flits;
+        l.stall_cycles += now - p->eligible;
+        ++p->hop;
+        // Cut-through: the head goes on to be routed at the next router while the tail
+        // streams behind it; only the ejection waits for the tail.
+        const std::uint64_t at =
+            p->hop < p->hops ? now + l.channel_latency + m_links[p->links[p->hop]].routing_latency
+                             : now + l.channel_latency + ser - 1;
+        p->eligible = at;
+        m_timed.push({at, m_seq++, p});
+        break;
+      }
+    }
+    if (l.waiting.empty()) {
+      l.active = false;
+      m_active[a] = m_active.back();
+      m_active.pop_back();
+      continue;
+    }
+    if (l.busy_until > now) next = std::min(next, l.busy_until);
+    ++a;
+  }
+
+  // Interface units: deliver ejected packets, one per port per cycle.
+  for (std::size_t j = 0; j < m_to_mem.size(); ++j) {
+    if (m_to_mem[j].empty() || m_mem_channel[j].busy()) continue;
+    packet* p = m_to_mem[j].front();
+    m_to_mem[j].pop();
+    buffer& b = m_buffers[p->buffers[p->hops]];
+    b.flits -= p->flits;
+    --b.packets;
+    m_freed = true;
+    ++m_packets;
+    m_flits_total += p->flits;
+    m_latency_sum += now - p->injected;
+    --m_in_flight;
+    tlm::tlm_generic_payload* gp = p->gp;
+    free_packet(p);
+    m_mem_channel[j].send(*gp);
+    if (!m_to_mem[j].empty()) next = std::min(next, now + 1);
+  }
+  for (std::size_t i = 0; i < m_to_smx.size(); ++i) {
+    if (m_to_smx[i].empty() || m_smx_channel[i].busy()) continue;
+    packet* p = m_to_smx[i].front();
+    m_to_smx[i].pop();
+    buffer& b = m_buffers[p->buffers[p->hops]];
+    b.flits -= p->flits;
+    --b.packets;
+    m_freed = true;
+    ++m_packets;
+    m_flits_total += p->flits;
+    m_latency_sum += now - p->injected;
+    --m_in_flight;
+    tlm::tlm_generic_payload* gp = p->gp;
+    free_packet(p);
+    if (noc_route* r = gp->get_extension<noc_route>()) {
+      gp->clear_extension(r);
+      m_route_free.push_back(r);
+    }
+    m_smx_channel[i].send(*gp);
+    if (!m_to_smx[i].empty()) next = std::min(next, now + 1);
+  }
+
+  // Held injections: accept them when their buffer has room again.
+  for (std::size_t i = 0; i < m_smx_pending.size(); ++i) {
+    tlm::tlm_generic_payload* gp = m_smx_pending[i].gp;
+    if (gp && try_inject(*gp, static_cast<std::uint32_t>(i), false)) {
+      m_smx_pending[i].gp = nullptr;
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      (*smx[i])->nb_transport_bw(*gp, ph, t);
+    }
+  }
+  for (std::size_t j = 0; j < m_mem_pending.size(); ++j) {
+    tlm::tlm_generic_payload* gp = m_mem_pending[j].gp;
+    if (gp && try_inject(*gp, static_cast<std::uint32_t>(j), true)) {
+      m_mem_pending[j].gp = nullptr;
+      tlm::tlm_phase ph = tlm::END_RESP;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      (*mem[j])->nb_transport_fw(*gp, ph, t);
+    }
+  }
+
+  if (!m_timed.empty()) next = std::min(next, m_timed.top().at);
+  // A link held by a full buffer ahead retries once room was made this cycle.
+  if (m_freed && !m_active.empty()) next = std::min(next, now + 1);
+  m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
+  m_trace_busy.set(m_in_flight != 0);
+  if (next != ~std::uint64_t(0)) wake_at(std::max(next, now + 1));
+}
+
+}  // namespace gputlm::noc

@@ -1,0 +1,171 @@
+// What the crossbar and the 2-D mesh share: the SMX-side and memory-side interface units
+// (packing requests and replies into packets of flits, injection and ejection buffers with
+// their depths, the address -> memory sub-partition map) and a packet engine that moves
+// packets over links with finite buffers: a packet waits in a buffer until its routing
+// delay has passed, then for its next link to be free and for room in the buffer behind it
+// (credit back-pressure) and occupies the link for ceil(flits / speedup) cycles. Its head
+// reaches the next router channel_latency after the grant and is routed there while the
+// tail follows (virtual cut-through at packet level, room for the whole packet reserved
+// ahead); the interface unit at the end takes it when the tail has arrived.
+// Requests and replies travel on two separate subnets, as GPGPU-Sim's two-subnet
+// configurations do, so replies never wait behind requests.
+//
+// Event-driven: the engine wakes only at a packet's next eligible time, when a link frees
+// or when a buffer gains room; with no traffic it does nothing.
+//
+// Sockets: `smx[i]` (target) from the L1s, `mem[j]` (initiator) to the L2 banks.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "models/common/component.h"
+#include "models/common/mem_request.h"
+#include "models/memory/address_decoder.h"
+#include "models/memory/fifo.h"
+#include "models/memory/tlm_channels.h"
+
+namespace gputlm::noc {
+
+struct noc_route;
+
+class network : public component {
+ public:
+  using target_type = tlm_utils::simple_target_socket_tagged<network>;
+  using initiator_type = tlm_utils::simple_initiator_socket_tagged<network>;
+
+  SC_HAS_PROCESS(network);
+  network(const sc_core::sc_module_name& name, const block_context& ctx);
+  ~network() override;
+  void validate() override;
+  void add_traces(vcd_writer& vcd) override;
+
+  std::vector<std::unique_ptr<target_type>> smx;
+  std::vector<std::unique_ptr<initiator_type>> mem;
+
+  // Memory port (sub-partition) serving `addr`.
+  std::uint32_t port_of(std::uint64_t addr) const { return m_decoder->sub_partition(addr); }
+  std::uint64_t packets_in_flight() const { return m_in_flight; }
+  std::uint32_t flits_of(const tlm::tlm_generic_payload& gp, bool reply) const;
+
+ protected:
+  static constexpr std::size_t max_hops = 40;
+  struct packet;
+  struct buffer {
+    std::uint32_t capacity_flits = 0;
+    std::uint32_t capacity_packets = 0;
+    std::uint32_t flits = 0;
+    std::uint32_t packets = 0;
+    bool has_room(std::uint32_t f) const {
+      return packets < capacity_packets && flits + f <= capacity_flits;
+    }
+  };
+  struct link {
+    std::uint32_t owner = 0;  // router or port index for statistics
+    std::uint64_t busy_until = 0;
+    std::uint32_t channel_latency = 1;
+    std::uint32_t routing_latency = 0;  // at the buffer feeding this link
+    memory::fifo<packet*> waiting{4};
+    bool active = false;
+    std::uint64_t flits = 0;
+    std::uint64_t stall_cycles = 0;
+  };
+  struct packet {
+    tlm::tlm_generic_payload* gp = nullptr;
+    std::uint32_t flits = 1;
+    bool reply = false;
+    std::uint32_t endpoint = 0;  // destination port (mem j for requests, smx i for replies)
+    std::uint8_t hop = 0;
+    std::uint8_t hops = 0;
+    std::array<std::uint32_t, max_hops> links{};
+    std::array<std::uint32_t, max_hops + 1> buffers{};  // buffers[0]: injection, [hops]: ejection
+    std::uint64_t eligible = 0;
+    std::uint64_t injected = 0;
+  };
+
+  // Filled by the topology before end of elaboration.
+  std::vector<buffer> m_buffers;
+  std::vector<link> m_links;
+  // The topology's route of a packet from its source to its endpoint (sets links/buffers/hops).
+  virtual void route(packet& p, std::uint32_t source) const = 0;
+  // Called once the ports exist (constructor of the derived class): builds buffers and links.
+  std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(*m_smx_ports); }
+  std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(*m_mem_ports); }
+  void set_speedup(double s) { m_speedup_x100 = static_cast<std::uint32_t>(s * 100 + 0.5); }
+  void finish_topology();
+
+  param<std::uint64_t> m_smx_ports{*this, "smx_ports", 1, "SMX-side ports"};
+  param<std::uint64_t> m_mem_ports{*this, "mem_ports", 1, "memory sub-partition ports"};
+  param<bytes> m_flit_size{*this, "flit_size", {32}, "flit size"};
+  param<std::uint64_t> m_ejection_buffer{*this, "ejection_buffer", 32,
+                                         "packets per SMX-side ejection buffer (interface unit)"};
+  param<std::uint64_t> m_mem_channels{*this, "mem_channels", 1,
+                                      "DRAM channels (mem_ports / channels sub-partitions each)"};
+  choice_param m_partition_indexing{*this,
+                                    "partition_indexing",
+                                    "linear",
+                                    "address -> sub-partition hash",
+                                    {"linear", "xor", "ipoly", "random"}};
+  param<std::string> m_address_map{
+      *this, "address_map",
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
+      "GPGPU-Sim address mapping, as the DRAM channels' (selects the sub-partition)"};
+
+ private:
+  struct pending_in {
+    tlm::tlm_generic_payload* gp = nullptr;
+  };
+
+  tlm::tlm_sync_enum smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                            sc_core::sc_time& t);
+  tlm::tlm_sync_enum mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                            sc_core::sc_time& t);
+  bool try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply);
+  void run();
+  void wake_at(std::uint64_t cycle);
+  packet* new_packet();
+  void free_packet(packet* p);
+  void arrive(packet* p, std::uint64_t now);
+  void activate(std::uint32_t l);
+
+  std::unique_ptr<memory::address_decoder> m_decoder;
+  std::uint32_t m_speedup_x100 = 100;
+  sc_core::sc_event m_wake;
+  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+
+  struct timed {
+    std::uint64_t at;
+    std::uint64_t seq;
+    packet* p;
+    bool operator>(const timed& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  std::priority_queue<timed, std::vector<timed>, std::greater<timed>> m_timed;
+  std::uint64_t m_seq = 0;
+  std::vector<std::uint32_t> m_active;  // links with waiting packets
+
+  // Interface units: pending injections (one per socket) and ejection queues.
+  std::vector<pending_in> m_smx_pending, m_mem_pending;
+  std::vector<memory::fifo<packet*>> m_to_mem, m_to_smx;
+  std::vector<memory::request_channel> m_mem_channel;
+  std::vector<memory::response_channel> m_smx_channel;
+  std::vector<packet*> m_packet_free;
+  std::vector<std::unique_ptr<packet>> m_packet_all;
+  std::uint64_t m_in_flight = 0;
+  std::vector<std::unique_ptr<noc_route>> m_route_all;
+  std::vector<noc_route*> m_route_free;
+  bool m_freed = false;
+
+ protected:
+  // Statistics.
+  counter m_packets, m_flits_total, m_injection_stalls;
+  std::uint64_t m_latency_sum = 0;
+  traced_value m_trace_in_flight;
+  traced_value m_trace_busy;
+};
+
+}  // namespace gputlm::noc

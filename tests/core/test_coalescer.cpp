@@ -1,0 +1,99 @@
+// Coalescing and shared-memory bank conflicts against counts worked out here: distinct
+// 128 B lines (per sub-warp on Fermi/Kepler) and distinct words per bank.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "models/core/coalescer.h"
+
+using namespace gputlm::core;
+
+namespace {
+std::vector<std::uint64_t> strided(std::uint64_t base, std::uint64_t stride) {
+  std::vector<std::uint64_t> a;
+  for (std::uint64_t lane = 0; lane < 32; ++lane) a.push_back(base + lane * stride);
+  return a;
+}
+std::size_t requests(std::uint32_t arch, const std::vector<std::uint64_t>& a, std::uint32_t size,
+                     std::uint32_t mask = 0xffffffffu) {
+  std::vector<coalesced_request> out;
+  coalesce(arch, mask, a.data(), size, out);
+  return out.size();
+}
+}  // namespace
+
+TEST(coalescer, stride_one_is_one_line) {
+  auto a = strided(0x10000, 4);  // 32 x 4 B = 128 B, line aligned
+  for (std::uint32_t arch : {20u, 35u, 60u, 61u, 70u}) EXPECT_EQ(requests(arch, a, 4), 1u) << arch;
+  std::vector<coalesced_request> out;
+  coalesce(70, 0xffffffffu, a.data(), 4, out);
+  EXPECT_EQ(out[0].line_address, 0x10000u);
+  EXPECT_EQ(out[0].sector_mask, 0xfu);
+  EXPECT_EQ(out[0].lane_mask, 0xffffffffu);
+  EXPECT_EQ(out[0].bytes, 128u);
+}
+
+TEST(coalescer, stride_two_is_two_lines) {
+  auto a = strided(0x10000, 8);  // 32 x 8 B apart = 256 B = 2 lines
+  EXPECT_EQ(requests(70, a, 4), 2u);
+  EXPECT_EQ(requests(20, a, 4), 2u);
+}
+
+TEST(coalescer, misaligned_stride_one_touches_two_lines_and_five_sectors) {
+  auto a = strided(0x10000 + 32, 4);  // bytes 32..159: sectors 1,2,3 of line 0 and 0 of line 1
+  std::vector<coalesced_request> out;
+  coalesce(70, 0xffffffffu, a.data(), 4, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].sector_mask, 0xeu);
+  EXPECT_EQ(out[1].sector_mask, 0x1u);
+  EXPECT_EQ(out[1].lane_mask, 0xff000000u);  // lanes 24..31 reach into the second line
+}
+
+TEST(coalescer, random_addresses_give_distinct_lines) {
+  std::uint64_t x = 12345;
+  std::vector<std::uint64_t> a;
+  for (int lane = 0; lane < 32; ++lane) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    a.push_back(0x7f0000000000ull + ((x >> 20) % (1 << 20)) * 4);
+  }
+  std::set<std::uint64_t> lines;
+  for (auto v : a) lines.insert(v / 128);
+  EXPECT_EQ(requests(70, a, 4), lines.size());
+  EXPECT_EQ(requests(20, a, 4), lines.size());  // 4 B accesses: one 32-lane sub-warp
+}
+
+TEST(coalescer, fermi_splits_wide_accesses_into_subwarps) {
+  // Every lane reads the same 8 B: one line, but Fermi/Kepler process 8 B accesses in
+  // two 16-lane sub-warps, each making its own request; Pascal/Volta merge the warp.
+  std::vector<std::uint64_t> same(32, 0x20000);
+  EXPECT_EQ(requests(20, same, 8), 2u);
+  EXPECT_EQ(requests(35, same, 16), 4u);  // 16 B: four 8-lane sub-warps
+  EXPECT_EQ(requests(70, same, 8), 1u);
+  // 16 B stride-one: 512 B = 4 lines; each 8-lane sub-warp covers exactly one line.
+  auto wide = strided(0x40000, 16);
+  EXPECT_EQ(requests(20, wide, 16), 4u);
+  EXPECT_EQ(requests(70, wide, 16), 4u);
+}
+
+TEST(coalescer, inactive_lanes_make_no_requests) {
+  // Addresses are listed for active lanes only (the trace format).
+  std::vector<std::uint64_t> a{0x1000, 0x9000};
+  EXPECT_EQ(requests(70, a, 4, 0x00010001u), 2u);
+  EXPECT_EQ(requests(70, {}, 4, 0u), 0u);
+}
+
+TEST(shared_memory, bank_conflicts) {
+  // 32 banks x 4 B: stride-1 words hit 32 banks once each.
+  EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 4).data(), 4, 32), 1u);
+  // stride 2 words: banks 0,2,..,30 each twice.
+  EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 8).data(), 4, 32), 2u);
+  // stride 32 words: all lanes in bank 0, distinct words.
+  EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 128).data(), 4, 32), 32u);
+  // all lanes the same word: broadcast.
+  std::vector<std::uint64_t> same(32, 0x40);
+  EXPECT_EQ(shared_memory_cycles(0xffffffffu, same.data(), 4, 32), 1u);
+  // 8 B per lane, stride 8 B: 64 words over 32 banks, 2 per bank.
+  EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 8).data(), 8, 32), 2u);
+}

@@ -1,0 +1,322 @@
+// Test harness for the memory blocks: building a block from key/value parameters (or from
+// a platform YAML's block section), a traffic generator standing in for the SMX's LDST unit
+// (or an L2 bank, towards a DRAM channel), and a fixed-latency memory target.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <yaml-cpp/yaml.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "models/common/clock_domain.h"
+#include "models/common/component.h"
+#include "models/common/mem_request.h"
+#include "models/common/units.h"
+#include "models/control/workload.h"
+
+namespace gputlm::test {
+
+// Owns what a block's constructor needs.
+struct block_env {
+  std::vector<std::unique_ptr<block_config>> configs;
+  stats_registry stats;
+  control::workload_ref work;
+  std::vector<std::unique_ptr<clock_domain>> clocks;
+
+  block_env() { clock_domain::init_time_resolution(); }
+
+  clock_domain& clock(const std::string& name, double hz) {
+    clocks.push_back(std::make_unique<clock_domain>(name, hz, 1.0));
+    return *clocks.back();
+  }
+
+  block_config& config(const std::string& path, const std::string& type,
+                       const std::map<std::string, std::string>& values) {
+    configs.push_back(std::make_unique<block_config>(path, type, source_location{}));
+    for (const auto& [k, v] : values) {
+      config_value cv;
+      if (!v.empty() && v.front() == '[') {
+        cv.is_sequence = true;
+        std::string inner = v.substr(1, v.size() - 2);
+        std::size_t pos = 0;
+        while (pos < inner.size()) {
+          std::size_t c = inner.find(',', pos);
+          std::string item =
+              inner.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+          item.erase(0, item.find_first_not_of(' '));
+          item.erase(item.find_last_not_of(' ') + 1);
+          if (!item.empty()) cv.items.push_back(item);
+          if (c == std::string::npos) break;
+          pos = c + 1;
+        }
+      } else {
+        cv.text = v;
+      }
+      configs.back()->set(k, cv);
+    }
+    return *configs.back();
+  }
+
+  template <typename Block>
+  std::unique_ptr<Block> make(const std::string& name, clock_domain& clk,
+                              const std::map<std::string, std::string>& values,
+                              const std::string& type = "") {
+    block_config& c = config(name, type, values);
+    block_context ctx{c, clk, stats, work};
+    auto b = std::make_unique<Block>(name.c_str(), ctx);
+    b->validate();
+    return b;
+  }
+};
+
+// The scalar and list parameters of block `block` (a child of `gpu`) in a platform YAML,
+// and the frequency of its clock; count/type/clock keys are left out.
+struct yaml_block {
+  std::map<std::string, std::string> values;
+  double clock_hz = 0;
+  std::uint64_t count = 1;
+  std::string type;
+};
+inline yaml_block read_yaml_block(const std::string& file, const std::string& block) {
+  YAML::Node root = YAML::LoadFile(file);
+  YAML::Node b = root["gpu"];
+  std::string clk = "core";
+  for (std::size_t pos = 0; pos <= block.size();) {
+    const std::size_t dot = std::min(block.find('.', pos), block.size());
+    b = b[block.substr(pos, dot - pos)];
+    if (b["clock"]) clk = b["clock"].as<std::string>();
+    pos = dot + 1;
+  }
+  yaml_block out;
+  for (auto it = b.begin(); it != b.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (key == "type") out.type = it->second.as<std::string>();
+    if (key == "type" || key == "clock" || key == "bind" || it->second.IsMap()) continue;
+    if (key == "count") {
+      out.count = it->second.as<std::uint64_t>();
+      continue;
+    }
+    if (it->second.IsSequence()) {
+      std::string s = "[";
+      for (std::size_t i = 0; i < it->second.size(); ++i)
+        s += (i ? ", " : "") + it->second[i].as<std::string>();
+      out.values[key] = s + "]";
+    } else if (it->second.IsScalar()) {
+      out.values[key] = it->second.as<std::string>();
+    }
+  }
+  out.clock_hz = *units::parse_frequency(root["clocks"][clk]["frequency"].as<std::string>());
+  return out;
+}
+
+struct tg_request {
+  std::uint64_t addr = 0;
+  unsigned length = 4;
+  access_kind kind = access_kind::global_load;
+  std::uint8_t sectors = 0;      // 0: from address and length
+  std::uint64_t not_before = 0;  // earliest issue cycle
+  bool after_previous = false;   // wait for the previous request's response first
+};
+
+// An AT initiator playing a list of requests, one BEGIN_REQ at a time, honouring END_REQ.
+class traffic_generator : public sc_core::sc_module {
+ public:
+  struct record {
+    std::uint64_t issued = 0, accepted = 0, responded = 0;  // cycles of `clk`
+    bool done = false;
+  };
+
+  SC_HAS_PROCESS(traffic_generator);
+  traffic_generator(sc_core::sc_module_name n, clock_domain& clk, std::vector<tg_request> script,
+                    std::uint32_t smx = 0)
+      : sc_module(n), socket("socket"), m_clk(clk), m_script(std::move(script)), m_smx(smx) {
+    socket.register_nb_transport_bw(this, &traffic_generator::bw);
+    records.resize(m_script.size());
+    SC_THREAD(run);
+  }
+
+  tlm_utils::simple_initiator_socket<traffic_generator> socket;
+  std::vector<record> records;
+  payload_pool pool;
+  std::size_t completed = 0;
+  std::uint64_t first_issue = ~std::uint64_t(0), last_response = 0;
+
+  std::uint64_t latency(std::size_t i) const { return records[i].responded - records[i].issued; }
+
+ private:
+  void run() {
+    for (std::size_t i = 0; i < m_script.size(); ++i) {
+      const tg_request& r = m_script[i];
+      if (r.after_previous && i > 0)
+        while (!records[i - 1].done) wait(m_response);
+      if (m_clk.now_cycle() < r.not_before ||
+          m_clk.edge_time(m_clk.now_cycle()) != sc_core::sc_time_stamp())
+        wait(m_clk.delay_cycles(r.not_before > m_clk.now_cycle() ? r.not_before - m_clk.now_cycle()
+                                                                 : 0));
+      const bool write = r.kind == access_kind::global_store ||
+                         r.kind == access_kind::local_store || r.kind == access_kind::writeback;
+      tlm::tlm_generic_payload& gp =
+          pool.acquire(r.addr, r.length, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+      mem_request& ext = payload_pool::request(gp);
+      ext.kind = r.kind;
+      ext.sector_mask = r.sectors;
+      ext.smx = m_smx;
+      ext.warp = static_cast<std::uint32_t>(i);
+      ext.lane_mask = 0xffffffffu;
+      m_index[&gp] = i;
+      records[i].issued = m_clk.now_cycle();
+      first_issue = std::min(first_issue, records[i].issued);
+      tlm::tlm_phase ph = tlm::BEGIN_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      m_waiting = &gp;
+      tlm::tlm_sync_enum s = socket->nb_transport_fw(gp, ph, t);
+      if (s == tlm::TLM_UPDATED && ph == tlm::END_REQ) {
+        m_waiting = nullptr;
+        records[i].accepted = m_clk.now_cycle();
+      }
+      while (m_waiting) wait(m_end_req);
+    }
+  }
+
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    const std::size_t i = m_index.at(&gp);
+    if (ph == tlm::END_REQ || (ph == tlm::BEGIN_RESP && m_waiting == &gp)) {
+      if (m_waiting == &gp) {
+        m_waiting = nullptr;
+        records[i].accepted = m_clk.now_cycle();
+        m_end_req.notify(sc_core::SC_ZERO_TIME);
+      }
+    }
+    if (ph == tlm::BEGIN_RESP) {
+      EXPECT_FALSE(records[i].done) << "two responses for request " << i;
+      records[i].responded = m_clk.now_cycle();
+      records[i].done = true;
+      last_response = std::max(last_response, records[i].responded);
+      ++completed;
+      m_index.erase(&gp);
+      gp.release();
+      m_response.notify(sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
+    return tlm::TLM_ACCEPTED;
+  }
+
+  clock_domain& m_clk;
+  std::vector<tg_request> m_script;
+  std::uint32_t m_smx;
+  std::unordered_map<tlm::tlm_generic_payload*, std::size_t> m_index;
+  tlm::tlm_generic_payload* m_waiting = nullptr;
+  sc_core::sc_event m_end_req, m_response;
+};
+
+// A memory that answers every request `latency` cycles after taking it, holding at most
+// `capacity` requests (END_REQ withheld beyond that). It logs what it saw.
+class fixed_memory : public sc_core::sc_module {
+ public:
+  struct seen {
+    std::uint64_t addr;
+    unsigned length;
+    bool write;
+    std::uint8_t sectors;
+    access_kind kind;
+    std::uint64_t cycle;
+  };
+
+  SC_HAS_PROCESS(fixed_memory);
+  fixed_memory(sc_core::sc_module_name n, clock_domain& clk, std::uint64_t latency,
+               std::size_t capacity = 1 << 20)
+      : sc_module(n), socket("socket"), m_clk(clk), m_latency(latency), m_capacity(capacity) {
+    socket.register_nb_transport_fw(this, &fixed_memory::fw);
+    SC_METHOD(respond);
+    sensitive << m_peq.get_event();
+    dont_initialize();
+  }
+
+  tlm_utils::simple_target_socket<fixed_memory> socket;
+  std::vector<seen> log;
+
+ private:
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph == tlm::BEGIN_REQ) {
+      if (m_outstanding >= m_capacity) {
+        m_held = &gp;
+        return tlm::TLM_ACCEPTED;
+      }
+      take(gp);
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    return tlm::TLM_ACCEPTED;
+  }
+  void take(tlm::tlm_generic_payload& gp) {
+    const mem_request* r = gp.get_extension<mem_request>();
+    log.push_back({gp.get_address(), gp.get_data_length(), gp.is_write(),
+                   r ? r->sector_mask : std::uint8_t(0), r ? r->kind : access_kind::global_load,
+                   m_clk.now_cycle()});
+    ++m_outstanding;
+    m_peq.notify(gp, m_clk.delay_cycles(m_latency));
+  }
+  void respond() {
+    while (tlm::tlm_generic_payload* gp = m_peq.get_next_transaction()) {
+      tlm::tlm_phase ph = tlm::BEGIN_RESP;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      --m_outstanding;
+      gp->set_response_status(tlm::TLM_OK_RESPONSE);
+      socket->nb_transport_bw(*gp, ph, t);
+      if (m_held) {
+        tlm::tlm_generic_payload* h = m_held;
+        m_held = nullptr;
+        take(*h);
+        tlm::tlm_phase e = tlm::END_REQ;
+        socket->nb_transport_bw(*h, e, t);
+      }
+    }
+  }
+
+  clock_domain& m_clk;
+  std::uint64_t m_latency;
+  std::size_t m_capacity;
+  std::size_t m_outstanding = 0;
+  tlm::tlm_generic_payload* m_held = nullptr;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> m_peq{"peq"};
+};
+
+}  // namespace gputlm::test
+
+namespace gputlm::test {
+// Calls `f` at the start of `cycle` of `clk` (to observe a block mid-run).
+class probe : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(probe);
+  probe(sc_core::sc_module_name n, clock_domain& clk, std::uint64_t cycle, std::function<void()> f)
+      : sc_module(n), m_clk(clk), m_cycle(cycle), m_f(std::move(f)) {
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    wait(m_clk.delay_cycles(m_cycle));
+    m_f();
+  }
+  clock_domain& m_clk;
+  std::uint64_t m_cycle;
+  std::function<void()> m_f;
+};
+
+inline double stat(stats_registry& s, const std::string& block, const std::string& name) {
+  const auto& e = s.blocks().at(block).at(name);
+  if (e.count) return double(e.count->value());
+  if (e.derived) return e.derived();
+  return 0.0;
+}
+}  // namespace gputlm::test

@@ -1,0 +1,220 @@
+// The L1 bank as a SystemC block between a traffic generator (standing in for the LDST
+// unit) and a fixed-latency memory: hit and miss timing, MSHR merging up to the merge limit
+// then a reservation fail, a full MSHR stalling and resuming the requester, sectored fills,
+// write policies and bypass. Expected values are worked out by hand in each test.
+#include "models/memory/l1_cache.h"
+#include "tests/memory/mem_testbench.h"
+
+using namespace gputlm;
+using namespace gputlm::test;
+using gputlm::memory::l1_cache;
+
+namespace {
+std::map<std::string, std::string> l1_params(std::map<std::string, std::string> extra = {}) {
+  std::map<std::string, std::string> p = {{"size", "16KiB"},
+                                          {"sets", "32"},
+                                          {"ways", "4"},
+                                          {"line_size", "128B"},
+                                          {"sectored", "false"},
+                                          {"replacement", "lru"},
+                                          {"write_policy", "local_wb_global_evict"},
+                                          {"allocate", "on_miss"},
+                                          {"write_allocate", "none"},
+                                          {"set_index", "linear"},
+                                          {"mshr_entries", "8"},
+                                          {"mshr_merge", "8"},
+                                          {"miss_queue", "8"},
+                                          {"hit_latency", "35cycles"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+
+struct bench {
+  block_env env;
+  clock_domain& clk = env.clock("core", 700e6);
+  std::unique_ptr<l1_cache> l1;
+  std::unique_ptr<traffic_generator> tg;
+  std::unique_ptr<fixed_memory> mem;
+  bench(std::map<std::string, std::string> params, std::vector<tg_request> script,
+        std::uint64_t mem_latency) {
+    l1 = env.make<l1_cache>("l1", clk, params, "l1_cache");
+    tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
+    mem = std::make_unique<fixed_memory>("mem", clk, mem_latency);
+    tg->socket.bind(l1->core);
+    l1->icnt.bind(mem->socket);
+  }
+  double s(const std::string& name) { return stat(env.stats, "l1", name); }
+  void check_done_and_no_leaks() {
+    EXPECT_EQ(tg->completed, tg->records.size());
+    EXPECT_EQ(tg->pool.in_use(), 0u);
+    EXPECT_EQ(l1->pool().in_use(), 0u);
+    EXPECT_FALSE(l1->busy());
+  }
+};
+
+tg_request load(std::uint64_t addr, bool after_previous = false, unsigned len = 4) {
+  tg_request r;
+  r.addr = addr;
+  r.length = len;
+  r.after_previous = after_previous;
+  return r;
+}
+tg_request store(std::uint64_t addr, bool after_previous = true,
+                 access_kind k = access_kind::global_store) {
+  tg_request r = load(addr, after_previous);
+  r.kind = k;
+  return r;
+}
+}  // namespace
+
+TEST(l1_cache, hit_takes_hit_latency_and_miss_takes_the_memory_round_trip) {
+  bench b(l1_params(), {load(0x1000), load(0x1000, true), load(0x1040, true)}, 100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.tg->latency(0), 100u);  // miss: straight to memory and back (100 cycles)
+  EXPECT_EQ(b.tg->latency(1), 35u);   // hit: hit_latency
+  EXPECT_EQ(b.tg->latency(2), 35u);   // same 128 B line
+  EXPECT_EQ(b.s("accesses"), 3);
+  EXPECT_EQ(b.s("hits"), 2);
+  EXPECT_EQ(b.s("line_misses"), 1);
+  ASSERT_EQ(b.mem->log.size(), 1u);
+  EXPECT_EQ(b.mem->log[0].addr, 0x1000u);
+  EXPECT_EQ(b.mem->log[0].length, 128u);
+  EXPECT_EQ(b.mem->log[0].kind, access_kind::fill);
+}
+
+TEST(l1_cache, mshr_merges_up_to_the_limit_then_the_request_is_held) {
+  // Merge limit 2: the third load to a line waiting for its fill cannot merge. It is held
+  // (no END_REQ) until the fill at cycle 0 + 100 makes the line valid, then it hits.
+  bench b(l1_params({{"mshr_merge", "2"}, {"hit_latency", "1cycles"}}),
+          {load(0x2000), load(0x2004), load(0x2008)}, 100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.s("line_misses"), 1);
+  EXPECT_EQ(b.s("mshr_hits"), 1);
+  EXPECT_EQ(b.s("reservation_fails.merge_limit"), 1);
+  EXPECT_EQ(b.s("hits"), 1);
+  EXPECT_EQ(b.mem->log.size(), 1u);
+  EXPECT_EQ(b.tg->records[0].accepted, 0u);
+  EXPECT_EQ(b.tg->records[1].accepted, 1u);    // one lookup per cycle
+  EXPECT_EQ(b.tg->records[2].accepted, 100u);  // held until the fill
+  EXPECT_EQ(b.tg->records[0].responded, 100u);
+  EXPECT_EQ(b.tg->records[1].responded, 101u);  // responses leave one per cycle
+  EXPECT_EQ(b.tg->records[2].responded, 102u);  // hit at 100 + 1 cycle, after the queue
+}
+
+TEST(l1_cache, full_mshr_stalls_the_requester_and_resumes_it) {
+  // Two MSHR entries: loads to lines A and B fill them; C is held until A's fill (cycle
+  // 100) frees an entry; D, sent after C's END_REQ, is looked up at 101, when B's fill
+  // (1 + 100) has freed the other entry.
+  bench b(l1_params({{"mshr_entries", "2"}, {"hit_latency", "1cycles"}}),
+          {load(0x0), load(0x80), load(0x100), load(0x180)}, 100);
+  bool stalled_mid = false;
+  std::size_t used_mid = 0;
+  probe p("probe", b.clk, 50, [&] {
+    stalled_mid = b.l1->stalled();
+    used_mid = b.l1->mshr().used();
+  });
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_TRUE(stalled_mid);
+  EXPECT_EQ(used_mid, 2u);
+  EXPECT_EQ(b.s("reservation_fails.mshr_full"), 1);  // C
+  EXPECT_EQ(b.tg->records[2].accepted, 100u);        // A's fill at 0 + 100
+  EXPECT_EQ(b.tg->records[3].accepted, 101u);        // B's fill at 1 + 100
+  EXPECT_EQ(b.tg->records[2].responded, 200u);
+  EXPECT_EQ(b.tg->records[3].responded, 201u);
+  // The occupancy histogram saw two entries in use for most of the run.
+  const auto& h = b.l1->stats_view().mshr_occupancy.counts();
+  EXPECT_GE(h[2], 190u);
+}
+
+TEST(l1_cache, sectored_misses_fetch_only_missing_sectors) {
+  bench b(l1_params({{"sectored", "true"}, {"hit_latency", "1cycles"}}),
+          {load(0x3000, false, 32), load(0x3000, true, 64), load(0x3020, true, 32)}, 50);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  ASSERT_EQ(b.mem->log.size(), 2u);
+  EXPECT_EQ(b.mem->log[0].sectors, 0x1);
+  EXPECT_EQ(b.mem->log[0].length, 32u);
+  EXPECT_EQ(b.mem->log[1].sectors, 0x2);
+  EXPECT_EQ(b.mem->log[1].length, 32u);
+  EXPECT_EQ(b.s("line_misses"), 1);
+  EXPECT_EQ(b.s("sector_misses"), 1);
+  EXPECT_EQ(b.s("hits"), 1);
+}
+
+TEST(l1_cache, fermi_global_store_hit_evicts_local_store_writes_back) {
+  // local_wb_global_evict, 1 set x 1 way: load A (fill), global store A (hit: evict + write),
+  // load A (miss again), local store A (hit: dirty, no write), load B (evicts A: write-back).
+  bench b(l1_params({{"size", "128B"},
+                     {"sets", "1"},
+                     {"ways", "1"},
+                     {"hit_latency", "1cycles"},
+                     {"miss_queue", "1"}}),
+          {load(0x0), store(0x0), load(0x0, true), store(0x0, true, access_kind::local_store),
+           load(0x80, true)},
+          20);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  ASSERT_EQ(b.mem->log.size(), 5u);
+  EXPECT_EQ(b.mem->log[0].kind, access_kind::fill);
+  EXPECT_EQ(b.mem->log[1].kind, access_kind::global_store);
+  EXPECT_TRUE(b.mem->log[1].write);
+  EXPECT_EQ(b.mem->log[2].kind, access_kind::fill);
+  // The load of B: its fill and the write-back of dirty A (queued first).
+  EXPECT_EQ(b.mem->log[3].kind, access_kind::writeback);
+  EXPECT_EQ(b.mem->log[3].addr, 0x0u);
+  EXPECT_EQ(b.mem->log[4].kind, access_kind::fill);
+  EXPECT_EQ(b.mem->log[4].addr, 0x80u);
+  EXPECT_EQ(b.s("writebacks"), 1);
+  EXPECT_EQ(b.s("evictions"), 2);
+}
+
+TEST(l1_cache, volta_write_through_allocates_written_sectors) {
+  bench b(l1_params({{"sectored", "true"},
+                     {"write_policy", "write_through"},
+                     {"write_allocate", "lazy_fetch_on_read"},
+                     {"hit_latency", "1cycles"}}),
+          {store(0x4000, false), load(0x4000, true, 4), load(0x4020, true, 4)}, 20);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  ASSERT_EQ(b.mem->log.size(), 2u);
+  EXPECT_TRUE(b.mem->log[0].write);       // the write goes through
+  EXPECT_EQ(b.mem->log[1].sectors, 0x2);  // sector 1 was not written: fetched
+  EXPECT_EQ(b.tg->latency(1), 1u);        // sector 0 was written: a hit
+}
+
+TEST(l1_cache, bypassed_global_loads_and_atomics_go_straight_to_memory) {
+  tg_request atom = load(0x5000, true);
+  atom.kind = access_kind::atomic;
+  bench b(l1_params({{"bypass_global_loads", "true"}}), {load(0x5000), load(0x5000, true), atom},
+          30);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  ASSERT_EQ(b.mem->log.size(), 3u);
+  EXPECT_EQ(b.mem->log[0].kind, access_kind::global_load);
+  EXPECT_EQ(b.mem->log[2].kind, access_kind::atomic);
+  EXPECT_EQ(b.tg->latency(1), 30u);
+  EXPECT_EQ(b.s("bypassed"), 3);
+  EXPECT_EQ(b.s("hits"), 0);
+}
+
+TEST(l1_cache, full_miss_queue_pushes_back) {
+  // Miss queue of 1 and a memory that takes one request at a time for 200 cycles: the
+  // second miss waits in the queue, the third finds it full.
+  block_env env;
+  clock_domain& clk = env.clock("core", 700e6);
+  auto l1 = env.make<l1_cache>(
+      "l1", clk, l1_params({{"miss_queue", "1"}, {"hit_latency", "1cycles"}}), "l1_cache");
+  traffic_generator tg("tg", clk, {load(0x0), load(0x80), load(0x100)});
+  fixed_memory mem("mem", clk, 200, 1);
+  tg.socket.bind(l1->core);
+  l1->icnt.bind(mem.socket);
+  sc_core::sc_start();
+  EXPECT_EQ(tg.completed, 3u);
+  EXPECT_EQ(stat(env.stats, "l1", "reservation_fails.miss_queue_full"), 1);
+  EXPECT_GE(tg.records[2].accepted, 200u);
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+  EXPECT_EQ(l1->pool().in_use(), 0u);
+}

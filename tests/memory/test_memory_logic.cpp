@@ -1,0 +1,528 @@
+// The pure logic of the memory blocks, without SystemC: set-index hashing, the cache policy
+// core against a plain reference model written here, MSHR merging and reservation fails,
+// sectored fills, the GPGPU-Sim address map and the DRAM command scheduler's timing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "models/memory/address_decoder.h"
+#include "models/memory/cache_logic.h"
+#include "models/memory/dram_scheduler.h"
+#include "models/memory/set_index.h"
+
+using namespace gputlm::memory;
+
+// ---- set-index functions --------------------------------------------------------------
+
+TEST(set_index, linear_takes_the_bits_above_the_line) {
+  EXPECT_EQ(set_index(index_function::linear, 0x0, 32, 7), 0u);
+  EXPECT_EQ(set_index(index_function::linear, 0x80, 32, 7), 1u);
+  EXPECT_EQ(set_index(index_function::linear, 31 * 128 + 5, 32, 7), 31u);
+  EXPECT_EQ(set_index(index_function::linear, 32 * 128, 32, 7), 0u);
+}
+
+TEST(set_index, fermi_hash_by_hand) {
+  // Bits 7..11 XOR (13, 14, 15, 17, 19); for 64 sets bit 12 on top.
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x80, 32, 7), 1u);      // bit 7
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x2000, 32, 7), 1u);    // bit 13 -> 0
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x2080, 32, 7), 0u);    // cancel
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x20000, 32, 7), 8u);   // bit 17 -> 3
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x80000, 32, 7), 16u);  // bit 19 -> 4
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x1000, 64, 7), 32u);   // bit 12 -> 5
+  EXPECT_EQ(set_index(index_function::fermi_hash, 0x1000, 32, 7), 0u);
+}
+
+TEST(set_index, ipoly_spreads_a_power_of_two_stride_over_every_set) {
+  for (std::uint32_t sets : {16u, 32u, 64u}) {
+    std::set<std::uint32_t> linear, ipoly;
+    for (std::uint64_t i = 0; i < sets; ++i) {
+      const std::uint64_t addr = i * sets * 128;  // same linear set every time
+      linear.insert(set_index(index_function::linear, addr, sets, 7));
+      ipoly.insert(set_index(index_function::ipoly, addr, sets, 7));
+    }
+    EXPECT_EQ(linear.size(), 1u);
+    EXPECT_EQ(ipoly.size(), sets) << sets;
+  }
+}
+
+TEST(set_index, xor_folds_the_next_bits) {
+  // 32 sets: block 0b00001_00011 -> 3 ^ 1 = 2
+  EXPECT_EQ(set_index(index_function::xor_fold, ((1u << 5) | 3u) * 128, 32, 7), 2u);
+}
+
+// ---- the cache policy core against a reference model -----------------------------------
+
+namespace {
+// A plain set-associative cache with LRU or FIFO replacement and whole-line accesses:
+// the reference the policy core is checked against.
+struct reference_cache {
+  struct line {
+    std::uint64_t addr;
+    bool dirty;
+    std::uint64_t used, filled;
+  };
+  struct outcome {
+    bool hit = false, fetch = false, forward = false, writeback = false;
+    std::uint64_t wb_addr = 0;
+  };
+  std::uint32_t sets, ways, line_size;
+  bool fifo;
+  write_policy wp;
+  write_alloc wa;
+  std::vector<std::vector<line>> data;
+  std::uint64_t clock = 0;
+
+  reference_cache(std::uint32_t s, std::uint32_t w, bool f, write_policy p, write_alloc a)
+      : sets(s), ways(w), line_size(128), fifo(f), wp(p), wa(a), data(s) {}
+
+  std::vector<line>& set_of(std::uint64_t a) { return data[(a / line_size) % sets]; }
+  line* find(std::uint64_t a) {
+    for (line& l : set_of(a))
+      if (l.addr == a) return &l;
+    return nullptr;
+  }
+  void insert(std::uint64_t a, bool dirty, outcome& o) {
+    auto& s = set_of(a);
+    if (s.size() == ways) {
+      auto victim = std::min_element(s.begin(), s.end(), [&](const line& x, const line& y) {
+        return fifo ? x.filled < y.filled : x.used < y.used;
+      });
+      if (victim->dirty) {
+        o.writeback = true;
+        o.wb_addr = victim->addr;
+      }
+      s.erase(victim);
+    }
+    ++clock;
+    s.push_back({a, dirty, clock, clock});
+  }
+  outcome read(std::uint64_t a) {
+    outcome o;
+    if (line* l = find(a)) {
+      l->used = ++clock;
+      o.hit = true;
+      return o;
+    }
+    o.fetch = true;
+    insert(a, false, o);
+    return o;
+  }
+  outcome write(std::uint64_t a, bool local) {
+    outcome o;
+    write_policy p = wp;
+    if (p == write_policy::local_wb_global_evict)
+      p = local ? write_policy::write_back : write_policy::write_evict;
+    line* l = find(a);
+    o.hit = l != nullptr;
+    switch (p) {
+      case write_policy::write_evict: {
+        auto& s = set_of(a);
+        if (l) s.erase(s.begin() + (l - s.data()));
+        o.forward = true;
+        break;
+      }
+      case write_policy::write_through:
+        o.forward = true;
+        if (l)
+          l->used = ++clock;
+        else if (wa != write_alloc::none)
+          insert(a, false, o);
+        break;
+      case write_policy::write_back:
+        if (l) {
+          l->used = ++clock;
+          l->dirty = true;
+        } else if (wa == write_alloc::none) {
+          o.forward = true;
+        } else {
+          insert(a, true, o);
+        }
+        break;
+      default:
+        o.forward = true;
+    }
+    return o;
+  }
+};
+
+struct policy_case {
+  write_policy wp;
+  write_alloc wa;
+  alloc_policy ap;
+  bool fifo;
+};
+
+void compare_with_reference(const policy_case& pc, unsigned seed) {
+  cache_geometry g;
+  g.sets = 4;
+  g.ways = 2;
+  g.line_size = 128;
+  g.fifo = pc.fifo;
+  g.write = pc.wp;
+  g.wr_alloc = pc.wa;
+  g.alloc = pc.ap;
+  g.mshr_entries = 4;
+  g.mshr_merge = 4;
+  cache_logic dut(g);
+  reference_cache ref(4, 2, pc.fifo, pc.wp, pc.wa);
+  std::mt19937 rng(seed);
+  std::vector<mshr_table::slot> ready;
+  int hits = 0, misses = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::uint64_t a = (rng() % 24) * 128;
+    const bool write = rng() % 3 == 0;
+    const bool local = rng() % 2 == 0;
+    access_request req;
+    req.addr = a;
+    req.sectors = 0xf;
+    req.write = write;
+    req.local = local;
+    req.miss_queue_free = 8;
+    const access_result r = dut.access(req);
+    const reference_cache::outcome o = write ? ref.write(a, local) : ref.read(a);
+    ASSERT_NE(r.kind, access_result::fail) << "op " << i;
+    if (write) {
+      EXPECT_EQ(r.forward_write, o.forward) << "op " << i;
+      EXPECT_EQ(!r.line_miss, o.hit) << "op " << i;
+    } else {
+      EXPECT_EQ(r.kind == access_result::hit, o.hit) << "op " << i;
+      EXPECT_EQ(r.kind == access_result::miss, o.fetch) << "op " << i;
+      (o.hit ? hits : misses)++;
+    }
+    bool wb = r.writeback;
+    std::uint64_t wb_line = r.wb_line;
+    if (r.kind == access_result::miss) {  // serialised: the fill comes back at once
+      EXPECT_EQ(r.fetch, 0xf);
+      fill_result f = dut.fill(r.mshr, r.fetch, ready);
+      EXPECT_TRUE(f.complete);
+      ASSERT_EQ(ready.size(), 1u);
+      ready.clear();
+      if (f.writeback) {
+        wb = true;
+        wb_line = f.wb_line;
+      }
+    }
+    EXPECT_EQ(wb, o.writeback) << "op " << i;
+    if (wb && o.writeback) {
+      EXPECT_EQ(wb_line, o.wb_addr) << "op " << i;
+    }
+  }
+  EXPECT_GT(hits, 100);
+  EXPECT_GT(misses, 100);
+  EXPECT_EQ(dut.mshr().used(), 0u);
+}
+}  // namespace
+
+TEST(cache_logic, hand_worked_lru_sequence) {
+  // One set, two ways, LRU: A B A C B -> miss miss hit miss(evicts B) miss(evicts A).
+  cache_geometry g;
+  g.sets = 1;
+  g.ways = 2;
+  cache_logic c(g);
+  std::vector<mshr_table::slot> ready;
+  const std::uint64_t A = 0, B = 128, C = 256;
+  std::vector<bool> hit;
+  for (std::uint64_t a : {A, B, A, C, B}) {
+    access_request r;
+    r.addr = a;
+    r.miss_queue_free = 4;
+    access_result res = c.access(r);
+    hit.push_back(res.kind == access_result::hit);
+    if (res.kind == access_result::miss) c.fill(res.mshr, res.fetch, ready);
+  }
+  EXPECT_EQ(hit, (std::vector<bool>{false, false, true, false, false}));
+  EXPECT_TRUE(c.probe(C, 0xf));
+  EXPECT_TRUE(c.probe(B, 0xf));
+  EXPECT_FALSE(c.probe(A, 0xf));
+}
+
+TEST(cache_logic, hand_worked_fifo_sequence) {
+  // One set, two ways, FIFO: A B A C -> C replaces A (first in) although A was used last.
+  cache_geometry g;
+  g.sets = 1;
+  g.ways = 2;
+  g.fifo = true;
+  cache_logic c(g);
+  std::vector<mshr_table::slot> ready;
+  for (std::uint64_t a : {0, 128, 0, 256}) {
+    access_request r;
+    r.addr = a;
+    r.miss_queue_free = 4;
+    access_result res = c.access(r);
+    if (res.kind == access_result::miss) c.fill(res.mshr, res.fetch, ready);
+  }
+  EXPECT_FALSE(c.probe(0, 0xf));
+  EXPECT_TRUE(c.probe(128, 0xf));
+}
+
+TEST(cache_logic, write_back_lazy_allocate_writes_back_dirty_victims) {
+  // One set, one way: store A (allocate dirty, no fetch), load B (evicts A: write-back).
+  cache_geometry g;
+  g.sets = 1;
+  g.ways = 1;
+  g.write = write_policy::write_back;
+  g.wr_alloc = write_alloc::lazy_fetch_on_read;
+  cache_logic c(g);
+  access_request w;
+  w.addr = 0;
+  w.write = true;
+  w.sectors = 0x1;
+  w.miss_queue_free = 4;
+  access_result r = c.access(w);
+  EXPECT_EQ(r.kind, access_result::write_done);
+  EXPECT_FALSE(r.forward_write);
+  const cache_line& l = c.tags().at(c.tags().lookup(0));
+  EXPECT_EQ(l.valid, 0x1);
+  EXPECT_EQ(l.dirty, 0x1);
+  access_request rd;
+  rd.addr = 0;
+  rd.sectors = 0x3;
+  rd.miss_queue_free = 4;
+  r = c.access(rd);
+  // Unsectored cache: the whole line is wanted, the missing sectors are fetched.
+  EXPECT_EQ(r.kind, access_result::miss);
+  EXPECT_EQ(r.fetch, 0xe);
+  std::vector<mshr_table::slot> ready;
+  c.fill(r.mshr, r.fetch, ready);
+  rd.addr = 128;
+  r = c.access(rd);
+  EXPECT_EQ(r.kind, access_result::miss);
+  EXPECT_TRUE(r.writeback);
+  EXPECT_EQ(r.wb_line, 0u);
+  EXPECT_EQ(r.wb_sectors, 0x1);
+}
+
+TEST(cache_logic, every_write_and_allocation_policy_matches_the_reference) {
+  const std::vector<policy_case> cases = {
+      {write_policy::write_evict, write_alloc::none, alloc_policy::on_miss, false},
+      {write_policy::write_evict, write_alloc::none, alloc_policy::on_fill, true},
+      {write_policy::local_wb_global_evict, write_alloc::none, alloc_policy::on_miss, false},
+      {write_policy::local_wb_global_evict, write_alloc::none, alloc_policy::streaming, false},
+      {write_policy::write_through, write_alloc::none, alloc_policy::on_miss, false},
+      {write_policy::write_through, write_alloc::lazy_fetch_on_read, alloc_policy::on_miss, true},
+      {write_policy::write_through, write_alloc::none, alloc_policy::streaming, false},
+      {write_policy::write_back, write_alloc::none, alloc_policy::on_miss, false},
+      {write_policy::write_back, write_alloc::lazy_fetch_on_read, alloc_policy::on_miss, false},
+      {write_policy::write_back, write_alloc::naive, alloc_policy::on_miss, true},
+  };
+  unsigned seed = 1;
+  for (const policy_case& pc : cases) {
+    SCOPED_TRACE(testing::Message() << "policy " << int(pc.wp) << " wa " << int(pc.wa) << " alloc "
+                                    << int(pc.ap) << " fifo " << pc.fifo);
+    compare_with_reference(pc, seed++);
+  }
+}
+
+TEST(cache_logic, mshr_merges_up_to_the_limit_then_fails) {
+  cache_geometry g;
+  g.mshr_entries = 2;
+  g.mshr_merge = 3;
+  cache_logic c(g);
+  access_request r;
+  r.addr = 0x1000;
+  r.miss_queue_free = 4;
+  int tag[4];
+  r.requester = &tag[0];
+  EXPECT_EQ(c.access(r).kind, access_result::miss);
+  r.requester = &tag[1];
+  EXPECT_EQ(c.access(r).kind, access_result::merged);
+  r.requester = &tag[2];
+  EXPECT_EQ(c.access(r).kind, access_result::merged);
+  r.requester = &tag[3];
+  access_result f = c.access(r);
+  EXPECT_EQ(f.kind, access_result::fail);
+  EXPECT_EQ(f.cause, fail_cause::merge_limit);
+  EXPECT_EQ(c.mshr().used(), 1u);
+  EXPECT_EQ(c.mshr().slots_used(), 3u);
+  // Second line: the table has two entries; a third line finds it full.
+  r.addr = 0x2000;
+  EXPECT_EQ(c.access(r).kind, access_result::miss);
+  r.addr = 0x3000;
+  f = c.access(r);
+  EXPECT_EQ(f.cause, fail_cause::mshr_full);
+  // FIFO order: the first line's entry is the oldest.
+  ASSERT_EQ(c.mshr().order().size(), 2u);
+  EXPECT_EQ(c.mshr().at(c.mshr().order()[0]).line, 0x1000u);
+  // Its fill releases the three merged requesters in arrival order.
+  std::vector<mshr_table::slot> ready;
+  EXPECT_TRUE(c.fill(c.mshr().find(0x1000), 0xf, ready).complete);
+  ASSERT_EQ(ready.size(), 3u);
+  EXPECT_EQ(ready[0].requester, &tag[0]);
+  EXPECT_EQ(ready[2].requester, &tag[2]);
+  EXPECT_FALSE(c.mshr().full());
+}
+
+TEST(cache_logic, reservation_fails_without_a_replaceable_line_or_miss_queue_room) {
+  cache_geometry g;
+  g.sets = 1;
+  g.ways = 1;
+  cache_logic c(g);
+  access_request r;
+  r.addr = 0;
+  r.miss_queue_free = 0;
+  EXPECT_EQ(c.access(r).cause, fail_cause::miss_queue_full);
+  r.miss_queue_free = 1;
+  EXPECT_EQ(c.access(r).kind, access_result::miss);  // reserves the only line
+  r.addr = 128;
+  EXPECT_EQ(c.access(r).cause, fail_cause::no_line);
+}
+
+TEST(cache_logic, sectored_misses_fetch_only_missing_sectors) {
+  cache_geometry g;
+  g.sectored = true;
+  cache_logic c(g);
+  std::vector<mshr_table::slot> ready;
+  access_request r;
+  r.miss_queue_free = 4;
+  r.addr = 0;
+  r.sectors = 0x1;
+  access_result a = c.access(r);
+  EXPECT_TRUE(a.line_miss);
+  EXPECT_EQ(a.fetch, 0x1);
+  c.fill(a.mshr, a.fetch, ready);
+  ready.clear();
+  r.sectors = 0x3;
+  a = c.access(r);
+  EXPECT_TRUE(a.sector_miss);
+  EXPECT_EQ(a.fetch, 0x2);
+  // While sector 1 is on its way: sector 1 merges, sector 2 merges and adds a fill.
+  r.sectors = 0x2;
+  EXPECT_EQ(c.access(r).kind, access_result::merged);
+  r.sectors = 0x4;
+  access_result b = c.access(r);
+  EXPECT_EQ(b.kind, access_result::miss);
+  EXPECT_EQ(b.fetch, 0x4);
+  EXPECT_EQ(b.mshr, a.mshr);
+  EXPECT_FALSE(c.fill(a.mshr, 0x2, ready).complete);
+  EXPECT_TRUE(c.fill(a.mshr, 0x4, ready).complete);
+  EXPECT_EQ(ready.size(), 3u);
+  EXPECT_TRUE(c.probe(0, 0x7));
+  EXPECT_FALSE(c.probe(0, 0x8));
+}
+
+// ---- address map ------------------------------------------------------------------------
+
+TEST(address_decoder, gtx480_map_by_hand) {
+  const std::string map =
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS";
+  address_decoder d(map, 6, 2);
+  // 256 B chunks go round the six channels.
+  EXPECT_EQ(d.decode(0).channel, 0u);
+  EXPECT_EQ(d.decode(256).channel, 1u);
+  EXPECT_EQ(d.decode(5 * 256).channel, 5u);
+  // Chunk 6: channel 0 again, quotient 1 stitched at bit 8 = bank bit 0 -> sub-partition 1.
+  dram_address a = d.decode(6 * 256);
+  EXPECT_EQ(a.channel, 0u);
+  EXPECT_EQ(a.bank, 1u);
+  EXPECT_EQ(a.sub_partition, 1u);
+  // Column bits 6, 7, 9..12; bank bits 8, 13..15; row from bit 16 of the local address.
+  a = d.decode(0x40);  // byte 64 of chunk 0: column 1
+  EXPECT_EQ(a.column, 1u);
+  EXPECT_EQ(a.row, 0u);
+  const std::uint64_t local_row1 = std::uint64_t(1) << 16;  // local address -> global: chunk x 6
+  a = d.decode(((local_row1 >> 8) * 6) << 8);
+  EXPECT_EQ(a.channel, 0u);
+  EXPECT_EQ(a.row, 1u);
+  EXPECT_EQ(a.bank, 0u);
+  EXPECT_EQ(d.banks(), 16u);
+}
+
+TEST(address_decoder, power_of_two_channels_remove_the_channel_bits) {
+  const std::string map =
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS";
+  address_decoder d(map, 8, 1);
+  // Channel = bits 8..10; bit 11 becomes local bit 8 (bank bit 0).
+  EXPECT_EQ(d.decode(0x700).channel, 7u);
+  EXPECT_EQ(d.decode(0x800).bank, 1u);
+  EXPECT_EQ(d.decode(0x800).channel, 0u);
+}
+
+TEST(address_decoder, ipoly_and_random_cover_every_sub_partition) {
+  const std::string map =
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS";
+  for (auto idx : {partition_indexing::ipoly, partition_indexing::random,
+                   partition_indexing::linear, partition_indexing::xor_fold}) {
+    address_decoder d(map, 24, 2, idx);
+    std::set<std::uint32_t> seen;
+    for (std::uint64_t chunk = 0; chunk < 4096; ++chunk) {
+      dram_address a = d.decode(chunk * 256);
+      EXPECT_LT(a.sub_partition, 48u);
+      EXPECT_EQ(a.channel, a.sub_partition / 2);
+      seen.insert(a.sub_partition);
+    }
+    EXPECT_EQ(seen.size(), 48u) << int(idx);
+  }
+}
+
+TEST(address_decoder, rejects_bad_maps) {
+  EXPECT_FALSE(address_decoder::check("dramid@8;RRRR").empty());
+  EXPECT_FALSE(address_decoder::check("dramid@8" + std::string(64, 'R')).empty());
+  EXPECT_TRUE(address_decoder::check(std::string(64, '0')).empty());
+}
+
+// ---- DRAM scheduler -----------------------------------------------------------------------
+
+namespace {
+// Runs the scheduler from `start` until the request tagged `tag` completes; its done cycle.
+std::uint64_t run_until_done(dram_scheduler& s, std::uint64_t start, void* tag) {
+  std::vector<dram_scheduler::completion> done;
+  std::uint64_t now = start;
+  for (int guard = 0; guard < 10000; ++guard) {
+    const std::uint64_t next = s.step(now, done);
+    for (auto& c : done)
+      if (c.tag == tag) return c.done;
+    done.clear();
+    if (next == dram_scheduler::never) break;
+    now = next;
+  }
+  return dram_scheduler::never;
+}
+}  // namespace
+
+TEST(dram_scheduler, row_hit_is_faster_than_row_miss_by_tRP_plus_tRCD) {
+  dram_timing t;  // GTX480 GS4 values
+  t.tRCD = 12;
+  t.tRP = 12;
+  t.CL = 12;
+  t.tRAS = 28;
+  t.burst_cycles = 2;
+  dram_scheduler s(t, 16);
+  int a, b, c;
+  // Cold bank: ACT at 0, RD at tRCD, data CL + burst later.
+  s.push({&a, 0, 5, false, 1, 0});
+  EXPECT_EQ(run_until_done(s, 0, &a), 12u + 12u + 2u);
+  // Same row, later: a row hit, RD at once.
+  s.push({&b, 0, 5, false, 1, 100});
+  const std::uint64_t hit = run_until_done(s, 100, &b) - 100;
+  EXPECT_EQ(hit, 12u + 2u);
+  // Another row of the same bank: PRE, tRP, ACT, tRCD, RD.
+  s.push({&c, 0, 6, false, 1, 200});
+  const std::uint64_t miss = run_until_done(s, 200, &c) - 200;
+  EXPECT_EQ(miss - hit, t.tRP + t.tRCD);
+  EXPECT_EQ(s.row_hits(), 1u);
+  EXPECT_EQ(s.row_misses(), 2u);
+}
+
+TEST(dram_scheduler, fr_fcfs_serves_ready_row_hits_before_older_row_misses) {
+  dram_timing t;
+  dram_scheduler s(t, 16);
+  int a, b, c;
+  s.push({&a, 0, 1, false, 1, 0});
+  run_until_done(s, 0, &a);           // row 1 open in bank 0
+  s.push({&b, 0, 2, false, 1, 100});  // older, other row
+  s.push({&c, 0, 1, false, 1, 100});  // younger, row hit
+  std::vector<dram_scheduler::completion> done;
+  std::uint64_t now = 100;
+  std::vector<void*> order;
+  while (order.size() < 2) {
+    std::uint64_t next = s.step(now, done);
+    for (auto& d : done) order.push_back(d.tag);
+    done.clear();
+    now = next;
+  }
+  EXPECT_EQ(order[0], &c);
+  EXPECT_EQ(order[1], &b);
+}

@@ -1,0 +1,238 @@
+// The interconnects as SystemC blocks between traffic generators (the L1s' side) and
+// fixed-latency memories (the L2s' side): unloaded latency of the 2-D mesh is
+// routers x (routing + channel latency) + serialisation, and grows under contention; the
+// crossbar's is latency + ceil(flits / speedup) per direction; full buffers push back.
+// Hop counts and flit counts are computed here from the node coordinates and packet sizes.
+#include <cstdlib>
+
+#include "models/memory/dram_channel.h"
+#include "models/noc/crossbar.h"
+#include "models/noc/interface_unit.h"
+#include "models/noc/mesh.h"
+#include "platforms/platform.h"
+#include "tests/memory/mem_testbench.h"
+
+using namespace gputlm;
+using namespace gputlm::test;
+
+namespace {
+tg_request req(std::uint64_t addr, access_kind k = access_kind::fill, unsigned len = 128,
+               bool after_previous = false) {
+  tg_request r;
+  r.addr = addr;
+  r.length = len;
+  r.kind = k;
+  r.after_previous = after_previous;
+  return r;
+}
+
+// LATOA mesh (platforms.md §2.6): 8 x 8, 4 VCs, routing 4, channel 1; GS3 flit 32 B.
+std::map<std::string, std::string> latoa_mesh(std::map<std::string, std::string> extra) {
+  std::map<std::string, std::string> p = {{"columns", "8"},
+                                          {"rows", "8"},
+                                          {"vcs", "4"},
+                                          {"vc_buffer", "8"},
+                                          {"flit_size", "32B"},
+                                          {"routing_latency", "4cycles"},
+                                          {"channel_latency", "1cycles"},
+                                          {"mem_channels", "2"},
+                                          {"partition_indexing", "linear"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+std::uint32_t routers(std::uint32_t a, std::uint32_t b) {
+  return std::uint32_t(std::abs(int(a % 8) - int(b % 8)) + std::abs(int(a / 8) - int(b / 8)) + 1);
+}
+}  // namespace
+
+TEST(mesh, unloaded_latency_is_routers_times_router_plus_channel) {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  // SMX 0 at (0,0), SMX 1 at (3,3); memory port 0 at (7,7), port 1 at (5,0).
+  auto m = env.make<noc::mesh>("mesh", clk,
+                               latoa_mesh({{"smx_ports", "2"},
+                                           {"mem_ports", "2"},
+                                           {"smx_nodes", "[0, 27]"},
+                                           {"mem_nodes", "[63, 5]"}}),
+                               "mesh");
+  // Port 0 serves even 256 B chunks, port 1 odd ones (two channels, dramid@8).
+  traffic_generator tg0("tg0", clk, {req(0x0), req(0x100, access_kind::fill, 128, true)});
+  traffic_generator tg1("tg1", clk, {req(0x100)});
+  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
+  tg0.socket.bind(*m->smx[0]);
+  tg1.socket.bind(*m->smx[1]);
+  m->mem[0]->bind(mem0.socket);
+  m->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg0.completed, 2u);
+  ASSERT_EQ(tg1.completed, 1u);
+  const std::uint64_t R = 4, C = 1;
+  const std::uint64_t reply_flits = (8 + 128 + 31) / 32;  // header + line in 32 B flits = 5
+  // smx0 (node 0) -> mem0 (node 63): 15 routers; the 1-flit read request.
+  const std::uint64_t h00 = routers(0, 63);
+  EXPECT_EQ(h00, 15u);
+  EXPECT_EQ(mem0.log.at(0).cycle - tg0.records[0].issued, h00 * (R + C));
+  EXPECT_EQ(tg0.latency(0), h00 * (R + C) + h00 * (R + C) + reply_flits - 1);
+  // smx0 -> mem1 (node 5): 6 routers.
+  const std::uint64_t h01 = routers(0, 5);
+  EXPECT_EQ(tg0.latency(1), 2 * h01 * (R + C) + reply_flits - 1);
+  // smx1 (node 27) -> mem1 (node 5): |3-5| + |3-0| + 1 = 6 routers.
+  const std::uint64_t h11 = routers(27, 5);
+  EXPECT_EQ(tg1.latency(0), 2 * h11 * (R + C) + reply_flits - 1);
+  EXPECT_EQ(m->packets_in_flight(), 0u);
+  EXPECT_EQ(tg0.pool.in_use(), 0u);
+}
+
+TEST(mesh, latency_grows_under_contention) {
+  // Eight SMXs in row 0 write 128 B lines to one memory port at (7,7); every packet has
+  // 5 flits and they all cross the same ejection channel, which carries one flit a cycle.
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto m = env.make<noc::mesh>("mesh", clk,
+                               latoa_mesh({{"smx_ports", "8"},
+                                           {"mem_ports", "1"},
+                                           {"mem_channels", "1"},
+                                           {"smx_nodes", "[0, 1, 2, 3, 4, 5, 6, 7]"},
+                                           {"mem_nodes", "[63]"}}),
+                               "mesh");
+  const int per_smx = 16;
+  std::vector<std::unique_ptr<traffic_generator>> tg;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<tg_request> s;
+    for (int k = 0; k < per_smx; ++k)
+      s.push_back(req(std::uint64_t(k) * 128, access_kind::global_store));
+    tg.push_back(std::make_unique<traffic_generator>(("tg" + std::to_string(i)).c_str(), clk, s));
+    tg.back()->socket.bind(*m->smx[i]);
+  }
+  fixed_memory mem("mem", clk, 0);
+  m->mem[0]->bind(mem.socket);
+  sc_core::sc_start();
+  const std::uint64_t flits = (8 + 128 + 31) / 32;
+  ASSERT_EQ(mem.log.size(), 8u * per_smx);
+  double sum = 0, unloaded_sum = 0;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(tg[i]->completed, std::size_t(per_smx));
+    EXPECT_EQ(tg[i]->pool.in_use(), 0u);
+  }
+  // Arrivals through one ejection channel are at least `flits` cycles apart.
+  for (std::size_t k = 1; k < mem.log.size(); ++k)
+    EXPECT_GE(mem.log[k].cycle - mem.log[k - 1].cycle, flits) << k;
+  for (const auto& e : mem.log) sum += double(e.cycle);
+  for (int i = 0; i < 8; ++i)
+    unloaded_sum += per_smx * double(routers(std::uint32_t(i), 63) * 5 + flits - 1);
+  EXPECT_GT(sum, unloaded_sum);  // later arrivals than an unloaded network would give
+  const double span = double(mem.log.back().cycle - mem.log.front().cycle);
+  EXPECT_GE(span, double((8 * per_smx - 1) * flits));
+  double stalls = 0;
+  for (int r = 0; r < 64; ++r)
+    stalls += stat(env.stats, "mesh", "router[" + std::to_string(r) + "].stall_cycles");
+  EXPECT_GT(stalls, 0);
+  EXPECT_EQ(m->packets_in_flight(), 0u);
+}
+
+namespace {
+std::map<std::string, std::string> fermi_xbar(std::map<std::string, std::string> extra) {
+  std::map<std::string, std::string> p = {
+      {"smx_ports", "2"},     {"mem_ports", "2"},        {"mem_channels", "1"},
+      {"flit_size", "40B"},   {"internal_speedup", "2"}, {"latency", "1cycles"},
+      {"input_buffer", "64"}, {"output_buffer", "64"},   {"ejection_buffer", "32"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+}  // namespace
+
+TEST(crossbar, unloaded_latency_is_latency_plus_serialisation) {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>("xbar", clk, fermi_xbar({}), "crossbar");
+  traffic_generator tg("tg", clk, {req(0x0), req(0x0, access_kind::global_store, 128, true)});
+  traffic_generator idle("idle", clk, {});
+  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
+  tg.socket.bind(*x->smx[0]);
+  idle.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 2u);
+  auto ser = [](std::uint64_t bytes) { return ((bytes + 39) / 40 + 1) / 2; };  // flits / speedup 2
+  // Read: 8 B request (1 flit), 136 B reply (4 flits). Write: 136 B request, 8 B ack.
+  EXPECT_EQ(tg.latency(0), (1 + ser(8)) + (1 + ser(136)));
+  EXPECT_EQ(tg.latency(1), (1 + ser(136)) + (1 + ser(8)));
+  EXPECT_EQ(mem0.log.size(), 2u);  // one sub-partition per channel: chunk 0 -> port 0
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
+
+TEST(crossbar, full_buffers_push_back_to_the_sender) {
+  // A memory that takes one request per 500 cycles: the output buffer (8 flits = two
+  // 4-flit writes) and the input buffer fill, then END_REQ is withheld.
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>(
+      "xbar", clk, fermi_xbar({{"input_buffer", "8"}, {"output_buffer", "8"}}), "crossbar");
+  std::vector<tg_request> s;
+  for (int k = 0; k < 10; ++k) s.push_back(req(0x0, access_kind::global_store));
+  traffic_generator tg("tg", clk, s);
+  traffic_generator idle("idle", clk, {});
+  fixed_memory mem0("mem0", clk, 500, 1), mem1("mem1", clk, 0);
+  tg.socket.bind(*x->smx[0]);
+  idle.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 10u);
+  EXPECT_GT(stat(env.stats, "xbar", "injection_stalls"), 0);
+  // 1 at the memory, 1 waiting for its END_REQ, 2 in the output buffer, 2 in the input
+  // buffer: the seventh request is accepted only after the first one has been answered.
+  EXPECT_GE(tg.records[6].accepted, 500u);
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
+
+// The LATOA platform elaborates with its mesh: 56 cores and 8 memory nodes on 8 x 8
+// routers, 8 L2 banks of 128 KB, 8 DDR3-1333 channels of 64 bit = 8 x 8 B x 1.333 GT/s.
+TEST(mesh, latoa_platform_elaborates) {
+  auto p = platforms::platform::load(std::string(GPUTLM_SOURCE_DIR) + "/yaml/latoa.yaml");
+  auto counts = p->count_by_type();
+  EXPECT_EQ(counts["smx"], 56u);
+  EXPECT_EQ(counts["l1_cache"], 56u);
+  EXPECT_EQ(counts["mesh"], 1u);
+  EXPECT_EQ(counts["l2_cache"], 1024u / 128u);
+  EXPECT_EQ(counts["dram_channel"], 8u);
+  double peak = 0;
+  for (auto* c : p->components())
+    if (auto* d = dynamic_cast<memory::dram_channel*>(c)) peak += d->peak_bandwidth();
+  EXPECT_NEAR(peak / 1e9, 8 * 8 * 1.333333, 0.01);
+  auto* m = dynamic_cast<noc::mesh*>(p->find("gpu.icnt"));
+  ASSERT_NE(m, nullptr);
+  // Default placement: memory node j at 8j + 4 (column 4 of row j); cores fill the rest.
+  EXPECT_EQ(m->node_of_mem(0), 4u);
+  EXPECT_EQ(m->node_of_mem(7), 60u);
+  EXPECT_EQ(m->node_of_smx(0), 0u);
+  EXPECT_EQ(m->node_of_smx(4), 5u);
+  sc_core::sc_start();
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+}
+
+TEST(interface_unit, full_request_buffer_withholds_end_req) {
+  // Request buffer of 1 in front of a memory that holds one request for 100 cycles.
+  // Cycle 0: A enters, B finds the buffer full (held) until A leaves for the memory, then
+  // C is held. Cycle 1: B leaves but the memory withholds its END_REQ; C enters, D is
+  // held until A is answered at cycle 100 and the memory takes B.
+  block_env env;
+  clock_domain& clk = env.clock("core", 700e6);
+  auto iu = env.make<noc::interface_unit>(
+      "iu", clk, {{"request_buffer", "1"}, {"response_buffer", "1"}}, "interface_unit");
+  traffic_generator tg("tg", clk, {req(0x0), req(0x80), req(0x100), req(0x180)});
+  fixed_memory mem("mem", clk, 100, 1);
+  tg.socket.bind(iu->in);
+  iu->out.bind(mem.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 4u);
+  EXPECT_EQ(tg.records[0].accepted, 0u);
+  EXPECT_EQ(tg.records[1].accepted, 0u);  // in the buffer; its BEGIN_REQ leaves at cycle 1
+  EXPECT_EQ(tg.records[2].accepted, 1u);  // the buffer emptied into the waiting BEGIN_REQ
+  EXPECT_EQ(tg.records[3].accepted, 100u);
+  EXPECT_EQ(tg.latency(0), 100u);
+  EXPECT_EQ(stat(env.stats, "iu", "request_stalls"), 3);  // B, C, D
+  EXPECT_FALSE(iu->busy());
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
