@@ -1,6 +1,7 @@
 # The two set-up commands of the README:
 #   make demo   install dependencies if missing, build, run the bundled default
 #   make test   install dependencies if missing, build, run the whole test suite
+MAKEFLAGS += --no-print-directory
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
 CMAKE_ARGS ?=

@@ -67,7 +67,7 @@ block_spec parse_block(const std::string& file, const std::string& name, const Y
   if (!n["type"]) fail(file, key_node, spec_path, "block has no 'type'");
   for (auto it = n.begin(); it != n.end(); ++it) {
     const std::string key = it->first.Scalar();
-    const YAML::Node& value = it->second;
+    const YAML::Node value = it->second;  // it-> yields a temporary: keep a copy (ASan)
     const std::string key_path = spec_path + "." + key;
     if (key == "type") {
       b.type = scalar(file, value, key_path);

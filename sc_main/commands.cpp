@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -209,8 +210,12 @@ int run_main(const std::vector<std::string>& args) {
     }
     kernels.push_back(std::move(j));
   }
-  if (!all_finished)
+  if (!all_finished) {
+    for (component* c : p->components())
+      if (std::string w = c->pending_work(); !w.empty())
+        std::cerr << "  " << c->name() << ": " << w << "\n";
     throw std::runtime_error("the simulation ended with kernels unfinished (a deadlock)");
+  }
 
   auto& stats = p->stats();
   stats.set_summary_text("platform", p->spec().name);
@@ -232,8 +237,8 @@ int run_main(const std::vector<std::string>& args) {
   for (const auto& k : kernels)
     std::cout << "  kernel " << k["file"].get<std::string>() << " ("
               << k["name"].get<std::string>() << "): " << k["cycles"] << " cycles, "
-              << k["warp_instructions"] << " warp instructions, IPC "
-              << units::format_double(k["ipc"].get<double>()) << "\n";
+              << k["warp_instructions"] << " warp instructions, IPC " << std::fixed
+              << std::setprecision(2) << k["ipc"].get<double>() << std::defaultfloat << "\n";
   stats.write_summary(std::cout);
 
   if (vcd) vcd->finish();

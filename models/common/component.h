@@ -57,6 +57,9 @@ class component : public sc_core::sc_module {
 
   // Checks relations between parameters (cache geometry, counts); throws input_error.
   virtual void validate() {}
+  // What the block is waiting for, for the diagnosis of a run that ends with work left
+  // (empty when idle).
+  virtual std::string pending_work() const { return {}; }
   // Registers the block's waveform signals (traced_value::trace) under its hierarchical
   // name; called only when tracing is on, before the simulation starts.
   virtual void add_traces(vcd_writer& /*vcd*/) {}

@@ -14,6 +14,7 @@ const char* to_string(access_kind k) {
     case access_kind::instruction_fetch: return "instruction_fetch";
     case access_kind::writeback: return "writeback";
     case access_kind::fill: return "fill";
+    case access_kind::flush: return "flush";
   }
   return "?";
 }

@@ -29,6 +29,7 @@ enum class access_kind : std::uint8_t {
   instruction_fetch,
   writeback,     // dirty line evicted from a cache
   fill,          // line fill request from a cache to the next level
+  flush,         // kernel end: the SMX asks its L1 to invalidate (flush_at_kernel_end)
 };
 
 const char* to_string(access_kind k);

@@ -1,6 +1,7 @@
 #include "models/common/stats.h"
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <ostream>
 #include <stdexcept>
 
@@ -66,7 +67,11 @@ std::string stats_registry::to_json() const {
 void stats_registry::write_summary(std::ostream& os) const {
   for (const auto& [k, v] : m_summary_text) os << "  " << k << ": " << v << "\n";
   for (const auto& [k, v] : m_counts) os << "  " << k << ": " << v << "\n";
-  for (const auto& [k, v] : m_summary) os << "  " << k << ": " << units::format_double(v) << "\n";
+  for (const auto& [k, v] : m_summary) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);  // the JSON keeps full precision
+    os << "  " << k << ": " << buf << "\n";
+  }
 }
 
 }  // namespace gputlm

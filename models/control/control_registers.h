@@ -13,6 +13,9 @@
 //   scheduler -> SMX `tbcr`: b_transport read at tbcr_caps = the SMX's smx_limits;
 //                           nb BEGIN_REQ write of a tb_descriptor = TB launch (END_REQ at
 //                           once); BEGIN_RESP when the TB has completed, with a tb_report.
+//                           b_transport write at tbcr_kernel_done (uint32 kernel id) = a
+//                           kernel has completed: the SMX sends a `flush` request to its L1
+//                           on `ldst` (GPGPU-Sim -gpgpu_flush_l1_cache).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +51,7 @@ constexpr std::uint64_t tb_done = 0x88;  // write: one TB of entry i completed (
 // SMX TBCR register map.
 constexpr std::uint64_t tbcr_caps = 0x0;    // read: core::smx_limits
 constexpr std::uint64_t tbcr_launch = 0x100;
+constexpr std::uint64_t tbcr_kernel_done = 0x200;  // write: uint32 kernel id
 
 struct tb_descriptor {
   std::uint32_t kde = 0;

@@ -99,6 +99,20 @@ bool smx_scheduler::fits(const smx_state& s, const kde_record& e) const {
          s.shared_memory + d.shared_memory <= s.caps.shared_memory;
 }
 
+// Every SMX hears of a kernel's completion (its L1 is flushed at kernel end).
+void smx_scheduler::kernel_done(std::uint32_t kernel) {
+  for (auto& s : smx) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(tbcr_kernel_done);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&kernel));
+    gp.set_data_length(sizeof kernel);
+    gp.set_streaming_width(sizeof kernel);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*s)->b_transport(gp, d);
+  }
+}
+
 void smx_scheduler::wake_next_cycle() { m_wake.notify(clock().delay_cycles(1)); }
 
 void smx_scheduler::dispatch() {
@@ -202,6 +216,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
         w->kernel(desc.kernel).finished = true;
         w->kernel(desc.kernel).end_cycle = now;
       }
+      kernel_done(desc.kernel);
       m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(i));
       m_entry_ids.erase(m_entry_ids.begin() + static_cast<std::ptrdiff_t>(i));
     }

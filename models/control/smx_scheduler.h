@@ -5,7 +5,8 @@
 // capability registers. TB and SMX selection are strategies (dispatch_policies.h).
 // Sockets: `kd` (initiator) reads/writes KDE registers; `doorbell` (target) hears of new
 // entries; `smx[i]` (initiator) writes SMX i's Thread Block Control Register, whose
-// response marks the TB's completion.
+// response marks the TB's completion, and tells every SMX when a kernel has completed
+// (tbcr_kernel_done), so that it flushes its L1.
 #pragma once
 
 #include <memory>
@@ -50,6 +51,7 @@ class smx_scheduler : public component {
   kde_record read_record(std::uint32_t entry);
   void kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* data, unsigned len);
   void wake_next_cycle();
+  void kernel_done(std::uint32_t kernel);
   core::tb_demand demand_of(const kde_record& e) const;
 
   param<std::uint64_t> m_smxs{*this, "smxs", 1, "SMXs served (one TBCR socket each)"};

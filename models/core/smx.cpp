@@ -77,6 +77,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   add_stat("register_bank_conflicts", [this] { return double(m_banks.conflicts()); },
            "operand reads delayed by a busy register bank");
   add_stat("tbs_completed", m_tbs_completed, "thread blocks completed");
+  add_stat("l1_flushes", m_l1_flushes, "flush requests sent to the L1 at kernel ends");
   add_stat("device_launches", m_device_launches,
            "CDP/DTBL launch instructions issued (child kernels are not yet modelled)");
   add_stat("activations", m_activations, "cycles the SMX was evaluated (the rest it slept)");
@@ -179,6 +180,22 @@ void smx::add_traces(vcd_writer& vcd) {
   m_trace_tbs.trace(vcd, name(), "resident_tbs", 6);
 }
 
+std::string smx::pending_work() const {
+  if (m_live_warps == 0) return {};
+  std::string s = std::to_string(m_live_warps) + " live warps, " +
+                  std::to_string(m_pool.in_use()) + " requests in flight, LDST " +
+                  (m_ldst_blocked ? "blocked by the L1" : "free") + ", " +
+                  std::to_string(m_ldst_fifo.size() - m_ldst_head) + " requests queued;";
+  for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi) {
+    const warp_state& w = m_warps[wi];
+    if (!w.live) continue;
+    s += " w" + std::to_string(wi) + ":" + std::to_string(w.issued) + "/" +
+         std::to_string(w.trace->insts.size()) + (w.at_barrier ? " bar" : "") +
+         (w.outstanding ? " mem" + std::to_string(w.outstanding) : "");
+  }
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------
 // TLM
 
@@ -187,6 +204,15 @@ void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       gp.get_data_length() >= sizeof(smx_limits)) {
     smx_limits l = limits();
     std::memcpy(gp.get_data_ptr(), &l, sizeof l);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  } else if (gp.is_write() && gp.get_address() == control::tbcr_kernel_done) {
+    // Kernel end: a flush request to the L1, behind the requests already queued.
+    if (m_ldst_head == m_ldst_fifo.size()) {
+      m_ldst_fifo.clear();
+      m_ldst_head = 0;
+    }
+    m_ldst_fifo.push_back({coalesced_request{}, access_kind::flush, 0, 0, 0});
+    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   } else {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -217,12 +243,20 @@ void smx::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
   if (phase == tlm::BEGIN_REQ) {  // a TB launch through the TBCR
     launch_tb(gp);
   } else if (phase == tlm::END_REQ) {
-    m_ldst_blocked = false;
+    unblock(gp);
     wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
   } else if (phase == tlm::BEGIN_RESP) {
-    m_ldst_blocked = false;  // a response implies the end of its request phase
+    unblock(gp);  // a response implies the end of its own request phase
     response(gp);
   }
+}
+
+void smx::unblock(const tlm::tlm_generic_payload& gp) {
+  // Only the request whose END_REQ was withheld: a response to an earlier request does not
+  // let the LDST unit send again.
+  if (&gp != m_blocked_request) return;
+  m_blocked_request = nullptr;
+  m_ldst_blocked = false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -379,7 +413,7 @@ void smx::cycle() {
   m_trace_issued.set(issued);
   m_trace_stall.set(m_sched_warps.empty() ? 0 : std::uint64_t(m_reason[0]));
 
-  if (m_work_next_cycle && m_live_warps > 0)
+  if (m_work_next_cycle && (m_live_warps > 0 || m_ldst_head < m_ldst_fifo.size()))
     wake_at(now + 1);
   else if (!m_timers.empty())
     wake_at(m_timers.top());
@@ -644,6 +678,24 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
 void smx::send_requests(std::uint64_t now) {
   if (m_ldst_blocked || m_ldst_head == m_ldst_fifo.size()) return;
   const queued_request& q = m_ldst_fifo[m_ldst_head++];
+  if (q.kind == access_kind::flush) {
+    tlm::tlm_generic_payload& gp = m_pool.acquire(0, 0, tlm::TLM_WRITE_COMMAND);
+    mem_request& r = payload_pool::request(gp);
+    r.smx = m_id;
+    r.kind = access_kind::flush;
+    r.issue_time_fs = sc_core::sc_time_stamp().value();
+    ++m_l1_flushes;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    const tlm::tlm_sync_enum s = ldst->nb_transport_fw(gp, phase, delay);
+    if (s == tlm::TLM_ACCEPTED) {
+      m_ldst_blocked = true;
+      m_blocked_request = &gp;
+    } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
+      m_peq.notify(gp, tlm::BEGIN_RESP, delay);
+    if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
+    return;
+  }
   const warp_state& w = m_warps[q.warp];
   const tb_state& tb = m_tbs[w.tb_slot];
   const tlm::tlm_command cmd = is_write(q.kind) ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
@@ -666,6 +718,7 @@ void smx::send_requests(std::uint64_t now) {
   const tlm::tlm_sync_enum s = ldst->nb_transport_fw(gp, phase, delay);
   if (s == tlm::TLM_ACCEPTED) {
     m_ldst_blocked = true;  // END_REQ withheld: the L1 pushes back
+    m_blocked_request = &gp;
   } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
     m_peq.notify(gp, tlm::BEGIN_RESP, delay);
   }
@@ -675,6 +728,11 @@ void smx::send_requests(std::uint64_t now) {
 
 void smx::response(tlm::tlm_generic_payload& gp) {
   const mem_request& r = payload_pool::request(gp);
+  if (r.kind == access_kind::flush) {  // the L1 has been flushed
+    gp.release();
+    if (m_ldst_head < m_ldst_fifo.size()) wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+    return;
+  }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
   gp.release();
   pending_load& pl = m_pending[p];

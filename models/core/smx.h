@@ -67,6 +67,7 @@ class smx : public component {
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
 
   tlm_utils::simple_target_socket<smx> tbcr{"tbcr"};
   tlm_utils::simple_initiator_socket<smx> ldst{"ldst"};
@@ -135,6 +136,7 @@ class smx : public component {
   tlm::tlm_sync_enum ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
   void peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
+  void unblock(const tlm::tlm_generic_payload& gp);
 
   // Pipeline
   void cycle();
@@ -220,6 +222,7 @@ class smx : public component {
   std::vector<queued_request> m_ldst_fifo;  // circular use via head index
   std::size_t m_ldst_head = 0;
   bool m_ldst_blocked = false;              // END_REQ withheld by the L1
+  const tlm::tlm_generic_payload* m_blocked_request = nullptr;  // ... for this request
   std::vector<pending_load> m_pending;
   std::vector<std::uint32_t> m_pending_free;
   std::vector<coalesced_request> m_coalesced;
@@ -250,6 +253,7 @@ class smx : public component {
   counter m_memory_requests;
   counter m_shared_bank_cycles;
   counter m_tbs_completed;
+  counter m_l1_flushes;
   counter m_device_launches;
   counter m_activations;
   traced_value m_trace_active_warps;

@@ -1,5 +1,7 @@
 #include "models/memory/fixed_latency_memory.h"
 
+#include "models/common/mem_request.h"
+
 namespace gputlm::memory {
 
 fixed_latency_memory::fixed_latency_memory(const sc_core::sc_module_name& name,
@@ -17,6 +19,10 @@ fixed_latency_memory::fixed_latency_memory(const sc_core::sc_module_name& name,
 tlm::tlm_sync_enum fixed_latency_memory::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                             sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP
+  if (const auto* r = gp.get_extension<mem_request>(); r && r->kind == access_kind::flush) {  // no cache here: done at once
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
   const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp() + delay);
   if (now != m_cycle) {
     m_cycle = now;

@@ -31,6 +31,8 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
   m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
+  m_bank_busy_until.assign(std::max<std::uint64_t>(1, *m_banks), 0);
+  m_bank_bytes.assign(m_bank_busy_until.size(), 0);
 
   add_stat("accesses", m_stats_v.accesses, "requests looked up");
   add_stat("hits", m_stats_v.hits, "read hits and write hits");
@@ -49,6 +51,14 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "requests held: no replaceable line");
   add_stat("reservation_fails.miss_queue_full", m_stats_v.fail_miss_queue_full,
            "requests held: miss queue full");
+  add_stat("flushes", m_stats_v.flushes,
+           "kernel-end flush requests from the SMX (lines invalidated if flush_at_kernel_end)");
+  add_stat("bank_conflicts", m_stats_v.bank_conflicts,
+           "requests that waited for a busy data bank (END_REQ withheld)");
+  add_stat("bank_wait_cycles", m_stats_v.bank_wait_cycles,
+           "cycles requests waited for a data bank");
+  add_stat("data_port_cycles", m_stats_v.data_port_cycles,
+           "bank-cycles the data array was busy with hits and fills");
   add_stat("mshr_occupancy", m_stats_v.mshr_occupancy, "cycles with n MSHR entries in use");
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
@@ -75,6 +85,46 @@ void l1_cache::add_traces(vcd_writer& vcd) {
   m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);
   m_trace_stalled.trace(vcd, name(), "stalled", 1);
+}
+
+void l1_cache::bank_bytes(std::uint64_t line_addr, std::uint8_t sectors) {
+  const std::uint64_t line = m_cache.line_size->value;
+  const std::uint64_t il = m_bank_interleave->value;
+  const std::uint64_t step = std::min<std::uint64_t>(il, 32);
+  const std::uint64_t base = line_addr & ~(line - 1);
+  std::fill(m_bank_bytes.begin(), m_bank_bytes.end(), 0);
+  for (std::uint64_t s = 0; s < line / 32 && s < 8; ++s) {
+    if (!(sectors >> s & 1)) continue;
+    for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step)
+      m_bank_bytes[((base + off) / il) % m_bank_bytes.size()] += step;
+  }
+}
+
+std::uint64_t l1_cache::banks_free_at(std::uint64_t line_addr, std::uint8_t sectors) {
+  bank_bytes(line_addr, sectors);
+  std::uint64_t t = 0;
+  for (std::size_t b = 0; b < m_bank_bytes.size(); ++b)
+    if (m_bank_bytes[b]) t = std::max(t, m_bank_busy_until[b]);
+  return t;
+}
+
+void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now) {
+  const std::uint64_t port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
+  bank_bytes(line_addr, sectors);
+  for (std::size_t b = 0; b < m_bank_bytes.size(); ++b) {
+    if (!m_bank_bytes[b]) continue;
+    const std::uint64_t c = (m_bank_bytes[b] + port - 1) / port;
+    m_bank_busy_until[b] = std::max(m_bank_busy_until[b], now) + c;
+    m_stats_v.data_port_cycles += c;
+  }
+}
+
+bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {
+  const access_kind k = payload_pool::request(gp).kind;
+  if (k == access_kind::global_load) return !*m_bypass_global_loads;
+  return k == access_kind::local_load || k == access_kind::constant_load ||
+         k == access_kind::texture_load || k == access_kind::global_store ||
+         k == access_kind::local_store;
 }
 
 bool l1_cache::busy() const {
@@ -113,6 +163,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     } else {
       if (tag != &m_origin_tags.back()) {  // a fill
         const int idx = static_cast<int>(tag - m_origin_tags.data());
+        use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
         if (f.writeback) {
           ++m_stats_v.writebacks;
@@ -189,9 +240,15 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     return false;
   };
-  if (first) ++m_stats_v.accesses;
+  if (first && req.kind != access_kind::flush) ++m_stats_v.accesses;
 
   const access_kind k = req.kind;
+  if (k == access_kind::flush) {  // kernel end (flush_at_kernel_end): acknowledged like a hit
+    if (first) ++m_stats_v.flushes;
+    flush();
+    m_responses.push({now + m_hit_latency->value, &gp});
+    return true;
+  }
   const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
                        k == access_kind::constant_load || k == access_kind::texture_load;
   const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
@@ -223,6 +280,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
+      use_banks(ar.addr, sectors, now);
       m_responses.push({hit_at, &gp});
       break;
     case access_result::merged:
@@ -240,7 +298,10 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     case access_result::write_done:
       ++m_stats_v.stores;
-      if (!r.line_miss) ++m_stats_v.hits;
+      if (!r.line_miss) {
+        ++m_stats_v.hits;
+        use_banks(ar.addr, sectors, now);
+      }
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
                   -1);
@@ -268,8 +329,26 @@ void l1_cache::run() {
 
   // Lookup: one request per cycle; a held request retries whenever this method runs.
   if (m_input) {
+    std::uint64_t bank_free = 0;
+    if (now >= m_next_input_cycle && uses_data_array(*m_input)) {
+      const mem_request& rq = payload_pool::request(*m_input);
+      const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+      bank_free = banks_free_at(m_input->get_address(),
+                                rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line));
+    }
+    if (m_bank_waiting && now >= m_next_input_cycle && bank_free <= now) {
+      m_stats_v.bank_wait_cycles += now - m_bank_wait_since;
+      m_bank_waiting = false;
+    }
     if (now < m_next_input_cycle) {
       next = std::min(next, m_next_input_cycle);
+    } else if (bank_free > now) {  // a data bank it needs is busy: END_REQ stays withheld
+      if (!m_bank_waiting) {
+        ++m_stats_v.bank_conflicts;
+        m_bank_wait_since = now;
+      }
+      m_bank_waiting = true;
+      next = std::min(next, bank_free);
     } else if (try_access(*m_input, now)) {
       tlm::tlm_generic_payload* gp = m_input;
       m_input = nullptr;

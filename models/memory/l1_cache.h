@@ -12,6 +12,13 @@
 // write-throughs and write-backs leave as the L1's own payloads on `icnt`, one per cycle,
 // from the miss queue. Atomics and (with bypass_global_loads) global loads pass through to
 // the interconnect unchanged and are answered when their reply comes back.
+//
+// Data banks (-gpgpu_l1_banks, _banks_byte_interleaving, the cache string's data port): byte
+// b of a line lives in bank (b / bank_interleave) mod banks. A hit (read or write) and a
+// fill use the data array: each bank holding touched sectors is busy for
+// ceil(bytes in that bank / data_port_width) cycles. A cached load or store whose sectors
+// lie in a busy bank waits (END_REQ withheld) until the bank is free; fills are never held
+// and queue behind the bank's earlier use.
 #pragma once
 
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -47,7 +54,9 @@ class l1_cache : public component {
   bool stalled() const { return m_input != nullptr && m_input_failed; }
   bool busy() const;
   const payload_pool& pool() const { return m_pool; }
-  // Kernel end (flush_at_kernel_end): invalidates every line not waiting for a fill.
+  // Kernel end (flush_at_kernel_end): invalidates every line not waiting for a fill. The SMX
+  // asks for it with a `flush` request on `core` when the SMX scheduler reports a kernel's
+  // completion (control_registers.h tbcr_kernel_done).
   void flush() {
     if (*m_flush_at_kernel_end) m_logic->invalidate_all();
   }
@@ -56,6 +65,7 @@ class l1_cache : public component {
     counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, stores,
         bypassed;
     counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
+    counter bank_conflicts, bank_wait_cycles, data_port_cycles, flushes;
     histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
     histogram mshr_slots{1, 1};      // slots in use, sampled like mshr_occupancy
   };
@@ -71,6 +81,13 @@ class l1_cache : public component {
   void send_down(std::uint64_t line_or_addr, unsigned length, tlm::tlm_command cmd,
                  const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr);
   void sample_mshr(std::uint64_t now);
+  // Bytes of the touched sectors in each bank (into m_bank_bytes).
+  void bank_bytes(std::uint64_t line_addr, std::uint8_t sectors);
+  // First cycle at which every bank holding `sectors` is free.
+  std::uint64_t banks_free_at(std::uint64_t line_addr, std::uint8_t sectors);
+  // Occupies the banks holding `sectors` from max(now, free) for their data-port cycles.
+  void use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now);
+  bool uses_data_array(const tlm::tlm_generic_payload& gp) const;
 
   cache_config m_cache{*this};
   param<std::uint64_t> m_banks{*this, "banks", 1, "data banks"};
@@ -97,6 +114,8 @@ class l1_cache : public component {
 
   tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
   bool m_input_failed = false;
+  bool m_bank_waiting = false;  // m_input has waited for a data bank since m_bank_wait_since
+  std::uint64_t m_bank_wait_since = 0;
   std::uint64_t m_next_input_cycle = 0;
   struct ready {
     std::uint64_t at;
@@ -109,6 +128,8 @@ class l1_cache : public component {
   std::uint64_t m_next_send_cycle = 0;
   std::vector<mshr_table::slot> m_ready_slots;
   std::vector<int> m_origin_tags;  // origin of own payloads: fill i -> &[i], others -> &back()
+  std::vector<std::uint64_t> m_bank_busy_until;  // first free cycle of each data bank
+  std::vector<std::uint64_t> m_bank_bytes;
 
   statistics m_stats_v;
   std::uint64_t m_sampled_at = 0;

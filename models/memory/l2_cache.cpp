@@ -23,6 +23,7 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_socket("icnt", icnt);
   declare_socket("dram", dram);
   icnt.register_nb_transport_fw(this, &l2_cache::icnt_fw);
+  icnt.register_transport_dbg(this, &l2_cache::icnt_dbg);
   dram.register_nb_transport_bw(this, &l2_cache::dram_bw);
   m_down.bind(dram);
   m_up.bind(icnt);
@@ -40,6 +41,8 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   add_stat("writebacks", m_stats_v.writebacks, "dirty lines written back to DRAM");
   add_stat("writes", m_stats_v.writes, "writes taken");
   add_stat("atomics", m_stats_v.atomics, "atomics executed");
+  add_stat("warmed_lines", m_stats_v.warmed_lines,
+           "lines made valid by MemcpyHtoD before the run (warm_from_memcpy)");
   add_stat("reservation_fails.mshr_full", m_stats_v.fail_mshr_full, "lookups held: MSHR full");
   add_stat("reservation_fails.merge_limit", m_stats_v.fail_merge_limit,
            "lookups held: merge limit");
@@ -82,6 +85,13 @@ std::size_t l2_cache::warm(std::uint64_t addr, std::uint64_t size) {
   for (std::uint64_t a = addr & ~(line - 1); a < addr + size; a += line)
     n += m_logic->warm(a, 0xf) ? 1 : 0;
   return n;
+}
+
+unsigned l2_cache::icnt_dbg(tlm::tlm_generic_payload& gp) {
+  if (!*m_warm_from_memcpy || !gp.is_write()) return 0;
+  m_stats_v.warmed_lines += warm(gp.get_address(), gp.get_data_length());
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return gp.get_data_length();
 }
 
 tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,

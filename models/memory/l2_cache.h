@@ -38,7 +38,9 @@ class l2_cache : public component {
   tlm_utils::simple_initiator_socket<l2_cache> dram{"dram"};
 
   // MemcpyHtoD warm-up (when warm_from_memcpy is on): the copied bytes become valid lines.
-  // The caller sends each bank the addresses it owns. Returns the lines warmed.
+  // The caller sends each bank the addresses it owns. Returns the lines warmed. Reached
+  // through `icnt` as a debug write (transport_dbg), which answers the bytes taken (0 when
+  // warm_from_memcpy is off); the network sends them at the start (network.h).
   std::size_t warm(std::uint64_t addr, std::uint64_t size);
   bool warm_from_memcpy() const { return *m_warm_from_memcpy; }
 
@@ -49,7 +51,7 @@ class l2_cache : public component {
 
   struct statistics {
     counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, writes,
-        atomics;
+        atomics, warmed_lines;
     counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full,
         fail_response_queue;
     histogram mshr_occupancy{1, 1};
@@ -58,6 +60,7 @@ class l2_cache : public component {
 
  private:
   tlm::tlm_sync_enum icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  unsigned icnt_dbg(tlm::tlm_generic_payload& gp);
   tlm::tlm_sync_enum dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void run();
   void wake_at(std::uint64_t cycle);

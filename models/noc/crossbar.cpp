@@ -27,6 +27,9 @@ crossbar::crossbar(const sc_core::sc_module_name& name, const block_context& ctx
     m_links[l].channel_latency = 1;
   }
   set_speedup(*m_internal_speedup);
+  set_arbitration(m_arbiter.is("islip")         ? arbitration::islip
+                  : m_arbiter.is("round_robin") ? arbitration::round_robin
+                                                : arbitration::oldest_first);
   finish_topology();
   for (std::uint32_t j = 0; j < m; ++j) {
     add_stat(

@@ -3,8 +3,10 @@
 // one flit per cycle per output times the internal speedup, as GPGPU-Sim's `fly` network
 // (k = SMX ports + sub-partitions, one stage) and its local crossbar
 // (../shared/reference/platforms.md §2, §3.5 -network_mode). An unloaded packet of f flits
-// takes latency + ceil(f / speedup) cycles. Output arbitration is oldest-eligible-first
-// (iSLIP and round robin both reduce to it for this packet-level model).
+// takes latency + ceil(f / speedup) cycles. Output arbitration (`arbiter`, network.h):
+// iSLIP with one iteration (GPGPU-Sim -icnt_arbiter_algo 1, BookSim islip; an input starts
+// at most one packet per cycle), round robin over the inputs at each output
+// (-icnt_arbiter_algo 0; an input may feed several outputs in a cycle), or oldest first.
 // Sockets: `smx[i]` (target) from the L1s; `mem[j]` (initiator) to the L2 banks.
 #pragma once
 
@@ -27,7 +29,11 @@ class crossbar : public network {
   param<std::uint64_t> m_vc_buffer{*this, "vc_buffer", 8, "flits per VC buffer"};
   param<std::uint64_t> m_input_buffer{*this, "input_buffer", 64, "flits per input port"};
   param<std::uint64_t> m_output_buffer{*this, "output_buffer", 64, "flits per output port"};
-  choice_param m_arbiter{*this, "arbiter", "islip", "switch allocation", {"islip", "round_robin"}};
+  choice_param m_arbiter{*this,
+                         "arbiter",
+                         "islip",
+                         "output arbitration (iSLIP: one iteration)",
+                         {"islip", "round_robin", "oldest_first"}};
   param<double> m_internal_speedup{*this, "internal_speedup", 1.0, "switch speedup"};
   param<cycles> m_latency{*this, "latency", {1}, "traversal latency of an unloaded switch"};
 

@@ -4,7 +4,7 @@
 // to `out` through the request buffer, responses from `out` back to `in` through the
 // response buffer, one per cycle each way after `latency` cycles of (un)packing. A full
 // request buffer withholds END_REQ on `in`; a full response buffer withholds END_RESP on
-// `out`. The packing into flits itself is the interconnect's (network::flits_of).
+// `out`. Debug transactions (transport_dbg) pass from `in` to `out` unchanged. The packing into flits itself is the interconnect's (network::flits_of).
 // Sockets: `in` (target), `out` (initiator).
 #pragma once
 
@@ -35,6 +35,7 @@ class interface_unit : public component {
 
  private:
   tlm::tlm_sync_enum in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  unsigned in_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
   tlm::tlm_sync_enum out_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void run();
   void wake_at(std::uint64_t cycle);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/control/workload.h"
+
 namespace gputlm::noc {
 
 // The SMX port a request came from, so its reply finds the way back. Pooled per network.
@@ -42,6 +44,8 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
 
   add_stat("packets", m_packets, "packets delivered");
   add_stat("flits", m_flits_total, "flits delivered");
+  add_stat("warm_writes", m_warm_writes,
+           "MemcpyHtoD lines taken by an L2 bank at start (debug writes, warm_from_memcpy)");
   add_stat("injection_stalls", m_injection_stalls,
            "requests/replies held at a full injection buffer (END_REQ/END_RESP withheld)");
   add_stat(
@@ -72,6 +76,37 @@ void network::finish_topology() {
       map, static_cast<std::uint32_t>(*m_mem_channels),
       static_cast<std::uint32_t>(*m_mem_ports / std::max<std::uint64_t>(1, *m_mem_channels)),
       memory::parse_partition_indexing(*m_partition_indexing));
+}
+
+void network::start_of_simulation() {
+  const control::workload* w = work().ptr;
+  if (!w) return;
+  constexpr std::uint64_t line = payload_pool::max_bytes;
+  std::vector<bool> off(mem.size(), false);
+  std::size_t n_off = 0;
+  unsigned char data[line] = {};
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_data_ptr(data);
+  for (const traces::command& c : w->commands()) {
+    if (c.what != traces::command::kind::memcpy_h2d) continue;
+    const std::uint64_t end = c.addr + c.bytes;
+    for (std::uint64_t a = c.addr & ~(line - 1); a < end && n_off < off.size(); a += line) {
+      const std::uint32_t j = port_of(a);
+      if (j >= off.size() || off[j]) continue;
+      const std::uint64_t lo = std::max(a, c.addr), hi = std::min(a + line, end);
+      gp.set_address(lo);
+      gp.set_data_length(static_cast<unsigned>(hi - lo));
+      gp.set_streaming_width(static_cast<unsigned>(hi - lo));
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      if ((*mem[j])->transport_dbg(gp) == 0) {
+        off[j] = true;
+        ++n_off;
+      } else {
+        ++m_warm_writes;
+      }
+    }
+  }
 }
 
 void network::add_traces(vcd_writer& vcd) {
@@ -208,6 +243,51 @@ void network::arrive(packet* p, std::uint64_t now) {
   (void)now;
 }
 
+std::size_t network::choose(const link& l) const {
+  const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
+  std::size_t pick = l.waiting.size();
+  std::uint32_t best = ~0u;
+  for (std::size_t k = 0; k < l.waiting.size(); ++k) {
+    const packet* p = l.waiting[k];
+    if (!m_buffers[p->buffers[p->hop + 1]].has_room(p->flits)) continue;
+    if (m_arbitration == arbitration::oldest_first) return k;  // lists are in age order
+    const std::uint32_t d = (p->buffers[p->hop] + inputs - l.rr_next % inputs) % inputs;
+    if (d < best) {  // the first packet of an input is its oldest
+      best = d;
+      pick = k;
+      if (d == 0) break;
+    }
+  }
+  return pick;
+}
+
+// Packet k of link li's waiting list is granted: it moves to the buffer ahead.
+void network::traverse(std::uint32_t li, std::size_t k, std::uint64_t now) {
+  link& l = m_links[li];
+  packet* p = l.waiting[k];
+  buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
+  l.rr_next = (p->buffers[p->hop] + 1) % static_cast<std::uint32_t>(m_buffers.size());
+  l.waiting.erase(k);
+  buffer& behind = m_buffers[p->buffers[p->hop]];
+  behind.flits -= p->flits;
+  --behind.packets;
+  m_freed = true;
+  ahead.flits += p->flits;
+  ++ahead.packets;
+  const std::uint64_t ser = (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
+  l.busy_until = now + ser;
+  l.flits += p->flits;
+  l.stall_cycles += now - p->eligible;
+  ++p->hop;
+  // Cut-through: the head goes on to be routed at the next router while the tail streams
+  // behind it; only the ejection waits for the tail.
+  const std::uint64_t at = p->hop < p->hops
+                               ? now + l.channel_latency + m_links[p->links[p->hop]].routing_latency
+                               : now + l.channel_latency + ser - 1;
+  p->eligible = at;
+  m_timed.push({at, m_seq++, p});
+}
+
 void network::run() {
   const std::uint64_t now = clock().now_cycle();
   m_wake_cycle = ~std::uint64_t(0);
@@ -221,38 +301,48 @@ void network::run() {
     arrive(p, now);
   }
 
-  // Link allocation: each free link takes its oldest eligible packet with room ahead.
+  // Link allocation (arbitration: see network.h), then links left with nothing to send go
+  // idle.
+  if (m_arbitration != arbitration::islip) {
+    for (std::uint32_t li : m_active) {
+      link& l = m_links[li];
+      if (l.busy_until > now) continue;
+      const std::size_t k = choose(l);
+      if (k < l.waiting.size()) traverse(li, k, now);
+    }
+  } else {
+    m_grants.clear();
+    for (std::uint32_t li : m_active) {
+      const link& l = m_links[li];
+      if (l.busy_until > now) continue;
+      const std::size_t k = choose(l);
+      if (k < l.waiting.size()) {
+        const packet* p = l.waiting[k];
+        m_grants.push_back({li, p->buffers[p->hop], k});
+      }
+    }
+    if (m_accept_next.size() != m_buffers.size()) m_accept_next.assign(m_buffers.size(), 0);
+    const std::uint32_t links = static_cast<std::uint32_t>(m_links.size());
+    for (std::size_t g = 0; g < m_grants.size(); ++g) {
+      const std::uint32_t in = m_grants[g].input;
+      if (in == ~0u) continue;  // already decided
+      // Accept: among the grants to this input, the first link at or after its pointer.
+      std::size_t best = g;
+      auto dist = [&](std::uint32_t li) { return (li + links - m_accept_next[in]) % links; };
+      for (std::size_t h = g + 1; h < m_grants.size(); ++h)
+        if (m_grants[h].input == in && dist(m_grants[h].link) < dist(m_grants[best].link)) best = h;
+      for (std::size_t h = g; h < m_grants.size(); ++h) {
+        if (m_grants[h].input != in) continue;
+        if (h != best) next = std::min(next, now + 1);  // not accepted: asks again next cycle
+        m_grants[h].input = ~0u;
+      }
+      m_accept_next[in] = (m_grants[best].link + 1) % links;
+      traverse(m_grants[best].link, m_grants[best].index, now);
+    }
+  }
   for (std::size_t a = 0; a < m_active.size();) {
     const std::uint32_t li = m_active[a];
     link& l = m_links[li];
-    if (l.busy_until <= now) {
-      for (std::size_t k = 0; k < l.waiting.size(); ++k) {
-        packet* p = l.waiting[k];
-        buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
-        if (!ahead.has_room(p->flits)) continue;
-        l.waiting.erase(k);
-        buffer& behind = m_buffers[p->buffers[p->hop]];
-        behind.flits -= p->flits;
-        --behind.packets;
-        m_freed = true;
-        ahead.flits += p->flits;
-        ++ahead.packets;
-        const std::uint64_t ser =
-            (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
-        l.busy_until = now + ser;
-        l.flits += p->flits;
-        l.stall_cycles += now - p->eligible;
-        ++p->hop;
-        // Cut-through: the head goes on to be routed at the next router while the tail
-        // streams behind it; only the ejection waits for the tail.
-        const std::uint64_t at =
-            p->hop < p->hops ? now + l.channel_latency + m_links[p->links[p->hop]].routing_latency
-                             : now + l.channel_latency + ser - 1;
-        p->eligible = at;
-        m_timed.push({at, m_seq++, p});
-        break;
-      }
-    }
     if (l.waiting.empty()) {
       l.active = false;
       m_active[a] = m_active.back();

@@ -13,6 +13,12 @@
 // Event-driven: the engine wakes only at a packet's next eligible time, when a link frees
 // or when a buffer gains room; with no traffic it does nothing.
 //
+// MemcpyHtoD warm-up: at the start of the simulation the network plays the host's copy
+// engine: every `MemcpyHtoD,addr,bytes` of the workload becomes one debug write
+// (transport_dbg) per 128 B line, sent through mem[port_of(line)] to the L2 bank that owns
+// the line (through its interface unit). An L2 bank with warm_from_memcpy keeps the lines
+// valid and answers the bytes taken; one that answers 0 (warm-up off) is not asked again.
+//
 // Sockets: `smx[i]` (target) from the L1s, `mem[j]` (initiator) to the L2 banks.
 #pragma once
 
@@ -44,6 +50,7 @@ class network : public component {
   ~network() override;
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  void start_of_simulation() override;
 
   std::vector<std::unique_ptr<target_type>> smx;
   std::vector<std::unique_ptr<initiator_type>> mem;
@@ -72,6 +79,7 @@ class network : public component {
     std::uint32_t routing_latency = 0;  // at the buffer feeding this link
     memory::fifo<packet*> waiting{4};
     bool active = false;
+    std::uint32_t rr_next = 0;  // round robin: first input (buffer index) to look at
     std::uint64_t flits = 0;
     std::uint64_t stall_cycles = 0;
   };
@@ -97,6 +105,14 @@ class network : public component {
   std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(*m_smx_ports); }
   std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(*m_mem_ports); }
   void set_speedup(double s) { m_speedup_x100 = static_cast<std::uint32_t>(s * 100 + 0.5); }
+  // Output arbitration. oldest_first: the oldest eligible packet. round_robin: the oldest
+  // packet of the first input (buffer feeding the link) at or after the one after the
+  // last input granted. islip: one iteration of iSLIP (McKeown): every free output grants
+  // round robin as above, every input accepts one grant per cycle, round robin over the
+  // outputs from its accept pointer; pointers move only on an accepted grant; an output
+  // whose grant was not accepted stays idle this cycle.
+  enum class arbitration : std::uint8_t { oldest_first, round_robin, islip };
+  void set_arbitration(arbitration a) { m_arbitration = a; }
   void finish_topology();
 
   param<std::uint64_t> m_smx_ports{*this, "smx_ports", 1, "SMX-side ports"};
@@ -135,6 +151,15 @@ class network : public component {
 
   std::unique_ptr<memory::address_decoder> m_decoder;
   std::uint32_t m_speedup_x100 = 100;
+  arbitration m_arbitration = arbitration::oldest_first;
+  struct grant {
+    std::uint32_t link, input;
+    std::size_t index;  // in the link's waiting list
+  };
+  std::vector<grant> m_grants;               // iSLIP: this cycle's grants
+  std::vector<std::uint32_t> m_accept_next;  // iSLIP: per input (buffer), first link to accept
+  std::size_t choose(const link& l) const;   // the packet the arbitration picks, or size()
+  void traverse(std::uint32_t li, std::size_t k, std::uint64_t now);
   sc_core::sc_event m_wake;
   std::uint64_t m_wake_cycle = ~std::uint64_t(0);
 
@@ -162,7 +187,7 @@ class network : public component {
 
  protected:
   // Statistics.
-  counter m_packets, m_flits_total, m_injection_stalls;
+  counter m_packets, m_flits_total, m_injection_stalls, m_warm_writes;
   std::uint64_t m_latency_sum = 0;
   traced_value m_trace_in_flight;
   traced_value m_trace_busy;

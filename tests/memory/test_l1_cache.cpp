@@ -72,8 +72,10 @@ TEST(l1_cache, hit_takes_hit_latency_and_miss_takes_the_memory_round_trip) {
   sc_core::sc_start();
   b.check_done_and_no_leaks();
   EXPECT_EQ(b.tg->latency(0), 100u);  // miss: straight to memory and back (100 cycles)
-  EXPECT_EQ(b.tg->latency(1), 35u);   // hit: hit_latency
-  EXPECT_EQ(b.tg->latency(2), 35u);   // same 128 B line
+  // Hit: hit_latency, looked up one cycle late: the fill that arrived at cycle 100 holds the
+  // one data bank in that cycle (128 B through the 128 B port), when the hit was issued.
+  EXPECT_EQ(b.tg->latency(1), 1u + 35u);
+  EXPECT_EQ(b.tg->latency(2), 35u);  // same 128 B line
   EXPECT_EQ(b.s("accesses"), 3);
   EXPECT_EQ(b.s("hits"), 2);
   EXPECT_EQ(b.s("line_misses"), 1);
@@ -85,7 +87,8 @@ TEST(l1_cache, hit_takes_hit_latency_and_miss_takes_the_memory_round_trip) {
 
 TEST(l1_cache, mshr_merges_up_to_the_limit_then_the_request_is_held) {
   // Merge limit 2: the third load to a line waiting for its fill cannot merge. It is held
-  // (no END_REQ) until the fill at cycle 0 + 100 makes the line valid, then it hits.
+  // (no END_REQ) until the fill at cycle 0 + 100 makes the line valid and has left the data
+  // bank (one cycle: 128 B through the 128 B port), then it hits.
   bench b(l1_params({{"mshr_merge", "2"}, {"hit_latency", "1cycles"}}),
           {load(0x2000), load(0x2004), load(0x2008)}, 100);
   sc_core::sc_start();
@@ -97,7 +100,7 @@ TEST(l1_cache, mshr_merges_up_to_the_limit_then_the_request_is_held) {
   EXPECT_EQ(b.mem->log.size(), 1u);
   EXPECT_EQ(b.tg->records[0].accepted, 0u);
   EXPECT_EQ(b.tg->records[1].accepted, 1u);    // one lookup per cycle
-  EXPECT_EQ(b.tg->records[2].accepted, 100u);  // held until the fill
+  EXPECT_EQ(b.tg->records[2].accepted, 101u);  // held until the fill, then the bank
   EXPECT_EQ(b.tg->records[0].responded, 100u);
   EXPECT_EQ(b.tg->records[1].responded, 101u);  // responses leave one per cycle
   EXPECT_EQ(b.tg->records[2].responded, 102u);  // hit at 100 + 1 cycle, after the queue
@@ -105,8 +108,9 @@ TEST(l1_cache, mshr_merges_up_to_the_limit_then_the_request_is_held) {
 
 TEST(l1_cache, full_mshr_stalls_the_requester_and_resumes_it) {
   // Two MSHR entries: loads to lines A and B fill them; C is held until A's fill (cycle
-  // 100) frees an entry; D, sent after C's END_REQ, is looked up at 101, when B's fill
-  // (1 + 100) has freed the other entry.
+  // 100) frees an entry. The one data bank is busy with A's fill in cycle 100 and with B's
+  // fill (1 + 100; a fill takes the bank before a lookup of the same cycle) in cycle 101, so
+  // C is looked up at 102 and D, sent after C's END_REQ, at 103.
   bench b(l1_params({{"mshr_entries", "2"}, {"hit_latency", "1cycles"}}),
           {load(0x0), load(0x80), load(0x100), load(0x180)}, 100);
   bool stalled_mid = false;
@@ -120,10 +124,10 @@ TEST(l1_cache, full_mshr_stalls_the_requester_and_resumes_it) {
   EXPECT_TRUE(stalled_mid);
   EXPECT_EQ(used_mid, 2u);
   EXPECT_EQ(b.s("reservation_fails.mshr_full"), 1);  // C
-  EXPECT_EQ(b.tg->records[2].accepted, 100u);        // A's fill at 0 + 100
-  EXPECT_EQ(b.tg->records[3].accepted, 101u);        // B's fill at 1 + 100
-  EXPECT_EQ(b.tg->records[2].responded, 200u);
-  EXPECT_EQ(b.tg->records[3].responded, 201u);
+  EXPECT_EQ(b.tg->records[2].accepted, 102u);
+  EXPECT_EQ(b.tg->records[3].accepted, 103u);
+  EXPECT_EQ(b.tg->records[2].responded, 202u);  // misses: + 100
+  EXPECT_EQ(b.tg->records[3].responded, 203u);
   // The occupancy histogram saw two entries in use for most of the run.
   const auto& h = b.l1->stats_view().mshr_occupancy.counts();
   EXPECT_GE(h[2], 190u);
@@ -217,4 +221,86 @@ TEST(l1_cache, full_miss_queue_pushes_back) {
   EXPECT_GE(tg.records[2].accepted, 200u);
   EXPECT_EQ(tg.pool.in_use(), 0u);
   EXPECT_EQ(l1->pool().in_use(), 0u);
+}
+
+namespace {
+tg_request masked(std::uint64_t addr, std::uint8_t sectors) {
+  tg_request r = load(addr, false, 128);
+  r.sectors = sectors;
+  return r;
+}
+}  // namespace
+
+TEST(l1_banks, fermi_one_bank_128B_port_full_line_hits_take_one_cycle) {
+  // 1 bank, 128 B port: a 128 B fill or hit holds the bank one cycle. The miss's fill
+  // arrives at 100 and holds the bank in cycle 100, when the first hit is issued: it is
+  // looked up at 101; the next hits follow one per cycle.
+  bench b(l1_params({{"hit_latency", "1cycles"}}),
+          {load(0x1000, false, 128), load(0x1000, true, 128), load(0x1000, false, 128),
+           load(0x1000, false, 128)},
+          100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.tg->records[1].accepted, 101u);
+  EXPECT_EQ(b.tg->records[2].accepted, 102u);
+  EXPECT_EQ(b.tg->records[3].accepted, 103u);
+  EXPECT_EQ(b.tg->records[3].responded, 104u);
+  EXPECT_EQ(b.s("hits"), 3);
+  EXPECT_EQ(b.s("bank_conflicts"), 1);    // the first hit, behind the fill
+  EXPECT_EQ(b.s("bank_wait_cycles"), 1);  // 100 -> 101
+  EXPECT_EQ(b.s("data_port_cycles"), 4);  // fill + 3 hits, one cycle each
+}
+
+TEST(l1_banks, one_bank_32B_port_full_line_hits_take_four_cycles_back_to_back) {
+  // 1 bank, 32 B port: 128 B = 4 cycles. Fill in [100, 104); hit 1 in [104, 108); hit 2,
+  // sent at 104 and looked up from 105, waits for 108; hit 3 for 112.
+  bench b(l1_params({{"hit_latency", "1cycles"}, {"data_port_width", "32B"}}),
+          {load(0x1000, false, 128), load(0x1000, true, 128), load(0x1000, false, 128),
+           load(0x1000, false, 128)},
+          100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.tg->records[1].accepted, 104u);
+  EXPECT_EQ(b.tg->records[2].accepted, 108u);
+  EXPECT_EQ(b.tg->records[3].accepted, 112u);
+  EXPECT_EQ(b.tg->latency(1), 4u + 1u);  // issued at 100, looked up at 104, + hit_latency
+  EXPECT_EQ(b.tg->records[3].responded, 113u);
+  EXPECT_EQ(b.s("bank_conflicts"), 3);
+  EXPECT_EQ(b.s("bank_wait_cycles"), 4 + 3 + 3);
+  EXPECT_EQ(b.s("data_port_cycles"), 16);  // 4 transfers x 4 cycles
+}
+
+TEST(l1_banks, pascal_two_banks_32B_interleave_four_sector_hit_takes_two_cycles) {
+  // 2 banks x 32 B interleave, 32 B port (Pascal): sectors 0, 2 of a line at 0x1000 are in
+  // bank 0, sectors 1, 3 in bank 1. A 4-sector transfer puts 64 B in each bank: 2 cycles,
+  // both banks in parallel.
+  //   fill (4 sectors)      at 100: banks 0, 1 in [100, 102)
+  //   r1 4 sectors   issued 100, looked up 102: banks 0, 1 in [102, 104)
+  //   r2 4 sectors   issued 102, waits for 104: banks 0, 1 in [104, 106)
+  //   r3 sectors 0+2 issued 104, waits for 106: bank 0 in [106, 108)
+  //   r4 sector 1    issued 106, looked up 107: bank 1 is free (the banks work in parallel)
+  //   r5 sectors 0+2 issued 107, looked up 108: bank 0 in [108, 110)
+  //   r6 sector 0    issued 108, waits for 110 (same bank: serialised)
+  bench b(
+      l1_params({{"hit_latency", "1cycles"},
+                 {"sectored", "true"},
+                 {"banks", "2"},
+                 {"bank_interleave", "32B"},
+                 {"data_port_width", "32B"}}),
+      {load(0x1000, false, 128), load(0x1000, true, 128), load(0x1000, false, 128),
+       masked(0x1000, 0x5), load(0x1020, false, 32), masked(0x1000, 0x5), load(0x1000, false, 32)},
+      100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.tg->records[1].accepted, 102u);
+  EXPECT_EQ(b.tg->records[2].accepted, 104u);
+  EXPECT_EQ(b.tg->records[3].accepted, 106u);
+  EXPECT_EQ(b.tg->records[4].accepted, 107u);
+  EXPECT_EQ(b.tg->records[5].accepted, 108u);
+  EXPECT_EQ(b.tg->records[6].accepted, 110u);
+  EXPECT_EQ(b.s("hits"), 6);
+  EXPECT_EQ(b.s("bank_conflicts"), 4);  // r1, r2, r3, r6
+  EXPECT_EQ(b.s("bank_wait_cycles"),
+            2 + 1 + 1 + 1);  // r1 100-102, r2 103-104, r3 105-106, r6 109-110
+  EXPECT_EQ(b.s("data_port_cycles"), 4 + 4 + 4 + 2 + 1 + 2 + 1);
 }

@@ -236,3 +236,114 @@ TEST(interface_unit, full_request_buffer_withholds_end_req) {
   EXPECT_FALSE(iu->busy());
   EXPECT_EQ(tg.pool.in_use(), 0u);
 }
+
+namespace {
+// Port 0 of a crossbar with 40 B flits and no speedup: a 128 B write is 136 B = 4 flits, so
+// the output link to memory port 0 is busy 4 cycles per write. SMX 0 sends ten writes at
+// cycle 0 (each END_REQ comes at once, the input buffer holds 16 such packets), all
+// eligible at 1; SMX 1 one write at cycle 2 (eligible at 3). The link grants SMX 0's first
+// write at 1 (busy until 5). At 5, round robin looks first at the input after SMX 0's,
+// i.e. SMX 1; oldest-first takes SMX 0's nine other writes first (1 < 3) and SMX 1's at
+// 1 + 10 x 4 = 41. A write granted at g reaches the memory at g + 1 + 4 - 1 (tail).
+struct arbitration_bench {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  std::unique_ptr<noc::crossbar> x;
+  std::unique_ptr<traffic_generator> tg0, tg1;
+  std::unique_ptr<fixed_memory> mem0, mem1;
+  explicit arbitration_bench(const std::string& arbiter) {
+    x = env.make<noc::crossbar>(
+        "xbar", clk, fermi_xbar({{"internal_speedup", "1"}, {"arbiter", arbiter}}), "crossbar");
+    std::vector<tg_request> s0;
+    for (int k = 0; k < 10; ++k) s0.push_back(req(0x0, access_kind::global_store));
+    tg_request late = req(0x40, access_kind::global_store);
+    late.not_before = 2;
+    tg0 = std::make_unique<traffic_generator>("tg0", clk, s0, 0);
+    tg1 = std::make_unique<traffic_generator>("tg1", clk, std::vector<tg_request>{late}, 1);
+    mem0 = std::make_unique<fixed_memory>("mem0", clk, 0);
+    mem1 = std::make_unique<fixed_memory>("mem1", clk, 0);
+    tg0->socket.bind(*x->smx[0]);
+    tg1->socket.bind(*x->smx[1]);
+    x->mem[0]->bind(mem0->socket);
+    x->mem[1]->bind(mem1->socket);
+  }
+  // Position of SMX 1's write among the writes memory port 0 received.
+  std::size_t position_of_late() const {
+    for (std::size_t i = 0; i < mem0->log.size(); ++i)
+      if (mem0->log[i].addr == 0x40) return i;
+    return mem0->log.size();
+  }
+};
+}  // namespace
+
+TEST(crossbar, round_robin_grants_the_next_input_after_the_last_one_granted) {
+  arbitration_bench b("round_robin");
+  sc_core::sc_start();
+  ASSERT_EQ(b.tg0->completed, 10u);
+  ASSERT_EQ(b.tg1->completed, 1u);
+  ASSERT_EQ(b.mem0->log.size(), 11u);
+  EXPECT_EQ(b.position_of_late(), 1u);                // right after SMX 0's first write
+  EXPECT_EQ(b.mem0->log[10].cycle, 41u + 1 + 4 - 1);  // SMX 0's last, granted at 1 + 10 x 4
+  // Granted at 5, head at 6, tail at 6 + 4 - 1 = 9: ejected into memory port 0 at 9.
+  EXPECT_EQ(b.mem0->log[1].cycle, 9u);
+  EXPECT_EQ(b.mem0->log[0].cycle, 5u);  // granted at 1: 1 + 1 + 4 - 1
+  EXPECT_EQ(b.tg0->pool.in_use() + b.tg1->pool.in_use(), 0u);
+}
+
+TEST(crossbar, oldest_first_serves_the_older_packets_of_the_busy_input_first) {
+  arbitration_bench b("oldest_first");
+  sc_core::sc_start();
+  ASSERT_EQ(b.mem0->log.size(), 11u);
+  EXPECT_EQ(b.position_of_late(), 10u);  // behind all ten older writes of SMX 0
+  EXPECT_EQ(b.mem0->log[10].cycle, 41u + 1 + 4 - 1);
+  EXPECT_EQ(b.tg0->pool.in_use() + b.tg1->pool.in_use(), 0u);
+}
+
+TEST(crossbar, islip_lets_an_input_start_one_packet_per_cycle) {
+  // SMX 0 sends a write to memory port 0 (address 0x0) and one to port 1 (0x100: bank bit 8
+  // set, so sub-partition 1), both at cycle 0, eligible at 1. Both outputs grant input 0 at
+  // cycle 1; it accepts output 0 (its accept pointer starts at 0); output 1 stays idle and
+  // grants again at 2, accepted then. 4 flits, no speedup: a write granted at g reaches
+  // its memory at g + 1 + 4 - 1. (Round robin would start both at 1.)
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>(
+      "xbar", clk, fermi_xbar({{"internal_speedup", "1"}, {"arbiter", "islip"}}), "crossbar");
+  traffic_generator tg(
+      "tg", clk, {req(0x0, access_kind::global_store), req(0x100, access_kind::global_store)});
+  traffic_generator idle("idle", clk, {});
+  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
+  tg.socket.bind(*x->smx[0]);
+  idle.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 2u);
+  ASSERT_EQ(mem0.log.size(), 1u);
+  ASSERT_EQ(mem1.log.size(), 1u);
+  EXPECT_EQ(mem0.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(mem1.log[0].cycle, 2u + 1 + 4 - 1);
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
+
+TEST(crossbar, round_robin_lets_an_input_feed_two_outputs_in_one_cycle) {
+  // The same two writes with round robin: each output grants input 0 at cycle 1.
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>(
+      "xbar", clk, fermi_xbar({{"internal_speedup", "1"}, {"arbiter", "round_robin"}}), "crossbar");
+  traffic_generator tg(
+      "tg", clk, {req(0x0, access_kind::global_store), req(0x100, access_kind::global_store)});
+  traffic_generator idle("idle", clk, {});
+  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
+  tg.socket.bind(*x->smx[0]);
+  idle.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(mem0.log.size(), 1u);
+  ASSERT_EQ(mem1.log.size(), 1u);
+  EXPECT_EQ(mem0.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(mem1.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
