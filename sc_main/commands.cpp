@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/common/command_line.h"
 #include "models/common/input_error.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
@@ -22,20 +23,7 @@ namespace po = boost::program_options;
 namespace gputlm::cli {
 namespace {
 
-const source_location k_cmdline{"<command line>", 0, 0};
-
-// Parses options; unknown options and missing values are bad input (exit 2).
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& opts,
-                        const po::positional_options_description& pos) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw input_error(k_cmdline, "", e.what());
-  }
-  return vm;
-}
+const source_location& k_cmdline = command_line;
 
 void require_file(const std::string& path, const char* what) {
   std::error_code ec;
@@ -75,7 +63,7 @@ int elaborate_main(const std::vector<std::string>& args) {
       "quiet,q", "do not print the hierarchy");
   po::positional_options_description pos;
   pos.add("platform", 1);
-  auto vm = parse(args, opts, pos);
+  auto vm = parse_command_line(args, opts, pos);
   if (vm.count("help")) {
     std::cout << opts;
     return exit_ok;
@@ -119,7 +107,7 @@ int run_main(const std::vector<std::string>& args) {
       "no-tb-log", "leave the per-TB dispatch log out of the statistics");
   po::positional_options_description pos;
   pos.add("platform", 1).add("workload", 1);
-  auto vm = parse(args, opts, pos);
+  auto vm = parse_command_line(args, opts, pos);
   if (vm.count("help")) {
     std::cout << opts;
     return exit_ok;

@@ -8,25 +8,15 @@
 #include <iostream>
 #include <unordered_map>
 
+#include "models/common/command_line.h"
+
 namespace gputlm::traces {
 namespace {
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-const source_location k_cmdline{"<command line>", 0, 0};
-
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& opts,
-                        const po::positional_options_description& pos) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw input_error(k_cmdline, "", e.what());
-  }
-  return vm;
-}
+const source_location& k_cmdline = command_line;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
@@ -72,7 +62,7 @@ int convert_main(const std::vector<std::string>& args) {
       "strict", "an unknown opcode is an error");
   po::positional_options_description pos;
   pos.add("in", 1).add("out", 1);
-  auto vm = parse(args, opts, pos);
+  auto vm = parse_command_line(args, opts, pos);
   if (vm.count("help")) {
     std::cout << opts;
     return exit_ok;
@@ -224,7 +214,7 @@ int info_main(const std::vector<std::string>& args) {
       "strict", "an unknown opcode is an error");
   po::positional_options_description pos;
   pos.add("trace", 1);
-  auto vm = parse(args, opts, pos);
+  auto vm = parse_command_line(args, opts, pos);
   if (vm.count("help")) {
     std::cout << opts;
     return exit_ok;
