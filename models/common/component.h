@@ -64,10 +64,7 @@ class component : public sc_core::sc_module {
   // name; called only when tracing is on, before the simulation starts.
   virtual void add_traces(vcd_writer& /*vcd*/) {}
 
- protected:
-  void declare_socket(const std::string& name, initiator_socket_base& s);
-  void declare_socket(const std::string& name, target_socket_base& s);
-
+ // Statistics under this block's hierarchical name.
   void add_stat(const std::string& name, const counter& c, std::string description) {
     m_stats.add(name_path(), name, c, std::move(description));
   }
@@ -77,6 +74,10 @@ class component : public sc_core::sc_module {
   void add_stat(const std::string& name, std::function<double()> f, std::string description) {
     m_stats.add(name_path(), name, std::move(f), std::move(description));
   }
+
+ protected:
+  void declare_socket(const std::string& name, initiator_socket_base& s);
+  void declare_socket(const std::string& name, target_socket_base& s);
 
  private:
   friend class param_base;

@@ -73,4 +73,20 @@ void cache_config::validate() const {
                           "must divide line_size");
 }
 
+void cache_statistics::register_with(component& c, const std::string& miss_queue) {
+  c.add_stat("accesses", accesses, "requests looked up");
+  c.add_stat("hits", hits, "read hits and write hits");
+  c.add_stat("sector_misses", sector_misses, "tag present, a requested sector missing");
+  c.add_stat("line_misses", line_misses, "tag absent");
+  c.add_stat("mshr_hits", mshr_hits, "secondary misses merged into an MSHR entry");
+  c.add_stat("evictions", evictions, "valid lines replaced or invalidated");
+  c.add_stat("writebacks", writebacks, "dirty lines written back to the next level");
+  c.add_stat("reservation_fails.mshr_full", fail_mshr_full, "requests held: MSHR full");
+  c.add_stat("reservation_fails.merge_limit", fail_merge_limit, "requests held: merge limit");
+  c.add_stat("reservation_fails.no_line", fail_no_line, "requests held: no replaceable line");
+  c.add_stat("reservation_fails.miss_queue_full", fail_miss_queue_full,
+             "requests held: " + miss_queue + " full");
+  c.add_stat("mshr_occupancy", mshr_occupancy, "cycles with n MSHR entries in use");
+}
+
 }  // namespace gputlm::memory

@@ -10,6 +10,16 @@
 
 namespace gputlm::memory {
 
+// The counters every cache bank (L1 and L2) keeps.
+struct cache_statistics {
+  counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks;
+  counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
+  histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
+
+  // Registers them with `c`; `miss_queue` names the bank's queue to the next level.
+  void register_with(component& c, const std::string& miss_queue);
+};
+
 struct cache_config {
   explicit cache_config(component& c);
   void validate() const;

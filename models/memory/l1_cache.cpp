@@ -34,23 +34,10 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_bank_busy_until.assign(std::max<std::uint64_t>(1, *m_banks), 0);
   m_bank_bytes.assign(m_bank_busy_until.size(), 0);
 
-  add_stat("accesses", m_stats_v.accesses, "requests looked up");
-  add_stat("hits", m_stats_v.hits, "read hits and write hits");
-  add_stat("sector_misses", m_stats_v.sector_misses, "tag present, a requested sector missing");
-  add_stat("line_misses", m_stats_v.line_misses, "tag absent");
-  add_stat("mshr_hits", m_stats_v.mshr_hits, "secondary misses merged into an MSHR entry");
-  add_stat("evictions", m_stats_v.evictions, "valid lines replaced or invalidated");
-  add_stat("writebacks", m_stats_v.writebacks, "dirty lines written back");
+  m_stats_v.register_with(*this, "miss queue");
   add_stat("stores", m_stats_v.stores, "stores taken");
   add_stat("bypassed", m_stats_v.bypassed,
            "atomics and bypassing loads passed to the interconnect");
-  add_stat("reservation_fails.mshr_full", m_stats_v.fail_mshr_full, "requests held: MSHR full");
-  add_stat("reservation_fails.merge_limit", m_stats_v.fail_merge_limit,
-           "requests held: merge limit");
-  add_stat("reservation_fails.no_line", m_stats_v.fail_no_line,
-           "requests held: no replaceable line");
-  add_stat("reservation_fails.miss_queue_full", m_stats_v.fail_miss_queue_full,
-           "requests held: miss queue full");
   add_stat("flushes", m_stats_v.flushes,
            "kernel-end flush requests from the SMX (lines invalidated if flush_at_kernel_end)");
   add_stat("bank_conflicts", m_stats_v.bank_conflicts,
@@ -59,7 +46,6 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "cycles requests waited for a data bank");
   add_stat("data_port_cycles", m_stats_v.data_port_cycles,
            "bank-cycles the data array was busy with hits and fills");
-  add_stat("mshr_occupancy", m_stats_v.mshr_occupancy, "cycles with n MSHR entries in use");
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
   SC_METHOD(run);

@@ -61,13 +61,10 @@ class l1_cache : public component {
     if (*m_flush_at_kernel_end) m_logic->invalidate_all();
   }
 
-  struct statistics {
-    counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, stores,
-        bypassed;
-    counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
+  struct statistics : cache_statistics {
+    counter stores, bypassed;
     counter bank_conflicts, bank_wait_cycles, data_port_cycles, flushes;
-    histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
-    histogram mshr_slots{1, 1};      // slots in use, sampled like mshr_occupancy
+    histogram mshr_slots{1, 1};  // slots in use, sampled like mshr_occupancy
   };
   const statistics& stats_view() const { return m_stats_v; }
 

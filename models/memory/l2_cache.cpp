@@ -32,27 +32,13 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
 
-  add_stat("accesses", m_stats_v.accesses, "requests looked up");
-  add_stat("hits", m_stats_v.hits, "read hits and write hits");
-  add_stat("sector_misses", m_stats_v.sector_misses, "tag present, a requested sector missing");
-  add_stat("line_misses", m_stats_v.line_misses, "tag absent");
-  add_stat("mshr_hits", m_stats_v.mshr_hits, "secondary misses merged into an MSHR entry");
-  add_stat("evictions", m_stats_v.evictions, "valid lines replaced");
-  add_stat("writebacks", m_stats_v.writebacks, "dirty lines written back to DRAM");
+  m_stats_v.register_with(*this, "L2->DRAM queue");
   add_stat("writes", m_stats_v.writes, "writes taken");
   add_stat("atomics", m_stats_v.atomics, "atomics executed");
   add_stat("warmed_lines", m_stats_v.warmed_lines,
            "lines made valid by MemcpyHtoD before the run (warm_from_memcpy)");
-  add_stat("reservation_fails.mshr_full", m_stats_v.fail_mshr_full, "lookups held: MSHR full");
-  add_stat("reservation_fails.merge_limit", m_stats_v.fail_merge_limit,
-           "lookups held: merge limit");
-  add_stat("reservation_fails.no_line", m_stats_v.fail_no_line,
-           "lookups held: no replaceable line");
-  add_stat("reservation_fails.miss_queue_full", m_stats_v.fail_miss_queue_full,
-           "lookups held: L2->DRAM queue full");
   add_stat("reservation_fails.response_queue_full", m_stats_v.fail_response_queue,
            "lookups held: L2->icnt queue full");
-  add_stat("mshr_occupancy", m_stats_v.mshr_occupancy, "cycles with n MSHR entries in use");
 
   SC_METHOD(run);
   sensitive << m_wake;

@@ -49,12 +49,9 @@ class l2_cache : public component {
   bool busy() const;
   const payload_pool& pool() const { return m_pool; }
 
-  struct statistics {
-    counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks, writes,
-        atomics, warmed_lines;
-    counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full,
-        fail_response_queue;
-    histogram mshr_occupancy{1, 1};
+  struct statistics : cache_statistics {
+    counter writes, atomics, warmed_lines;
+    counter fail_response_queue;
   };
   const statistics& stats_view() const { return m_stats_v; }
 
