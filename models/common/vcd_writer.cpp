@@ -1,5 +1,6 @@
 #include "models/common/vcd_writer.h"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -7,6 +8,32 @@
 #include <systemc>
 
 namespace gputlm {
+namespace {
+// Orders scopes as a person reads them: smx[2] before smx[10].
+struct natural_less {
+  bool operator()(const std::string& a, const std::string& b) const {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+      if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+          std::isdigit(static_cast<unsigned char>(b[j]))) {
+        std::size_t i2 = i, j2 = j;
+        while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+        while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+        const std::string na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
+        if (na.size() != nb.size()) return na.size() < nb.size();
+        if (na != nb) return na < nb;
+        i = i2;
+        j = j2;
+      } else {
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i;
+        ++j;
+      }
+    }
+    return a.size() - i < b.size() - j;
+  }
+};
+}  // namespace
 
 vcd_writer::vcd_writer(std::string path, options opts) : m_path(std::move(path)), m_opts(std::move(opts)) {
   m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
@@ -109,7 +136,7 @@ void vcd_writer::open_window(std::uint64_t at_fs) {
   m_open = true;
   m_out << "$date gputlm $end\n$version gputlm VCD writer $end\n$timescale 1 fs $end\n";
   // Group signals by scope; scopes nest at the dots.
-  std::map<std::string, std::vector<const signal*>> by_scope;
+  std::map<std::string, std::vector<const signal*>, natural_less> by_scope;
   for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
   std::vector<std::string> open;
   auto split = [](const std::string& scope) {
@@ -196,7 +223,7 @@ void vcd_writer::write_gtkw() const {
   g << "[savefile] \"" << std::filesystem::absolute(gtkw_path()).string() << "\"\n";
   g << "[timestart] " << (m_opts.from_fs == 0 ? 0 : m_opts.from_fs) << "\n";
   g << "[size] 1600 900\n[pos] -1 -1\n[sst_width] 320\n[signals_width] 360\n";
-  std::map<std::string, std::vector<const signal*>> by_scope;
+  std::map<std::string, std::vector<const signal*>, natural_less> by_scope;
   for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
   for (const auto& [scope, sigs] : by_scope) {
     const std::string name = vcd_name(scope);
