@@ -245,13 +245,16 @@ void network::arrive(packet* p, std::uint64_t now) {
 
 std::size_t network::choose(const link& l) const {
   const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
+  const std::uint32_t start = l.rr_next % inputs;
   std::size_t pick = l.waiting.size();
   std::uint32_t best = ~0u;
   for (std::size_t k = 0; k < l.waiting.size(); ++k) {
     const packet* p = l.waiting[k];
     if (!m_buffers[p->buffers[p->hop + 1]].has_room(p->flits)) continue;
     if (m_arbitration == arbitration::oldest_first) return k;  // lists are in age order
-    const std::uint32_t d = (p->buffers[p->hop] + inputs - l.rr_next % inputs) % inputs;
+    // Distance of the packet's input from the round-robin pointer (no division: hot loop).
+    const std::uint32_t in = p->buffers[p->hop];
+    const std::uint32_t d = in >= start ? in - start : in + inputs - start;
     if (d < best) {  // the first packet of an input is its oldest
       best = d;
       pick = k;
