@@ -1,6 +1,8 @@
 #include "models/common/vcd_writer.h"
 
 #include <cctype>
+#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -223,6 +225,10 @@ void vcd_writer::write_gtkw() const {
   g << "[savefile] \"" << std::filesystem::absolute(gtkw_path()).string() << "\"\n";
   g << "[timestart] " << (m_opts.from_fs == 0 ? 0 : m_opts.from_fs) << "\n";
   g << "[size] 1600 900\n[pos] -1 -1\n[sst_width] 320\n[signals_width] 360\n";
+  // Zoom so the whole window fits the ~1000-pixel wave pane: GTKWave's zoom z shows
+  // 2^-z time units per pixel.
+  const double span = double(std::max<std::uint64_t>(1, m_end_fs - std::min(m_end_fs, m_opts.from_fs)));
+  g << "*" << -std::log2(span / 1000.0) << " " << m_opts.from_fs << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
   std::map<std::string, std::vector<const signal*>, natural_less> by_scope;
   for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
   for (const auto& [scope, sigs] : by_scope) {
@@ -247,6 +253,7 @@ void vcd_writer::finish() {
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   if (!m_open) open_window(std::min(m_opts.from_fs, now));
   const std::uint64_t end = std::min(now, m_opts.to_fs);
+  m_end_fs = end;
   if (end != m_last_time && end > m_last_time) m_out << "#" << end << "\n";
   m_out.close();
   if (!m_out) throw std::runtime_error("cannot write " + m_path);

@@ -72,6 +72,7 @@ class vcd_writer {
   std::vector<signal> m_signals;
   bool m_open = false;  // header written and the window opened
   std::uint64_t m_last_time = ~0ull;
+  std::uint64_t m_end_fs = 0;  // end of the written window (set by finish)
 };
 
 // A value that a block updates; recorded in the VCD when tracing is on and it is selected.
