@@ -291,6 +291,24 @@ void network::traverse(std::uint32_t li, std::size_t k, std::uint64_t now) {
   m_timed.push({at, m_seq++, p});
 }
 
+// The packet at the head of an ejection queue leaves the network: its buffer is freed and
+// it is counted; returns its payload.
+tlm::tlm_generic_payload* network::eject(memory::fifo<packet*>& queue, std::uint64_t now) {
+  packet* p = queue.front();
+  queue.pop();
+  buffer& b = m_buffers[p->buffers[p->hops]];
+  b.flits -= p->flits;
+  --b.packets;
+  m_freed = true;
+  ++m_packets;
+  m_flits_total += p->flits;
+  m_latency_sum += now - p->injected;
+  --m_in_flight;
+  tlm::tlm_generic_payload* gp = p->gp;
+  free_packet(p);
+  return gp;
+}
+
 void network::run() {
   const std::uint64_t now = clock().now_cycle();
   m_wake_cycle = ~std::uint64_t(0);
@@ -359,35 +377,12 @@ void network::run() {
   // Interface units: deliver ejected packets, one per port per cycle.
   for (std::size_t j = 0; j < m_to_mem.size(); ++j) {
     if (m_to_mem[j].empty() || m_mem_channel[j].busy()) continue;
-    packet* p = m_to_mem[j].front();
-    m_to_mem[j].pop();
-    buffer& b = m_buffers[p->buffers[p->hops]];
-    b.flits -= p->flits;
-    --b.packets;
-    m_freed = true;
-    ++m_packets;
-    m_flits_total += p->flits;
-    m_latency_sum += now - p->injected;
-    --m_in_flight;
-    tlm::tlm_generic_payload* gp = p->gp;
-    free_packet(p);
-    m_mem_channel[j].send(*gp);
+    m_mem_channel[j].send(*eject(m_to_mem[j], now));
     if (!m_to_mem[j].empty()) next = std::min(next, now + 1);
   }
   for (std::size_t i = 0; i < m_to_smx.size(); ++i) {
     if (m_to_smx[i].empty() || m_smx_channel[i].busy()) continue;
-    packet* p = m_to_smx[i].front();
-    m_to_smx[i].pop();
-    buffer& b = m_buffers[p->buffers[p->hops]];
-    b.flits -= p->flits;
-    --b.packets;
-    m_freed = true;
-    ++m_packets;
-    m_flits_total += p->flits;
-    m_latency_sum += now - p->injected;
-    --m_in_flight;
-    tlm::tlm_generic_payload* gp = p->gp;
-    free_packet(p);
+    tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
     if (noc_route* r = gp->get_extension<noc_route>()) {
       gp->clear_extension(r);
       m_route_free.push_back(r);

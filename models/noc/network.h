@@ -146,6 +146,7 @@ class network : public component {
   void wake_at(std::uint64_t cycle);
   packet* new_packet();
   void free_packet(packet* p);
+  tlm::tlm_generic_payload* eject(memory::fifo<packet*>& queue, std::uint64_t now);
   void arrive(packet* p, std::uint64_t now);
   void activate(std::uint32_t l);
 
