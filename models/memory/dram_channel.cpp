@@ -83,7 +83,7 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   add_stat("queue_occupancy", m_stats_v.queue_occupancy, "cycles with n requests queued");
 
   SC_METHOD(run);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
 }
 
@@ -178,16 +178,12 @@ tlm::tlm_sync_enum dram_channel::l2_fw(int id, tlm::tlm_generic_payload& gp, tlm
 }
 
 void dram_channel::wake_at(std::uint64_t cycle) {
-  const std::uint64_t now = clock().now_cycle();
-  if (cycle < now) cycle = now;
-  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
-  m_wake_cycle = cycle;
-  m_wake.notify(until_cycle(clock(), cycle));
+  m_wake.at(clock(), cycle);
 }
 
 void dram_channel::run() {
   const std::uint64_t now = clock().now_cycle();
-  m_wake_cycle = ~std::uint64_t(0);
+  m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
 
   auto step = [&] {

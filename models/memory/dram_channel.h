@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/common/wakeup.h"
 #include "models/memory/address_decoder.h"
 #include "models/memory/dram_scheduler.h"
 #include "models/memory/fifo.h"
@@ -125,8 +126,7 @@ class dram_channel : public component {
   std::vector<dram_scheduler::completion> m_completions;
   std::vector<int> m_port_of;  // socket of each in-flight request, by slot
   std::vector<std::uint32_t> m_free_slots;
-  sc_core::sc_event m_wake;
-  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  wakeup m_wake;
   std::uint64_t m_next_response = 0;
 
   statistics m_stats_v;

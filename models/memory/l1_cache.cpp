@@ -49,7 +49,7 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
   SC_METHOD(run);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
 }
 
@@ -301,16 +301,12 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 }
 
 void l1_cache::wake_at(std::uint64_t cycle) {
-  const std::uint64_t now = clock().now_cycle();
-  if (cycle < now) cycle = now;
-  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
-  m_wake_cycle = cycle;
-  m_wake.notify(until_cycle(clock(), cycle));
+  m_wake.at(clock(), cycle);
 }
 
 void l1_cache::run() {
   const std::uint64_t now = clock().now_cycle();
-  m_wake_cycle = ~std::uint64_t(0);
+  m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
 
   // Lookup: one request per cycle; a held request retries whenever this method runs.

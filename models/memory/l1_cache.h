@@ -28,6 +28,7 @@
 #include <memory>
 
 #include "models/common/mem_request.h"
+#include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/fifo.h"
@@ -106,8 +107,7 @@ class l1_cache : public component {
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;
   response_channel m_up;
-  sc_core::sc_event m_wake;
-  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  wakeup m_wake;
 
   tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
   bool m_input_failed = false;

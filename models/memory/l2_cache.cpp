@@ -41,7 +41,7 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "lookups held: L2->icnt queue full");
 
   SC_METHOD(run);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
 }
 
@@ -225,16 +225,12 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 }
 
 void l2_cache::wake_at(std::uint64_t cycle) {
-  const std::uint64_t now = clock().now_cycle();
-  if (cycle < now) cycle = now;
-  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
-  m_wake_cycle = cycle;
-  m_wake.notify(until_cycle(clock(), cycle));
+  m_wake.at(clock(), cycle);
 }
 
 void l2_cache::run() {
   const std::uint64_t now = clock().now_cycle();
-  m_wake_cycle = ~std::uint64_t(0);
+  m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
   bool changed = false;
 

@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "models/common/mem_request.h"
+#include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/fifo.h"
@@ -85,8 +86,7 @@ class l2_cache : public component {
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;
-  sc_core::sc_event m_wake;
-  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  wakeup m_wake;
 
   fifo<timed> m_in{16};                        // icnt -> L2 (ROP delay)
   fifo<timed> m_to_dram{16};                   // L2 -> DRAM (dram_latency)

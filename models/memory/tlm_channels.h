@@ -60,12 +60,4 @@ class response_channel {
   tlm::tlm_generic_payload* m_waiting = nullptr;
 };
 
-// Time from now to the start of `cycle` of `clk` (the next edge when that is past).
-template <typename Clock>
-sc_core::sc_time until_cycle(const Clock& clk, std::uint64_t cycle) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time t = clk.edge_time(cycle);
-  return t > now ? t - now : clk.delay_cycles(0);
-}
-
 }  // namespace gputlm::memory

@@ -16,7 +16,7 @@ interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_
   add_stat("request_stalls", m_req_stalls, "requests held at a full request buffer");
   add_stat("response_stalls", m_resp_stalls, "responses held at a full response buffer");
   SC_METHOD(run);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
 }
 
@@ -75,16 +75,12 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
 }
 
 void interface_unit::wake_at(std::uint64_t cycle) {
-  const std::uint64_t now = clock().now_cycle();
-  if (cycle < now) cycle = now;
-  if (m_wake_cycle >= now && m_wake_cycle <= cycle) return;
-  m_wake_cycle = cycle;
-  m_wake.notify(memory::until_cycle(clock(), cycle));
+  m_wake.at(clock(), cycle);
 }
 
 void interface_unit::run() {
   const std::uint64_t now = clock().now_cycle();
-  m_wake_cycle = ~std::uint64_t(0);
+  m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
 
   if (!m_requests.empty() && !m_down.busy()) {

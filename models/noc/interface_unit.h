@@ -12,6 +12,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/component.h"
+#include "models/common/wakeup.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
 
@@ -55,8 +56,7 @@ class interface_unit : public component {
   tlm::tlm_generic_payload* m_held_resp = nullptr;  // BEGIN_RESP waiting for room
   memory::request_channel m_down;
   memory::response_channel m_up;
-  sc_core::sc_event m_wake;
-  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  wakeup m_wake;
   std::uint64_t m_next_req = 0, m_next_resp = 0;
   counter m_req_count, m_resp_count, m_req_stalls, m_resp_stalls;
   traced_value m_trace_req, m_trace_resp;

@@ -39,7 +39,7 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
 
   SC_METHOD(run);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
 
   add_stat("packets", m_packets, "packets delivered");
@@ -218,11 +218,7 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
 }
 
 void network::wake_at(std::uint64_t cycle) {
-  const std::uint64_t now = clock().now_cycle();
-  if (cycle < now) cycle = now;
-  if (m_wake_cycle <= cycle && m_wake_cycle >= now) return;  // an earlier wake is pending
-  m_wake_cycle = cycle;
-  m_wake.notify(memory::until_cycle(clock(), cycle));
+  m_wake.at(clock(), cycle);
 }
 
 void network::activate(std::uint32_t l) {
@@ -311,7 +307,7 @@ tlm::tlm_generic_payload* network::eject(memory::fifo<packet*>& queue, std::uint
 
 void network::run() {
   const std::uint64_t now = clock().now_cycle();
-  m_wake_cycle = ~std::uint64_t(0);
+  m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
   m_freed = false;
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/common/wakeup.h"
 #include "models/common/mem_request.h"
 #include "models/memory/address_decoder.h"
 #include "models/memory/fifo.h"
@@ -161,8 +162,7 @@ class network : public component {
   std::vector<std::uint32_t> m_accept_next;  // iSLIP: per input (buffer), first link to accept
   std::size_t choose(const link& l) const;   // the packet the arbitration picks, or size()
   void traverse(std::uint32_t li, std::size_t k, std::uint64_t now);
-  sc_core::sc_event m_wake;
-  std::uint64_t m_wake_cycle = ~std::uint64_t(0);
+  wakeup m_wake;
 
   struct timed {
     std::uint64_t at;
