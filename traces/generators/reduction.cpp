@@ -21,10 +21,7 @@ void generate_reduction(const param_set& ps, app_builder& app) {
 
   program p(app.opcodes(), 13);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.imad(3, 0, rz, 2);  // i
+  p.global_index_1d();  // R3 = i
   p.isetp("GE", 3, rz);
   p.mov(4);  // v = 0
   p.address(6, 3, rz);

@@ -74,6 +74,23 @@ std::string program::width_suffix(unsigned bytes) {
   throw std::logic_error("unsupported access width");
 }
 
+void program::global_index_1d() {
+  prologue();
+  s2r(0, sreg::ctaid_x);
+  s2r(2, sreg::tid_x);
+  imad(3, 0, rz, 2);
+}
+
+void program::global_index_2d() {
+  prologue();
+  s2r(0, sreg::ctaid_x);
+  s2r(2, sreg::tid_x);
+  s2r(3, sreg::ctaid_y);
+  s2r(4, sreg::tid_y);
+  imad(0, 0, rz, 2);
+  imad(3, 3, rz, 4);
+}
+
 code program::prologue() {
   switch (m_family) {
     case isa_family::volta:

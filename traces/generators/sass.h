@@ -55,6 +55,10 @@ class program {
            std::initializer_list<reg> src, std::uint8_t width = 0);
 
   code prologue();  // stack pointer set-up (R1)
+  // Prologue, then R3 = blockIdx.x * blockDim.x + threadIdx.x (R0, R2 hold the parts).
+  void global_index_1d();
+  // Prologue, then R0 = global x (column), R3 = global y (row); R2, R4 hold threadIdx.x/.y.
+  void global_index_2d();
   code s2r(reg d, sreg s);
   code mov(reg d);                                      // d = constant or kernel parameter
   code imad(reg d, reg a, reg b, reg c);                // d = a * b + c; rz = constant operand

@@ -55,13 +55,7 @@ void generate_naive(const param_set& ps, app_builder& app) {
 
   program p(app.opcodes(), 19);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.s2r(3, sreg::ctaid_y);
-  p.s2r(4, sreg::tid_y);
-  p.imad(0, 0, rz, 2);  // col
-  p.imad(3, 3, rz, 4);  // row
+  p.global_index_2d();  // R0 = col, R3 = row
   p.isetp("GE", 3, rz);
   p.isetp("GE", 0, rz);
   const code head = p.since(m);
@@ -125,13 +119,7 @@ void generate_tiled(const param_set& ps, app_builder& app) {
 
   program p(app.opcodes(), 19);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.s2r(3, sreg::ctaid_y);
-  p.s2r(4, sreg::tid_y);
-  p.imad(0, 0, rz, 2);  // col
-  p.imad(3, 3, rz, 4);  // row
+  p.global_index_2d();  // R0 = col, R3 = row
   p.imad(5, 4, rz, 2);  // ty * T + tx
   p.shl(5, 5);          // &As[ty][tx]
   p.iadd(6, 5, rz);     // &Bs[ty][tx]

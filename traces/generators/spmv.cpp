@@ -36,10 +36,7 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
 
   program p(app.opcodes(), 25);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.imad(3, 0, rz, 2);  // row
+  p.global_index_1d();  // R3 = row
   p.isetp("GE", 3, rz);
   const code head = p.since(m);
   const code exit_oob = p.exit();

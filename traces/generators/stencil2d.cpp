@@ -20,13 +20,7 @@ void generate_stencil2d(const param_set& ps, app_builder& app) {
 
   program p(app.opcodes(), 19);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.s2r(3, sreg::ctaid_y);
-  p.s2r(4, sreg::tid_y);
-  p.imad(0, 0, rz, 2);  // x
-  p.imad(3, 3, rz, 4);  // y
+  p.global_index_2d();  // R0 = x, R3 = y
   p.isetp("GT", 0, rz);
   p.isetp("LT", 0, rz);
   p.isetp("GT", 3, rz);

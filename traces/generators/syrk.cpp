@@ -16,13 +16,7 @@ void generate_syrk(const param_set& ps, app_builder& app) {
 
   program p(app.opcodes(), 19);
   auto m = p.here();
-  p.prologue();
-  p.s2r(0, sreg::ctaid_x);
-  p.s2r(2, sreg::tid_x);
-  p.s2r(3, sreg::ctaid_y);
-  p.s2r(4, sreg::tid_y);
-  p.imad(0, 0, rz, 2);  // j
-  p.imad(3, 3, rz, 4);  // i
+  p.global_index_2d();  // R0 = j, R3 = i
   p.isetp("GE", 3, rz);
   p.isetp("GE", 0, rz);
   const code head = p.since(m);
