@@ -229,45 +229,84 @@ void network::activate(std::uint32_t l) {
 }
 
 void network::arrive(packet* p, std::uint64_t now) {
+  (void)now;
   if (p->hop == p->hops) {  // in the ejection buffer of the interface unit
     (p->reply ? m_to_smx : m_to_mem)[p->endpoint].push(p);
     return;
   }
-  link& l = m_links[p->links[p->hop]];
-  l.waiting.push(p);
-  activate(p->links[p->hop]);
-  (void)now;
+  const std::uint32_t li = p->links[p->hop];
+  link& l = m_links[li];
+  const std::uint32_t in = p->buffers[p->hop];
+  if (l.slot_of.empty()) {
+    l.slot_of.assign(m_buffers.size(), 0);
+    l.nonempty.assign((m_buffers.size() + 63) / 64, 0);
+  }
+  if (l.slot_of[in] == 0) {
+    l.queues.emplace_back(4);
+    l.slot_of[in] = static_cast<std::uint32_t>(l.queues.size());
+  }
+  const std::uint32_t ahead = p->buffers[p->hop + 1];
+  if (l.ahead == ~0u) l.ahead = ahead;
+  else if (l.ahead != ahead) l.ahead = ~1u;
+  p->arrival = m_arrivals++;
+  queue_of(l, in).push(p);
+  l.nonempty[in / 64] |= std::uint64_t(1) << (in % 64);
+  ++l.waiting;
+  activate(li);
 }
 
-std::size_t network::choose(const link& l) const {
+std::uint32_t network::choose(const link& l) const {
   const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
-  const std::uint32_t start = l.rr_next % inputs;
-  std::size_t pick = l.waiting.size();
-  std::uint32_t best = ~0u;
-  for (std::size_t k = 0; k < l.waiting.size(); ++k) {
-    const packet* p = l.waiting[k];
-    if (!m_buffers[p->buffers[p->hop + 1]].has_room(p->flits)) continue;
-    if (m_arbitration == arbitration::oldest_first) return k;  // lists are in age order
-    // Distance of the packet's input from the round-robin pointer (no division: hot loop).
-    const std::uint32_t in = p->buffers[p->hop];
-    const std::uint32_t d = in >= start ? in - start : in + inputs - start;
-    if (d < best) {  // the first packet of an input is its oldest
-      best = d;
-      pick = k;
-      if (d == 0) break;
+  const std::uint32_t words = static_cast<std::uint32_t>(l.nonempty.size());
+  auto head = [&](std::uint32_t in) { return l.queues[l.slot_of[in] - 1].front(); };
+  auto fits = [&](const packet* p) { return m_buffers[p->buffers[p->hop + 1]].has_room(p->flits); };
+  // A buffer ahead without room even for a one-flit packet blocks every input.
+  if (l.ahead < m_buffers.size() && !m_buffers[l.ahead].has_room(1)) return none;
+  if (m_arbitration == arbitration::oldest_first) {
+    std::uint32_t pick = none;
+    std::uint64_t oldest = ~std::uint64_t(0);
+    for (std::uint32_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = l.nonempty[w]; bits; bits &= bits - 1) {
+        const std::uint32_t in = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        const packet* p = head(in);
+        if (p->arrival < oldest && fits(p)) {
+          oldest = p->arrival;
+          pick = in;
+        }
+      }
+    }
+    return pick;
+  }
+  // Round robin: the set bits at or after the pointer, then those before it.
+  const std::uint32_t start = l.rr_next < inputs ? l.rr_next : 0;
+  for (std::uint32_t pass = 0; pass < 2; ++pass) {
+    for (std::uint32_t w = pass ? 0 : start / 64; w < words; ++w) {
+      std::uint64_t bits = l.nonempty[w];
+      if (w == start / 64) {
+        const std::uint64_t at_or_after = ~std::uint64_t(0) << (start % 64);
+        bits &= pass ? ~at_or_after : at_or_after;
+      }
+      for (; bits; bits &= bits - 1) {
+        const std::uint32_t in = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        if (fits(head(in))) return in;
+      }
+      if (pass && w == start / 64) break;
     }
   }
-  return pick;
+  return none;
 }
 
-// Packet k of link li's waiting list is granted: it moves to the buffer ahead.
-void network::traverse(std::uint32_t li, std::size_t k, std::uint64_t now) {
+// The head packet of `input`'s queue for link li is granted: it moves to the buffer ahead.
+void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now) {
   link& l = m_links[li];
-  packet* p = l.waiting[k];
+  memory::fifo<packet*>& q = queue_of(l, input);
+  packet* p = q.front();
+  q.pop();
+  if (q.empty()) l.nonempty[input / 64] &= ~(std::uint64_t(1) << (input % 64));
+  --l.waiting;
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
-  l.rr_next = (p->buffers[p->hop] + 1) % static_cast<std::uint32_t>(m_buffers.size());
-  l.waiting.erase(k);
-  buffer& behind = m_buffers[p->buffers[p->hop]];
+  l.rr_next = (input + 1) % static_cast<std::uint32_t>(m_buffers.size());
+  buffer& behind = m_buffers[input];
   behind.flits -= p->flits;
   --behind.packets;
   m_freed = true;
@@ -324,19 +363,16 @@ void network::run() {
     for (std::uint32_t li : m_active) {
       link& l = m_links[li];
       if (l.busy_until > now) continue;
-      const std::size_t k = choose(l);
-      if (k < l.waiting.size()) traverse(li, k, now);
+      const std::uint32_t in = choose(l);
+      if (in != none) traverse(li, in, now);
     }
   } else {
     m_grants.clear();
     for (std::uint32_t li : m_active) {
       const link& l = m_links[li];
       if (l.busy_until > now) continue;
-      const std::size_t k = choose(l);
-      if (k < l.waiting.size()) {
-        const packet* p = l.waiting[k];
-        m_grants.push_back({li, p->buffers[p->hop], k});
-      }
+      const std::uint32_t in = choose(l);
+      if (in != none) m_grants.push_back({li, in});
     }
     if (m_accept_next.size() != m_buffers.size()) m_accept_next.assign(m_buffers.size(), 0);
     const std::uint32_t links = static_cast<std::uint32_t>(m_links.size());
@@ -354,13 +390,13 @@ void network::run() {
         m_grants[h].input = ~0u;
       }
       m_accept_next[in] = (m_grants[best].link + 1) % links;
-      traverse(m_grants[best].link, m_grants[best].index, now);
+      traverse(m_grants[best].link, in, now);
     }
   }
   for (std::size_t a = 0; a < m_active.size();) {
     const std::uint32_t li = m_active[a];
     link& l = m_links[li];
-    if (l.waiting.empty()) {
+    if (l.waiting == 0) {
       l.active = false;
       m_active[a] = m_active.back();
       m_active.pop_back();

@@ -78,7 +78,16 @@ class network : public component {
     std::uint64_t busy_until = 0;
     std::uint32_t channel_latency = 1;
     std::uint32_t routing_latency = 0;  // at the buffer feeding this link
-    memory::fifo<packet*> waiting{4};
+    // Packets waiting for this link, one FIFO per input (the buffer they wait in), each in
+    // arrival order; `nonempty` is a bitmap over the network's buffers marking the inputs
+    // with packets, so that arbitration visits only those. Sized on first use.
+    std::vector<std::uint32_t> slot_of;         // buffer -> 1 + queue index (0: none yet)
+    std::vector<memory::fifo<packet*>> queues;  // by queue index
+    std::vector<std::uint64_t> nonempty;
+    std::uint32_t waiting = 0;                  // packets in all queues
+    // The buffer every waiting packet goes to next (topologies route a link into one
+    // buffer); ~0u before the first packet, ~1u if packets of one link ever differed.
+    std::uint32_t ahead = ~0u;
     bool active = false;
     std::uint32_t rr_next = 0;  // round robin: first input (buffer index) to look at
     std::uint64_t flits = 0;
@@ -95,6 +104,7 @@ class network : public component {
     std::array<std::uint32_t, max_hops + 1> buffers{};  // buffers[0]: injection, [hops]: ejection
     std::uint64_t eligible = 0;
     std::uint64_t injected = 0;
+    std::uint64_t arrival = 0;  // order of arrival at the link it waits for (oldest first)
   };
 
   // Filled by the topology before end of elaboration.
@@ -106,9 +116,10 @@ class network : public component {
   std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(*m_smx_ports); }
   std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(*m_mem_ports); }
   void set_speedup(double s) { m_speedup_x100 = static_cast<std::uint32_t>(s * 100 + 0.5); }
-  // Output arbitration. oldest_first: the oldest eligible packet. round_robin: the oldest
-  // packet of the first input (buffer feeding the link) at or after the one after the
-  // last input granted. islip: one iteration of iSLIP (McKeown): every free output grants
+  // Output arbitration, among the packets at the head of their input's queue (an input is
+  // the buffer feeding the link; a head that does not fit the buffer ahead blocks the
+  // packets behind it). oldest_first: the head that arrived first. round_robin: the head of
+  // the first input at or after the one after the last input granted. islip: one iteration of iSLIP (McKeown): every free output grants
   // round robin as above, every input accepts one grant per cycle, round robin over the
   // outputs from its accept pointer; pointers move only on an accepted grant; an output
   // whose grant was not accepted stays idle this cycle.
@@ -156,12 +167,16 @@ class network : public component {
   arbitration m_arbitration = arbitration::oldest_first;
   struct grant {
     std::uint32_t link, input;
-    std::size_t index;  // in the link's waiting list
   };
   std::vector<grant> m_grants;               // iSLIP: this cycle's grants
   std::vector<std::uint32_t> m_accept_next;  // iSLIP: per input (buffer), first link to accept
-  std::size_t choose(const link& l) const;   // the packet the arbitration picks, or size()
-  void traverse(std::uint32_t li, std::size_t k, std::uint64_t now);
+  static constexpr std::uint32_t none = ~0u;
+  // The input (buffer) whose head packet the arbitration picks for link l, or `none`.
+  std::uint32_t choose(const link& l) const;
+  memory::fifo<packet*>& queue_of(link& l, std::uint32_t input) {
+    return l.queues[l.slot_of[input] - 1];
+  }
+  void traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now);
   wakeup m_wake;
 
   struct timed {
@@ -172,6 +187,7 @@ class network : public component {
   };
   std::priority_queue<timed, std::vector<timed>, std::greater<timed>> m_timed;
   std::uint64_t m_seq = 0;
+  std::uint64_t m_arrivals = 0;
   std::vector<std::uint32_t> m_active;  // links with waiting packets
 
   // Interface units: pending injections (one per socket) and ejection queues.
