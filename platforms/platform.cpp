@@ -147,6 +147,7 @@ std::unique_ptr<platform> platform::load(const std::string& file,
   for (const auto& s : sets) p->m_spec.overrides.push_back(parse_set_option(s));
   p->apply_spec_overrides();
   p->make_clocks();
+  if (p->m_spec.power.present) p->m_power = std::make_unique<pm::power_model>(p->m_spec.power);
 
   std::vector<std::pair<std::vector<std::string>, override_spec*>> pending;
   for (auto& o : p->m_spec.overrides) {
@@ -160,6 +161,7 @@ std::unique_ptr<platform> platform::load(const std::string& file,
     if (!o.applied)
       throw input_error(o.value.where, o.key, "matches no block instance of this platform");
   p->check_unused_and_validate();
+  if (p->m_power) p->m_power->check_table();
   for (component* c : p->m_order) p->bind_all(*p->m_spec_of.at(c->name()), c->name());
   for (const auto& [path, s] : p->m_sockets)
     if (!s.bound)
@@ -325,7 +327,7 @@ void platform::instantiate(
 
     block_config& config = *cfg;
     m_configs.push_back(std::move(cfg));
-    block_context ctx{config, *clk, m_stats, m_work};
+    block_context ctx{config, *clk, m_stats, m_work, m_power.get()};
     // The name object stays alive while the children are built, so SystemC makes them
     // children of this module (gpu.smx[3].l1).
     sc_core::sc_module_name nm(inst.c_str());

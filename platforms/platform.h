@@ -17,6 +17,7 @@
 #include "models/common/component.h"
 #include "models/common/stats.h"
 #include "models/control/workload.h"
+#include "models/power/power_model.h"
 #include "platforms/platform_spec.h"
 
 namespace gputlm::platforms {
@@ -43,6 +44,8 @@ class platform {
   // The workload the blocks replay; set before sc_start.
   void set_workload(control::workload* w) { m_work.ptr = w; }
   const std::vector<binding>& bindings() const { return m_bindings; }
+  // The power model (null when the platform has no `power:` section).
+  pm::power_model* power() const { return m_power.get(); }
 
   // Number of instances of each block type.
   std::map<std::string, std::size_t> count_by_type() const;
@@ -71,6 +74,7 @@ class platform {
 
   platform_spec m_spec;
   std::vector<std::unique_ptr<clock_domain>> m_clocks;
+  std::unique_ptr<pm::power_model> m_power;  // outlives the blocks holding its components
   std::vector<std::unique_ptr<block_config>> m_configs;
   std::vector<std::unique_ptr<component>> m_components;  // creation order, parents first
   std::vector<component*> m_order;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/common/block_config.h"
+#include "models/power/power_spec.h"
 
 namespace gputlm::platforms {
 
@@ -52,6 +53,7 @@ struct platform_spec {
   block_spec top;
   std::vector<override_spec> overrides;
   std::vector<std::string> waveform_signals;  // `waveforms: {signals: [...]}`: VCD globs
+  pm::power_spec power;                    // `power:` (absent: no energy accounting)
 };
 
 // Reads a platform YAML file; throws input_error naming file, line, column and key.

@@ -13,7 +13,8 @@
 namespace gputlm::platforms {
 namespace {
 
-const std::vector<std::string> k_top_keys{"platform", "clocks", "gpu", "overrides", "waveforms"};
+const std::vector<std::string> k_top_keys{"platform", "clocks",    "gpu",
+                                          "overrides", "waveforms", "power"};
 const std::vector<std::string> k_reserved_block_keys{"type", "count", "clock", "bind"};
 
 source_location at(const std::string& file, const YAML::Mark& m) {
@@ -97,6 +98,131 @@ block_spec parse_block(const std::string& file, const std::string& name, const Y
     }
   }
   return b;
+}
+
+// `power:` (docs/power.md): source, policy, components.<block type>.<component>.
+pm::power_spec parse_power(const std::string& file, const YAML::Node& n) {
+  pm::power_spec ps;
+  ps.present = true;
+  if (!n.IsMap()) fail(file, n, "power", "expected a mapping with source, policy, components");
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const YAML::Node value = it->second;
+    if (key == "source") {
+      ps.source = scalar(file, value, "power.source");
+    } else if (key == "policy") {
+      ps.policy.where = at(file, value.Mark());
+      if (value.IsScalar()) {
+        ps.policy.type = value.Scalar();
+      } else if (value.IsMap()) {
+        if (!value["type"]) fail(file, value, "power.policy", "policy has no 'type'");
+        for (auto p = value.begin(); p != value.end(); ++p) {
+          const std::string k = p->first.Scalar();
+          const YAML::Node v = p->second;
+          if (k == "type") {
+            ps.policy.type = scalar(file, v, "power.policy.type");
+          } else {
+            config_value cv = to_value(file, v, "power.policy." + k);
+            ps.policy.values[k] = std::move(cv);
+          }
+        }
+      } else {
+        fail(file, value, "power.policy", "expected a policy name or a mapping with 'type'");
+      }
+    } else if (key == "components") {
+      if (!value.IsMap()) fail(file, value, "power.components", "expected block types");
+      for (auto t = value.begin(); t != value.end(); ++t) {
+        const std::string type = t->first.Scalar();
+        const YAML::Node comps = t->second;
+        if (!comps.IsMap())
+          fail(file, comps, "power.components." + type, "expected the type's power components");
+        for (auto c = comps.begin(); c != comps.end(); ++c) {
+          pm::component_spec cs;
+          cs.block_type = type;
+          cs.component = c->first.Scalar();
+          cs.where = at(file, c->first.Mark());
+          const std::string path = "power.components." + cs.key();
+          const YAML::Node body = c->second;
+          if (!body.IsMap()) fail(file, body, path, "expected states and events");
+          for (auto f = body.begin(); f != body.end(); ++f) {
+            const std::string fk = f->first.Scalar();
+            const YAML::Node fv = f->second;
+            const std::string fpath = path + "." + fk;
+            if (fk == "granularity") {
+              auto b = units::parse_bytes(scalar(file, fv, fpath));
+              if (!b || *b == 0) fail(file, fv, fpath, "expected a size, e.g. 32B");
+              cs.granularity_bytes = *b;
+              cs.granularity_where = at(file, f->first.Mark());
+            } else if (fk == "states") {
+              if (!fv.IsMap() || fv.size() == 0)
+                fail(file, fv, fpath, "expected states, the first being ON: {on: 1.2W, ...}");
+              for (auto s = fv.begin(); s != fv.end(); ++s) {
+                pm::state_spec st;
+                st.name = s->first.Scalar();
+                st.where = at(file, s->first.Mark());
+                const std::string spath = fpath + "." + st.name;
+                const YAML::Node sv = s->second;
+                auto watts = [&](const YAML::Node& w, const std::string& k) {
+                  auto v = units::parse_power(scalar(file, w, k));
+                  if (!v || *v < 0) fail(file, w, k, "expected a power, e.g. 12mW");
+                  return *v;
+                };
+                auto cyc = [&](const YAML::Node& w, const std::string& k) {
+                  auto v = units::parse_cycles(scalar(file, w, k));
+                  if (!v) fail(file, w, k, "expected cycles, e.g. 2cycles");
+                  return *v;
+                };
+                if (sv.IsScalar()) {
+                  st.static_watts = watts(sv, spath);
+                } else if (sv.IsMap()) {
+                  if (!sv["static"]) fail(file, sv, spath, "state has no 'static' power");
+                  for (auto a = sv.begin(); a != sv.end(); ++a) {
+                    const std::string ak = a->first.Scalar();
+                    const YAML::Node av = a->second;
+                    if (ak == "static") st.static_watts = watts(av, spath + ".static");
+                    else if (ak == "wake") st.wake_cycles = cyc(av, spath + ".wake");
+                    else if (ak == "break_even") st.break_even_cycles = cyc(av, spath + ".break_even");
+                    else
+                      fail(file, a->first, spath + "." + ak,
+                           unknown_key_message(ak, {"static", "wake", "break_even"}));
+                  }
+                } else {
+                  fail(file, sv, spath, "expected a power or {static, wake, break_even}");
+                }
+                for (const auto& o : cs.states)
+                  if (o.name == st.name) fail(file, s->first, spath, "state listed twice");
+                cs.states.push_back(std::move(st));
+              }
+              if (cs.states.size() > 255) fail(file, fv, fpath, "at most 255 states");
+            } else if (fk == "events") {
+              if (!fv.IsMap()) fail(file, fv, fpath, "expected {event: energy, ...}");
+              for (auto e = fv.begin(); e != fv.end(); ++e) {
+                pm::event_spec ev;
+                ev.name = e->first.Scalar();
+                ev.where = at(file, e->first.Mark());
+                const std::string epath = fpath + "." + ev.name;
+                auto j = units::parse_energy(scalar(file, e->second, epath));
+                if (!j || *j < 0) fail(file, e->second, epath, "expected an energy, e.g. 20pJ");
+                ev.joules = *j;
+                cs.events.push_back(std::move(ev));
+              }
+            } else {
+              fail(file, f->first, fpath,
+                   unknown_key_message(fk, {"states", "events", "granularity"}));
+            }
+          }
+          if (cs.states.empty()) fail(file, c->first, path, "no 'states' (the first is ON)");
+          for (const auto& o : ps.components)
+            if (o.key() == cs.key()) fail(file, c->first, path, "listed twice");
+          ps.components.push_back(std::move(cs));
+        }
+      }
+    } else {
+      fail(file, it->first, "power." + key,
+           unknown_key_message(key, {"source", "policy", "components"}));
+    }
+  }
+  return ps;
 }
 
 }  // namespace
@@ -203,6 +329,8 @@ platform_spec load_platform_yaml(const std::string& file) {
       p.waveform_signals = v.items;
     }
   }
+
+  if (YAML::Node pw = root["power"]) p.power = parse_power(file, pw);
 
   if (YAML::Node o = root["overrides"]) {
     if (!o.IsMap()) fail(file, o, "overrides", "expected a mapping 'path.key: value'");

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/power/power_model.h"
 #include "models/common/command_line.h"
 #include "models/common/input_error.h"
 #include "models/common/units.h"
@@ -219,6 +220,31 @@ int run_main(const std::vector<std::string>& args) {
     stats.set_summary("kips", wall > 0 ? double(warp_insts) / wall / 1e3 : 0.0);
   }
   stats.set_section_json("kernels", kernels.dump());
+  if (pm::power_model* pw = p->power()) {
+    // Chip totals; per block and component in the blocks' `power.*` statistics.
+    const std::uint64_t now = component::now_fs();
+    const double seconds = sc_core::sc_time_stamp().to_seconds();
+    pw->settle(now);
+    const double st = pw->static_joules(now), dyn = pw->dynamic_joules();
+    stats.set_summary("static_joules", st);
+    stats.set_summary("dynamic_joules", dyn);
+    stats.set_summary("energy_joules", st + dyn);
+    stats.set_summary("average_watts", seconds > 0 ? (st + dyn) / seconds : 0.0);
+    nlohmann::json by;  // per table entry (block type.component), summed over instances
+    for (const auto& e : pw->entries()) {
+      if (!e->modelled) continue;
+      nlohmann::json& j = by[e->key];
+      if (j.is_null()) j = {{"static_joules", 0.0}, {"dynamic_joules", 0.0}, {"instances", 0}};
+      j["static_joules"] = j["static_joules"].get<double>() + e->component->static_joules(now);
+      j["dynamic_joules"] = j["dynamic_joules"].get<double>() + e->component->dynamic_joules();
+      j["instances"] = j["instances"].get<int>() + 1;
+    }
+    nlohmann::json section;
+    section["source"] = pw->spec().source;
+    section["policy"] = pw->policy().name();
+    section["by_component"] = by;
+    stats.set_section_json("power", section.dump());
+  }
 
   std::cout << "gputlm run: " << p->spec().name << " (" << p->spec().file << "), trace "
             << trace_path << "\n";

@@ -7,6 +7,7 @@
 // clock().delay_cycles(n) on its own domain, whose period may change at run time.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -21,6 +22,10 @@
 namespace gputlm::control {
 struct workload_ref;
 }
+namespace gputlm::pm {
+class power_component;
+class power_model;
+}  // namespace gputlm::pm
 
 namespace gputlm {
 
@@ -33,6 +38,7 @@ struct block_context {
   clock_domain& clock;
   stats_registry& stats;
   control::workload_ref& work;  // the trace being replayed (set before the run starts)
+  pm::power_model* power = nullptr;  // the platform's power table and gating policy
 };
 
 class component : public sc_core::sc_module {
@@ -44,6 +50,7 @@ class component : public sc_core::sc_module {
   };
 
   component(const sc_core::sc_module_name& name, const block_context& ctx);
+  ~component() override;
 
   const std::string& type() const { return m_config.type(); }
   block_config& config() { return m_config; }
@@ -63,6 +70,19 @@ class component : public sc_core::sc_module {
   // Registers the block's waveform signals (traced_value::trace) under its hierarchical
   // name; called only when tracing is on, before the simulation starts.
   virtual void add_traces(vcd_writer& /*vcd*/) {}
+
+  // Declares one of the block's power components (docs/power.md): its states and event
+  // energies come from the platform's power table entry `<type>.<name>`; `events` are
+  // indexed in the order given (power_component::record). Elements: capacity_bytes /
+  // the entry's granularity when both are set, else `elements`. Statistics (energy, power,
+  // residency per state) are registered when the table has the entry; DVFS changes of the
+  // block's clock rescale it. Call from the constructor.
+  pm::power_component& declare_power(const std::string& name,
+                                        const std::vector<std::string>& events,
+                                        std::uint64_t capacity_bytes = 0,
+                                        std::uint32_t elements = 1);
+  // The current simulated time in fs (the time base of power components).
+  static std::uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
 
  // Statistics under this block's hierarchical name.
   void add_stat(const std::string& name, const counter& c, std::string description) {
@@ -87,6 +107,9 @@ class component : public sc_core::sc_module {
   clock_domain& m_clock;
   stats_registry& m_stats;
   control::workload_ref& m_work;
+  pm::power_model* m_power;
+  std::vector<std::unique_ptr<pm::power_component>> m_unmodelled_power;  // no power model
+  std::vector<pm::power_component*> m_power_components;                 // with statistics
   std::vector<param_base*> m_params;
   std::vector<socket_ref> m_sockets;
 };

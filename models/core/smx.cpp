@@ -81,6 +81,8 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   add_stat("device_launches", m_device_launches,
            "CDP/DTBL launch instructions issued (child kernels are not yet modelled)");
   add_stat("activations", m_activations, "cycles the SMX was evaluated (the rest it slept)");
+  m_power = std::make_unique<smx_power>(*this, *m_registers * 4,
+                                        static_cast<std::uint32_t>(*m_register_banks));
 }
 
 smx_limits smx::limits() const {
@@ -579,6 +581,12 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   }
 
   const pipe p = pipe_of(in);
+  {
+    std::uint32_t reads = 0, writes = 0;
+    for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k) reads += in.src[k] < num_regs;
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) writes += in.dst[k] < num_regs;
+    m_power->issue(std::size_t(p), lanes, reads, writes);
+  }
   if (p == pipe::ldst) {
     issue_memory(wi, w, in, now);
   } else if (p != pipe::none) {
@@ -616,6 +624,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
                               : 1;
       if (c == 0) c = 1;
       m_shared_bank_cycles += c;
+      m_power->shared_memory(c);
       m_ldst_busy_until = now + c;
       const std::uint64_t ready = now + *m_shared_memory_latency + c - 1;
       set_dst(ready);

@@ -29,6 +29,7 @@
 #include "models/core/coalescer.h"
 #include "models/core/functional_units.h"
 #include "models/core/register_banks.h"
+#include "models/core/smx_power.h"
 #include "models/core/warp_scheduler.h"
 #include "traces/trace_types.h"
 
@@ -218,6 +219,7 @@ class smx : public component {
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_banks m_banks;
+  std::unique_ptr<smx_power> m_power;
   std::uint64_t m_ldst_busy_until = 0;
   std::vector<queued_request> m_ldst_fifo;  // circular use via head index
   std::size_t m_ldst_head = 0;

@@ -126,6 +126,7 @@ access_result cache_logic::read(const access_request& req) {
   const std::uint8_t valid = idx >= 0 ? m_tags.at(idx).valid : 0;
   if (idx >= 0 && (want & ~valid) == 0) {
     m_tags.touch(idx);
+    r.frame = idx;
     r.kind = access_result::hit;
     return r;
   }
@@ -173,6 +174,7 @@ access_result cache_logic::read(const access_request& req) {
     if (idx < 0) replace(target, r.line, r);
     m_tags.at(target).reserved = true;
     m_tags.touch(target);
+    r.frame = target;
   }
   r.mshr = m_mshr.allocate(r.line, missing, req.requester);
   r.fetch = missing;
@@ -213,6 +215,7 @@ access_result cache_logic::write(const access_request& req) {
         l.valid |= sectors;
         if (!through) l.dirty |= sectors;
         m_tags.touch(idx);
+        r.frame = idx;
         r.forward_write = through;
         return r;
       }
@@ -236,6 +239,7 @@ access_result cache_logic::write(const access_request& req) {
       cache_line& l = m_tags.at(target);
       l.valid = sectors;
       if (!through) l.dirty = sectors;
+      r.frame = target;
       r.forward_write = through;
       return r;
     }
@@ -268,6 +272,7 @@ fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
     cache_line& l = m_tags.at(idx);
     l.valid |= sectors;
     if (last) l.reserved = false;
+    f.frame = idx;
   }
   if (last) {
     m_mshr.release(mshr, ready);

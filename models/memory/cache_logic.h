@@ -95,6 +95,7 @@ struct access_result {
   bool sector_miss = false;  // the tag was present, some sector was not
   std::uint8_t fetch = 0;    // miss: sectors to request from the next level (one fill)
   int mshr = -1;
+  int frame = -1;              // the line frame (set x ways + way) the data array used
   bool forward_write = false;  // write: send it to the next level
   bool evicted = false;        // a valid line was replaced or invalidated
   bool writeback = false;      // ...and it was dirty: write back wb_line / wb_sectors
@@ -104,6 +105,7 @@ struct access_result {
 
 struct fill_result {
   bool complete = false;  // the MSHR entry is free; its requesters were appended
+  int frame = -1;         // the line frame written (-1: no line allocated)
   bool writeback = false;
   std::uint64_t wb_line = 0;
   std::uint8_t wb_sectors = 0;

@@ -189,8 +189,19 @@ void dram_channel::run() {
   auto step = [&] {
     const std::size_t before = m_sched->size();
     const std::uint64_t n = m_sched->step(now, m_completions);
+    if (m_sched->activates() != m_power_acts || m_sched->precharges() != m_power_pres) {
+      m_power.record(activate_event, m_sched->activates() - m_power_acts);
+      m_power.record(precharge_event, m_sched->precharges() - m_power_pres);
+      m_power_acts = m_sched->activates();
+      m_power_pres = m_sched->precharges();
+    }
     for (const dram_scheduler::completion& c : m_completions) {
       const auto slot = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c.tag));
+      {
+        const tlm::tlm_generic_payload& g = *m_arrival[slot].gp;
+        const std::uint64_t l = g.get_data_length();
+        m_power.record(g.is_write() ? write_event : read_event, ((l ? l : 1) + atom() - 1) / atom());
+      }
       m_done.push({c.done, m_arrival[slot].gp, static_cast<int>(slot)});
       if (c.row_hit)
         ++m_stats_v.row_hits;

@@ -22,6 +22,7 @@
 #include "models/memory/dram_scheduler.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
+#include "models/power/power_component.h"
 
 namespace gputlm::memory {
 
@@ -134,6 +135,13 @@ class dram_channel : public component {
   std::size_t m_last_queue = 0;
   traced_value m_trace_queue;
   traced_value m_trace_busy;
+
+  // Power (docs/power.md): the DRAM devices of the channel; static power is the background
+  // power, events are row commands and data bursts (one per atom).
+  enum power_event : std::uint32_t { activate_event, precharge_event, read_event, write_event };
+  pm::power_component& m_power =
+      declare_power("device", {"activate", "precharge", "read", "write"});
+  std::uint64_t m_power_acts = 0, m_power_pres = 0;
 };
 
 }  // namespace gputlm::memory

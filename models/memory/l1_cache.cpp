@@ -27,6 +27,7 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_down.bind(icnt);
   m_up.bind(core);
   m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -151,6 +152,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
         const int idx = static_cast<int>(tag - m_origin_tags.data());
         use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
+        m_power->data(f.frame, req.sector_mask, cache_power::write);
         if (f.writeback) {
           ++m_stats_v.writebacks;
           send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
@@ -255,6 +257,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   ar.miss_queue_depth = depth;
   const access_result r = m_logic->access(ar);
   if (r.kind == access_result::fail) return fail(r.cause);
+  m_power->lookup();
 
   if (r.evicted) ++m_stats_v.evictions;
   if (r.writeback) {
@@ -267,13 +270,16 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     case access_result::hit:
       ++m_stats_v.hits;
       use_banks(ar.addr, sectors, now);
-      m_responses.push({hit_at, &gp});
+      m_responses.push({hit_at + m_power->data(r.frame, sectors, cache_power::read), &gp});
       break;
     case access_result::merged:
       ++m_stats_v.mshr_hits;
+      m_power->mshr(cache_power::merge);
       break;
     case access_result::miss: {
-      if (m_logic->mshr().at(r.mshr).slots.size() > 1) ++m_stats_v.mshr_hits;
+      const bool merged = m_logic->mshr().at(r.mshr).slots.size() > 1;
+      if (merged) ++m_stats_v.mshr_hits;
+      m_power->mshr(merged ? cache_power::merge : cache_power::allocate);
       if (r.line_miss)
         ++m_stats_v.line_misses;
       else
@@ -291,7 +297,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
                   -1);
-      m_responses.push({hit_at, &gp});
+      m_responses.push({hit_at + m_power->data(r.frame, sectors, cache_power::write), &gp});
       break;
     case access_result::fail:
       break;

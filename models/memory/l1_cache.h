@@ -30,6 +30,7 @@
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_power.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
@@ -103,6 +104,7 @@ class l1_cache : public component {
       *this, "shared_carveouts_kib", {}, "shared-memory carve-outs in KiB (adaptive L1)"};
 
   std::unique_ptr<cache_logic> m_logic;
+  std::unique_ptr<cache_power> m_power;
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;

@@ -28,6 +28,7 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_down.bind(dram);
   m_up.bind(icnt);
   m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -110,6 +111,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     if (tag >= m_origin_tags.data() && tag < &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
+      m_power->data(f.frame, req.sector_mask, cache_power::write);
       if (f.writeback) {
         ++m_stats_v.writebacks;
         send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
@@ -184,6 +186,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         return fail(m_stats_v.fail_miss_queue_full);
     }
   }
+  m_power->lookup();
   if (req.kind == access_kind::atomic) ++m_stats_v.atomics;
   if (r.evicted) ++m_stats_v.evictions;
   if (r.writeback) {
@@ -194,13 +197,16 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
-      m_out.push({now, &gp});
+      m_out.push({now + m_power->data(r.frame, sectors, cache_power::read), &gp});
       break;
     case access_result::merged:
       ++m_stats_v.mshr_hits;
+      m_power->mshr(cache_power::merge);
       break;
     case access_result::miss: {
-      if (m_logic->mshr().at(r.mshr).slots.size() > 1) ++m_stats_v.mshr_hits;
+      const bool merged = m_logic->mshr().at(r.mshr).slots.size() > 1;
+      if (merged) ++m_stats_v.mshr_hits;
+      m_power->mshr(merged ? cache_power::merge : cache_power::allocate);
       if (r.line_miss)
         ++m_stats_v.line_misses;
       else
@@ -215,7 +221,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, req.kind,
                   sectors, -1, now);
-      m_out.push({now, &gp});
+      m_out.push({now + m_power->data(r.frame, sectors, cache_power::write), &gp});
       break;
     case access_result::fail:
       break;
@@ -274,7 +280,7 @@ void l2_cache::run() {
   }
 
   // L2 -> interconnect, one per cycle at most.
-  if (!m_out.empty() && !m_up.busy() && now >= m_next_response) {
+  if (!m_out.empty() && !m_up.busy() && now >= m_next_response && now >= m_out.front().at) {
     tlm::tlm_generic_payload* gp = m_out.front().gp;
     m_out.pop();
     const mem_request& req = payload_pool::request(*gp);
@@ -293,7 +299,8 @@ void l2_cache::run() {
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);
   }
-  if (!m_out.empty() && !m_up.busy()) next = std::min(next, std::max(now + 1, m_next_response));
+  if (!m_out.empty() && !m_up.busy())  // (at: later than now only while a line wakes up)
+    next = std::min(next, std::max({now + 1, m_next_response, m_out.front().at}));
 
   if (changed && m_head_failed) next = std::min(next, now + 1);
   m_trace_in.set(static_cast<unsigned>(m_in.size()));

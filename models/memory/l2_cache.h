@@ -20,6 +20,7 @@
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_power.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
@@ -83,6 +84,7 @@ class l2_cache : public component {
     tlm::tlm_generic_payload* gp;
   };
   std::unique_ptr<cache_logic> m_logic;
+  std::unique_ptr<cache_power> m_power;
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;

@@ -45,7 +45,7 @@ mesh::mesh(const sc_core::sc_module_name& name, const block_context& ctx) : netw
     m_links[l].routing_latency = static_cast<std::uint32_t>(m_routing_latency->value);
     m_links[l].channel_latency = static_cast<std::uint32_t>(m_channel_latency->value);
   }
-  finish_topology();
+  finish_topology(n);
   for (std::uint32_t r = 0; r < n; ++r) {
     auto sum = [this, r, n](bool stalls) {
       double v = 0;

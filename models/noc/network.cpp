@@ -67,7 +67,9 @@ void network::validate() {
   m_address_map.require(err.empty(), err);
 }
 
-void network::finish_topology() {
+void network::finish_topology(std::uint32_t routers) {
+  m_routers = routers ? routers : 1;
+  m_router_power = &declare_power("router", {"flit"}, 0, m_routers);
   // A malformed map is reported by validate(); until then decode with the default one.
   const std::string map = memory::address_decoder::check(*m_address_map).empty()
                               ? *m_address_map
@@ -315,6 +317,8 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   const std::uint64_t ser = (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
   l.busy_until = now + ser;
   l.flits += p->flits;
+  m_router_power->record(0, p->flits);
+  m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs());
   l.stall_cycles += now - p->eligible;
   ++p->hop;
   // Cut-through: the head goes on to be routed at the next router while the tail streams

@@ -36,6 +36,7 @@
 #include "models/memory/address_decoder.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
+#include "models/power/power_component.h"
 
 namespace gputlm::noc {
 
@@ -125,7 +126,9 @@ class network : public component {
   // whose grant was not accepted stays idle this cycle.
   enum class arbitration : std::uint8_t { oldest_first, round_robin, islip };
   void set_arbitration(arbitration a) { m_arbitration = a; }
-  void finish_topology();
+  // After the links exist: the address map, and the power component `router` with one
+  // element per router (links' `owner`; a crossbar is one router).
+  void finish_topology(std::uint32_t routers = 1);
 
   param<std::uint64_t> m_smx_ports{*this, "smx_ports", 1, "SMX-side ports"};
   param<std::uint64_t> m_mem_ports{*this, "mem_ports", 1, "memory sub-partition ports"};
@@ -206,6 +209,10 @@ class network : public component {
   // Statistics.
   counter m_packets, m_flits_total, m_injection_stalls, m_warm_writes;
   std::uint64_t m_latency_sum = 0;
+  // Power (docs/power.md): the routers (buffers, allocators, crossbar switch and links);
+  // event `flit`: one flit through a router's switch onto its output link.
+  pm::power_component* m_router_power = nullptr;
+  std::uint32_t m_routers = 1;
   traced_value m_trace_in_flight;
   traced_value m_trace_busy;
 };

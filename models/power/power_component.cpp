@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace gputlm::power {
+namespace gputlm::pm {
 
 power_component::power_component(std::string name, std::vector<power_state> states,
                                  std::vector<power_event> events, double nominal_volts,
@@ -12,8 +12,11 @@ power_component::power_component(std::string name, std::vector<power_state> stat
       m_events(std::move(events)),
       m_nominal_volts(nominal_volts),
       m_state(elements, static_cast<std::uint8_t>(initial_state)),
+      m_since(elements, 0),
       m_count(m_states.size(), 0),
-      m_residency_fs(m_states.size(), 0),
+      m_closed(m_states.size(), 0),
+      m_sum_since(m_states.size(), 0),
+      m_residency_before(m_states.size(), 0),
       m_event_count(m_events.size(), 0) {
   if (m_states.empty() || m_states.size() > 255 || initial_state >= m_states.size() ||
       !(nominal_volts > 0))
@@ -21,47 +24,47 @@ power_component::power_component(std::string name, std::vector<power_state> stat
   m_count[initial_state] = elements;
 }
 
-void power_component::settle(std::uint64_t now_fs) {
-  if (now_fs <= m_epoch_fs) return;
-  const double dt = double(now_fs - m_epoch_fs);
-  for (std::size_t s = 0; s < m_states.size(); ++s) {
-    if (m_count[s] == 0) continue;
-    const double element_fs = double(m_count[s]) * dt;
-    m_residency_fs[s] += element_fs;
-    m_static_acc += element_fs * 1e-15 * m_states[s].static_watts * m_static_scale;
-  }
-  m_epoch_fs = now_fs;
-}
-
-void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t now_fs) {
+void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs) {
   const std::uint32_t old = m_state[element];
   if (old == state) return;
-  settle(now_fs);
+  const std::uint64_t from = entered(element);
+  if (at_fs < from) at_fs = from;
+  m_closed[old] += at_fs - from;
+  m_sum_since[old] -= from;
   --m_count[old];
+  m_sum_since[state] += at_fs;
   ++m_count[state];
   m_state[element] = static_cast<std::uint8_t>(state);
+  m_since[element] = at_fs;
 }
 
 void power_component::set_voltage(double volts, std::uint64_t now_fs) {
-  settle(now_fs);
+  if (now_fs < m_epoch_fs) now_fs = m_epoch_fs;
+  // Close the epoch: its static energy at the old voltage; every element re-enters its
+  // state at now_fs.
+  for (std::uint32_t s = 0; s < m_states.size(); ++s) {
+    const double fs = double(epoch_residency(s, now_fs));
+    m_residency_before[s] += fs;
+    m_static_before += fs * 1e-15 * m_states[s].static_watts * m_static_scale;
+    m_closed[s] = 0;
+    m_sum_since[s] = wide(m_count[s]) * now_fs;
+  }
+  m_epoch_fs = now_fs;
   m_static_scale = volts / m_nominal_volts;
   m_dynamic_scale = m_static_scale * m_static_scale;
 }
 
 double power_component::static_joules(std::uint64_t now_fs) const {
-  double j = m_static_acc;
-  if (now_fs > m_epoch_fs) {
-    const double dt = double(now_fs - m_epoch_fs) * 1e-15;
-    for (std::size_t s = 0; s < m_states.size(); ++s)
-      j += double(m_count[s]) * dt * m_states[s].static_watts * m_static_scale;
-  }
+  if (now_fs < m_epoch_fs) now_fs = m_epoch_fs;
+  double j = m_static_before;
+  for (std::uint32_t s = 0; s < m_states.size(); ++s)
+    j += double(epoch_residency(s, now_fs)) * 1e-15 * m_states[s].static_watts * m_static_scale;
   return j;
 }
 
 double power_component::residency_seconds(std::uint32_t state, std::uint64_t now_fs) const {
-  double fs = m_residency_fs[state];
-  if (now_fs > m_epoch_fs) fs += double(m_count[state]) * double(now_fs - m_epoch_fs);
-  return fs * 1e-15;
+  if (now_fs < m_epoch_fs) now_fs = m_epoch_fs;
+  return (m_residency_before[state] + double(epoch_residency(state, now_fs))) * 1e-15;
 }
 
-}  // namespace gputlm::power
+}  // namespace gputlm::pm

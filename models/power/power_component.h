@@ -7,17 +7,23 @@
 // (../shared/reference/power-models.md, seed-000).
 //
 // Residency is accounted by events, not by ticking: an element records when it changes
-// state; totals are integrated lazily from the number of elements in each state since the
-// last change. Per element the component keeps one byte (its state), so an L2 of 147 K lines
-// costs 147 KB. Coefficients are at the domain's nominal voltage V0; static power scales
-// with V/V0 and dynamic energy with (V/V0)^2 (DVFS).
+// state, and totals follow from per-state sums (element-time closed so far, plus the open
+// intervals: elements in the state x now - the sum of their entry times), so a change costs
+// O(1) and a total O(states). A gating policy may date a change back (a line that went to
+// sleep when its idle timer ran out, noticed at its next access), as far as the element's
+// previous change or the last voltage change. Per element the component keeps its state
+// (1 byte) and the time of its last change (8 bytes): an L2 of 147 K lines costs 1.3 MB.
+// Coefficients are at the domain's nominal voltage V0; static power scales with V/V0 and
+// dynamic energy with (V/V0)^2 (DVFS).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace gputlm::power {
+#include "models/power/gating_policy.h"
+
+namespace gputlm::pm {
 
 struct power_state {
   std::string name;
@@ -44,13 +50,28 @@ class power_component {
 
   std::uint32_t state_of(std::uint32_t element) const { return m_state[element]; }
   std::uint64_t in_state(std::uint32_t state) const { return m_count[state]; }
-  // Moves one element to `state` at time `now_fs`.
-  void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t now_fs);
+  // Moves one element to `state` at time `at_fs` (not before its previous change or the
+  // last voltage change; an earlier time is taken as that one).
+  void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs);
+  // When the element last changed state (fs).
+  std::uint64_t changed_at(std::uint32_t element) const { return entered(element); }
   // `count` occurrences of event `event` at the current voltage.
   void record(std::uint32_t event, std::uint64_t count = 1) {
     m_event_count[event] += count;
     m_dynamic_joules += double(count) * m_events[event].joules * m_dynamic_scale;
   }
+  // Element `e` is used at now_fs: the gating policy (if one manages this component) wakes
+  // it; returns the wake-up cycles the access waits (0 when ON or without a policy).
+  std::uint64_t access(std::uint32_t e, std::uint64_t now_fs) {
+    return m_policy ? m_policy->access(*this, e, now_fs) : 0;
+  }
+  void bind_policy(gating_policy* p, std::uint32_t slot) {
+    m_policy = p;
+    m_policy_slot = slot;
+  }
+  bool policy_bound(const gating_policy* p) const { return m_policy == p; }
+  std::uint32_t policy_slot() const { return m_policy_slot; }
+
   // The supply changed at `now_fs` (DVFS).
   void set_voltage(double volts, std::uint64_t now_fs);
 
@@ -60,9 +81,17 @@ class power_component {
   // Element-seconds spent in `state` (sum over elements).
   double residency_seconds(std::uint32_t state, std::uint64_t now_fs) const;
   std::uint64_t event_count(std::uint32_t event) const { return m_event_count[event]; }
+  double nominal_volts() const { return m_nominal_volts; }
 
  private:
-  void settle(std::uint64_t now_fs);
+  __extension__ typedef unsigned __int128 wide;  // element-fs sums: 147 K lines x 1 s overflows 64 bits
+  std::uint64_t entered(std::uint32_t element) const {
+    return m_since[element] > m_epoch_fs ? m_since[element] : m_epoch_fs;
+  }
+  // Element-fs in `state` since the last voltage change, up to now_fs.
+  wide epoch_residency(std::uint32_t state, std::uint64_t now_fs) const {
+    return m_closed[state] + wide(m_count[state]) * now_fs - m_sum_since[state];
+  }
 
   std::string m_name;
   std::vector<power_state> m_states;
@@ -71,12 +100,17 @@ class power_component {
   double m_static_scale = 1;   // V / V0
   double m_dynamic_scale = 1;  // (V / V0)^2
   std::vector<std::uint8_t> m_state;         // per element
+  std::vector<std::uint64_t> m_since;        // per element: time of its last change (fs)
   std::vector<std::uint64_t> m_count;        // elements per state
-  std::vector<double> m_residency_fs;        // element-fs per state, up to m_epoch_fs
-  double m_static_acc = 0;                   // joules up to m_epoch_fs
-  std::uint64_t m_epoch_fs = 0;
+  std::vector<wide> m_closed;                // per state: element-fs of finished stays, this epoch
+  std::vector<wide> m_sum_since;             // per state: sum of entry times of its elements
+  std::vector<double> m_residency_before;    // per state: element-fs before this epoch
+  double m_static_before = 0;                // joules before this epoch
+  std::uint64_t m_epoch_fs = 0;              // last voltage change
   std::vector<std::uint64_t> m_event_count;
   double m_dynamic_joules = 0;
+  gating_policy* m_policy = nullptr;
+  std::uint32_t m_policy_slot = 0;
 };
 
-}  // namespace gputlm::power
+}  // namespace gputlm::pm

@@ -218,6 +218,41 @@ TEST(cli, bad_set_options) {
   EXPECT_EQ(lines(e.err), 1u);
 }
 
+// The power table (`power:`): schema errors at parse time, and entries that no block
+// declares or events a block does not have at elaboration.
+TEST(cli, bad_power_key_suggests) {
+  expect_bad(mutate("pw_key", "  components:\n    smx:", "  componets:\n    smx:"), "pw_key",
+             "power.componets", "unknown key 'componets'; did you mean 'components'?", 0, 3);
+}
+
+TEST(cli, bad_power_unit) {
+  const mutated m = mutate("pw_unit", "{fetch: 12pJ}", "{fetch: 12pV}");
+  expect_bad(m, "pw_unit", "power.components.smx.fetch_decode.events.fetch",
+             "expected an energy, e.g. 20pJ", 0, m.column + 8);
+}
+
+TEST(cli, bad_power_component) {
+  const mutated m = mutate("pw_comp", "    l1_cache:\n      data:", "    l1_cache:\n      dta:");
+  expect_bad(m, "pw_comp", "power.components.l1_cache.dta",
+             "a l1_cache has no power component 'dta' (it has: data, mshr, tag)", m.line + 1, 7);
+}
+
+TEST(cli, bad_power_event) {
+  const mutated m = mutate("pw_event", "{activate: 2nJ", "{actvate: 2nJ");
+  expect_bad(m, "pw_event", "power.components.dram_channel.device.events.actvate",
+             "has no event 'actvate' (it has: activate, precharge, read, write)", 0, m.column + 1);
+}
+
+TEST(cli, bad_power_policy) {
+  expect_bad(mutate("pw_policy", "  policy: always_on", "  policy: snoze"), "pw_policy",
+             "power.policy", "unknown policy 'snoze' (one of always_on, idle_timeout)", 0, 11);
+}
+
+TEST(cli, bad_power_granularity) {
+  expect_bad(mutate("pw_gran", "granularity: 32B", "granularity: 48B"), "pw_gran",
+             "power.components.l1_cache.data.granularity", "does not divide", 0, 0);
+}
+
 TEST(cli, bad_input_writes_nothing) {
   auto m = mutate("nothing", "max_tbs: 8", "max_tbs: -1");
   std::string stats = std::string(GPUTLM_TEST_TMP) + "/nothing.json";

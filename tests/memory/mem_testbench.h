@@ -23,6 +23,7 @@
 #include "models/common/mem_request.h"
 #include "models/common/units.h"
 #include "models/control/workload.h"
+#include "models/power/power_model.h"
 
 namespace gputlm::test {
 
@@ -32,6 +33,7 @@ struct block_env {
   stats_registry stats;
   control::workload_ref work;
   std::vector<std::unique_ptr<clock_domain>> clocks;
+  pm::power_model* power = nullptr;  // a test's power table and gating policy, if any
 
   block_env() { clock_domain::init_time_resolution(); }
 
@@ -72,7 +74,7 @@ struct block_env {
                               const std::map<std::string, std::string>& values,
                               const std::string& type = "") {
     block_config& c = config(name, type, values);
-    block_context ctx{c, clk, stats, work};
+    block_context ctx{c, clk, stats, work, power};
     auto b = std::make_unique<Block>(name.c_str(), ctx);
     b->validate();
     return b;

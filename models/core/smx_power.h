@@ -1,0 +1,58 @@
+// The power components of an SMX, split as GPUWattch/AccelWattch split a core (fetch and
+// decode, warp schedulers, register file, operand collectors, the execution-unit groups,
+// the LDST unit, shared memory) so that the per-component gating of uC-States and the
+// register-bank levels of Slumber have a place to live. The SMX reports each issued warp
+// instruction once; this turns it into events.
+//
+// Components and events (power table keys `smx.<component>`):
+//   fetch_decode       fetch      one warp instruction fetched and decoded
+//   scheduler          issue      one warp instruction issued
+//   register_file      read, write  one warp-wide (32 x 4 B) operand; elements = banks
+//   operand_collector  collect    one source operand gathered
+//   sp, sfu, dp, int, tensor, branch, ldst   op   one active lane's operation (ldst: one
+//                      warp memory instruction, address generation and coalescing)
+//   shared_memory      access     one bank-conflict-free wave of a shared-memory access
+// Power states of these components are accounted like any other, but the SMX does not yet
+// ask the gating policy before using them (the datapath gating issues add that).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "models/common/component.h"
+#include "models/power/power_component.h"
+
+namespace gputlm::core {
+
+class smx_power {
+ public:
+  // Execution pipes, in the SMX's pipe order (smx::pipe: sp, sfu, dp, int, tensor, branch, ldst).
+  static constexpr std::size_t pipes = 7;
+
+  smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks);
+
+  // One warp instruction issued to pipe `p` (pipes: none) with `lanes` active lanes, `reads`
+  // register operands and `writes` destinations.
+  void issue(std::size_t p, std::uint32_t lanes, std::uint32_t reads, std::uint32_t writes) {
+    m_fetch_decode.record(0);
+    m_scheduler.record(0);
+    if (reads) {
+      m_register_file.record(0, reads);
+      m_collector.record(0, reads);
+    }
+    if (writes) m_register_file.record(1, writes);
+    if (p < pipes) m_pipe[p]->record(0, p == ldst_pipe ? 1 : lanes);
+  }
+  void shared_memory(std::uint32_t waves) { m_shared.record(0, waves); }
+
+ private:
+  static constexpr std::size_t ldst_pipe = 6;
+  pm::power_component& m_fetch_decode;
+  pm::power_component& m_scheduler;
+  pm::power_component& m_register_file;
+  pm::power_component& m_collector;
+  pm::power_component& m_shared;
+  std::array<pm::power_component*, pipes> m_pipe{};
+};
+
+}  // namespace gputlm::core

@@ -1,0 +1,43 @@
+// The power components of a cache bank (L1 or L2 sub-partition), as GPUWattch/AccelWattch
+// split a cache (data array, tag array, MSHR) and as Snooze gates it: the data array may be
+// divided into elements down to one 32-byte line (the power table's `granularity`), each
+// behind its own switch. The block reports what it does; this maps a line frame and its
+// sectors onto data-array elements, records the events and asks the gating policy for the
+// wake-up cycles the access must wait.
+//
+// Components and events (power table keys `<l1_cache|l2_cache>.<component>`):
+//   data  read (a hit's data read), write (a fill or a write hit)
+//   tag   lookup (every access that reached the tags)
+//   mshr  allocate (a new miss entry), merge (a request joining a pending entry)
+#pragma once
+
+#include <cstdint>
+
+#include "models/common/component.h"
+#include "models/memory/cache_logic.h"
+#include "models/power/power_component.h"
+
+namespace gputlm::memory {
+
+class cache_power {
+ public:
+  enum data_event : std::uint32_t { read, write };
+  enum mshr_event : std::uint32_t { allocate, merge };
+
+  cache_power(component& owner, const cache_geometry& g);
+
+  // The data array used `sectors` (bit i: 32-byte sector i) of line frame `frame`; returns
+  // the wake-up cycles the access waits (0 unless a gating policy put the element to sleep).
+  std::uint64_t data(int frame, std::uint8_t sectors, data_event e);
+  void lookup() { m_tag.record(0); }
+  void mshr(mshr_event e) { m_mshr.record(e); }
+
+ private:
+  pm::power_component& m_data;
+  pm::power_component& m_tag;
+  pm::power_component& m_mshr;
+  std::uint64_t m_line;
+  std::uint64_t m_element_bytes;  // bytes per data-array element
+};
+
+}  // namespace gputlm::memory

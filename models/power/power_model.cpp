@@ -1,0 +1,96 @@
+#include "models/power/power_model.h"
+
+#include <algorithm>
+
+#include "models/common/input_error.h"
+
+namespace gputlm::pm {
+
+power_model::power_model(power_spec spec) : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {}
+
+power_model::~power_model() = default;
+
+power_model::entry& power_model::declare(const std::string& block, const std::string& block_type,
+                                         const std::string& name,
+                                         const std::vector<std::string>& events,
+                                         std::uint64_t capacity_bytes, std::uint32_t elements,
+                                         double nominal_volts, std::uint64_t period_fs) {
+  m_declared[block_type].insert(name);
+  const component_spec* spec = nullptr;
+  for (const auto& c : m_spec.components)
+    if (c.block_type == block_type && c.component == name) spec = &c;
+
+  std::vector<power_state> states;
+  std::vector<power_event> evs;
+  for (const auto& e : events) evs.push_back({e, 0.0});
+  if (spec) {
+    for (const auto& e : spec->events) {
+      auto it = std::find(events.begin(), events.end(), e.name);
+      if (it == events.end()) {
+        std::string list;
+        for (const auto& k : events) list += (list.empty() ? "" : ", ") + k;
+        throw input_error(e.where, "power.components." + spec->key() + ".events." + e.name,
+                          "a " + block_type + "'s " + name + " has no event '" + e.name +
+                              "' (it has: " + (list.empty() ? "none" : list) + ")");
+      }
+      evs[static_cast<std::size_t>(it - events.begin())].joules = e.joules;
+    }
+    if (spec->granularity_bytes && capacity_bytes) {
+      if (capacity_bytes % spec->granularity_bytes != 0 ||
+          capacity_bytes / spec->granularity_bytes > 0xffffffffull)
+        throw input_error(spec->granularity_where, "power.components." + spec->key() + ".granularity",
+                          "does not divide the " + std::to_string(capacity_bytes) + " B of " + block);
+      elements = static_cast<std::uint32_t>(capacity_bytes / spec->granularity_bytes);
+    }
+  }
+  if (elements == 0) elements = 1;
+  if (spec) {
+    for (const auto& s : spec->states)
+      states.push_back({s.name, s.static_watts / elements, s.wake_cycles, s.break_even_cycles});
+  } else {
+    states.push_back({"on", 0.0, 0, 0});
+  }
+  auto e = std::make_unique<entry>();
+  e->block = block;
+  e->key = block_type + "." + name;
+  e->component = std::make_unique<power_component>(block + "." + name, std::move(states),
+                                                   std::move(evs), nominal_volts, elements);
+  e->modelled = spec != nullptr;
+  if (spec) m_policy->attach(*e->component, e->key, period_fs);
+  m_entries.push_back(std::move(e));
+  return *m_entries.back();
+}
+
+void power_model::check_table() const {
+  for (const auto& c : m_spec.components) {
+    auto it = m_declared.find(c.block_type);
+    if (it == m_declared.end())
+      throw input_error(c.where, "power.components." + c.block_type,
+                        "no block of type '" + c.block_type + "' declares power components");
+    if (!it->second.count(c.component)) {
+      std::string list;
+      for (const auto& k : it->second) list += (list.empty() ? "" : ", ") + k;
+      throw input_error(c.where, "power.components." + c.key(),
+                        "a " + c.block_type + " has no power component '" + c.component +
+                            "' (it has: " + list + ")");
+    }
+  }
+}
+
+void power_model::settle(std::uint64_t now_fs) {
+  for (auto& e : m_entries) m_policy->settle(*e->component, now_fs);
+}
+
+double power_model::static_joules(std::uint64_t now_fs) const {
+  double j = 0;
+  for (const auto& e : m_entries) j += e->component->static_joules(now_fs);
+  return j;
+}
+
+double power_model::dynamic_joules() const {
+  double j = 0;
+  for (const auto& e : m_entries) j += e->component->dynamic_joules();
+  return j;
+}
+
+}  // namespace gputlm::pm

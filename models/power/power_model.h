@@ -1,0 +1,59 @@
+// The chip's power model: the platform's power table, the gating policy it chose, and every
+// power component the blocks declared (block path, table entry, the component itself).
+// Blocks declare components through component::declare_power; the model builds each one
+// from its table entry (`<block type>.<component>`), hands it to the policy, and at the end
+// gives the totals per block and for the chip. A table entry no block declares, or an event
+// a block does not have, is an input error at its YAML line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/power/gating_policy.h"
+#include "models/power/power_component.h"
+#include "models/power/power_spec.h"
+
+namespace gputlm::pm {
+
+class power_model {
+ public:
+  struct entry {
+    std::string block;  // gpu.smx[3].l1
+    std::string key;    // l1_cache.data
+    std::unique_ptr<power_component> component;
+    bool modelled;      // the table has coefficients for it
+  };
+
+  explicit power_model(power_spec spec);
+  ~power_model();
+
+  const power_spec& spec() const { return m_spec; }
+  gating_policy& policy() { return *m_policy; }
+
+  // A block's component: coefficients from the table entry `block_type.name` (zero, and
+  // not reported, when there is none). Elements: capacity / granularity when the entry
+  // sets a granularity and the block gives its capacity, otherwise `elements`.
+  entry& declare(const std::string& block, const std::string& block_type, const std::string& name,
+                 const std::vector<std::string>& events, std::uint64_t capacity_bytes,
+                 std::uint32_t elements, double nominal_volts, std::uint64_t period_fs);
+
+  // After elaboration: every table entry was declared by some block.
+  void check_table() const;
+  // Applies the policy's pending transitions up to now_fs (before reading totals).
+  void settle(std::uint64_t now_fs);
+
+  const std::vector<std::unique_ptr<entry>>& entries() const { return m_entries; }
+  double static_joules(std::uint64_t now_fs) const;
+  double dynamic_joules() const;
+
+ private:
+  power_spec m_spec;
+  std::unique_ptr<gating_policy> m_policy;
+  std::vector<std::unique_ptr<entry>> m_entries;
+  std::map<std::string, std::set<std::string>> m_declared;  // block type -> components
+};
+
+}  // namespace gputlm::pm

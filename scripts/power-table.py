@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes the `power:` section of a platform YAML (docs/power.md explains every rule).
+
+Usage: scripts/power-table.py fermi|kepler|pascal|volta|latoa
+
+The coefficients are first-order and NOT calibrated against hardware: a few sourced
+totals (chip leakage, AccelWattch constant and static power) are split over the blocks by
+stated assumptions, and per-event energies are assumed order-of-magnitude values for a
+40 nm process, scaled by process node. Replace the table with fitted values to study
+absolute power; relative comparisons of gating policies need only the state ratios.
+"""
+import sys
+
+# Per-platform inputs. sources: ../shared/reference/platforms.md and power-models.md.
+PLATFORMS = {
+    # GTX480: leakage 46.4 W (S004 Table 6.4, GPUWattch); 40 nm (gpuwattch_gtx480.xml).
+    "fermi": dict(node=40, sms=15, l2=12, channels=6, routers=1, noc="crossbar",
+                  static_total=46.4, static_src="46.4 W chip leakage (S004 Table 6.4, GPUWattch)",
+                  constant=0.0, dram="gddr5", atom=64, dram_bg=1.0, l1_sectors=True),
+    # K20c: no leakage figure in the references; the Fermi per-SM and per-bank values scaled
+    # to 28 nm.
+    "kepler": dict(node=28, sms=13, l2=20, channels=10, routers=1, noc="crossbar",
+                   static_total=None, constant=0.0, dram="gddr5", atom=32, dram_bg=0.5),
+    # TITAN X (Pascal): as Kepler, 16 nm; GDDR5X.
+    "pascal": dict(node=16, sms=28, l2=24, channels=12, routers=1, noc="crossbar",
+                   static_total=None, constant=0.0, dram="gddr5x", atom=32, dram_bg=0.5),
+    # TITAN V: AccelWattch QV100 (accelwattch_sass_sim.xml): constant 32.325 W; static of the
+    # INT+FP category with 32 active lanes: static_cat2_flane 18.62 W + 31 x addlane 0.645 W.
+    "volta": dict(node=12, sms=80, l2=48, channels=24, routers=1, noc="crossbar",
+                  static_total=(18.62 + 31 * 0.645) / 0.6,
+                  static_src="AccelWattch QV100 INT+FP static 18.62 W + 31 x 0.645 W = 38.6 W "
+                             "for the SMs, taken as 60 % of the chip's static power",
+                  constant=32.325, dram="hbm2", atom=32, dram_bg=0.25),
+    # LATOA: 56 Fermi-like cores (GPGPU-Sim 3.2 GTX480 model): the Fermi per-SM and per-bank
+    # values; an 8 x 8 mesh.
+    "latoa": dict(node=40, sms=56, l2=8, channels=8, routers=64, noc="mesh",
+                  static_total=None, constant=0.0, dram="ddr3", atom=64, dram_bg=0.5),
+}
+
+# Assumed energy per bit moved to or from the DRAM devices (core + I/O), pJ/bit.
+DRAM_PJ_PER_BIT = {"gddr5": 20.0, "gddr5x": 15.0, "hbm2": 4.0, "ddr3": 40.0}
+# Assumed row command energies (nJ): ACT, PRE.
+DRAM_ROW_NJ = {"gddr5": (2.0, 1.0), "gddr5x": (1.8, 0.9), "hbm2": (0.8, 0.4), "ddr3": (3.0, 1.5)}
+# Process scaling of on-chip dynamic energy and of leakage per block, relative to 40 nm.
+NODE_SCALE = {40: 1.0, 28: 0.7, 16: 0.45, 12: 0.35}
+
+# Split of the chip's static power: non-core 40 % (S002 sec. 5); of it L2 60 %, NoC 25 %,
+# the rest (memory controllers, host interface) 15 % (assumed). SM share split below.
+NONCORE, L2_SHARE, NOC_SHARE = 0.40, 0.60, 0.25
+# Per SM: register file 32 % of the SM's leakage (S000, citing [54, 86]); the rest assumed.
+SM_SPLIT = {"register_file": 0.32, "shared_memory": 0.12, "sp": 0.215, "sfu": 0.04,
+            "dp": 0.0, "int": 0.0, "tensor": 0.0, "branch": 0.0, "ldst": 0.04,
+            "fetch_decode": 0.08, "scheduler": 0.04, "operand_collector": 0.05}
+L1_SHARE = {"data": 0.08, "tag": 0.01, "mshr": 0.005}  # of the SM's leakage (assumed)
+L2_SPLIT = {"data": 0.85, "tag": 0.10, "mshr": 0.05}   # of a bank's leakage (assumed)
+
+# Assumed per-event energies at 40 nm, 1 V (pJ).
+SM_EVENTS = {"fetch_decode": {"fetch": 12}, "scheduler": {"issue": 6},
+             "register_file": {"read": 25, "write": 30}, "operand_collector": {"collect": 4},
+             "sp": {"op": 4}, "sfu": {"op": 20}, "dp": {"op": 15}, "int": {"op": 1.5},
+             "tensor": {"op": 2}, "branch": {"op": 1}, "ldst": {"op": 15},
+             "shared_memory": {"access": 20}}
+L1_EVENTS = {"data": {"read": 40, "write": 45}, "tag": {"lookup": 4},
+             "mshr": {"allocate": 3, "merge": 1.5}}
+L2_EVENTS = {"data": {"read": 80, "write": 90}, "tag": {"lookup": 6},
+             "mshr": {"allocate": 4, "merge": 2}}
+FLIT_PJ = {"crossbar": 25, "mesh": 15}
+
+# Snooze's tri-modal switch per 32 B line (S000 Table 5.2): ON 100 %, Sleep 22.8 % (2 cycles
+# to wake), OFF 1.5 % (2 cycles). Break-even (assumed): 10 and 40 cycles.
+SNOOZE = [("sleep", 0.228, 2, 10), ("off", 0.015, 2, 40)]
+# Slumber's register levels (S000 Table 6.1): shallow sleep 94 % (4 cycles), deep sleep 42 %
+# (13 cycles), power-gated 0 % (16 cycles). Break-even (assumed) = 2 x wake-up.
+SLUMBER = [("shallow_sleep", 0.94, 4, 8), ("deep_sleep", 0.42, 13, 26), ("off", 0.0, 16, 32)]
+# uC-States: a gated group has zero static power (S002 sec. 5); wake-up (assumed) 10 cycles.
+GATED = [("off", 0.0, 10, 20)]
+
+FERMI_SM_STATIC = 46.4 * (1 - NONCORE) / 15           # W per SM
+FERMI_L2_STATIC = 46.4 * NONCORE * L2_SHARE / 12     # W per L2 bank
+FERMI_NOC_STATIC = 46.4 * NONCORE * NOC_SHARE
+
+
+def watts(w):
+    return "0W" if w == 0 else ("%.4gmW" % (w * 1e3) if w < 1 else "%.4gW" % w)
+
+
+def joules(pj):
+    return "%.4gnJ" % (pj / 1e3) if pj >= 1000 else "%.4gpJ" % pj
+
+
+def states(on, extra):
+    parts = ["on: %s" % watts(on)]
+    for name, frac, wake, be in extra:
+        parts.append("%s: {static: %s, wake: %dcycles, break_even: %dcycles}" %
+                     (name, watts(on * frac), wake, be))
+    return "{" + ", ".join(parts) + "}"
+
+
+def component(out, name, on, events, extra=(), granularity=None):
+    out.append("      %s:" % name)
+    if granularity:
+        out.append("        granularity: %s" % granularity)
+    out.append("        states: %s" % states(on, extra))
+    if events:
+        out.append("        events: {%s}" % ", ".join("%s: %s" % (k, joules(v)) for k, v in events.items()))
+
+
+# Where the SP share goes on chips with INT, DP and tensor units of their own (assumed).
+UNIT_SPLIT = {"kepler": {"sp": 0.19, "dp": 0.025},
+              "pascal": {"sp": 0.17, "int": 0.03, "dp": 0.015},
+              "volta": {"sp": 0.12, "int": 0.04, "dp": 0.03, "tensor": 0.025}}
+
+
+def table(name):
+    p = PLATFORMS[name]
+    k = NODE_SCALE[p["node"]]
+    split = dict(SM_SPLIT, **UNIT_SPLIT.get(name, {}))
+    if p["static_total"]:
+        sm = p["static_total"] * (1 - NONCORE) / p["sms"]
+        l2 = p["static_total"] * NONCORE * L2_SHARE / p["l2"]
+        noc = p["static_total"] * NONCORE * NOC_SHARE
+        src = p["static_src"]
+    else:
+        sm, l2 = FERMI_SM_STATIC * k, FERMI_L2_STATIC * k
+        noc = FERMI_NOC_STATIC * k * (p["sms"] / 15)
+        src = "the Fermi per-SM/per-bank leakage (46.4 W chip, S004 Table 6.4) x %.2f for %d nm" % (k, p["node"])
+    out = ["power:",
+           "  # Generated by scripts/power-table.py %s; every rule is in docs/power.md." % name,
+           "  # First-order, not calibrated: static from %s," % src,
+           "  # split by stated assumptions; event energies assumed for 40 nm x %.2f (%d nm)." % (k, p["node"]),
+           "  source: \"scripts/power-table.py %s (docs/power.md)\"" % name,
+           "  policy: always_on",
+           "  components:"]
+    if p["constant"]:
+        out.append("    gpu:")
+        component(out, "constant", p["constant"], {})
+    out.append("    smx:")
+    for c, frac in split.items():
+        extra = SLUMBER if c == "register_file" else GATED
+        component(out, c, sm * frac, {e: v * k for e, v in SM_EVENTS[c].items()}, extra)
+    out.append("    l1_cache:")
+    for c, frac in L1_SHARE.items():
+        component(out, c, sm * frac, {e: v * k for e, v in L1_EVENTS[c].items()},
+                  SNOOZE if c == "data" else (), "32B" if c == "data" else None)
+    out.append("    l2_cache:")
+    for c, frac in L2_SPLIT.items():
+        component(out, c, l2 * frac, {e: v * k for e, v in L2_EVENTS[c].items()},
+                  SNOOZE if c == "data" else (), "32B" if c == "data" else None)
+    out.append("    %s:" % p["noc"])
+    component(out, "router", noc, {"flit": FLIT_PJ[p["noc"]] * k}, GATED)
+    out.append("    dram_channel:")
+    act, pre = DRAM_ROW_NJ[p["dram"]]
+    burst = DRAM_PJ_PER_BIT[p["dram"]] * p["atom"] * 8
+    component(out, "device", p["dram_bg"],
+              {"activate": act * 1e3, "precharge": pre * 1e3, "read": burst, "write": burst})
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in PLATFORMS:
+        sys.exit("usage: power-table.py " + "|".join(PLATFORMS))
+    sys.stdout.write(table(sys.argv[1]))
