@@ -100,18 +100,26 @@ std::string vcd_writer::vcd_name(const std::string& s) {
   return out;
 }
 
-std::uint32_t vcd_writer::add_integer(const std::string& scope, const std::string& name,
-                                      unsigned width, std::uint64_t initial) {
+std::uint32_t vcd_writer::add(const std::string& scope, const std::string& name, unsigned width,
+                              std::uint64_t initial, double real, display how) {
   if (m_open) throw std::logic_error("VCD signal declared after the waveform started");
-  m_signals.push_back({scope, name, code_for(m_signals.size()), width ? width : 1, initial, 0});
+  signal s{scope, name, code_for(m_signals.size()), width, initial, real, how, scope, name};
+  if (const std::size_t dot = name.rfind('.'); dot != std::string::npos) {
+    s.vcd_scope = scope + "." + name.substr(0, dot);
+    s.vcd_var = name.substr(dot + 1);
+  }
+  m_signals.push_back(std::move(s));
   return static_cast<std::uint32_t>(m_signals.size() - 1);
+}
+
+std::uint32_t vcd_writer::add_integer(const std::string& scope, const std::string& name,
+                                      unsigned width, std::uint64_t initial, display how) {
+  return add(scope, name, width ? width : 1, initial, 0.0, how);
 }
 
 std::uint32_t vcd_writer::add_real(const std::string& scope, const std::string& name,
                                    double initial) {
-  if (m_open) throw std::logic_error("VCD signal declared after the waveform started");
-  m_signals.push_back({scope, name, code_for(m_signals.size()), 0, 0, initial});
-  return static_cast<std::uint32_t>(m_signals.size() - 1);
+  return add(scope, name, 0, 0, initial, display::decimal);
 }
 
 void vcd_writer::write_value(const signal& s) {
@@ -139,7 +147,7 @@ void vcd_writer::open_window(std::uint64_t at_fs) {
   m_out << "$date gputlm $end\n$version gputlm VCD writer $end\n$timescale 1 fs $end\n";
   // Group signals by scope; scopes nest at the dots.
   std::map<std::string, std::vector<const signal*>, natural_less> by_scope;
-  for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
+  for (const auto& s : m_signals) by_scope[s.vcd_scope].push_back(&s);
   std::vector<std::string> open;
   auto split = [](const std::string& scope) {
     std::vector<std::string> parts;
@@ -169,9 +177,10 @@ void vcd_writer::open_window(std::uint64_t at_fs) {
     }
     for (const signal* s : sigs) {
       if (s->width == 0)
-        m_out << "$var real 64 " << s->code << " " << vcd_name(s->name) << " $end\n";
+        m_out << "$var real 64 " << s->code << " " << vcd_name(s->vcd_var) << " $end\n";
       else
-        m_out << "$var wire " << s->width << " " << s->code << " " << vcd_name(s->name) << " $end\n";
+        m_out << "$var wire " << s->width << " " << s->code << " " << vcd_name(s->vcd_var)
+              << " $end\n";
     }
   }
   while (!open.empty()) {
@@ -215,32 +224,60 @@ std::string vcd_writer::gtkw_path() const {
   return base + ".gtkw";
 }
 
+double vcd_writer::gtkw_zoom(std::uint64_t span_fs, int pixels) {
+  // Time units per 200-pixel frame that make `span_fs` fill `pixels`; GTKWave never draws
+  // less than one time unit per frame.
+  const double frame =
+      double(std::max<std::uint64_t>(1, span_fs)) * 200.0 / double(std::max(1, pixels));
+  return frame <= 1.0 ? 0.0 : -std::log2(frame);
+}
+
 void vcd_writer::write_gtkw() const {
   // GTKWave save file: signals grouped by block (flags: 0x800200 group begin, 0x1000200 group
-  // end, 0x24 decimal right-justified, 0x20 right-justified for reals).
+  // end, 0x24 decimal right-justified, 0x22 hexadecimal right-justified, 0x20 right-justified
+  // for reals, 0x8024 analog step decimal, 0x20000 a blank row that stretches the analog
+  // trace above it; "+{alias} name" shows a signal under another name).
   std::ofstream g(gtkw_path() + ".partial", std::ios::trunc);
   const std::string vcd = std::filesystem::absolute(m_path).string();
+  const std::uint64_t from = std::min(m_end_fs, m_opts.from_fs);
   g << "[*] gputlm waveform layout for " << vcd << "\n";
   g << "[dumpfile] \"" << vcd << "\"\n";
   g << "[savefile] \"" << std::filesystem::absolute(gtkw_path()).string() << "\"\n";
-  g << "[timestart] " << (m_opts.from_fs == 0 ? 0 : m_opts.from_fs) << "\n";
-  g << "[size] 1600 900\n[pos] -1 -1\n[sst_width] 320\n[signals_width] 360\n";
-  // Zoom so the whole window fits the ~1000-pixel wave pane: GTKWave's zoom z shows
-  // 2^-z time units per pixel.
-  const double span = double(std::max<std::uint64_t>(1, m_end_fs - std::min(m_end_fs, m_opts.from_fs)));
-  g << "*" << -std::log2(span / 1000.0) << " " << m_opts.from_fs << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+  g << "[timestart] " << from << "\n";
+  g << "[size] " << gtkw_window_width << " " << gtkw_window_height << "\n[pos] -1 -1\n";
+  g << "[sst_width] " << gtkw_sst_width << "\n[signals_width] " << gtkw_signals_width << "\n";
+  // The whole written window [from, end] fits the wave pane; the marker is unset (-1).
+  char zoom[32];
+  std::snprintf(zoom, sizeof zoom, "%.6f", gtkw_zoom(m_end_fs - from, gtkw_wave_width));
+  g << "*" << zoom << " -1";
+  for (int k = 0; k < 26; ++k) g << " -1";  // named markers A..Z
+  g << "\n";
   std::map<std::string, std::vector<const signal*>, natural_less> by_scope;
   for (const auto& s : m_signals) by_scope[s.scope].push_back(&s);
   for (const auto& [scope, sigs] : by_scope) {
     const std::string name = vcd_name(scope);
     g << "@800200\n-" << name << "\n";
     for (const signal* s : sigs) {
+      // A dotted name keeps its sub-scope in view through an alias without dots (GTKWave
+      // shows only the last level of a dotted name): bank[3].open_row as bank(3):open_row.
+      std::string trace;
+      if (s->vcd_scope != s->scope) {
+        std::string alias = vcd_name(s->name);
+        std::replace(alias.begin(), alias.end(), '.', ':');
+        trace = "+{" + alias + "} ";
+      }
+      trace += vcd_name(s->vcd_scope) + "." + vcd_name(s->vcd_var);
+      if (s->width > 1) trace += "[" + std::to_string(s->width - 1) + ":0]";
       if (s->width == 0)
-        g << "@20\n" << name << "." << vcd_name(s->name) << "\n";
+        g << "@20\n" << trace << "\n";
       else if (s->width == 1)
-        g << "@28\n" << name << "." << vcd_name(s->name) << "\n";
+        g << "@28\n" << trace << "\n";
+      else if (s->how == display::analog)
+        g << "@8024\n" << trace << "\n@20000\n-\n-\n";
+      else if (s->how == display::hex)
+        g << "@22\n" << trace << "\n";
       else
-        g << "@24\n" << name << "." << vcd_name(s->name) << "[" << s->width - 1 << ":0]\n";
+        g << "@24\n" << trace << "\n";
     }
     g << "@1000200\n-" << name << "\n";
   }

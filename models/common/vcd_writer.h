@@ -9,9 +9,13 @@
 // Scope names are written with ( ) for [ ] (as SystemC's VCD writer does), since GTKWave
 // reads brackets as bit ranges: gpu.smx[0] appears as gpu.smx(0).
 //
+// A signal name may itself be dotted ("bank[3].open_row"): the part before the last dot
+// becomes a sub-scope in the VCD, while the GTKWave layout keeps the signal in its block's
+// group.
+//
 // The file appears at its path only when finish() succeeds (written as PATH.partial and
 // renamed); finish() also writes PATH-without-.vcd + ".gtkw", a GTKWave save file with the
-// signals grouped by block.
+// signals grouped by block, zoomed so that the whole written window fits the wave pane.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,19 @@ namespace gputlm {
 
 class vcd_writer {
  public:
+  // How the GTKWave layout shows an integer signal: decimal, hexadecimal (for values with an
+  // all-ones sentinel), or an analog trace (steps, three rows high: for cumulative counters,
+  // whose slope is a rate).
+  enum class display { decimal, hex, analog };
+
+  // The GTKWave window the layout asks for, and the width in pixels its wave pane is assumed
+  // to have at least: the window minus the signal search tree, the signal names, and a
+  // margin for the panes' borders and the vertical scroll bar.
+  static constexpr int gtkw_window_width = 1360, gtkw_window_height = 860;
+  static constexpr int gtkw_sst_width = 240, gtkw_signals_width = 330;
+  static constexpr int gtkw_wave_width =
+      gtkw_window_width - gtkw_sst_width - gtkw_signals_width - 100;
+
   struct options {
     std::vector<std::string> patterns;  // empty: every signal
     std::uint64_t from_fs = 0;
@@ -38,7 +55,7 @@ class vcd_writer {
 
   // Declares a signal under a dotted scope ("gpu.smx[0]"); returns its handle.
   std::uint32_t add_integer(const std::string& scope, const std::string& name, unsigned width,
-                            std::uint64_t initial);
+                            std::uint64_t initial, display how = display::decimal);
   std::uint32_t add_real(const std::string& scope, const std::string& name, double initial);
 
   void change(std::uint32_t id, std::uint64_t value);
@@ -51,6 +68,9 @@ class vcd_writer {
   std::string gtkw_path() const;
   std::size_t signal_count() const { return m_signals.size(); }
   static bool glob_match(const char* pattern, const char* text);
+  // GTKWave's zoom for showing `span_fs` in `pixels`: GTKWave draws zoombase^-zoom time units
+  // (zoombase 2) per 200-pixel frame (gtkwave/src/analyzer.c, calczoom).
+  static double gtkw_zoom(std::uint64_t span_fs, int pixels);
 
  private:
   struct signal {
@@ -58,7 +78,11 @@ class vcd_writer {
     unsigned width;  // 0 = real
     std::uint64_t value;
     double real;
+    display how;
+    std::string vcd_scope, vcd_var;  // where the VCD declares it (a dotted name nests)
   };
+  std::uint32_t add(const std::string& scope, const std::string& name, unsigned width,
+                    std::uint64_t initial, double real, display how);
   void open_window(std::uint64_t at_fs);
   bool in_window(std::uint64_t& now);
   void write_value(const signal& s);
@@ -81,11 +105,13 @@ class traced_value {
   traced_value() = default;
   explicit traced_value(std::uint64_t v) : m_value(v) {}
 
-  void trace(vcd_writer& w, const std::string& scope, const std::string& name, unsigned width) {
+  void trace(vcd_writer& w, const std::string& scope, const std::string& name, unsigned width,
+             vcd_writer::display how = vcd_writer::display::decimal) {
     if (!w.selected(scope, name)) return;
     m_writer = &w;
-    m_id = w.add_integer(scope, name, width, m_value);
+    m_id = w.add_integer(scope, name, width, m_value, how);
   }
+  bool traced() const { return m_writer != nullptr; }
   void set(std::uint64_t v) {
     if (v == m_value) return;
     m_value = v;

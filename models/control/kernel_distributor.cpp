@@ -16,12 +16,26 @@ kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
   add_stat("full_stalls", m_full_stalls, "launches that waited for a free entry");
   m_kde.assign(*m_entries, kde_record{});
   m_launch.assign(*m_entries, nullptr);
+  m_entry_traces.resize(*m_entries);
 }
 
 void kernel_distributor::validate() { m_entries.require(*m_entries >= 1, "needs at least one entry"); }
 
 void kernel_distributor::add_traces(vcd_writer& vcd) {
   m_valid_entries.trace(vcd, name(), "valid_entries", 8);
+  for (std::size_t e = 0; e < m_entry_traces.size(); ++e) {
+    const std::string kde = "kde[" + std::to_string(e) + "].";
+    m_entry_traces[e].kernel.trace(vcd, name(), kde + "kernel", 32, vcd_writer::display::hex);
+    m_entry_traces[e].dispatched.trace(vcd, name(), kde + "tbs_dispatched", 32);
+    m_entry_traces[e].finished.trace(vcd, name(), kde + "tbs_finished", 32);
+  }
+}
+
+void kernel_distributor::trace_entry(std::size_t e) {
+  const kde_record& r = m_kde[e];
+  m_entry_traces[e].kernel.set(r.valid ? r.kernel : k_free);
+  m_entry_traces[e].dispatched.set(r.next_tb);
+  m_entry_traces[e].finished.set(r.next_tb - r.tbs_running);
 }
 
 tlm::tlm_sync_enum kernel_distributor::kmu_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -50,6 +64,7 @@ bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
     m_launch[e] = &gp;
     ++m_kernels;
     m_valid_entries.set(m_valid_entries + 1);
+    trace_entry(e);
     if (r.tbs_total == 0) {
       complete(e);
       return true;
@@ -71,6 +86,7 @@ bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
 void kernel_distributor::complete(std::size_t e) {
   m_kde[e].valid = 0;
   m_valid_entries.set(m_valid_entries - 1);
+  trace_entry(e);
   tlm::tlm_generic_payload* gp = m_launch[e];
   m_launch[e] = nullptr;
   std::memcpy(gp->get_data_ptr(), &m_kde[e], sizeof(kde_record));
@@ -101,11 +117,13 @@ void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_t
   } else if (gp.is_read() && reg == kd_register::next_tb && r.valid && r.next_tb < r.tbs_total) {
     std::uint32_t tb = r.next_tb++;
     ++r.tbs_running;
+    trace_entry(entry);
     std::memcpy(gp.get_data_ptr(), &tb, sizeof tb);
   } else if (gp.is_write() && reg == kd_register::tb_done && r.valid) {
     std::uint32_t n;
     std::memcpy(&n, gp.get_data_ptr(), sizeof n);
     r.tbs_running -= n;
+    trace_entry(entry);
     if (r.tbs_running == 0 && r.next_tb == r.tbs_total) complete(entry);
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

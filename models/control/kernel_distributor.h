@@ -4,6 +4,9 @@
 // registers (control_registers.h): `kmu` (target) takes the KMU's launches, `scheduler`
 // (target) the SMX scheduler's reads and TB-completion writes; `doorbell` (initiator) tells
 // the SMX scheduler that an entry became valid.
+// Waveforms: `valid_entries`, and per entry `kde[k].kernel` (kernel id; all ones = free),
+// `kde[k].tbs_dispatched` (TBs the SMX scheduler has taken) and `kde[k].tbs_finished` (TBs
+// completed), reset to 0 when a kernel takes the entry; docs/waveforms.md.
 #pragma once
 
 #include <deque>
@@ -32,6 +35,7 @@ class kernel_distributor : public component {
   void scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool allocate(tlm::tlm_generic_payload& gp);
   void complete(std::size_t entry);
+  void trace_entry(std::size_t entry);
 
   param<std::uint64_t> m_entries{*this, "entries", 32, "Kernel Distributor entries (KDEs)"};
 
@@ -40,6 +44,11 @@ class kernel_distributor : public component {
   std::deque<tlm::tlm_generic_payload*> m_waiting;  // launches waiting for a free entry
   std::uint64_t m_fcfs = 0;
   traced_value m_valid_entries;
+  static constexpr std::uint64_t k_free = 0xffffffffu;  // kde[k].kernel of a free entry
+  struct entry_traces {
+    traced_value kernel{k_free}, dispatched, finished;
+  };
+  std::vector<entry_traces> m_entry_traces;
   counter m_kernels;
   counter m_full_stalls;
 };

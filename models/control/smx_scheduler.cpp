@@ -33,6 +33,16 @@ void smx_scheduler::validate() { m_smxs.require(*m_smxs >= 1, "serves at least o
 
 void smx_scheduler::add_traces(vcd_writer& vcd) {
   m_resident_tbs.trace(vcd, name(), "resident_tbs", 16);
+  if (!work().ptr) return;
+  m_kernel_traces.resize(work().ptr->kernels().size());
+  bool any = false;
+  for (std::size_t k = 0; k < m_kernel_traces.size(); ++k) {
+    const std::string kernel = "kernel[" + std::to_string(k) + "].";
+    m_kernel_traces[k].dispatched.trace(vcd, name(), kernel + "tbs_dispatched", 32);
+    m_kernel_traces[k].finished.trace(vcd, name(), kernel + "tbs_finished", 32);
+    any = any || m_kernel_traces[k].dispatched.traced() || m_kernel_traces[k].finished.traced();
+  }
+  if (!any) m_kernel_traces.clear();
 }
 
 void smx_scheduler::start_of_simulation() {
@@ -169,6 +179,10 @@ void smx_scheduler::dispatch() {
   }
   ++m_tbs_dispatched;
   m_resident_tbs.set(m_resident_tbs + 1);
+  if (entry.kernel < m_kernel_traces.size()) {
+    traced_value& v = m_kernel_traces[entry.kernel].dispatched;
+    v.set(v + 1);
+  }
   m_last_dispatch_cycle = now;
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
@@ -193,6 +207,10 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
   s.shared_memory -= desc.demand.shared_memory;
   ++m_tbs_completed;
   m_resident_tbs.set(m_resident_tbs - 1);
+  if (desc.kernel < m_kernel_traces.size()) {
+    traced_value& v = m_kernel_traces[desc.kernel].finished;
+    v.set(v + 1);
+  }
 
   const std::uint64_t now = clock().now_cycle();
   if (workload* w = work().ptr) {

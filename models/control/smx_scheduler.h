@@ -7,6 +7,8 @@
 // entries; `smx[i]` (initiator) writes SMX i's Thread Block Control Register, whose
 // response marks the TB's completion, and tells every SMX when a kernel has completed
 // (tbcr_kernel_done), so that it flushes its L1.
+// Waveforms: `resident_tbs`, and per host-launched kernel k (workload order)
+// `kernel[k].tbs_dispatched` and `kernel[k].tbs_finished`; docs/waveforms.md.
 #pragma once
 
 #include <memory>
@@ -71,6 +73,10 @@ class smx_scheduler : public component {
   sc_core::sc_event m_wake;
   std::uint64_t m_last_dispatch_cycle = ~0ull;
   traced_value m_resident_tbs;
+  struct kernel_traces {
+    traced_value dispatched, finished;
+  };
+  std::vector<kernel_traces> m_kernel_traces;  // per kernel id; empty unless one is traced
   counter m_tbs_dispatched;
   counter m_tbs_completed;
 };

@@ -82,8 +82,13 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
       "DRAM cycles from arrival in the queue to the first command issued for the request");
   add_stat("queue_occupancy", m_stats_v.queue_occupancy, "cycles with n requests queued");
 
+  m_trace_open_row.assign(t.banks, traced_value(k_row_closed));
+
   SC_METHOD(run);
   sensitive << m_wake.event();
+  dont_initialize();
+  SC_METHOD(trace_bus);  // never triggered unless `bytes` or `data_bus` is traced
+  sensitive << m_bus_wake.event();
   dont_initialize();
 }
 
@@ -124,6 +129,45 @@ void dram_channel::validate() {
 void dram_channel::add_traces(vcd_writer& vcd) {
   m_trace_queue.trace(vcd, name(), "queue", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);
+  m_trace_bytes.trace(vcd, name(), "bytes", 48, vcd_writer::display::analog);
+  m_trace_data_bus.trace(vcd, name(), "data_bus", 1);
+  for (std::size_t b = 0; b < m_trace_open_row.size(); ++b) {
+    m_trace_open_row[b].trace(vcd, name(), "bank[" + std::to_string(b) + "].open_row", 32,
+                              vcd_writer::display::hex);
+    m_trace_rows = m_trace_rows || m_trace_open_row[b].traced();
+  }
+  m_trace_data = m_trace_bytes.traced() || m_trace_data_bus.traced();
+}
+
+void dram_channel::trace_commands() {
+  if (m_trace_rows) {
+    const std::uint64_t n = m_sched->activates() + m_sched->precharges();
+    if (n != m_row_commands_seen) {  // one row command per step
+      m_row_commands_seen = n;
+      const std::uint32_t b = m_sched->last_row_bank();
+      m_trace_open_row[b].set(m_sched->is_open(b) ? m_sched->open_row(b) : k_row_closed);
+    }
+  }
+  if (m_trace_data && m_sched->bursts() != m_bursts_seen) {  // one column access per step
+    m_bursts_seen = m_sched->bursts();
+    m_bus_bursts.push({m_sched->last_data_start(), m_sched->last_data_end()});
+    trace_bus();
+  }
+}
+
+void dram_channel::trace_bus() {
+  // Bursts cross the bus in issue order without overlapping (the scheduler's data-bus rule).
+  // Called by its event and directly by run(); either way the next wake-up is recomputed.
+  const std::uint64_t now = clock().now_cycle();
+  m_bus_wake.fired();
+  while (!m_bus_bursts.empty() && m_bus_bursts.front().end <= now) {
+    m_trace_bytes.set(m_trace_bytes + atom());
+    m_bus_bursts.pop();
+  }
+  const bool on = !m_bus_bursts.empty() && m_bus_bursts.front().start <= now;
+  m_trace_data_bus.set(on);
+  if (!m_bus_bursts.empty())
+    m_bus_wake.at(clock(), on ? m_bus_bursts.front().end : m_bus_bursts.front().start);
 }
 
 void dram_channel::sample_queue(std::uint64_t now) {
@@ -195,6 +239,7 @@ void dram_channel::run() {
       m_power_acts = m_sched->activates();
       m_power_pres = m_sched->precharges();
     }
+    if (m_trace_rows || m_trace_data) trace_commands();
     for (const dram_scheduler::completion& c : m_completions) {
       const auto slot = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c.tag));
       {

@@ -8,6 +8,9 @@
 // waits in the scheduler queue (queue_depth entries shared by all sub-partitions; END_REQ
 // is withheld while it is full). Its BEGIN_RESP leaves when its last data beat has crossed
 // the bus. The channel sleeps while its queue is empty.
+// Waveforms: `queue`, `busy`, `bank[k].open_row` (changes at each ACT and PRE; all ones =
+// closed), `bytes` (cumulative, one atom at the end of each column access's data transfer)
+// and `data_bus` (1 while data is on the bus); docs/waveforms.md.
 // Sockets: `l2[i]` (target), one per sub-partition.
 #pragma once
 
@@ -65,6 +68,10 @@ class dram_channel : public component {
   void run();
   void wake_at(std::uint64_t cycle);
   void sample_queue(std::uint64_t now);
+  // Waveforms only: records the row and column commands the scheduler just issued, and
+  // (trace_bus, its own process) steps `bytes` and `data_bus` when each burst's data moves.
+  void trace_commands();
+  void trace_bus();
 
   param<std::uint64_t> m_sub_partitions{*this, "sub_partitions", 2,
                                         "L2 sub-partitions served (one socket each)"};
@@ -142,6 +149,16 @@ class dram_channel : public component {
   pm::power_component& m_power =
       declare_power("device", {"activate", "precharge", "read", "write"});
   std::uint64_t m_power_acts = 0, m_power_pres = 0;
+  static constexpr std::uint64_t k_row_closed = 0xffffffffu;  // bank[k].open_row of a closed bank
+  std::vector<traced_value> m_trace_open_row;                 // per bank
+  traced_value m_trace_bytes, m_trace_data_bus;
+  bool m_trace_rows = false, m_trace_data = false;  // set by add_traces when selected
+  std::uint64_t m_row_commands_seen = 0, m_bursts_seen = 0;
+  struct burst {
+    std::uint64_t start, end;  // data-bus cycles [start, end)
+  };
+  fifo<burst> m_bus_bursts{16};  // issued bursts whose data has not finished crossing the bus
+  wakeup m_bus_wake;
 };
 
 }  // namespace gputlm::memory

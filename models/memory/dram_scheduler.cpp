@@ -89,6 +89,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
           m_write_ok = std::max(m_write_ok, now + rtw);
         }
         m_bus_free = data_end;
+        m_last_data_start = data_end - bc;
         ++m_bursts;
         m_last_col = m_last_cmd = now;
         if (--e.left == 0) {
@@ -138,6 +139,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
           count_open_row_hits(e.r.bank);
         }
         row_issued = true;
+        m_last_row_bank = e.r.bank;
         m_last_row = m_last_cmd = now;
       }
       if (!m_t.fr_fcfs) break;

@@ -64,6 +64,12 @@ class dram_scheduler {
   std::uint64_t busy_bus_cycles() const { return m_bursts * m_t.burst_cycles; }
   std::uint32_t open_row(std::uint32_t bank) const { return m_banks[bank].row; }
   bool is_open(std::uint32_t bank) const { return m_banks[bank].open; }
+  // What the last step() issued, for waveforms: the bank of the latest row command (ACT or
+  // PRE; activates() + precharges() counts them) and the data-bus cycles [start, end) of the
+  // latest column access (bursts() counts them). step() issues at most one of each.
+  std::uint32_t last_row_bank() const { return m_last_row_bank; }
+  std::uint64_t last_data_start() const { return m_last_data_start; }
+  std::uint64_t last_data_end() const { return m_bus_free; }
 
  private:
   struct entry {
@@ -101,6 +107,8 @@ class dram_scheduler {
   std::uint64_t m_write_ok = 0;                // after reads (tRTW)
   std::uint64_t m_last_cmd = never, m_last_col = never, m_last_row = never;  // command buses
   std::uint64_t m_activates = 0, m_precharges = 0, m_row_hits = 0, m_row_misses = 0, m_bursts = 0;
+  std::uint32_t m_last_row_bank = 0;
+  std::uint64_t m_last_data_start = 0;
 };
 
 }  // namespace gputlm::memory

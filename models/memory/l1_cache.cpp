@@ -69,7 +69,10 @@ void l1_cache::validate() {
 
 void l1_cache::add_traces(vcd_writer& vcd) {
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
+  m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);
+  m_trace_hit_queue.trace(vcd, name(), "hit_queue", 16);
+  m_trace_reply_queue.trace(vcd, name(), "reply_queue", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);
   m_trace_stalled.trace(vcd, name(), "stalled", 1);
 }
@@ -196,6 +199,7 @@ void l1_cache::sample_mshr(std::uint64_t now) {
   m_last_used = m_logic->mshr().used();
   m_last_slots = m_logic->mshr().slots_used();
   m_trace_mshr.set(static_cast<unsigned>(m_last_used));
+  m_trace_mshr_slots.set(static_cast<unsigned>(m_last_slots));
 }
 
 bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
@@ -383,6 +387,8 @@ void l1_cache::run() {
   }
 
   m_trace_miss_queue.set(static_cast<unsigned>(m_miss_queue.size()));
+  m_trace_hit_queue.set(static_cast<unsigned>(m_responses.size()));
+  m_trace_reply_queue.set(static_cast<unsigned>(m_replies.size()));
   m_trace_stalled.set(m_input && m_input_failed);
   m_trace_busy.set(busy());
   if (next != ~std::uint64_t(0)) wake_at(next);

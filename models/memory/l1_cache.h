@@ -133,7 +133,8 @@ class l1_cache : public component {
   statistics m_stats_v;
   std::uint64_t m_sampled_at = 0;
   std::size_t m_last_used = 0, m_last_slots = 0;
-  traced_value m_trace_mshr, m_trace_miss_queue;
+  traced_value m_trace_mshr, m_trace_mshr_slots, m_trace_miss_queue;
+  traced_value m_trace_hit_queue, m_trace_reply_queue;
   traced_value m_trace_busy, m_trace_stalled;
 };
 

@@ -55,10 +55,12 @@ void l2_cache::validate() {
 
 void l2_cache::add_traces(vcd_writer& vcd) {
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
+  m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_in.trace(vcd, name(), "icnt_to_l2", 16);
   m_trace_to_dram.trace(vcd, name(), "l2_to_dram", 16);
   m_trace_out.trace(vcd, name(), "l2_to_icnt", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);
+  m_trace_stalled.trace(vcd, name(), "stalled", 1);
 }
 
 bool l2_cache::busy() const {
@@ -87,6 +89,7 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   if (ph == tlm::BEGIN_REQ) {
     if (m_in.size() < *m_icnt_to_l2_queue && !m_held) {
       m_in.push({now + m_rop_latency->value, &gp});
+      m_trace_in.set(static_cast<unsigned>(m_in.size()));  // run() may not wake until later
       wake_at(m_in.front().at);
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
@@ -149,6 +152,7 @@ void l2_cache::sample_mshr(std::uint64_t now) {
   m_sampled_at = now;
   m_last_used = m_logic->mshr().used();
   m_trace_mshr.set(static_cast<unsigned>(m_last_used));
+  m_trace_mshr_slots.set(static_cast<unsigned>(m_logic->mshr().slots_used()));
 }
 
 bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
@@ -307,6 +311,7 @@ void l2_cache::run() {
   m_trace_out.set(static_cast<unsigned>(m_out.size()));
   m_trace_to_dram.set(static_cast<unsigned>(m_to_dram.size()));
   m_trace_busy.set(busy());
+  m_trace_stalled.set(!m_in.empty() && m_head_failed);
   if (next != ~std::uint64_t(0)) wake_at(next);
 }
 

@@ -102,8 +102,8 @@ class l2_cache : public component {
   statistics m_stats_v;
   std::uint64_t m_sampled_at = 0;
   std::size_t m_last_used = 0;
-  traced_value m_trace_mshr, m_trace_in, m_trace_out, m_trace_to_dram;
-  traced_value m_trace_busy;
+  traced_value m_trace_mshr, m_trace_mshr_slots, m_trace_in, m_trace_out, m_trace_to_dram;
+  traced_value m_trace_busy, m_trace_stalled;
 };
 
 }  // namespace gputlm::memory
