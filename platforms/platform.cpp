@@ -503,6 +503,44 @@ void platform::dump_config(std::ostream& os) const {
   }
   os << "gpu:\n";
   dump_block(os, m_spec.top, top(), 1, m_by_path);
+  if (!m_spec.waveform_signals.empty()) {
+    os << "waveforms:\n  signals:\n";
+    for (const auto& g : m_spec.waveform_signals) os << "    - " << quote_yaml_scalar(g) << "\n";
+  }
+  if (m_spec.power.present) {
+    const pm::power_spec& pw = m_spec.power;
+    os << "power:\n";
+    if (!pw.source.empty()) os << "  source: " << quote_yaml_scalar(pw.source) << "\n";
+    os << "  policy:\n    type: " << pw.policy.type << "\n";
+    for (const auto& [k, v] : pw.policy.values) {
+      os << "    " << k << ": ";
+      if (v.is_sequence) {
+        os << "[";
+        for (std::size_t i = 0; i < v.items.size(); ++i)
+          os << (i ? ", " : "") << quote_yaml_scalar(v.items[i]);
+        os << "]\n";
+      } else {
+        os << quote_yaml_scalar(v.text) << "\n";
+      }
+    }
+    if (!pw.components.empty()) os << "  components:\n";
+    std::string type;
+    for (const auto& c : pw.components) {
+      if (c.block_type != type) os << "    " << (type = c.block_type) << ":\n";
+      os << "      " << c.component << ":\n";
+      if (c.granularity_bytes) os << "        granularity: " << units::format_bytes(c.granularity_bytes) << "\n";
+      os << "        states:\n";
+      for (const auto& st : c.states)
+        os << "          " << st.name << ": {static: " << units::format_power(st.static_watts)
+           << ", wake: " << units::format_cycles(st.wake_cycles)
+           << ", break_even: " << units::format_cycles(st.break_even_cycles) << "}\n";
+      if (!c.events.empty()) {
+        os << "        events:\n";
+        for (const auto& e : c.events)
+          os << "          " << e.name << ": " << units::format_energy(e.joules) << "\n";
+      }
+    }
+  }
 
   // Instances that differ from their first sibling.
   std::vector<std::string> overrides;

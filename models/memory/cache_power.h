@@ -30,6 +30,9 @@ class cache_power {
   // the wake-up cycles the access waits (0 unless a gating policy put the element to sleep).
   std::uint64_t data(int frame, std::uint8_t sectors, data_event e);
   void lookup() { m_tag.record(0); }
+  // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
+  // gating policy acts; a drop dated back by the policy shows when the block learns of it).
+  void add_traces(vcd_writer& vcd, const std::string& scope);
   void mshr(mshr_event e) { m_mshr.record(e); }
 
  private:
@@ -38,6 +41,7 @@ class cache_power {
   pm::power_component& m_mshr;
   std::uint64_t m_line;
   std::uint64_t m_element_bytes;  // bytes per data-array element
+  traced_value m_trace_on;
 };
 
 }  // namespace gputlm::memory

@@ -68,6 +68,7 @@ void l1_cache::validate() {
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
+  m_power->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);

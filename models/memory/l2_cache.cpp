@@ -54,6 +54,7 @@ void l2_cache::validate() {
 }
 
 void l2_cache::add_traces(vcd_writer& vcd) {
+  m_power->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_in.trace(vcd, name(), "icnt_to_l2", 16);
