@@ -34,25 +34,22 @@ class smx_power {
   // One warp instruction issued to pipe `p` (pipes: none) with `lanes` active lanes, `reads`
   // register operands and `writes` destinations.
   void issue(std::size_t p, std::uint32_t lanes, std::uint32_t reads, std::uint32_t writes) {
-    m_fetch_decode.record(0);
-    m_scheduler.record(0);
-    if (reads) {
-      m_register_file.record(0, reads);
-      m_collector.record(0, reads);
-    }
-    if (writes) m_register_file.record(1, writes);
-    if (p < pipes) m_pipe[p]->record(0, p == ldst_pipe ? 1 : lanes);
+    ++m_n.fetch;
+    ++m_n.issue;
+    m_n.register_file[0] += reads;
+    m_n.register_file[1] += writes;
+    m_n.collect += reads;
+    if (p < pipes) m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
   }
-  void shared_memory(std::uint32_t waves) { m_shared.record(0, waves); }
+  void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
 
  private:
   static constexpr std::size_t ldst_pipe = 6;
-  pm::power_component& m_fetch_decode;
-  pm::power_component& m_scheduler;
-  pm::power_component& m_register_file;
-  pm::power_component& m_collector;
-  pm::power_component& m_shared;
-  std::array<pm::power_component*, pipes> m_pipe{};
+  // The event counters, kept here (hot, contiguous); the components read them.
+  struct counters {
+    std::uint64_t fetch = 0, issue = 0, register_file[2] = {0, 0}, collect = 0, shared = 0;
+    std::uint64_t pipe[pipes] = {};
+  } m_n;
 };
 
 }  // namespace gputlm::core

@@ -5,9 +5,10 @@ namespace gputlm::memory {
 cache_power::cache_power(component& owner, const cache_geometry& g)
     : m_data(owner.declare_power("data", {"read", "write"},
                                  std::uint64_t(g.sets) * g.ways * g.line_size)),
-      m_tag(owner.declare_power("tag", {"lookup"})),
-      m_mshr(owner.declare_power("mshr", {"allocate", "merge"})),
       m_line(g.line_size) {
+  m_data.bind_counters(&m_n[0]);
+  owner.declare_power("tag", {"lookup"}).bind_counters(&m_n[2]);
+  owner.declare_power("mshr", {"allocate", "merge"}).bind_counters(&m_n[3]);
   const std::uint64_t capacity = std::uint64_t(g.sets) * g.ways * g.line_size;
   m_element_bytes = capacity / m_data.elements();
   if (m_element_bytes == 0) m_element_bytes = 1;
@@ -19,8 +20,8 @@ void cache_power::add_traces(vcd_writer& vcd, const std::string& scope) {
 }
 
 std::uint64_t cache_power::data(int frame, std::uint8_t sectors, data_event e) {
-  m_data.record(e);
-  if (frame < 0) return 0;
+  ++m_n[e];
+  if (frame < 0 || !m_data.gated()) return 0;
   if (sectors == 0) sectors = 0xf;
   if (m_data.elements() == 1) {
     const std::uint64_t w = m_data.access(0, component::now_fs());

@@ -29,16 +29,15 @@ class cache_power {
   // The data array used `sectors` (bit i: 32-byte sector i) of line frame `frame`; returns
   // the wake-up cycles the access waits (0 unless a gating policy put the element to sleep).
   std::uint64_t data(int frame, std::uint8_t sectors, data_event e);
-  void lookup() { m_tag.record(0); }
+  void lookup() { ++m_n[2]; }
   // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
   // gating policy acts; a drop dated back by the policy shows when the block learns of it).
   void add_traces(vcd_writer& vcd, const std::string& scope);
-  void mshr(mshr_event e) { m_mshr.record(e); }
+  void mshr(mshr_event e) { ++m_n[3 + e]; }
 
  private:
+  std::uint64_t m_n[5] = {};  // event counters: data read, write; tag lookup; mshr allocate, merge
   pm::power_component& m_data;
-  pm::power_component& m_tag;
-  pm::power_component& m_mshr;
   std::uint64_t m_line;
   std::uint64_t m_element_bytes;  // bytes per data-array element
   traced_value m_trace_on;

@@ -318,7 +318,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   l.busy_until = now + ser;
   l.flits += p->flits;
   m_router_power->record(0, p->flits);
-  m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs());
+  if (m_router_power->gated()) m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs());
   l.stall_cycles += now - p->eligible;
   ++p->hop;
   // Cut-through: the head goes on to be routed at the next router while the tail streams

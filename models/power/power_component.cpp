@@ -17,7 +17,9 @@ power_component::power_component(std::string name, std::vector<power_state> stat
       m_closed(m_states.size(), 0),
       m_sum_since(m_states.size(), 0),
       m_residency_before(m_states.size(), 0),
-      m_event_count(m_events.size(), 0) {
+      m_event_count(m_events.size(), 0),
+      m_counts(m_event_count.data()),
+      m_epoch_count(m_events.size(), 0) {
   if (m_states.empty() || m_states.size() > 255 || initial_state >= m_states.size() ||
       !(nominal_volts > 0))
     throw std::invalid_argument("power component " + m_name + ": bad states or voltage");
@@ -50,8 +52,17 @@ void power_component::set_voltage(double volts, std::uint64_t now_fs) {
     m_sum_since[s] = wide(m_count[s]) * now_fs;
   }
   m_epoch_fs = now_fs;
+  m_dynamic_before = dynamic_joules();
+  for (std::size_t e = 0; e < m_events.size(); ++e) m_epoch_count[e] = m_counts[e];
   m_static_scale = volts / m_nominal_volts;
   m_dynamic_scale = m_static_scale * m_static_scale;
+}
+
+double power_component::dynamic_joules() const {
+  double j = 0;
+  for (std::size_t e = 0; e < m_events.size(); ++e)
+    j += double(m_counts[e] - m_epoch_count[e]) * m_events[e].joules;
+  return m_dynamic_before + j * m_dynamic_scale;
 }
 
 double power_component::static_joules(std::uint64_t now_fs) const {

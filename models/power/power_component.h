@@ -55,11 +55,12 @@ class power_component {
   void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs);
   // When the element last changed state (fs).
   std::uint64_t changed_at(std::uint32_t element) const { return entered(element); }
-  // `count` occurrences of event `event` at the current voltage.
-  void record(std::uint32_t event, std::uint64_t count = 1) {
-    m_event_count[event] += count;
-    m_dynamic_joules += double(count) * m_events[event].joules * m_dynamic_scale;
-  }
+  // `count` occurrences of event `event` at the current voltage. Only counted here (the
+  // hot path); energy = counts x energy per event x (V/V0)^2, folded at voltage changes.
+  void record(std::uint32_t event, std::uint64_t count = 1) { m_counts[event] += count; }
+  // Counts the events in `counters` (one per event, zero, owned by the block and outliving
+  // this component) instead of its own: a block's hot path then increments its own memory.
+  void bind_counters(std::uint64_t* counters) { m_counts = counters; }
   // Element `e` is used at now_fs: the gating policy (if one manages this component) wakes
   // it; returns the wake-up cycles the access waits (0 when ON or without a policy).
   std::uint64_t access(std::uint32_t e, std::uint64_t now_fs) {
@@ -70,6 +71,8 @@ class power_component {
     m_policy_slot = slot;
   }
   bool policy_bound(const gating_policy* p) const { return m_policy == p; }
+  // A gating policy manages the elements (else access() is always 0 and may be skipped).
+  bool gated() const { return m_policy != nullptr; }
   std::uint32_t policy_slot() const { return m_policy_slot; }
 
   // The supply changed at `now_fs` (DVFS).
@@ -77,10 +80,10 @@ class power_component {
 
   // Totals up to `now_fs`.
   double static_joules(std::uint64_t now_fs) const;
-  double dynamic_joules() const { return m_dynamic_joules; }
+  double dynamic_joules() const;
   // Element-seconds spent in `state` (sum over elements).
   double residency_seconds(std::uint32_t state, std::uint64_t now_fs) const;
-  std::uint64_t event_count(std::uint32_t event) const { return m_event_count[event]; }
+  std::uint64_t event_count(std::uint32_t event) const { return m_counts[event]; }
   double nominal_volts() const { return m_nominal_volts; }
 
  private:
@@ -107,8 +110,10 @@ class power_component {
   std::vector<double> m_residency_before;    // per state: element-fs before this epoch
   double m_static_before = 0;                // joules before this epoch
   std::uint64_t m_epoch_fs = 0;              // last voltage change
-  std::vector<std::uint64_t> m_event_count;
-  double m_dynamic_joules = 0;
+  std::vector<std::uint64_t> m_event_count;  // own counters (unless bound to a block's)
+  std::uint64_t* m_counts;                   // the counters in use
+  std::vector<std::uint64_t> m_epoch_count;  // event counts at the last voltage change
+  double m_dynamic_before = 0;               // joules of the events before it
   gating_policy* m_policy = nullptr;
   std::uint32_t m_policy_slot = 0;
 };
