@@ -76,4 +76,9 @@ void crossbar::route(packet& p, std::uint32_t source) const {
   }
 }
 
+std::string crossbar::link_name(std::uint32_t l) const {
+  return l < mem_ports() ? "port.mem[" + std::to_string(l) + "]"
+                         : "port.smx[" + std::to_string(l - mem_ports()) + "]";
+}
+
 }  // namespace gputlm::noc

@@ -20,6 +20,7 @@ class crossbar : public network {
   void validate() override;
 
  protected:
+  std::string link_name(std::uint32_t l) const override;
   void route(packet& p, std::uint32_t source) const override;
 
  private:

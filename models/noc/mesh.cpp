@@ -120,4 +120,11 @@ void mesh::route(packet& p, std::uint32_t source) const {
   p.hops = static_cast<std::uint8_t>(h + 1);
 }
 
+std::string mesh::link_name(std::uint32_t l) const {
+  static const char* const dirs[5] = {"local", "north", "east", "south", "west"};
+  const std::uint32_t n = nodes();
+  return "router[" + std::to_string((l / 5) % n) + "]." + (l / 5 < n ? "request." : "reply.") +
+         dirs[l % 5];
+}
+
 }  // namespace gputlm::noc

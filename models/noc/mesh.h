@@ -25,6 +25,7 @@ class mesh : public network {
   std::uint32_t routers_between(std::uint32_t a, std::uint32_t b) const;
 
  protected:
+  std::string link_name(std::uint32_t l) const override;
   void route(packet& p, std::uint32_t source) const override;
 
  private:

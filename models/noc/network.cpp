@@ -114,6 +114,13 @@ void network::start_of_simulation() {
 void network::add_traces(vcd_writer& vcd) {
   m_trace_in_flight.trace(vcd, name(), "packets_in_flight", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);
+  std::vector<traced_value> waiting(m_links.size());
+  bool any = false;
+  for (std::uint32_t l = 0; l < m_links.size(); ++l) {
+    waiting[l].trace(vcd, name(), link_name(l) + ".waiting", 16);
+    any = any || waiting[l].traced();
+  }
+  if (any) m_trace_waiting = std::move(waiting);
 }
 
 std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply) const {
@@ -254,6 +261,7 @@ void network::arrive(packet* p, std::uint64_t now) {
   queue_of(l, in).push(p);
   l.nonempty[in / 64] |= std::uint64_t(1) << (in % 64);
   ++l.waiting;
+  if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   activate(li);
 }
 
@@ -306,6 +314,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   q.pop();
   if (q.empty()) l.nonempty[input / 64] &= ~(std::uint64_t(1) << (input % 64));
   --l.waiting;
+  if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
   l.rr_next = (input + 1) % static_cast<std::uint32_t>(m_buffers.size());
   buffer& behind = m_buffers[input];

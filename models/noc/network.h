@@ -111,6 +111,8 @@ class network : public component {
   // Filled by the topology before end of elaboration.
   std::vector<buffer> m_buffers;
   std::vector<link> m_links;
+  // Name of link l's waveform scope, e.g. "port.mem[3]" or "router[9].reply.east".
+  virtual std::string link_name(std::uint32_t l) const = 0;
   // The topology's route of a packet from its source to its endpoint (sets links/buffers/hops).
   virtual void route(packet& p, std::uint32_t source) const = 0;
   // Called once the ports exist (constructor of the derived class): builds buffers and links.
@@ -213,6 +215,7 @@ class network : public component {
   // event `flit`: one flit through a router's switch onto its output link.
   pm::power_component* m_router_power = nullptr;
   std::uint32_t m_routers = 1;
+  std::vector<traced_value> m_trace_waiting;  // per link: packets waiting for it (when traced)
   traced_value m_trace_in_flight;
   traced_value m_trace_busy;
 };
