@@ -130,10 +130,13 @@ void smx::validate() {
   // The geometry is valid: size the state.
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
   m_warps.assign(max_warps(), warp_state{});
+  m_reg_ready.assign(max_warps(), reg_file{});
+  m_blocked.assign(max_warps(), blocked_state{});
   m_fetchable.assign((max_warps() + 63) / 64, 0);
   m_tbs.assign(*m_max_tbs, tb_state{});
   m_sched_warps.assign(sched, {});
   m_sched_version.assign(sched, 0);
+  m_sched_quiet.assign(sched, quiet_state{});
   m_reason.assign(sched, stall_reason::no_warp);
   m_policies.clear();
   for (std::uint32_t s = 0; s < sched; ++s)
@@ -192,7 +195,7 @@ std::string smx::pending_work() const {
     const warp_state& w = m_warps[wi];
     if (!w.live) continue;
     s += " w" + std::to_string(wi) + ":" + std::to_string(w.issued) + "/" +
-         std::to_string(w.trace->insts.size()) + (w.at_barrier ? " bar" : "") +
+         std::to_string(w.size) + (w.at_barrier ? " bar" : "") +
          (w.outstanding ? " mem" + std::to_string(w.outstanding) : "");
   }
   return s;
@@ -297,11 +300,16 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
       return;
     }
     warp_state& w = m_warps[next_free];
-    w = warp_state{};  // blocked_until 0: may issue at once
+    w = warp_state{};
+    m_blocked[next_free] = blocked_state{};  // may issue at once
     w.live = true;
     w.tb_slot = slot;
     w.scheduler = next_free % static_cast<std::uint32_t>(m_sched_warps.size());
     w.trace = &wt;
+    w.insts = wt.insts.data();
+    w.addresses = wt.addresses.data();
+    w.size = static_cast<std::uint32_t>(wt.insts.size());
+    m_reg_ready[next_free].fill(0);
     w.age = m_age++;
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
@@ -317,7 +325,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
 
 void smx::maybe_finish_warp(std::uint32_t wi) {
   warp_state& w = m_warps[wi];
-  if (!w.live || w.issued < w.trace->insts.size() || w.outstanding != 0) return;
+  if (!w.live || w.issued < w.size || w.outstanding != 0) return;
   // The warp is done when its last results are written back (a timer wakes the SMX then).
   if (w.drain > clock().next_cycle_at(sc_core::sc_time_stamp())) {
     if (std::find(m_draining.begin(), m_draining.end(), wi) == m_draining.end())
@@ -342,7 +350,7 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
 void smx::release_barrier(tb_state& tb) {
   for (std::uint32_t wi : tb.warps) {
     m_warps[wi].at_barrier = false;
-    m_warps[wi].blocked_until = 0;
+    unblock_warp(wi);
   }
   tb.at_barrier = 0;
   m_work_next_cycle = true;
@@ -389,6 +397,7 @@ void smx::cycle() {
   account_until(now);
   m_last_cycle = now;
   while (!m_timers.empty() && m_timers.top() <= now) m_timers.pop();
+  m_timers_popped = now;
   m_work_next_cycle = false;
 
   // Warps whose last results were still in flight when they issued their last instruction.
@@ -424,7 +433,7 @@ void smx::cycle() {
 
 void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
-  const bool want = w.live && w.fetched < w.trace->insts.size() &&
+  const bool want = w.live && w.fetched < w.size &&
                     w.fetched - w.issued < *m_ibuffer_entries;
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
@@ -452,7 +461,7 @@ void smx::fetch(std::uint64_t now) {
       ++k;
       continue;
     }
-    const std::uint32_t size = static_cast<std::uint32_t>(w.trace->insts.size());
+    const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
     std::uint32_t take = static_cast<std::uint32_t>(
         std::min<std::uint64_t>({*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
@@ -460,6 +469,9 @@ void smx::fetch(std::uint64_t now) {
     w.last_fetch = take;
     w.buffer_ready = now + 1;
     update_fetchable(wi);
+    // A warp waiting for instructions may issue once they land (other reasons to be
+    // blocked do not depend on the buffer).
+    if (m_blocked[wi].reason == stall_reason::no_warp) unblock_warp(wi);
     m_fetch_next = (wi + 1) % n;
     m_work_next_cycle = true;
     return;
@@ -472,22 +484,45 @@ smx::pipe smx::pipe_of(const warp_instruction& in) const {
   return m_pipe_of_class[std::min<std::size_t>(std::size_t(in.unit), m_pipe_of_class.size() - 1)];
 }
 
-stall_reason smx::check(warp_state& w, const warp_instruction& in, std::uint32_t s,
-                        std::uint64_t now, int& unit) {
+stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::uint64_t now,
+                        int& unit) {
   auto block = [&](std::uint64_t until, stall_reason why) {
-    w.blocked_until = until;
-    w.block_reason = why;
+    m_blocked[wi] = {until, why};
     return why;
   };
   if (w.at_barrier) return block(never, stall_reason::barrier);
   if (w.at_membar) return block(never, stall_reason::scoreboard);
-  std::uint64_t ready = 0;
-  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
-    if (in.src[k] < num_regs) ready = std::max(ready, w.reg_ready[in.src[k]]);
-  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-    if (in.dst[k] < num_regs) ready = std::max(ready, w.reg_ready[in.dst[k]]);
-  if (ready > now) return block(ready, stall_reason::scoreboard);
-  const pipe p = pipe_of(in);
+  if (w.checked != w.issued || w.checked_from > now) {
+    const warp_instruction& in = w.insts[w.issued];
+    if (w.pending_dst_loads != 0 || w.regs_ready_by > now) {  // else every register is ready
+      const reg_file& regs = m_reg_ready[wi];
+      std::uint64_t ready = 0;
+      for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+        if (in.src[k] < num_regs) ready = std::max(ready, regs[in.src[k]]);
+      for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+        if (in.dst[k] < num_regs) ready = std::max(ready, regs[in.dst[k]]);
+      if (ready > now) {
+        // Memory instructions are read again when they pass (to warm up their addresses).
+        w.checked = w.issued;
+        w.checked_pipe = pipe_of(in);
+        w.checked_from = w.checked_pipe == pipe::ldst ? never : ready;
+        return block(ready, stall_reason::scoreboard);
+      }
+    }
+    w.checked = w.issued;
+    w.checked_pipe = pipe_of(in);
+    w.checked_from = 0;
+    if (in.addr_index != warp_instruction::none) {
+      // Host-cache warm-up only: the lane addresses are read when the instruction issues,
+      // typically some cycles from now (the LDST unit is the usual bottleneck).
+      const char* from = reinterpret_cast<const char*>(w.addresses + in.addr_index);
+      const char* to = reinterpret_cast<const char*>(w.addresses + in.addr_index +
+                                                     traces::address_slots(in));
+      for (const char* p = from; p < to; p += 64) __builtin_prefetch(p);
+      if (to > from) __builtin_prefetch(to - 1);
+    }
+  }
+  const pipe p = w.checked_pipe;
   unit = -1;
   if (p == pipe::ldst) {
     if (m_ldst_head < m_ldst_fifo.size() || m_ldst_blocked)
@@ -496,8 +531,11 @@ stall_reason smx::check(warp_state& w, const warp_instruction& in, std::uint32_t
   } else if (p != pipe::none) {
     unit = m_units[std::size_t(p)].free_unit(s, now);
     if (unit < 0) {
-      m_timers.push(m_units[std::size_t(p)].next_free(s));
-      return stall_reason::unit_busy;
+      // None of the scheduler's units frees before next_free (a unit is only occupied when
+      // free), and nothing else about this instruction changes until the warp issues.
+      const std::uint64_t free_at = m_units[std::size_t(p)].next_free(s);
+      push_timer(free_at);
+      return block(free_at, stall_reason::unit_busy);
     }
   }
   if (p != pipe::none && !m_banks.collector_free(now)) return stall_reason::unit_busy;
@@ -510,43 +548,78 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     why = stall_reason::no_warp;
     return false;
   }
-  m_policies[s]->order(warps, m_sched_version[s], m_order);
+  quiet_state& quiet = m_sched_quiet[s];
+  if (now < quiet.until && quiet.version == m_sched_version[s]) {
+    why = quiet.reason;
+    return false;
+  }
+  const warp_order order = m_policies[s]->view(warps, m_sched_version[s]);
+  const std::uint64_t max_issue = *m_max_issue_per_warp;
+  const bool dual_different = *m_dual_issue_different_units;
   stall_reason best = stall_reason::no_warp;
-  for (std::uint32_t wi : m_order) {
+  std::uint64_t all_blocked_until = never;  // 0 once a warp was not known blocked
+  // Tries warp `wi`, not known blocked; true if it issued.
+  auto attempt = [&](std::uint32_t wi) {
     warp_state& w = m_warps[wi];
-    if (w.blocked_until > now) {
-      if (w.block_reason > best) best = w.block_reason;
-      continue;
-    }
+    all_blocked_until = 0;
     pipe first_pipe = pipe::count_;
     std::uint32_t issued = 0;
     stall_reason r = stall_reason::no_warp;
-    for (std::uint64_t k = 0; k < *m_max_issue_per_warp; ++k) {
+    for (std::uint64_t k = 0; k < max_issue; ++k) {
       // Instructions in the buffer that have landed by this cycle.
       const std::uint32_t landed = w.buffer_ready <= now ? w.fetched : w.fetched - w.last_fetch;
-      if (!w.live || w.issued >= landed || w.issued >= w.trace->insts.size()) {
+      if (!w.live || w.issued >= landed || w.issued >= w.size) {
         r = stall_reason::no_warp;
+        if (k == 0 && w.live) {
+          // Nothing to issue until the fetch in flight lands (a warp is not fetched again
+          // before), or, with an empty buffer, until fetch() picks the warp (it unblocks
+          // it), or ever once everything is issued.
+          const bool in_flight = w.issued < w.fetched && w.issued < w.size;
+          m_blocked[wi] = {in_flight ? w.buffer_ready : never, stall_reason::no_warp};
+        }
         break;
       }
-      const warp_instruction& in = w.trace->insts[w.issued];
-      const pipe p = pipe_of(in);
-      if (k > 0 && *m_dual_issue_different_units && p == first_pipe) break;
+      if (k > 0 && dual_different && pipe_of(w.insts[w.issued]) == first_pipe) break;
       int unit = -1;
-      r = check(w, in, s, now, unit);
+      r = check(wi, w, s, now, unit);
       if (r != stall_reason::issued) break;
-      execute(wi, w, in, unit, now);
+      const pipe p = w.checked_pipe;
+      execute(wi, w, w.insts[w.issued], unit, now);
       first_pipe = p;
       ++issued;
       if (!w.live) break;
     }
-    if (issued > 0) {
-      m_policies[s]->issued(wi);
-      why = stall_reason::issued;
-      return true;
-    }
+    if (issued > 0) return true;
     if (r > best) best = r;
+    return false;
+  };
+  auto issued_by = [&](std::uint32_t wi) {
+    m_policies[s]->issued(wi);
+    why = stall_reason::issued;
+    return true;
+  };
+  auto known_blocked = [&](std::uint32_t wi) {
+    const blocked_state& b = m_blocked[wi];
+    if (b.until <= now) return false;
+    if (b.reason > best) best = b.reason;
+    if (b.until < all_blocked_until) all_blocked_until = b.until;
+    return true;
+  };
+  if (order.has_first && !known_blocked(order.first) && attempt(order.first))
+    return issued_by(order.first);
+  std::uint32_t idx = order.start;
+  for (std::uint32_t k = 0; k < order.n; ++k, ++idx) {
+    if (idx == order.n) idx = 0;
+    const std::uint32_t wi = order.list[idx];
+    if (order.has_first && wi == order.first) continue;
+    if (!known_blocked(wi) && attempt(wi)) return issued_by(wi);
   }
   why = best;
+  if (all_blocked_until > now) {
+    quiet.until = all_blocked_until;
+    quiet.version = m_sched_version[s];
+    quiet.reason = best;
+  }
   return false;
 }
 
@@ -560,6 +633,12 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   tb.report.thread_instructions += lanes;
   ++m_mix[std::min<std::size_t>(std::size_t(in.unit), m_mix.size() - 1)];
   ++w.issued;
+  if (w.issued < w.size) {
+    // Host-cache warm-up only: the warp's next instruction is examined in a later cycle.
+    const char* next = reinterpret_cast<const char*>(w.insts + w.issued);
+    __builtin_prefetch(next);
+    __builtin_prefetch(next + sizeof(warp_instruction) - 1);
+  }
   update_fetchable(wi);
   m_work_next_cycle = true;
 
@@ -595,13 +674,15 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
                                              w.scheduler, now);
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
+    reg_file& regs = m_reg_ready[wi];
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      if (in.dst[k] < num_regs) w.reg_ready[in.dst[k]] = result;
+      if (in.dst[k] < num_regs) regs[in.dst[k]] = result;
+    w.regs_ready_by = std::max(w.regs_ready_by, result);
     w.drain = std::max(w.drain, result);
-    m_timers.push(result);
-    if (free_at > now + 1) m_timers.push(free_at);
+    push_timer(result);
+    if (free_at > now + 1) push_timer(free_at);
   }
-  if (w.issued == w.trace->insts.size()) maybe_finish_warp(wi);
+  if (w.issued == w.size) maybe_finish_warp(wi);
 }
 
 void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
@@ -609,12 +690,29 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   std::uint64_t lane_addrs[32];
   const std::uint64_t* addrs = nullptr;
   if (in.addr_index != warp_instruction::none) {
-    traces::expand_addresses(*w.trace, in, lane_addrs);
-    addrs = lane_addrs;
+    // As traces::expand_addresses, from the warp's cached pointer to its addresses; the
+    // list form already is one address per active lane in lane order: used in place.
+    const auto n = static_cast<std::uint32_t>(__builtin_popcount(in.active_mask));
+    if (n == 0) {
+      addrs = lane_addrs;  // no lane: nothing is read
+    } else if (in.addr_form == traces::address_form::strided) {
+      const auto step = std::uint64_t(std::int64_t(in.addr_stride));
+      std::uint64_t v = w.addresses[in.addr_index];
+      for (std::uint32_t k = 0; k < n; ++k, v += step) lane_addrs[k] = v;
+      addrs = lane_addrs;
+    } else {
+      addrs = w.addresses + in.addr_index;
+    }
   }
+  reg_file& regs = m_reg_ready[wi];
+  bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      if (in.dst[k] < num_regs) w.reg_ready[in.dst[k]] = cycle;
+      if (in.dst[k] < num_regs) {
+        regs[in.dst[k]] = cycle;
+        has_dst = true;
+      }
+    if (cycle != never) w.regs_ready_by = std::max(w.regs_ready_by, cycle);
   };
   switch (in.space) {
     case traces::mem_space::shared:
@@ -629,8 +727,8 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       const std::uint64_t ready = now + *m_shared_memory_latency + c - 1;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
-      m_timers.push(ready);
-      m_timers.push(now + c);
+      push_timer(ready);
+      push_timer(now + c);
       return;
     }
     case traces::mem_space::constant:
@@ -639,7 +737,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       const std::uint64_t ready = now + *m_shared_memory_latency;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
-      m_timers.push(ready);
+      push_timer(ready);
       return;
     }
     default:
@@ -674,6 +772,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
   set_dst(never);
+  if (has_dst) ++w.pending_dst_loads;
   if (m_ldst_head == m_ldst_fifo.size()) {
     m_ldst_fifo.clear();
     m_ldst_head = 0;
@@ -749,12 +848,20 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   --w.outstanding;
   const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp());
   if (--pl.requests == 0) {
+    bool had_dst = false;
     for (std::uint16_t d : pl.dst)
-      if (d < num_regs) w.reg_ready[d] = now;
+      if (d < num_regs) {
+        m_reg_ready[pl.warp][d] = now;
+        had_dst = true;
+      }
+    if (had_dst) {
+      --w.pending_dst_loads;
+      w.regs_ready_by = std::max(w.regs_ready_by, now);
+    }
     m_pending_free.push_back(p);
   }
   if (w.outstanding == 0) w.at_membar = false;
-  w.blocked_until = 0;
+  unblock_warp(pl.warp);
   maybe_finish_warp(pl.warp);
   wake_at(now);
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <queue>
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -83,26 +84,44 @@ class smx : public component {
 
   enum class pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
 
-  struct warp_state {
-    bool live = false;
-    std::uint32_t tb_slot = 0;
-    std::uint32_t scheduler = 0;
-    const traces::warp_trace* trace = nullptr;
+  // The per-warp state the issue loop reads for a warp that is not known blocked is kept in
+  // one 64-byte line (the scoreboard lives apart, in m_reg_ready; whether it is blocked in
+  // m_blocked): with many SMXs the warps' state does not stay in the host's caches.
+  struct alignas(64) warp_state {
+    std::uint64_t buffer_ready = 0;  // cycle the last fetch lands in the buffer
+    const traces::warp_instruction* insts = nullptr;  // trace->insts.data()
+    std::uint32_t size = 0;          // trace->insts.size()
     std::uint32_t fetched = 0;       // instructions fetched into the buffer so far
     std::uint32_t issued = 0;        // instructions issued so far
-    std::uint64_t buffer_ready = 0;  // cycle the last fetch lands in the buffer
     std::uint32_t last_fetch = 0;    // instructions of that fetch
-    std::uint64_t drain = 0;         // cycle the last issued ALU result is written back
-    // A warp known not to issue before this cycle (scoreboard on a register with a known
-    // ready time, a pending load, a barrier), and why; reset when that changes.
-    std::uint64_t blocked_until = 0;
-    stall_reason block_reason = stall_reason::no_warp;
-    std::uint64_t age = 0;
+    std::uint32_t scheduler = 0;
+    std::uint32_t tb_slot = 0;
+    bool live = false;
     bool at_barrier = false;
     bool at_membar = false;
     std::uint32_t outstanding = 0;   // memory requests in flight
-    std::array<std::uint64_t, num_regs> reg_ready{};
+    // Instruction `checked` (an index, none: no instruction) runs on `checked_pipe` and
+    // passes the scoreboard from cycle `checked_from` on: its registers' ready times only
+    // change when the warp issues (a pending load's `never` is not a known time), so a warp
+    // waiting for its unit or a known ready time is re-examined without reading the trace
+    // or its registers.
+    std::uint32_t checked = traces::warp_instruction::none;
+    pipe checked_pipe = pipe::none;
+    std::uint64_t checked_from = 0;
+    // Second line: touched at issue and completion only.
+    const traces::warp_trace* trace = nullptr;
+    const std::uint64_t* addresses = nullptr;  // trace->addresses.data()
+    std::uint64_t drain = 0;         // cycle the last issued ALU result is written back
+    std::uint64_t age = 0;
+    // No register's ready time exceeds regs_ready_by, but for the destinations of the
+    // pending_dst_loads loads in flight (`never`): the scoreboard passes for any
+    // instruction when there are none and regs_ready_by has passed.
+    std::uint64_t regs_ready_by = 0;
+    std::uint32_t pending_dst_loads = 0;
   };
+  static_assert(offsetof(warp_state, trace) == 64, "the issue loop's fields fill one line");
+  // Per warp slot: the cycle each register's pending write lands (the scoreboard).
+  using reg_file = std::array<std::uint64_t, num_regs>;
 
   struct tb_state {
     bool live = false;
@@ -144,8 +163,8 @@ class smx : public component {
   void launch_tb(tlm::tlm_generic_payload& gp);
   void fetch(std::uint64_t now);
   bool try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why);
-  stall_reason check(warp_state& w, const traces::warp_instruction& in, std::uint32_t s,
-                     std::uint64_t now, int& unit);
+  stall_reason check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::uint64_t now,
+                     int& unit);
   void execute(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in, int unit,
                std::uint64_t now);
   void issue_memory(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
@@ -213,9 +232,31 @@ class smx : public component {
   // State
   std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
   std::vector<warp_state> m_warps;
+  // Per warp slot, densely for the issue loop's scan: a warp known not to issue before
+  // `until` (scoreboard on a register with a known ready time, a pending load, a barrier,
+  // its unit busy), and why; reset when that changes.
+  struct blocked_state {
+    std::uint64_t until = 0;
+    stall_reason reason = stall_reason::no_warp;
+  };
+  std::vector<blocked_state> m_blocked;
+  std::vector<reg_file> m_reg_ready;  // by warp slot
   std::vector<tb_state> m_tbs;
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
   std::vector<std::uint64_t> m_sched_version;             // bumped when a list changes
+  // Per scheduler: every warp is known blocked before `until` (the earliest m_blocked
+  // entry), so a cycle before then has outcome `reason` without looking at the warps. Valid
+  // while the list's version is `version`; unblocking one of its warps clears it.
+  struct quiet_state {
+    std::uint64_t until = 0;
+    std::uint64_t version = ~0ull;
+    stall_reason reason = stall_reason::no_warp;
+  };
+  std::vector<quiet_state> m_sched_quiet;
+  void unblock_warp(std::uint32_t wi) {
+    m_blocked[wi].until = 0;
+    m_sched_quiet[m_warps[wi].scheduler].until = 0;
+  }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_banks m_banks;
@@ -228,8 +269,18 @@ class smx : public component {
   std::vector<pending_load> m_pending;
   std::vector<std::uint32_t> m_pending_free;
   std::vector<coalesced_request> m_coalesced;
-  std::vector<std::uint32_t> m_order;
   std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_timers;
+  // The last few timer values pushed: a value already waiting in m_timers (pushed after the
+  // last pop, which removed everything up to m_timers_popped) is not pushed again.
+  std::array<std::uint64_t, 4> m_recent_timers{};
+  std::uint32_t m_recent_next = 0;
+  std::uint64_t m_timers_popped = 0;
+  void push_timer(std::uint64_t cycle) {
+    for (std::uint64_t t : m_recent_timers)
+      if (t == cycle && t > m_timers_popped) return;
+    m_recent_timers[m_recent_next++ % m_recent_timers.size()] = cycle;
+    m_timers.push(cycle);
+  }
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
   sc_core::sc_event m_wake;

@@ -11,13 +11,25 @@
 
 namespace gputlm::core {
 
+// A priority order without building a list: `first` (when `has_first`), then
+// list[start], list[start + 1], ... wrapping around after list[n - 1], skipping `first`.
+struct warp_order {
+  const std::uint32_t* list = nullptr;
+  std::uint32_t n = 0;
+  std::uint32_t start = 0;
+  bool has_first = false;
+  std::uint32_t first = 0;
+};
+
 class warp_scheduler_policy {
  public:
   virtual ~warp_scheduler_policy() = default;
   // `warps`: this scheduler's warp slots, oldest first; `version` changes whenever the list
-  // does. Writes them in priority order.
-  virtual void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
-                     std::vector<std::uint32_t>& out) = 0;
+  // does. The order is valid until the list or the policy changes.
+  virtual warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) = 0;
+  // The same order written out as a list.
+  void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
+             std::vector<std::uint32_t>& out);
   virtual void issued(std::uint32_t warp) { m_last = warp; m_has_last = true; }
 
  protected:
@@ -27,18 +39,22 @@ class warp_scheduler_policy {
 
 class lrr_policy : public warp_scheduler_policy {
  public:
-  void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
-             std::vector<std::uint32_t>& out) override;
+  warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
+  void issued(std::uint32_t warp) override {
+    warp_scheduler_policy::issued(warp);
+    m_start_valid = false;
+  }
 
  private:
   std::vector<std::uint32_t> m_by_slot;  // the warps in slot order, for `m_version`
   std::uint64_t m_version = ~0ull;
+  std::uint32_t m_start = 0;             // where the order starts in m_by_slot ...
+  bool m_start_valid = false;            // ... unless the list or the last issuer changed
 };
 
 class gto_policy : public warp_scheduler_policy {
  public:
-  void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
-             std::vector<std::uint32_t>& out) override;
+  warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
 };
 
 std::unique_ptr<warp_scheduler_policy> make_warp_scheduler_policy(const std::string& name);
