@@ -11,6 +11,7 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
       m_group_col_ok(t.bank_groups ? t.bank_groups : 1, 0),
       m_open_row_hits(t.banks, 0) {
   m_queue.reserve(queue_depth);
+  for (std::uint32_t b = 0; b < t.banks; ++b) m_group.push_back(group_of(b));
 }
 
 void dram_scheduler::push(const request& r) {
@@ -25,17 +26,11 @@ std::uint32_t dram_scheduler::group_of(std::uint32_t bank) const {
   return m_t.bank_group_low_bits ? bank % g : bank / (m_t.banks / g);
 }
 
-std::uint64_t dram_scheduler::column_ready(const entry& e) const {
-  const bank_state& b = m_banks[e.r.bank];
-  std::uint64_t t = std::max({b.col_ok, m_col_ok, m_group_col_ok[group_of(e.r.bank)]});
-  if (e.r.write) {
-    t = std::max(t, m_write_ok);
-    if (m_bus_free > m_t.WL) t = std::max(t, m_bus_free - m_t.WL);
-  } else {
-    t = std::max(t, m_read_ok);
-    if (m_bus_free > m_t.CL) t = std::max(t, m_bus_free - m_t.CL);
-  }
-  return t;
+dram_scheduler::column_common dram_scheduler::column_constraints() const {
+  column_common c{std::max(m_col_ok, m_read_ok), std::max(m_col_ok, m_write_ok)};
+  if (m_bus_free > m_t.CL) c.read = std::max(c.read, m_bus_free - m_t.CL);
+  if (m_bus_free > m_t.WL) c.write = std::max(c.write, m_bus_free - m_t.WL);
+  return c;
 }
 
 std::uint64_t dram_scheduler::row_ready(const entry& e) const {
@@ -61,12 +56,14 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
 
   // Column command: the oldest request whose row is open and whose timing allows it now
   // (FCFS: only the oldest request).
-  if (col_bus_free) {
+  const column_common cc = column_constraints();
+  // Nothing can start a column access before both the read and the write constraints.
+  if (col_bus_free && std::min(cc.read, cc.write) <= now) {
     for (std::size_t i = 0; i < m_queue.size(); ++i) {
       entry& e = m_queue[i];
       bank_state& b = m_banks[e.r.bank];
       const bool hit = b.open && b.row == e.r.row;
-      if (hit && column_ready(e) <= now) {
+      if (hit && column_ready(e, cc) <= now) {
         if (!e.started) {
           e.started = true;
           if (e.activated)
@@ -149,6 +146,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
 
   if (m_queue.empty()) return never;
   // Next cycle at which some request could issue.
+  const column_common cn = column_constraints();
   std::uint64_t next = never;
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < m_queue.size(); ++i) {
@@ -159,7 +157,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
     seen |= bit;
     std::uint64_t t;
     if (b.open && b.row == e.r.row) {
-      t = column_ready(e);
+      t = column_ready(e, cn);
     } else {
       if (older || m_open_row_hits[e.r.bank]) continue;
       t = row_ready(e);

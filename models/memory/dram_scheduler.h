@@ -8,6 +8,7 @@
 // = BL/ratio (tRTPL with bank groups). Plain C++, no SystemC, no allocation per request.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -90,7 +91,16 @@ class dram_scheduler {
   };
 
   std::uint32_t group_of(std::uint32_t bank) const;
-  std::uint64_t column_ready(const entry& e) const;
+  // The column-command constraints shared by every request (tCCD, turnarounds, data bus),
+  // for a read and for a write; column_ready adds the bank's and its group's.
+  struct column_common {
+    std::uint64_t read, write;
+  };
+  column_common column_constraints() const;
+  std::uint64_t column_ready(const entry& e, const column_common& c) const {
+    const bank_state& b = m_banks[e.r.bank];
+    return std::max({b.col_ok, m_group_col_ok[m_group[e.r.bank]], e.r.write ? c.write : c.read});
+  }
   std::uint64_t row_ready(const entry& e) const;  // PRE or ACT
   void count_open_row_hits(std::uint32_t bank);
 
@@ -99,6 +109,7 @@ class dram_scheduler {
   std::vector<entry> m_queue;  // age order
   std::vector<bank_state> m_banks;
   std::vector<std::uint64_t> m_group_col_ok;
+  std::vector<std::uint32_t> m_group;  // per bank: its bank group
   std::vector<std::uint32_t> m_open_row_hits;  // per bank: queued requests to its open row
   std::uint64_t m_col_ok = 0;                  // tCCD
   std::uint64_t m_act_ok = 0;                  // tRRD
