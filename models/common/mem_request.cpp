@@ -19,14 +19,6 @@ const char* to_string(access_kind k) {
   return "?";
 }
 
-// A payload with its extension and data buffer in one allocation.
-struct payload_pool::slot : tlm::tlm_generic_payload {
-  mem_request ext;
-  unsigned char data[max_bytes] = {};
-  explicit slot(payload_pool* pool) : tlm::tlm_generic_payload(pool) { set_extension(&ext); }
-  ~slot() override { clear_extension(&ext); }
-};
-
 payload_pool::~payload_pool() {
   for (slot* s : m_all) delete s;
 }
@@ -54,14 +46,6 @@ tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned 
   s->ext.id = m_next_id++;
   gp.acquire();
   return gp;
-}
-
-mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
-  return *gp.get_extension<mem_request>();
-}
-
-const mem_request& payload_pool::request(const tlm::tlm_generic_payload& gp) {
-  return *gp.get_extension<mem_request>();
 }
 
 void payload_pool::free(tlm::tlm_generic_payload* gp) {

@@ -12,6 +12,7 @@
 // initiator sends nothing more on that socket until END_REQ arrives.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <tlm>
 #include <vector>
@@ -69,8 +70,12 @@ class payload_pool : public tlm::tlm_mm_interface {
 
   // A payload with reference count 1, its extension reset, command read, `length` bytes.
   tlm::tlm_generic_payload& acquire(std::uint64_t address, unsigned length, tlm::tlm_command cmd);
+  // The payload's mem_request. For a payload of a pool (recognised by its data pointer,
+  // which points into the slot) no extension lookup is needed.
   static mem_request& request(tlm::tlm_generic_payload& gp);
-  static const mem_request& request(const tlm::tlm_generic_payload& gp);
+  static const mem_request& request(const tlm::tlm_generic_payload& gp) {
+    return request(const_cast<tlm::tlm_generic_payload&>(gp));
+  }
 
   void free(tlm::tlm_generic_payload* gp) override;
 
@@ -84,5 +89,25 @@ class payload_pool : public tlm::tlm_mm_interface {
   std::size_t m_in_use = 0;
   std::uint64_t m_next_id = 0;
 };
+
+// A payload with its extension and data buffer in one allocation.
+struct payload_pool::slot : tlm::tlm_generic_payload {
+  mem_request ext;
+  unsigned char data[max_bytes] = {};
+  explicit slot(payload_pool* pool) : tlm::tlm_generic_payload(pool) {
+    set_extension(&ext);
+    data_offset = data - reinterpret_cast<unsigned char*>(static_cast<tlm::tlm_generic_payload*>(this));
+  }
+  ~slot() override { clear_extension(&ext); }
+  // Where `data` lies from the payload's start (the same for every slot; 0 until one exists).
+  static inline std::ptrdiff_t data_offset = 0;
+};
+
+inline mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
+  // A slot's data pointer points into the slot; only then is gp known to be a slot.
+  if (slot::data_offset && gp.get_data_ptr() == reinterpret_cast<unsigned char*>(&gp) + slot::data_offset)
+    return static_cast<slot&>(gp).ext;
+  return *gp.get_extension<mem_request>();
+}
 
 }  // namespace gputlm
