@@ -85,6 +85,12 @@ pm::power_component& component::declare_power(const std::string& name,
       for (auto* c : m_power_components) j += c->dynamic_joules();
       return j;
     }, "dynamic energy of the block's power components, J");
+    add_stat("power.average_watts", [this] {
+      const double s = sc_core::sc_time_stamp().to_seconds();
+      double j = 0;
+      for (auto* c : m_power_components) j += c->static_joules(now_fs()) + c->dynamic_joules();
+      return s > 0 ? j / s : 0.0;
+    }, "(static + dynamic energy of the block) / simulated time, W");
   }
   m_power_components.push_back(&pc);
   return pc;

@@ -112,6 +112,9 @@ TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count)
   const double block_static = data_static + 2000 * ns * (0.01 + 0.005);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.static_joules"), block_static, block_static * 1e-12);
   EXPECT_NEAR(b.model.static_joules(now), block_static, block_static * 1e-12);
+  const double block_dynamic = 45e-12 + 2 * 40e-12 + 3 * 4e-12 + 3e-12;
+  EXPECT_NEAR(stat(b.env.stats, "l1", "power.average_watts"),
+              (block_static + block_dynamic) / (2000 * ns), 1e-9);
 }
 
 TEST(cache_power, per_32_byte_line_elements_sleep_one_by_one) {
