@@ -163,7 +163,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
       t = row_ready(e);
     }
     next = std::min(next, t);
-    if (!m_t.fr_fcfs) break;
+    if (!m_t.fr_fcfs || next <= now + 1) break;  // nothing can be earlier than now + 1
   }
   return std::max(next, now + 1);
 }
