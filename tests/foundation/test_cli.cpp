@@ -226,7 +226,7 @@ TEST(cli, bad_power_key_suggests) {
 }
 
 TEST(cli, bad_power_unit) {
-  const mutated m = mutate("pw_unit", "{fetch: 12pJ}", "{fetch: 12pV}");
+  const mutated m = mutate("pw_unit", "{fetch: 516pJ}", "{fetch: 516pV}");
   expect_bad(m, "pw_unit", "power.components.smx.fetch_decode.events.fetch",
              "expected an energy, e.g. 20pJ", 0, m.column + 8);
 }
