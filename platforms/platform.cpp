@@ -196,6 +196,25 @@ void platform::apply_spec_overrides() {
       o.applied = true;
       continue;
     }
+    if (segs.front() == "power") {  // the gating policy: power.policy[.<parameter>]
+      if (segs.size() < 2 || segs.size() > 3 || segs[1] != "policy")
+        throw input_error(o.value.where, o.key,
+                          "only the gating policy can be set: power.policy=<type> or "
+                          "power.policy.<parameter>=<value>");
+      if (!m_spec.power.present)
+        throw input_error(o.value.where, o.key, "the platform has no 'power:' table");
+      pm::policy_spec& pol = m_spec.power.policy;
+      if (segs.size() == 2) {
+        if (o.value.is_sequence) throw input_error(o.value.where, o.key, "expected a policy name");
+        if (pol.type != o.value.text) pol.values.clear();  // another policy: its own parameters
+        pol.type = o.value.text;
+        pol.where = o.value.where;
+      } else {
+        pol.values[segs[2]] = o.value;
+      }
+      o.applied = true;
+      continue;
+    }
     const std::string& last = segs.back();
     if (last != "count" && last != "type") continue;
     if (segs.front() == "gpu") segs.erase(segs.begin());

@@ -253,6 +253,41 @@ TEST(cli, bad_power_granularity) {
              "power.components.l1_cache.data.granularity", "does not divide", 0, 0);
 }
 
+TEST(cli, power_policy_from_the_command_line) {
+  // --set chooses the gating policy and its parameters: with the data arrays sleeping after
+  // 200 idle cycles the L2 banks' data arrays spend time asleep and the chip uses less
+  // energy than with always_on; a misspelled parameter is one line and exit 2.
+  const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/sgemm_tiled";
+  const std::string base = std::string(GPUTLM_TEST_TMP) + "/policy_";
+  auto on = run_command(gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock --stats " +
+                            base + "on.json", "policy_on");
+  ASSERT_EQ(on.status, 0) << on.err;
+  auto gated = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
+                               " --set power.policy=idle_timeout --set power.policy.after=200cycles"
+                               " --set power.policy.state=sleep --no-wall-clock --stats " +
+                               base + "gated.json",
+                           "policy_gated");
+  ASSERT_EQ(gated.status, 0) << gated.err;
+  auto number = [](const std::string& json, const std::string& key) {
+    auto pos = json.find("\"" + key + "\":");
+    EXPECT_NE(pos, std::string::npos) << key;
+    return std::stod(json.substr(pos + key.size() + 3));
+  };
+  const std::string j_on = slurp(base + "on.json"), j_gated = slurp(base + "gated.json");
+  EXPECT_LT(number(j_gated, "energy_joules"), number(j_on, "energy_joules"));
+  EXPECT_EQ(number(j_on, "power.data.residency.sleep"), 0.0);
+  EXPECT_GT(number(j_gated, "power.data.residency.sleep"), 0.0);
+  EXPECT_NE(j_gated.find("\"policy\": \"idle_timeout\""), std::string::npos);
+
+  auto bad = run_command(gputlm_bin() + " elaborate " + k_fermi +
+                             " -q --set power.policy=idle_timeout --set power.policy.aftr=9",
+                         "policy_bad");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err,
+            "error: --set power.policy.aftr=9: power.policy.aftr: unknown key 'aftr' (idle_timeout "
+            "takes after, state, components)\n");
+}
+
 TEST(cli, bad_input_writes_nothing) {
   auto m = mutate("nothing", "max_tbs: 8", "max_tbs: -1");
   std::string stats = std::string(GPUTLM_TEST_TMP) + "/nothing.json";
