@@ -670,8 +670,9 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     issue_memory(wi, w, in, now);
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
-    const std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
-                                             w.scheduler, now);
+    std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
+                                       w.scheduler, now);
+    if (m_power->gated(std::size_t(p))) start += m_power->wake(std::size_t(p), now_fs());
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
     reg_file& regs = m_reg_ready[wi];

@@ -11,8 +11,10 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
   owner.declare_power("operand_collector", {"collect"}).bind_counters(&m_n.collect);
   owner.declare_power("shared_memory", {"access"}).bind_counters(&m_n.shared);
   static const char* const names[pipes] = {"sp", "sfu", "dp", "int", "tensor", "branch", "ldst"};
-  for (std::size_t p = 0; p < pipes; ++p)
-    owner.declare_power(names[p], {"op"}).bind_counters(&m_n.pipe[p]);
+  for (std::size_t p = 0; p < pipes; ++p) {
+    m_pipe_component[p] = &owner.declare_power(names[p], {"op"});
+    m_pipe_component[p]->bind_counters(&m_n.pipe[p]);
+  }
 }
 
 }  // namespace gputlm::core

@@ -12,8 +12,10 @@
 //   sp, sfu, dp, int, tensor, branch, ldst   op   one active lane's operation (ldst: one
 //                      warp memory instruction, address generation and coalescing)
 //   shared_memory      access     one bank-conflict-free wave of a shared-memory access
-// Power states of these components are accounted like any other, but the SMX does not yet
-// ask the gating policy before using them (the datapath gating issues add that).
+// Power states of these components are accounted like any other. The execution-unit groups
+// (sp ... branch) ask the gating policy at issue, and an instruction waits the wake-up of a
+// sleeping group (uC-States-style datapath gating); the others (fetch/decode, schedulers,
+// register file, collectors, LDST, shared memory) do not ask yet.
 #pragma once
 
 #include <array>
@@ -42,6 +44,13 @@ class smx_power {
     if (p < pipes) m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
   }
   void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
+  // Execution-unit groups under a gating policy: the wake-up cycles an instruction issued
+  // to pipe p at now_fs waits before its group can start it (0 when ON or not gated).
+  // The idle time a policy sees is measured from the group's previous issue.
+  bool gated(std::size_t p) const { return p < pipes && m_pipe_component[p]->gated(); }
+  std::uint64_t wake(std::size_t p, std::uint64_t now_fs) {
+    return m_pipe_component[p]->access(0, now_fs);
+  }
 
  private:
   static constexpr std::size_t ldst_pipe = 6;
@@ -50,6 +59,7 @@ class smx_power {
     std::uint64_t fetch = 0, issue = 0, register_file[2] = {0, 0}, collect = 0, shared = 0;
     std::uint64_t pipe[pipes] = {};
   } m_n;
+  pm::power_component* m_pipe_component[pipes] = {};
 };
 
 }  // namespace gputlm::core

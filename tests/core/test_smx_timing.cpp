@@ -145,6 +145,34 @@ TEST(smx_timing, dependent_chain_takes_n_times_latency) {
   EXPECT_GT(j["blocks"]["gpu.smx[0]"]["issue_scoreboard"].get<std::uint64_t>(), n * (latency - 2));
 }
 
+TEST(smx_timing, a_gated_sp_group_adds_its_wake_up_to_each_instruction_after_a_gap) {
+  // A dependent FFMA chain issues one FFMA every `latency` = 8 cycles. With the SP group put
+  // OFF after 4 idle cycles (idle_timeout; tests/data/volta_ideal.yaml gives OFF a 10-cycle
+  // wake-up), every FFMA after the first finds the group asleep and waits 10 more cycles:
+  // about n x 18 instead of n x 8. With a timeout longer than the gap the group never sleeps.
+  const std::uint64_t n = 50, latency = 8, wake = 10;
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    ffmas(w, ops, n, true);
+  };
+  const std::string trace = k.write("gated_sp", 1, 1);
+  const std::string common =
+      k_one_smx + " --set smx.sp_latency=8cycles --set smx.sp_initiation=2cycles";
+  const std::string gate = " --set power.policy=idle_timeout --set power.policy.state=off"
+                           " --set power.policy.components=smx.sp";
+  auto gated = run(trace, common + gate + " --set power.policy.after=4cycles", "gated_sp_4");
+  auto awake = run(trace, common + gate + " --set power.policy.after=20cycles", "gated_sp_20");
+  const std::uint64_t c_gated = kernel_cycles(gated), c_awake = kernel_cycles(awake);
+  // (The first FFMA issues within 4 cycles of the start, while the group is still ON.)
+  EXPECT_GE(c_gated, (n - 1) * (latency + wake) + latency);
+  EXPECT_LE(c_gated, n * (latency + wake) + 10);
+  EXPECT_GE(c_awake, n * latency);
+  EXPECT_LE(c_awake, n * latency + wake + 10);
+  // Each 18-cycle step leaves the group OFF for 14 cycles.
+  EXPECT_GT(gated["blocks"]["gpu.smx[0]"]["power.sp.residency.off"].get<double>(), 0.7);
+  EXPECT_EQ(gated["blocks"]["gpu.smx[0]"]["power.sp.events.op"].get<double>(), double(n * 32));
+}
+
 TEST(smx_timing, gto_finishes_the_older_warp_first_lrr_interleaves) {
   const std::uint64_t n = 100;
   kernel_builder k;
