@@ -1,17 +1,21 @@
 #include "models/memory/cache_power.h"
 
+#include <algorithm>
+
 namespace gputlm::memory {
+namespace {
+std::uint64_t capacity_of(const cache_geometry& g) {
+  return std::uint64_t(g.sets) * g.ways * g.line_size;
+}
+}  // namespace
 
 cache_power::cache_power(component& owner, const cache_geometry& g)
-    : m_data(owner.declare_power("data", {"read", "write"},
-                                 std::uint64_t(g.sets) * g.ways * g.line_size)),
-      m_line(g.line_size) {
-  m_data.bind_counters(&m_n[0]);
-  owner.declare_power("tag", {"lookup"}).bind_counters(&m_n[2]);
-  owner.declare_power("mshr", {"allocate", "merge"}).bind_counters(&m_n[3]);
-  const std::uint64_t capacity = std::uint64_t(g.sets) * g.ways * g.line_size;
-  m_element_bytes = capacity / m_data.elements();
-  if (m_element_bytes == 0) m_element_bytes = 1;
+    : m_data(owner.declare_power("data", {"read", "write"}, capacity_of(g))),
+      m_line(g.line_size),
+      m_element_bytes(std::max<std::uint64_t>(1, capacity_of(g) / m_data.elements())) {
+  m_data.bind_counters(&m_n[data_read]);
+  owner.declare_power("tag", {"lookup"}).bind_counters(&m_n[tag_lookup]);
+  owner.declare_power("mshr", {"allocate", "merge"}).bind_counters(&m_n[mshr_allocate]);
   m_trace_on.set(m_data.elements());
 }
 
@@ -19,15 +23,28 @@ void cache_power::add_traces(vcd_writer& vcd, const std::string& scope) {
   m_trace_on.trace(vcd, scope, "data_elements_on", 32);
 }
 
-std::uint64_t cache_power::data(int frame, std::uint8_t sectors, data_event e) {
+std::uint64_t cache_power::access(const access_result& r, std::uint8_t sectors, bool merged) {
+  ++m_n[tag_lookup];
+  switch (r.kind) {
+    case access_result::hit:
+      return data(r.frame, sectors, data_read);
+    case access_result::write_done:
+      return data(r.frame, sectors, data_write);
+    case access_result::merged:
+    case access_result::miss:
+      ++m_n[merged ? mshr_merge : mshr_allocate];
+      return 0;
+    case access_result::fail:
+      break;
+  }
+  return 0;
+}
+
+std::uint64_t cache_power::data(int frame, std::uint8_t sectors, event e) {
   ++m_n[e];
   if (frame < 0 || !m_data.gated()) return 0;
   if (sectors == 0) sectors = 0xf;
-  if (m_data.elements() == 1) {
-    const std::uint64_t w = m_data.access(0, component::now_fs());
-    m_trace_on.set(m_data.in_state(0));
-    return w;
-  }
+  // The elements the sectors lie in (one, for a data array that is a single element).
   const std::uint64_t now = component::now_fs();
   const std::uint64_t base = std::uint64_t(frame) * m_line;
   std::uint64_t wake = 0;
@@ -37,8 +54,7 @@ std::uint64_t cache_power::data(int frame, std::uint8_t sectors, data_event e) {
     const std::uint64_t el = (base + s * 32) / m_element_bytes;
     if (el == last) continue;
     last = el;
-    const std::uint64_t w = m_data.access(static_cast<std::uint32_t>(el), now);
-    if (w > wake) wake = w;
+    wake = std::max(wake, m_data.access(static_cast<std::uint32_t>(el), now));
   }
   m_trace_on.set(m_data.in_state(0));
   return wake;

@@ -21,22 +21,26 @@ namespace gputlm::memory {
 
 class cache_power {
  public:
-  enum data_event : std::uint32_t { read, write };
-  enum mshr_event : std::uint32_t { allocate, merge };
-
   cache_power(component& owner, const cache_geometry& g);
 
-  // The data array used `sectors` (bit i: 32-byte sector i) of line frame `frame`; returns
-  // the wake-up cycles the access waits (0 unless a gating policy put the element to sleep).
-  std::uint64_t data(int frame, std::uint8_t sectors, data_event e);
-  void lookup() { ++m_n[2]; }
+  // One access of `sectors` (bit i: 32-byte sector i) that got past the tags (r.kind is not
+  // fail): the tag lookup, then the data array's read (hit) or write (write_done), or an
+  // MSHR allocation or merge (`merged`: the request joined a pending miss). Returns the
+  // wake-up cycles the answer waits (0 unless a gating policy put an element to sleep).
+  std::uint64_t access(const access_result& r, std::uint8_t sectors, bool merged);
+  // A fill wrote `sectors` of line frame `frame` (-1: no line was allocated).
+  void fill(int frame, std::uint8_t sectors) { data(frame, sectors, data_write); }
   // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
   // gating policy acts; a drop dated back by the policy shows when the block learns of it).
   void add_traces(vcd_writer& vcd, const std::string& scope);
-  void mshr(mshr_event e) { ++m_n[3 + e]; }
 
  private:
-  std::uint64_t m_n[5] = {};  // event counters: data read, write; tag lookup; mshr allocate, merge
+  // Event counters, in the components' event order: data read, write; tag lookup; MSHR
+  // allocate, merge.
+  enum event : std::uint32_t { data_read, data_write, tag_lookup, mshr_allocate, mshr_merge };
+  std::uint64_t data(int frame, std::uint8_t sectors, event e);
+
+  std::uint64_t m_n[5] = {};
   pm::power_component& m_data;
   std::uint64_t m_line;
   std::uint64_t m_element_bytes;  // bytes per data-array element

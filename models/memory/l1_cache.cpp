@@ -156,7 +156,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
         const int idx = static_cast<int>(tag - m_origin_tags.data());
         use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
-        m_power->data(f.frame, req.sector_mask, cache_power::write);
+        m_power->fill(f.frame, req.sector_mask);
         if (f.writeback) {
           ++m_stats_v.writebacks;
           send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
@@ -262,7 +262,11 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   ar.miss_queue_depth = depth;
   const access_result r = m_logic->access(ar);
   if (r.kind == access_result::fail) return fail(r.cause);
-  m_power->lookup();
+  // A request that joined a pending miss (merged, or a sector miss added to its entry).
+  const bool merged = r.kind == access_result::merged ||
+                      (r.kind == access_result::miss && m_logic->mshr().at(r.mshr).slots.size() > 1);
+  if (merged) ++m_stats_v.mshr_hits;
+  const std::uint64_t wake = m_power->access(r, sectors, merged);
 
   if (r.evicted) ++m_stats_v.evictions;
   if (r.writeback) {
@@ -275,16 +279,11 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     case access_result::hit:
       ++m_stats_v.hits;
       use_banks(ar.addr, sectors, now);
-      m_responses.push({hit_at + m_power->data(r.frame, sectors, cache_power::read), &gp});
+      m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::merged:
-      ++m_stats_v.mshr_hits;
-      m_power->mshr(cache_power::merge);
       break;
     case access_result::miss: {
-      const bool merged = m_logic->mshr().at(r.mshr).slots.size() > 1;
-      if (merged) ++m_stats_v.mshr_hits;
-      m_power->mshr(merged ? cache_power::merge : cache_power::allocate);
       if (r.line_miss)
         ++m_stats_v.line_misses;
       else
@@ -302,7 +301,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
                   -1);
-      m_responses.push({hit_at + m_power->data(r.frame, sectors, cache_power::write), &gp});
+      m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::fail:
       break;

@@ -115,7 +115,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     if (tag >= m_origin_tags.data() && tag < &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
-      m_power->data(f.frame, req.sector_mask, cache_power::write);
+      m_power->fill(f.frame, req.sector_mask);
       if (f.writeback) {
         ++m_stats_v.writebacks;
         send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
@@ -191,7 +191,11 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         return fail(m_stats_v.fail_miss_queue_full);
     }
   }
-  m_power->lookup();
+  // A request that joined a pending miss (merged, or a sector miss added to its entry).
+  const bool merged = r.kind == access_result::merged ||
+                      (r.kind == access_result::miss && m_logic->mshr().at(r.mshr).slots.size() > 1);
+  if (merged) ++m_stats_v.mshr_hits;
+  const std::uint64_t wake = m_power->access(r, sectors, merged);
   if (req.kind == access_kind::atomic) ++m_stats_v.atomics;
   if (r.evicted) ++m_stats_v.evictions;
   if (r.writeback) {
@@ -202,16 +206,11 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
-      m_out.push({now + m_power->data(r.frame, sectors, cache_power::read), &gp});
+      m_out.push({now + wake, &gp});
       break;
     case access_result::merged:
-      ++m_stats_v.mshr_hits;
-      m_power->mshr(cache_power::merge);
       break;
     case access_result::miss: {
-      const bool merged = m_logic->mshr().at(r.mshr).slots.size() > 1;
-      if (merged) ++m_stats_v.mshr_hits;
-      m_power->mshr(merged ? cache_power::merge : cache_power::allocate);
       if (r.line_miss)
         ++m_stats_v.line_misses;
       else
@@ -226,7 +225,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, req.kind,
                   sectors, -1, now);
-      m_out.push({now + m_power->data(r.frame, sectors, cache_power::write), &gp});
+      m_out.push({now + wake, &gp});
       break;
     case access_result::fail:
       break;
