@@ -242,18 +242,16 @@ void dram_channel::run() {
     if (m_trace_rows || m_trace_data) trace_commands();
     for (const dram_scheduler::completion& c : m_completions) {
       const auto slot = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c.tag));
-      {
-        const tlm::tlm_generic_payload& g = *m_arrival[slot].gp;
-        const std::uint64_t l = g.get_data_length();
-        m_power.record(g.is_write() ? write_event : read_event, ((l ? l : 1) + atom() - 1) / atom());
-      }
+      const tlm::tlm_generic_payload& gp = *m_arrival[slot].gp;
       m_done.push({c.done, m_arrival[slot].gp, static_cast<int>(slot)});
       if (c.row_hit)
         ++m_stats_v.row_hits;
       else
         ++m_stats_v.row_misses;
-      const std::uint64_t len = m_arrival[slot].gp->get_data_length();
-      m_stats_v.bytes += ((len ? len : 1) + atom() - 1) / atom() * atom();
+      const std::uint64_t len = gp.get_data_length();
+      const std::uint64_t atoms = ((len ? len : 1) + atom() - 1) / atom();
+      m_stats_v.bytes += atoms * atom();
+      m_power.record(gp.is_write() ? write_event : read_event, atoms);
       m_stats_v.latency_sum += c.done - m_arrival[slot].arrival;
       m_stats_v.queueing_sum +=
           c.first_command - std::min(c.first_command, m_arrival[slot].arrival);
