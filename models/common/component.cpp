@@ -5,6 +5,14 @@
 #include "models/power/power_model.h"
 
 namespace gputlm {
+namespace {
+// A quantity per second of simulated time so far, and per one of `count` elements (0 before
+// any time has passed).
+double per_simulated_second(double x, double count = 1.0) {
+  const double s = sc_core::sc_time_stamp().to_seconds();
+  return s > 0 ? x / (s * count) : 0.0;
+}
+}  // namespace
 
 component::component(const sc_core::sc_module_name& name, const block_context& ctx)
     : sc_core::sc_module(name),
@@ -24,17 +32,21 @@ void component::declare_socket(const std::string& name, target_socket_base& s) {
   m_sockets.push_back({name, nullptr, &s});
 }
 
+double component::block_joules(bool with_static, bool with_dynamic) const {
+  double j = 0;
+  for (const auto* c : m_power_components)
+    j += (with_static ? c->static_joules(now_fs()) : 0.0) + (with_dynamic ? c->dynamic_joules() : 0.0);
+  return j;
+}
+
 pm::power_component& component::declare_power(const std::string& name,
                                                  const std::vector<std::string>& events,
                                                  std::uint64_t capacity_bytes,
                                                  std::uint32_t elements) {
   using pm::power_component;
   if (!m_power) {
-    std::vector<pm::power_event> evs;
-    for (const auto& e : events) evs.push_back({e, 0.0});
-    m_unmodelled_power.push_back(std::make_unique<power_component>(
-        std::string(this->name()) + "." + name, std::vector<pm::power_state>{{"on", 0.0, 0, 0}},
-        std::move(evs), 1.0, elements ? elements : 1));
+    m_unmodelled_power.push_back(
+        power_component::unmodelled(std::string(this->name()) + "." + name, events, elements));
     return *m_unmodelled_power.back();
   }
   const std::uint64_t period_fs = m_clock.period().value();
@@ -58,39 +70,23 @@ pm::power_component& component::declare_power(const std::string& name,
   add_stat(p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); }, "dynamic energy, J");
   add_stat(
       p + "average_watts",
-      [&pc] {
-        const double s = sc_core::sc_time_stamp().to_seconds();
-        return s > 0 ? (pc.static_joules(now_fs()) + pc.dynamic_joules()) / s : 0.0;
-      },
+      [&pc] { return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules()); },
       "(static + dynamic energy) / simulated time, W");
   for (std::uint32_t st = 0; st < pc.states().size(); ++st)
     add_stat(
         p + "residency." + pc.states()[st].name,
-        [&pc, st] {
-          const double s = sc_core::sc_time_stamp().to_seconds();
-          return s > 0 ? pc.residency_seconds(st, now_fs()) / (s * pc.elements()) : 0.0;
-        },
+        [&pc, st] { return per_simulated_second(pc.residency_seconds(st, now_fs()), pc.elements()); },
         "fraction of the element-time spent in this state");
   for (std::uint32_t ev = 0; ev < pc.events().size(); ++ev)
     add_stat(p + "events." + pc.events()[ev].name, [&pc, ev] { return double(pc.event_count(ev)); },
              "activity events counted for dynamic energy");
-  if (m_power_components.empty()) {
-    add_stat("power.static_joules", [this] {
-      double j = 0;
-      for (auto* c : m_power_components) j += c->static_joules(now_fs());
-      return j;
-    }, "static energy of the block's power components, J");
-    add_stat("power.dynamic_joules", [this] {
-      double j = 0;
-      for (auto* c : m_power_components) j += c->dynamic_joules();
-      return j;
-    }, "dynamic energy of the block's power components, J");
-    add_stat("power.average_watts", [this] {
-      const double s = sc_core::sc_time_stamp().to_seconds();
-      double j = 0;
-      for (auto* c : m_power_components) j += c->static_joules(now_fs()) + c->dynamic_joules();
-      return s > 0 ? j / s : 0.0;
-    }, "(static + dynamic energy of the block) / simulated time, W");
+  if (m_power_components.empty()) {  // the block's totals, once
+    add_stat("power.static_joules", [this] { return block_joules(true, false); },
+             "static energy of the block's power components, J");
+    add_stat("power.dynamic_joules", [this] { return block_joules(false, true); },
+             "dynamic energy of the block's power components, J");
+    add_stat("power.average_watts", [this] { return per_simulated_second(block_joules(true, true)); },
+             "(static + dynamic energy of the block) / simulated time, W");
   }
   m_power_components.push_back(&pc);
   return pc;

@@ -102,6 +102,8 @@ class component : public sc_core::sc_module {
  private:
   friend class param_base;
   std::string name_path() const { return name(); }
+  // Energy of the block's reported power components so far: static, dynamic or both, J.
+  double block_joules(bool with_static, bool with_dynamic) const;
 
   block_config& m_config;
   clock_domain& m_clock;

@@ -26,6 +26,15 @@ power_component::power_component(std::string name, std::vector<power_state> stat
   m_count[initial_state] = elements;
 }
 
+std::unique_ptr<power_component> power_component::unmodelled(std::string name,
+                                                             const std::vector<std::string>& events,
+                                                             std::uint32_t elements) {
+  std::vector<power_event> evs;
+  for (const auto& e : events) evs.push_back({e, 0.0});
+  return std::make_unique<power_component>(std::move(name), std::vector<power_state>{{"on", 0.0, 0, 0}},
+                                           std::move(evs), 1.0, elements ? elements : 1);
+}
+
 void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs) {
   const std::uint32_t old = m_state[element];
   if (old == state) return;

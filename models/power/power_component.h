@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ class power_component {
   power_component(std::string name, std::vector<power_state> states,
                   std::vector<power_event> events, double nominal_volts,
                   std::uint32_t elements = 1, std::uint32_t initial_state = 0);
+
+  // A component with no coefficients (one ON state of 0 W, events of 0 J): what a block
+  // declares when the platform's power table does not cover it.
+  static std::unique_ptr<power_component> unmodelled(std::string name,
+                                                     const std::vector<std::string>& events,
+                                                     std::uint32_t elements);
 
   const std::string& name() const { return m_name; }
   std::uint32_t elements() const { return static_cast<std::uint32_t>(m_state.size()); }

@@ -20,43 +20,43 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
   for (const auto& c : m_spec.components)
     if (c.block_type == block_type && c.component == name) spec = &c;
 
-  std::vector<power_state> states;
-  std::vector<power_event> evs;
-  for (const auto& e : events) evs.push_back({e, 0.0});
-  if (spec) {
-    for (const auto& e : spec->events) {
-      auto it = std::find(events.begin(), events.end(), e.name);
-      if (it == events.end()) {
-        std::string list;
-        for (const auto& k : events) list += (list.empty() ? "" : ", ") + k;
-        throw input_error(e.where, "power.components." + spec->key() + ".events." + e.name,
-                          "a " + block_type + "'s " + name + " has no event '" + e.name +
-                              "' (it has: " + (list.empty() ? "none" : list) + ")");
-      }
-      evs[static_cast<std::size_t>(it - events.begin())].joules = e.joules;
-    }
-    if (spec->granularity_bytes && capacity_bytes) {
-      if (capacity_bytes % spec->granularity_bytes != 0 ||
-          capacity_bytes / spec->granularity_bytes > 0xffffffffull)
-        throw input_error(spec->granularity_where, "power.components." + spec->key() + ".granularity",
-                          "does not divide the " + std::to_string(capacity_bytes) + " B of " + block);
-      elements = static_cast<std::uint32_t>(capacity_bytes / spec->granularity_bytes);
-    }
-  }
-  if (elements == 0) elements = 1;
-  if (spec) {
-    for (const auto& s : spec->states)
-      states.push_back({s.name, s.static_watts / elements, s.wake_cycles, s.break_even_cycles});
-  } else {
-    states.push_back({"on", 0.0, 0, 0});
-  }
   auto e = std::make_unique<entry>();
   e->block = block;
   e->key = block_type + "." + name;
+  e->modelled = spec != nullptr;
+  if (!spec) {  // not in the table: zero coefficients, not reported
+    e->component = power_component::unmodelled(block + "." + name, events, elements);
+    m_entries.push_back(std::move(e));
+    return *m_entries.back();
+  }
+
+  std::vector<power_event> evs;
+  for (const auto& ev : events) evs.push_back({ev, 0.0});
+  for (const auto& ev : spec->events) {
+    auto it = std::find(events.begin(), events.end(), ev.name);
+    if (it == events.end()) {
+      std::string list;
+      for (const auto& k : events) list += (list.empty() ? "" : ", ") + k;
+      throw input_error(ev.where, "power.components." + spec->key() + ".events." + ev.name,
+                        "a " + block_type + "'s " + name + " has no event '" + ev.name +
+                            "' (it has: " + (list.empty() ? "none" : list) + ")");
+    }
+    evs[static_cast<std::size_t>(it - events.begin())].joules = ev.joules;
+  }
+  if (spec->granularity_bytes && capacity_bytes) {
+    if (capacity_bytes % spec->granularity_bytes != 0 ||
+        capacity_bytes / spec->granularity_bytes > 0xffffffffull)
+      throw input_error(spec->granularity_where, "power.components." + spec->key() + ".granularity",
+                        "does not divide the " + std::to_string(capacity_bytes) + " B of " + block);
+    elements = static_cast<std::uint32_t>(capacity_bytes / spec->granularity_bytes);
+  }
+  if (elements == 0) elements = 1;
+  std::vector<power_state> states;
+  for (const auto& st : spec->states)
+    states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles});
   e->component = std::make_unique<power_component>(block + "." + name, std::move(states),
                                                    std::move(evs), nominal_volts, elements);
-  e->modelled = spec != nullptr;
-  if (spec) m_policy->attach(*e->component, e->key, period_fs);
+  m_policy->attach(*e->component, e->key, period_fs);
   m_entries.push_back(std::move(e));
   return *m_entries.back();
 }
