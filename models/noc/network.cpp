@@ -268,7 +268,7 @@ void network::arrive(packet* p, std::uint64_t now) {
 std::uint32_t network::choose(const link& l) const {
   const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
   const std::uint32_t words = static_cast<std::uint32_t>(l.nonempty.size());
-  auto head = [&](std::uint32_t in) { return l.queues[l.slot_of[in] - 1].front(); };
+  auto head = [&](std::uint32_t in) { return queue_of(l, in).front(); };
   auto fits = [&](const packet* p) { return m_buffers[p->buffers[p->hop + 1]].has_room(p->flits); };
   // A buffer ahead without room even for a one-flit packet blocks every input.
   if (l.ahead < m_buffers.size() && !m_buffers[l.ahead].has_room(1)) return none;

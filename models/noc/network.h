@@ -178,7 +178,10 @@ class network : public component {
   static constexpr std::uint32_t none = ~0u;
   // The input (buffer) whose head packet the arbitration picks for link l, or `none`.
   std::uint32_t choose(const link& l) const;
-  memory::fifo<packet*>& queue_of(link& l, std::uint32_t input) {
+  static memory::fifo<packet*>& queue_of(link& l, std::uint32_t input) {
+    return l.queues[l.slot_of[input] - 1];
+  }
+  static const memory::fifo<packet*>& queue_of(const link& l, std::uint32_t input) {
     return l.queues[l.slot_of[input] - 1];
   }
   void traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now);

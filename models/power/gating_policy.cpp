@@ -81,8 +81,6 @@ class idle_timeout final : public gating_policy {
     if (c.policy_bound(this)) m_tracked[c.policy_slot()].timeout_fs = m_after * period_fs;
   }
 
-  bool applied() const { return !m_tracked.empty(); }
-
  private:
   struct tracked {
     std::uint32_t state;

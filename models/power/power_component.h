@@ -91,7 +91,6 @@ class power_component {
   // Element-seconds spent in `state` (sum over elements).
   double residency_seconds(std::uint32_t state, std::uint64_t now_fs) const;
   std::uint64_t event_count(std::uint32_t event) const { return m_counts[event]; }
-  double nominal_volts() const { return m_nominal_volts; }
 
  private:
   __extension__ typedef unsigned __int128 wide;  // element-fs sums: 147 K lines x 1 s overflows 64 bits
