@@ -100,6 +100,110 @@ block_spec parse_block(const std::string& file, const std::string& name, const Y
   return b;
 }
 
+double power_value(const std::string& file, const YAML::Node& n, const std::string& key) {
+  auto v = units::parse_power(scalar(file, n, key));
+  if (!v || *v < 0) fail(file, n, key, "expected a power, e.g. 12mW");
+  return *v;
+}
+
+std::uint64_t cycles_value(const std::string& file, const YAML::Node& n, const std::string& key) {
+  auto v = units::parse_cycles(scalar(file, n, key));
+  if (!v) fail(file, n, key, "expected cycles, e.g. 2cycles");
+  return *v;
+}
+
+// One power state: `on: 1.2W` or `sleep: {static: 0.3W, wake: 2cycles, break_even: 10cycles}`.
+pm::state_spec parse_power_state(const std::string& file, const YAML::Node& key_node,
+                                 const YAML::Node& n, const std::string& path) {
+  pm::state_spec st;
+  st.name = key_node.Scalar();
+  st.where = at(file, key_node.Mark());
+  if (n.IsScalar()) {
+    st.static_watts = power_value(file, n, path);
+  } else if (n.IsMap()) {
+    if (!n["static"]) fail(file, n, path, "state has no 'static' power");
+    for (auto a = n.begin(); a != n.end(); ++a) {
+      const std::string k = a->first.Scalar();
+      const YAML::Node v = a->second;
+      if (k == "static") st.static_watts = power_value(file, v, path + ".static");
+      else if (k == "wake") st.wake_cycles = cycles_value(file, v, path + ".wake");
+      else if (k == "break_even") st.break_even_cycles = cycles_value(file, v, path + ".break_even");
+      else fail(file, a->first, path + "." + k, unknown_key_message(k, {"static", "wake", "break_even"}));
+    }
+  } else {
+    fail(file, n, path, "expected a power or {static, wake, break_even}");
+  }
+  return st;
+}
+
+// One table entry, `components.<type>.<component>`: granularity, states, events.
+pm::component_spec parse_power_component(const std::string& file, const std::string& type,
+                                         const YAML::Node& key_node, const YAML::Node& body) {
+  pm::component_spec cs;
+  cs.block_type = type;
+  cs.component = key_node.Scalar();
+  cs.where = at(file, key_node.Mark());
+  const std::string path = "power.components." + cs.key();
+  if (!body.IsMap()) fail(file, body, path, "expected states and events");
+  for (auto f = body.begin(); f != body.end(); ++f) {
+    const std::string fk = f->first.Scalar();
+    const YAML::Node fv = f->second;
+    const std::string fpath = path + "." + fk;
+    if (fk == "granularity") {
+      auto b = units::parse_bytes(scalar(file, fv, fpath));
+      if (!b || *b == 0) fail(file, fv, fpath, "expected a size, e.g. 32B");
+      cs.granularity_bytes = *b;
+      cs.granularity_where = at(file, f->first.Mark());
+    } else if (fk == "states") {
+      if (!fv.IsMap() || fv.size() == 0)
+        fail(file, fv, fpath, "expected states, the first being ON: {on: 1.2W, ...}");
+      for (auto st = fv.begin(); st != fv.end(); ++st) {
+        const std::string spath = fpath + "." + st->first.Scalar();
+        pm::state_spec state = parse_power_state(file, st->first, st->second, spath);
+        for (const auto& o : cs.states)
+          if (o.name == state.name) fail(file, st->first, spath, "state listed twice");
+        cs.states.push_back(std::move(state));
+      }
+      if (cs.states.size() > 255) fail(file, fv, fpath, "at most 255 states");
+    } else if (fk == "events") {
+      if (!fv.IsMap()) fail(file, fv, fpath, "expected {event: energy, ...}");
+      for (auto e = fv.begin(); e != fv.end(); ++e) {
+        pm::event_spec ev;
+        ev.name = e->first.Scalar();
+        ev.where = at(file, e->first.Mark());
+        const std::string epath = fpath + "." + ev.name;
+        auto j = units::parse_energy(scalar(file, e->second, epath));
+        if (!j || *j < 0) fail(file, e->second, epath, "expected an energy, e.g. 20pJ");
+        ev.joules = *j;
+        cs.events.push_back(std::move(ev));
+      }
+    } else {
+      fail(file, f->first, fpath, unknown_key_message(fk, {"states", "events", "granularity"}));
+    }
+  }
+  if (cs.states.empty()) fail(file, key_node, path, "no 'states' (the first is ON)");
+  return cs;
+}
+
+// `policy: always_on` or `policy: {type: idle_timeout, <parameter>: <value>...}`.
+pm::policy_spec parse_power_policy(const std::string& file, const YAML::Node& n) {
+  pm::policy_spec pol;
+  pol.where = at(file, n.Mark());
+  if (n.IsScalar()) {
+    pol.type = n.Scalar();
+  } else if (n.IsMap()) {
+    if (!n["type"]) fail(file, n, "power.policy", "policy has no 'type'");
+    for (auto p = n.begin(); p != n.end(); ++p) {
+      const std::string k = p->first.Scalar();
+      if (k == "type") pol.type = scalar(file, p->second, "power.policy.type");
+      else pol.values[k] = to_value(file, p->second, "power.policy." + k);
+    }
+  } else {
+    fail(file, n, "power.policy", "expected a policy name or a mapping with 'type'");
+  }
+  return pol;
+}
+
 // `power:` (docs/power.md): source, policy, components.<block type>.<component>.
 pm::power_spec parse_power(const std::string& file, const YAML::Node& n) {
   pm::power_spec ps;
@@ -111,24 +215,7 @@ pm::power_spec parse_power(const std::string& file, const YAML::Node& n) {
     if (key == "source") {
       ps.source = scalar(file, value, "power.source");
     } else if (key == "policy") {
-      ps.policy.where = at(file, value.Mark());
-      if (value.IsScalar()) {
-        ps.policy.type = value.Scalar();
-      } else if (value.IsMap()) {
-        if (!value["type"]) fail(file, value, "power.policy", "policy has no 'type'");
-        for (auto p = value.begin(); p != value.end(); ++p) {
-          const std::string k = p->first.Scalar();
-          const YAML::Node v = p->second;
-          if (k == "type") {
-            ps.policy.type = scalar(file, v, "power.policy.type");
-          } else {
-            config_value cv = to_value(file, v, "power.policy." + k);
-            ps.policy.values[k] = std::move(cv);
-          }
-        }
-      } else {
-        fail(file, value, "power.policy", "expected a policy name or a mapping with 'type'");
-      }
+      ps.policy = parse_power_policy(file, value);
     } else if (key == "components") {
       if (!value.IsMap()) fail(file, value, "power.components", "expected block types");
       for (auto t = value.begin(); t != value.end(); ++t) {
@@ -137,83 +224,9 @@ pm::power_spec parse_power(const std::string& file, const YAML::Node& n) {
         if (!comps.IsMap())
           fail(file, comps, "power.components." + type, "expected the type's power components");
         for (auto c = comps.begin(); c != comps.end(); ++c) {
-          pm::component_spec cs;
-          cs.block_type = type;
-          cs.component = c->first.Scalar();
-          cs.where = at(file, c->first.Mark());
-          const std::string path = "power.components." + cs.key();
-          const YAML::Node body = c->second;
-          if (!body.IsMap()) fail(file, body, path, "expected states and events");
-          for (auto f = body.begin(); f != body.end(); ++f) {
-            const std::string fk = f->first.Scalar();
-            const YAML::Node fv = f->second;
-            const std::string fpath = path + "." + fk;
-            if (fk == "granularity") {
-              auto b = units::parse_bytes(scalar(file, fv, fpath));
-              if (!b || *b == 0) fail(file, fv, fpath, "expected a size, e.g. 32B");
-              cs.granularity_bytes = *b;
-              cs.granularity_where = at(file, f->first.Mark());
-            } else if (fk == "states") {
-              if (!fv.IsMap() || fv.size() == 0)
-                fail(file, fv, fpath, "expected states, the first being ON: {on: 1.2W, ...}");
-              for (auto s = fv.begin(); s != fv.end(); ++s) {
-                pm::state_spec st;
-                st.name = s->first.Scalar();
-                st.where = at(file, s->first.Mark());
-                const std::string spath = fpath + "." + st.name;
-                const YAML::Node sv = s->second;
-                auto watts = [&](const YAML::Node& w, const std::string& k) {
-                  auto v = units::parse_power(scalar(file, w, k));
-                  if (!v || *v < 0) fail(file, w, k, "expected a power, e.g. 12mW");
-                  return *v;
-                };
-                auto cyc = [&](const YAML::Node& w, const std::string& k) {
-                  auto v = units::parse_cycles(scalar(file, w, k));
-                  if (!v) fail(file, w, k, "expected cycles, e.g. 2cycles");
-                  return *v;
-                };
-                if (sv.IsScalar()) {
-                  st.static_watts = watts(sv, spath);
-                } else if (sv.IsMap()) {
-                  if (!sv["static"]) fail(file, sv, spath, "state has no 'static' power");
-                  for (auto a = sv.begin(); a != sv.end(); ++a) {
-                    const std::string ak = a->first.Scalar();
-                    const YAML::Node av = a->second;
-                    if (ak == "static") st.static_watts = watts(av, spath + ".static");
-                    else if (ak == "wake") st.wake_cycles = cyc(av, spath + ".wake");
-                    else if (ak == "break_even") st.break_even_cycles = cyc(av, spath + ".break_even");
-                    else
-                      fail(file, a->first, spath + "." + ak,
-                           unknown_key_message(ak, {"static", "wake", "break_even"}));
-                  }
-                } else {
-                  fail(file, sv, spath, "expected a power or {static, wake, break_even}");
-                }
-                for (const auto& o : cs.states)
-                  if (o.name == st.name) fail(file, s->first, spath, "state listed twice");
-                cs.states.push_back(std::move(st));
-              }
-              if (cs.states.size() > 255) fail(file, fv, fpath, "at most 255 states");
-            } else if (fk == "events") {
-              if (!fv.IsMap()) fail(file, fv, fpath, "expected {event: energy, ...}");
-              for (auto e = fv.begin(); e != fv.end(); ++e) {
-                pm::event_spec ev;
-                ev.name = e->first.Scalar();
-                ev.where = at(file, e->first.Mark());
-                const std::string epath = fpath + "." + ev.name;
-                auto j = units::parse_energy(scalar(file, e->second, epath));
-                if (!j || *j < 0) fail(file, e->second, epath, "expected an energy, e.g. 20pJ");
-                ev.joules = *j;
-                cs.events.push_back(std::move(ev));
-              }
-            } else {
-              fail(file, f->first, fpath,
-                   unknown_key_message(fk, {"states", "events", "granularity"}));
-            }
-          }
-          if (cs.states.empty()) fail(file, c->first, path, "no 'states' (the first is ON)");
+          pm::component_spec cs = parse_power_component(file, type, c->first, c->second);
           for (const auto& o : ps.components)
-            if (o.key() == cs.key()) fail(file, c->first, path, "listed twice");
+            if (o.key() == cs.key()) fail(file, c->first, "power.components." + cs.key(), "listed twice");
           ps.components.push_back(std::move(cs));
         }
       }
