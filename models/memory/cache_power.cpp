@@ -41,8 +41,9 @@ std::uint64_t cache_power::access(const access_result& r, std::uint8_t sectors, 
 }
 
 std::uint64_t cache_power::data(int frame, std::uint8_t sectors, event e) {
+  if (frame < 0) return 0;  // the data array was not used (write-evict, write-around, no line)
   ++m_n[e];
-  if (frame < 0 || !m_data.gated()) return 0;
+  if (!m_data.gated()) return 0;
   if (sectors == 0) sectors = 0xf;
   // The elements the sectors lie in (one, for a data array that is a single element).
   const std::uint64_t now = component::now_fs();

@@ -6,7 +6,8 @@
 // wake-up cycles the access must wait.
 //
 // Components and events (power table keys `<l1_cache|l2_cache>.<component>`):
-//   data  read (a hit's data read), write (a fill or a write hit)
+//   data  read (a hit's data read), write (a fill or a write into a line; not a write
+//         that evicts the line or goes around the cache)
 //   tag   lookup (every access that reached the tags)
 //   mshr  allocate (a new miss entry), merge (a request joining a pending entry)
 #pragma once

@@ -166,3 +166,17 @@ TEST(cache_power, a_dvfs_change_scales_static_by_v_and_dynamic_by_v_squared) {
   const double expected_dynamic = 45e-12 + 4e-12 + 3e-12 + (40e-12 + 4e-12) * v * v;
   EXPECT_NEAR(b.model.dynamic_joules(), expected_dynamic, 1e-24);
 }
+
+TEST(cache_power, a_write_that_evicts_or_goes_around_does_not_use_the_data_array) {
+  // The L1 evicts on a global store (write_policy local_wb_global_evict) and sends it on:
+  // a tag lookup, no data-array write. A load miss then fills the line: one data write.
+  tg_request st = load_at(0x2000, 0);
+  st.kind = access_kind::global_store;
+  bench b(table("always_on"), {st, load_at(0x1000, 200)});
+  sc_core::sc_start(1000, sc_core::SC_NS);
+  ASSERT_EQ(b.tg->completed, 2u);
+  pm::power_component& data = b.component("l1_cache.data");
+  EXPECT_EQ(data.event_count(0), 0u);  // reads
+  EXPECT_EQ(data.event_count(1), 1u);  // writes: the fill only
+  EXPECT_EQ(b.component("l1_cache.tag").event_count(0), 2u);
+}
