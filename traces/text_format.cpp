@@ -187,7 +187,7 @@ void format_instruction(std::string& out, const warp_instruction& in, const warp
     put_dec(out, unsigned(in.access_size));
     if (std::size_t(in.addr_index) + address_slots(in) > w.addresses.size())
       throw std::logic_error("instruction addresses outside warp_trace::addresses");
-    std::uint64_t a[32];
+    std::uint64_t a[32] = {};  // (zeroed: GCC cannot see that expand_addresses fills n entries)
     const int n = int(expand_addresses(w, in, a));
     // Mode 1 only for contiguous masks: Accel-Sim's reader asserts that.
     std::uint32_t shifted = n ? in.active_mask >> __builtin_ctz(in.active_mask) : 0;

@@ -125,23 +125,34 @@ inline std::uint32_t address_slots(const warp_instruction& in) {
   return in.addr_form == address_form::strided && n > 0 ? 1 : n;
 }
 
+// The per-lane addresses of `in` (one per active lane, in lane order), read from the
+// warp's address array `addresses`: the list form in place, the strided form expanded into
+// `scratch`. nullptr for an instruction without addresses; `scratch` (nothing to read) when
+// no lane is active.
+inline const std::uint64_t* lane_addresses(const std::uint64_t* addresses,
+                                           const warp_instruction& in, std::uint64_t scratch[32]) {
+  if (in.addr_index == warp_instruction::none) return nullptr;
+  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  const std::uint64_t* a = addresses + in.addr_index;
+  if (n == 0) return scratch;
+  if (in.addr_form != address_form::strided) return a;
+  // Unsigned arithmetic: wraps exactly as the list form's stored addresses would.
+  const auto step = std::uint64_t(std::int64_t(in.addr_stride));
+  std::uint64_t v = a[0];
+  for (std::uint32_t k = 0; k < n; ++k, v += step) scratch[k] = v;
+  return scratch;
+}
+
 // Writes the per-lane addresses of `in` (one per active lane, in lane order) to `out` and
 // returns how many: popcount(active_mask), or 0 for an instruction without addresses.
 // `in` must belong to `w` (its addr_index entries lie inside w.addresses).
 inline std::uint32_t expand_addresses(const warp_trace& w, const warp_instruction& in,
                                       std::uint64_t out[32]) {
-  if (in.addr_index == warp_instruction::none) return 0;
+  const std::uint64_t* a = lane_addresses(w.addresses.data(), in, out);
+  if (!a) return 0;
   const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
-  if (n == 0) return 0;
-  const std::uint64_t* a = w.addresses.data() + in.addr_index;
-  if (in.addr_form == address_form::strided) {
-    // Unsigned arithmetic: wraps exactly as the list form's stored addresses would.
-    const auto step = std::uint64_t(std::int64_t(in.addr_stride));
-    std::uint64_t v = a[0];
-    for (std::uint32_t k = 0; k < n; ++k, v += step) out[k] = v;
-  } else {
+  if (a != out)
     for (std::uint32_t k = 0; k < n; ++k) out[k] = a[k];
-  }
   return n;
 }
 

@@ -689,22 +689,8 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
 void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
                        std::uint64_t now) {
   std::uint64_t lane_addrs[32];
-  const std::uint64_t* addrs = nullptr;
-  if (in.addr_index != warp_instruction::none) {
-    // As traces::expand_addresses, from the warp's cached pointer to its addresses; the
-    // list form already is one address per active lane in lane order: used in place.
-    const auto n = static_cast<std::uint32_t>(__builtin_popcount(in.active_mask));
-    if (n == 0) {
-      addrs = lane_addrs;  // no lane: nothing is read
-    } else if (in.addr_form == traces::address_form::strided) {
-      const auto step = std::uint64_t(std::int64_t(in.addr_stride));
-      std::uint64_t v = w.addresses[in.addr_index];
-      for (std::uint32_t k = 0; k < n; ++k, v += step) lane_addrs[k] = v;
-      addrs = lane_addrs;
-    } else {
-      addrs = w.addresses + in.addr_index;
-    }
-  }
+  // From the warp's cached pointer to its addresses; the list form is used in place.
+  const std::uint64_t* addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
   reg_file& regs = m_reg_ready[wi];
   bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
