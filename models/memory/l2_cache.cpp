@@ -1,22 +1,8 @@
 #include "models/memory/l2_cache.h"
 
-namespace gputlm::memory {
+#include "models/memory/sectors.h"
 
-namespace {
-unsigned popcount8(std::uint8_t v) {
-  unsigned n = 0;
-  for (; v; v &= std::uint8_t(v - 1)) ++n;
-  return n;
-}
-std::uint8_t sectors_of(const tlm::tlm_generic_payload& gp, std::uint32_t line_size) {
-  const std::uint64_t off = gp.get_address() & (line_size - 1);
-  const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
-  std::uint8_t m = 0;
-  for (std::uint64_t s = off / 32; s <= (off + len - 1) / 32 && s < 8; ++s)
-    m |= std::uint8_t(1u << s);
-  return m;
-}
-}  // namespace
+namespace gputlm::memory {
 
 l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
