@@ -215,14 +215,8 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
         for (unsigned l = 0; l < 32; ++l) {
           if (!(big >> l & 1u)) continue;
           const std::uint32_t count = end[l] - start[l];
-          pending_child c{app.reserve_kernel_id(), start[l], count,
-                          dim3{(count + child_block - 1) / child_block, 1, 1}};
-          what[l].child_kernel = c.id;
-          what[l].grid = c.grid;
-          what[l].block = dim3{child_block, 1, 1};
-          what[l].shmem = 0;
-          what[l].param_addr = app.param_buffer(16);
-          children.push_back(c);
+          what[l] = child_grid(app, count, child_block);
+          children.push_back({what[l].child_kernel, start[l], count, what[l].grid});
         }
         site->emit(e, big, what);
         e.run(bra_join, big);
@@ -278,11 +272,6 @@ std::vector<param_desc> bfs_params() {
           param_desc::integer("block", 256, 32, 1024, "threads per TB of the level kernel")};
 }
 
-std::vector<param_desc> bfs_launch_params() {
-  auto p = bfs_params();
-  for (auto& d : device_launch_params()) p.push_back(d);
-  return p;
-}
 }  // namespace
 
 kernel_generator bfs_generator() {
@@ -294,14 +283,14 @@ kernel_generator bfs_generator() {
 kernel_generator bfs_cdp_generator() {
   return {"bfs_cdp",
           "BFS with CDP: a frontier vertex of degree >= threshold launches a child kernel",
-          bfs_launch_params(),
+          with_launch_params(bfs_params()),
           [](const param_set& ps, app_builder& app) { generate_bfs(ps, app, launch_mode::cdp); }};
 }
 
 kernel_generator bfs_dtbl_generator() {
   return {"bfs_dtbl",
           "BFS with DTBL: a frontier vertex of degree >= threshold launches an aggregated group",
-          bfs_launch_params(),
+          with_launch_params(bfs_params()),
           [](const param_set& ps, app_builder& app) { generate_bfs(ps, app, launch_mode::dtbl); }};
 }
 

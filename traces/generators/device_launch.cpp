@@ -19,10 +19,20 @@ void launch_site::emit(warp_emitter& e, std::uint32_t mask,
     if (mask >> l & 1u) e.launch(launch, 1u << l, what[l]);
 }
 
-std::vector<param_desc> device_launch_params() {
-  return {param_desc::integer("threshold", 32, 1, 1u << 30,
-                              "launch a child only for work >= threshold items"),
-          param_desc::integer("child_block", 32, 32, 1024, "threads per child TB")};
+std::vector<param_desc> with_launch_params(std::vector<param_desc> params) {
+  params.push_back(param_desc::integer("threshold", 32, 1, 1u << 30,
+                                       "launch a child only for work >= threshold items"));
+  params.push_back(param_desc::integer("child_block", 32, 32, 1024, "threads per child TB"));
+  return params;
+}
+
+device_launch child_grid(app_builder& app, std::uint32_t threads, std::uint32_t block) {
+  device_launch d;
+  d.child_kernel = app.reserve_kernel_id();
+  d.grid = dim3{(threads + block - 1) / block, 1, 1};
+  d.block = dim3{block, 1, 1};
+  d.param_addr = app.param_buffer(16);
+  return d;
 }
 
 }  // namespace gputlm::traces::generators

@@ -31,7 +31,13 @@ struct launch_site {
   void emit(warp_emitter& e, std::uint32_t mask, const std::array<device_launch, 32>& what) const;
 };
 
-// Parameters common to every CDP/DTBL generator.
-std::vector<param_desc> device_launch_params();
+// `params` followed by the parameters common to every CDP/DTBL generator (threshold,
+// child_block).
+std::vector<param_desc> with_launch_params(std::vector<param_desc> params);
+
+// The launch, from one lane, of a child grid of `threads` threads in TBs of `block` threads:
+// a kernel id reserved now (ids follow launch order), its grid, and a 16-byte parameter
+// buffer. The caller writes the child's traces later under that id.
+device_launch child_grid(app_builder& app, std::uint32_t threads, std::uint32_t block);
 
 }  // namespace gputlm::traces::generators

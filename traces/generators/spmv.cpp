@@ -151,13 +151,8 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
         for (unsigned l = 0; l < 32; ++l) {
           if (!(big >> l & 1u)) continue;
           const std::uint32_t count = end[l] - j[l];
-          pending_child c{app.reserve_kernel_id(), r[l], j[l], count,
-                          dim3{(count + child_block - 1) / child_block, 1, 1}};
-          what[l].child_kernel = c.id;
-          what[l].grid = c.grid;
-          what[l].block = dim3{child_block, 1, 1};
-          what[l].param_addr = app.param_buffer(16);
-          children.push_back(c);
+          what[l] = child_grid(app, count, child_block);
+          children.push_back({what[l].child_kernel, r[l], j[l], count, what[l].grid});
         }
         site->emit(e, big, what);
         e.run(bra_join, big);
@@ -227,11 +222,6 @@ std::vector<param_desc> spmv_params() {
           param_desc::integer("block", 256, 32, 1024, "threads per TB")};
 }
 
-std::vector<param_desc> spmv_launch_params() {
-  auto p = spmv_params();
-  for (auto& d : device_launch_params()) p.push_back(d);
-  return p;
-}
 }  // namespace
 
 kernel_generator spmv_generator() {
@@ -241,14 +231,14 @@ kernel_generator spmv_generator() {
 
 kernel_generator spmv_cdp_generator() {
   return {"spmv_cdp", "CSR SpMV with CDP: a row of length >= threshold launches a child kernel",
-          spmv_launch_params(),
+          with_launch_params(spmv_params()),
           [](const param_set& ps, app_builder& app) { generate_spmv(ps, app, launch_mode::cdp); }};
 }
 
 kernel_generator spmv_dtbl_generator() {
   return {"spmv_dtbl",
           "CSR SpMV with DTBL: a row of length >= threshold launches an aggregated group",
-          spmv_launch_params(),
+          with_launch_params(spmv_params()),
           [](const param_set& ps, app_builder& app) { generate_spmv(ps, app, launch_mode::dtbl); }};
 }
 
