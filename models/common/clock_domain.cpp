@@ -53,6 +53,7 @@ void clock_domain::set_operating_point(double hz, double volts) {
   m_hz = hz;
   m_volts = volts;
   m_period_fs = period_fs_of(hz);
+  m_now_fs = ~std::uint64_t(0);
   for (auto& l : m_listeners) l(*this);
 }
 

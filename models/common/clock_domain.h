@@ -26,7 +26,15 @@ class clock_domain {
   std::uint64_t cycle_at(const sc_core::sc_time& t) const;      // last edge at or before t
   std::uint64_t next_cycle_at(const sc_core::sc_time& t) const; // first edge at or after t
   sc_core::sc_time edge_time(std::uint64_t cycle) const;
-  std::uint64_t now_cycle() const { return cycle_at(sc_core::sc_time_stamp()); }
+  // The current cycle; remembered for the current time, which many blocks ask for.
+  std::uint64_t now_cycle() const {
+    const std::uint64_t v = sc_core::sc_time_stamp().value();
+    if (v != m_now_fs) {
+      m_now_fs = v;
+      m_now_cycle = cycle_at(sc_core::sc_time::from_value(v));
+    }
+    return m_now_cycle;
+  }
   // Time from now until `n` cycles after the next edge (n = 0: the next edge itself,
   // or now when now is an edge).
   sc_core::sc_time delay_cycles(std::uint64_t n) const;
@@ -53,6 +61,8 @@ class clock_domain {
   std::uint64_t m_period_fs;
   std::uint64_t m_epoch_fs = 0;     // time of edge m_epoch_cycle
   std::uint64_t m_epoch_cycle = 0;  // cycles before the current period began
+  mutable std::uint64_t m_now_fs = ~std::uint64_t(0);  // now_cycle()'s last answer
+  mutable std::uint64_t m_now_cycle = 0;
   std::vector<std::function<void(const clock_domain&)>> m_listeners;
 };
 

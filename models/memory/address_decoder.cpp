@@ -73,46 +73,81 @@ address_decoder::address_decoder(const std::string& map, std::uint32_t channels,
   parsed_map p = parse(map);
   if (!p.error.empty()) throw std::invalid_argument(p.error);
   m_bit = p.bit;
+  std::uint64_t row_mask = 0, bank_mask = 0, col_mask = 0;
   for (int i = 0; i < 64; ++i) {
     const std::uint64_t b = std::uint64_t(1) << (63 - i);
     switch (p.letters[i]) {
       case 'R':
-        m_row_mask |= b;
+        row_mask |= b;
         break;
       case 'B':
-        m_bank_mask |= b;
+        bank_mask |= b;
         ++m_bank_bits;
         break;
       case 'C':
-        m_col_mask |= b;
+        col_mask |= b;
         break;
       default:
         break;
     }
   }
+  m_row = field(row_mask);
+  m_bank = field(bank_mask);
+  m_col = field(col_mask);
 }
 
-std::uint32_t address_decoder::gather(std::uint64_t v, std::uint64_t mask) {
-  std::uint32_t out = 0;
-  unsigned k = 0;
-  for (unsigned i = 0; i < 64; ++i) {
-    if (mask >> i & 1) {
-      out |= static_cast<std::uint32_t>((v >> i & 1) << k);
-      ++k;
+address_decoder::field::field(std::uint64_t mask) {
+  unsigned to = 0;
+  for (unsigned i = 0; i < 64;) {
+    if (!(mask >> i & 1)) {
+      ++i;
+      continue;
     }
+    unsigned len = 0;
+    while (i + len < 64 && (mask >> (i + len) & 1)) ++len;
+    runs[count++] = {static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(to),
+                     len == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << len) - 1};
+    to += len;
+    i += len;
   }
-  return out;
+}
+
+std::uint64_t address_decoder::local_address(std::uint64_t addr, std::uint64_t* chunk) const {
+  const std::uint64_t low = addr & ((std::uint64_t(1) << m_bit) - 1);
+  *chunk = addr >> m_bit;
+  return ((*chunk / m_channels) << m_bit) | low;
+}
+
+std::uint32_t address_decoder::sub_partition(std::uint64_t addr) const {
+  const std::uint32_t total = m_channels * m_subs;
+  const std::uint64_t chunk = addr >> m_bit;
+  switch (m_indexing) {
+    case partition_indexing::linear: {
+      std::uint64_t c;
+      const std::uint32_t bank = m_bank.gather(local_address(addr, &c));
+      return static_cast<std::uint32_t>(chunk % m_channels) * m_subs + bank % m_subs;
+    }
+    case partition_indexing::ipoly: {
+      std::uint32_t size = 16;
+      while (size < total && size < 64) size <<= 1;
+      return ipoly_hash(chunk, size) % total;
+    }
+    case partition_indexing::random:
+      return static_cast<std::uint32_t>(splitmix64(chunk ^ 0x5eedULL) % total);
+    case partition_indexing::xor_fold:
+      break;
+  }
+  return decode(addr).sub_partition;
 }
 
 dram_address address_decoder::decode(std::uint64_t addr) const {
   dram_address d;
-  const std::uint64_t low = addr & ((std::uint64_t(1) << m_bit) - 1);
-  const std::uint64_t chunk = addr >> m_bit;
+  std::uint64_t chunk;
+  const std::uint64_t local = local_address(addr, &chunk);
   d.channel = static_cast<std::uint32_t>(chunk % m_channels);
-  const std::uint64_t local = ((chunk / m_channels) << m_bit) | low;
-  d.bank = gather(local, m_bank_mask);
-  d.row = gather(local, m_row_mask);
-  d.column = gather(local, m_col_mask);
+  d.bank = m_bank.gather(local);
+  d.row = m_row.gather(local);
+  d.column = m_col.gather(local);
   const std::uint32_t total = m_channels * m_subs;
   switch (m_indexing) {
     case partition_indexing::linear:

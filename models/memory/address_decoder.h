@@ -35,20 +35,38 @@ class address_decoder {
   static std::string check(const std::string& map);
 
   dram_address decode(std::uint64_t addr) const;
-  std::uint32_t sub_partition(std::uint64_t addr) const { return decode(addr).sub_partition; }
+  // The sub-partition alone (what the interconnect routes by).
+  std::uint32_t sub_partition(std::uint64_t addr) const;
   std::uint32_t channels() const { return m_channels; }
   std::uint32_t sub_partitions() const { return m_channels * m_subs; }
   std::uint32_t banks() const { return 1u << m_bank_bits; }
   unsigned interleave_bit() const { return m_bit; }
 
  private:
-  static std::uint32_t gather(std::uint64_t v, std::uint64_t mask);
+  // The bits of a field (R, B or C) as runs of contiguous address bits, low to high, so
+  // that gathering a field costs one shift-and-mask per run rather than a loop over 64 bits.
+  struct field {
+    struct run {
+      std::uint8_t from;   // lowest address bit of the run
+      std::uint8_t to;     // where it lands in the field
+      std::uint64_t mask;  // (1 << length) - 1
+    };
+    run runs[32];
+    std::uint8_t count = 0;
+    explicit field(std::uint64_t mask = 0);
+    std::uint32_t gather(std::uint64_t v) const {
+      std::uint64_t out = 0;
+      for (std::uint8_t i = 0; i < count; ++i) out |= (v >> runs[i].from & runs[i].mask) << runs[i].to;
+      return static_cast<std::uint32_t>(out);
+    }
+  };
+  std::uint64_t local_address(std::uint64_t addr, std::uint64_t* chunk) const;
 
   std::uint32_t m_channels;
   std::uint32_t m_subs;
   partition_indexing m_indexing;
   unsigned m_bit = 0;
-  std::uint64_t m_row_mask = 0, m_bank_mask = 0, m_col_mask = 0;
+  field m_row, m_bank, m_col;
   unsigned m_bank_bits = 0;
 };
 

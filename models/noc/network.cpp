@@ -147,7 +147,8 @@ void network::free_packet(packet* p) {
   m_packet_free.push_back(p);
 }
 
-bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply) {
+bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply,
+                         pending_in& held) {
   packet* p = new_packet();
   p->gp = &gp;
   p->reply = reply;
@@ -162,6 +163,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   route(*p, source);
   buffer& in = m_buffers[p->buffers[0]];
   if (!in.has_room(p->flits)) {
+    held = {&gp, p->buffers[0], p->flits};
     free_packet(p);
     return false;
   }
@@ -193,12 +195,11 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
 tlm::tlm_sync_enum network::smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                    sc_core::sc_time&) {
   if (ph == tlm::BEGIN_REQ) {
-    if (try_inject(gp, static_cast<std::uint32_t>(id), false)) {
+    if (try_inject(gp, static_cast<std::uint32_t>(id), false, m_smx_pending[id])) {
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
     ++m_injection_stalls;
-    m_smx_pending[id].gp = &gp;
     return tlm::TLM_ACCEPTED;
   }
   if (ph == tlm::END_RESP) {
@@ -217,9 +218,9 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
   }
   if (ph == tlm::BEGIN_RESP) {
     m_mem_channel[id].end_req(gp);  // implicit END_REQ
-    if (try_inject(gp, static_cast<std::uint32_t>(id), true)) return tlm::TLM_COMPLETED;
+    if (try_inject(gp, static_cast<std::uint32_t>(id), true, m_mem_pending[id]))
+      return tlm::TLM_COMPLETED;
     ++m_injection_stalls;
-    m_mem_pending[id].gp = &gp;
     wake_at(clock().now_cycle());
     return tlm::TLM_ACCEPTED;
   }
@@ -437,9 +438,13 @@ void network::run() {
   }
 
   // Held injections: accept them when their buffer has room again.
+  auto ready = [&](const pending_in& h) {
+    return h.gp && m_buffers[h.buffer].has_room(h.flits);
+  };
   for (std::size_t i = 0; i < m_smx_pending.size(); ++i) {
     tlm::tlm_generic_payload* gp = m_smx_pending[i].gp;
-    if (gp && try_inject(*gp, static_cast<std::uint32_t>(i), false)) {
+    if (ready(m_smx_pending[i]) &&
+        try_inject(*gp, static_cast<std::uint32_t>(i), false, m_smx_pending[i])) {
       m_smx_pending[i].gp = nullptr;
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -448,7 +453,8 @@ void network::run() {
   }
   for (std::size_t j = 0; j < m_mem_pending.size(); ++j) {
     tlm::tlm_generic_payload* gp = m_mem_pending[j].gp;
-    if (gp && try_inject(*gp, static_cast<std::uint32_t>(j), true)) {
+    if (ready(m_mem_pending[j]) &&
+        try_inject(*gp, static_cast<std::uint32_t>(j), true, m_mem_pending[j])) {
       m_mem_pending[j].gp = nullptr;
       tlm::tlm_phase ph = tlm::END_RESP;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -150,15 +150,20 @@ class network : public component {
       "GPGPU-Sim address mapping, as the DRAM channels' (selects the sub-partition)"};
 
  private:
+  // An injection held at a full input buffer: retried once that buffer has room for it.
   struct pending_in {
     tlm::tlm_generic_payload* gp = nullptr;
+    std::uint32_t buffer = 0;  // the input buffer it waits for
+    std::uint32_t flits = 0;
   };
 
   tlm::tlm_sync_enum smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                             sc_core::sc_time& t);
   tlm::tlm_sync_enum mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                             sc_core::sc_time& t);
-  bool try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply);
+  // Injects into the source's input buffer, or (no room) records the payload in `held`.
+  bool try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply,
+                  pending_in& held);
   void run();
   void wake_at(std::uint64_t cycle);
   packet* new_packet();
