@@ -1,7 +1,10 @@
 #include "models/common/clock_domain.h"
 
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
+
+#include "models/common/edge_scheduler.h"
 
 namespace gputlm {
 
@@ -22,6 +25,18 @@ std::uint64_t clock_domain::period_fs_of(double hz) {
 
 clock_domain::clock_domain(std::string name, double hz, double volts)
     : m_name(std::move(name)), m_hz(hz), m_volts(volts), m_period_fs(period_fs_of(hz)) {}
+
+clock_domain::~clock_domain() = default;
+
+edge_scheduler& clock_domain::scheduler() {
+  if (!m_scheduler) {
+    std::string name = "edges_" + m_name;
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    m_scheduler = std::make_unique<edge_scheduler>(*this, name);
+  }
+  return *m_scheduler;
+}
 
 std::uint64_t clock_domain::cycle_at(const sc_time& t) const {
   std::uint64_t v = t.value();
@@ -54,6 +69,7 @@ void clock_domain::set_operating_point(double hz, double volts) {
   m_volts = volts;
   m_period_fs = period_fs_of(hz);
   m_now_fs = ~std::uint64_t(0);
+  if (m_scheduler) m_scheduler->period_changed();
   for (auto& l : m_listeners) l(*this);
 }
 

@@ -7,15 +7,21 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
 
 namespace gputlm {
 
+class edge_scheduler;
+
 class clock_domain {
  public:
   clock_domain(std::string name, double hz, double volts);
+  ~clock_domain();
+  clock_domain(const clock_domain&) = delete;
+  clock_domain& operator=(const clock_domain&) = delete;
 
   const std::string& name() const { return m_name; }
   double frequency() const { return m_hz; }
@@ -46,6 +52,9 @@ class clock_domain {
     m_listeners.push_back(std::move(listener));
   }
 
+  // The domain's activation calendar (edge_scheduler.h), made on first use.
+  edge_scheduler& scheduler();
+
   // Sets the kernel's time resolution to 1 fs; idempotent, call before any sc_time.
   static void init_time_resolution();
 
@@ -64,6 +73,7 @@ class clock_domain {
   mutable std::uint64_t m_now_fs = ~std::uint64_t(0);  // now_cycle()'s last answer
   mutable std::uint64_t m_now_cycle = 0;
   std::vector<std::function<void(const clock_domain&)>> m_listeners;
+  std::unique_ptr<edge_scheduler> m_scheduler;
 };
 
 }  // namespace gputlm

@@ -1,34 +1,42 @@
-// The one pending wake-up of an event-driven block: the block's SC_METHOD is sensitive to
-// event(); at() asks for a wake-up at a cycle of the block's clock and keeps only the
-// earliest one asked for; the method calls fired() when it runs.
+// The one pending activation of an event-driven block: bind() names the block's activation
+// function and its clock domain; at() asks for a run at a cycle of that clock and keeps only
+// the earliest one asked for; the function calls fired() when it runs. The domain's
+// edge_scheduler makes the calls (one SystemC method per domain, not one per block).
 #pragma once
 
 #include <cstdint>
-#include <systemc>
 
 #include "models/common/clock_domain.h"
+#include "models/common/edge_scheduler.h"
 
 namespace gputlm {
 
 class wakeup {
  public:
-  sc_core::sc_event& event() { return m_event; }
+  // `run` is called at the cycles asked for; call from the block's constructor.
+  template <class T, void (T::*run)()>
+  void bind(T* self, clock_domain& clk) {
+    m_clk = &clk;
+    m_scheduler = &clk.scheduler();
+    m_client.self = self;
+    m_client.call = [](void* p) { (static_cast<T*>(p)->*run)(); };
+  }
 
-  // Wakes at `cycle` (the current cycle's next edge when it is already past), unless a
-  // wake-up no later than that is pending.
-  void at(const clock_domain& clk, std::uint64_t cycle) {
-    const std::uint64_t now = clk.now_cycle();
+  // Runs at `cycle` (the current cycle's next edge when it is already past), unless a run
+  // no later than that is pending.
+  void at(std::uint64_t cycle) {
+    const std::uint64_t now = m_clk->now_cycle();
     if (cycle < now) cycle = now;
     if (m_cycle >= now && m_cycle <= cycle) return;
     m_cycle = cycle;
-    const sc_core::sc_time stamp = sc_core::sc_time_stamp();
-    const sc_core::sc_time t = clk.edge_time(cycle);
-    m_event.notify(t > stamp ? t - stamp : clk.delay_cycles(0));
+    m_scheduler->schedule(m_client, cycle);
   }
   void fired() { m_cycle = ~std::uint64_t(0); }
 
  private:
-  sc_core::sc_event m_event;
+  clock_domain* m_clk = nullptr;
+  edge_scheduler* m_scheduler = nullptr;
+  edge_scheduler::client m_client;
   std::uint64_t m_cycle = ~std::uint64_t(0);
 };
 

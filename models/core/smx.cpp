@@ -48,9 +48,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   tbcr.register_b_transport(this, &smx::tbcr_b);
   ldst.register_nb_transport_bw(this, &smx::ldst_bw);
   m_id = index_in_name(this->name());
-  SC_METHOD(cycle);
-  sensitive << m_wake;
-  dont_initialize();
+  m_wake.bind<smx, &smx::cycle>(this, clock());
 
   add_stat("active_cycles", m_active_cycles, "cycles with at least one resident warp");
   add_stat("idle_cycles",
@@ -236,7 +234,12 @@ tlm::tlm_sync_enum smx::tbcr_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph
 
 tlm::tlm_sync_enum smx::ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                 sc_core::sc_time& delay) {
-  m_peq.notify(gp, phase, delay);
+  // Taken now when not annotated into the future (it only updates the SMX's own state and
+  // asks for a cycle), else at the annotated time.
+  if (delay == sc_core::SC_ZERO_TIME)
+    peq_cb(gp, phase);
+  else
+    m_peq.notify(gp, phase, delay);
   if (phase == tlm::BEGIN_RESP) {
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
@@ -373,7 +376,7 @@ void smx::finish_tb(std::uint32_t slot) {
 // The pipeline, one evaluated cycle at a time
 
 void smx::wake_at(std::uint64_t cycle) {
-  m_wake.notify(clock().edge_time(cycle) - sc_core::sc_time_stamp());
+  m_wake.at(cycle);
 }
 
 void smx::account_until(std::uint64_t cycle) {
@@ -388,6 +391,7 @@ void smx::account_until(std::uint64_t cycle) {
 }
 
 void smx::cycle() {
+  m_wake.fired();
   const std::uint64_t now = clock().now_cycle();
   if (now == m_last_cycle || clock().edge_time(now) != sc_core::sc_time_stamp()) {
     wake_at(clock().next_cycle_at(sc_core::sc_time_stamp() + sc_core::sc_time::from_value(1)));

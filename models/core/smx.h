@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/common/wakeup.h"
 #include "models/common/mem_request.h"
 #include "models/control/control_registers.h"
 #include "models/core/coalescer.h"
@@ -283,7 +284,7 @@ class smx : public component {
   }
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
-  sc_core::sc_event m_wake;
+  wakeup m_wake;
   std::uint64_t m_last_cycle = never;
   std::uint64_t m_accounted = 0;           // cycles before this are accounted
   std::uint64_t m_age = 0;

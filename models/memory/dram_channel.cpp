@@ -84,12 +84,9 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
 
   m_trace_open_row.assign(t.banks, traced_value(k_row_closed));
 
-  SC_METHOD(run);
-  sensitive << m_wake.event();
-  dont_initialize();
-  SC_METHOD(trace_bus);  // never triggered unless `bytes` or `data_bus` is traced
-  sensitive << m_bus_wake.event();
-  dont_initialize();
+  m_wake.bind<dram_channel, &dram_channel::run>(this, clock());
+  // Never woken unless `bytes` or `data_bus` is traced.
+  m_bus_wake.bind<dram_channel, &dram_channel::trace_bus>(this, clock());
 }
 
 double dram_channel::peak_bandwidth() const {
@@ -167,7 +164,7 @@ void dram_channel::trace_bus() {
   const bool on = !m_bus_bursts.empty() && m_bus_bursts.front().start <= now;
   m_trace_data_bus.set(on);
   if (!m_bus_bursts.empty())
-    m_bus_wake.at(clock(), on ? m_bus_bursts.front().end : m_bus_bursts.front().start);
+    m_bus_wake.at(on ? m_bus_bursts.front().end : m_bus_bursts.front().start);
 }
 
 void dram_channel::sample_queue(std::uint64_t now) {
@@ -222,7 +219,7 @@ tlm::tlm_sync_enum dram_channel::l2_fw(int id, tlm::tlm_generic_payload& gp, tlm
 }
 
 void dram_channel::wake_at(std::uint64_t cycle) {
-  m_wake.at(clock(), cycle);
+  m_wake.at(cycle);
 }
 
 void dram_channel::run() {

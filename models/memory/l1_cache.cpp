@@ -35,9 +35,7 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "bank-cycles the data array was busy with hits and fills");
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
-  SC_METHOD(run);
-  sensitive << m_wake.event();
-  dont_initialize();
+  m_wake.bind<l1_cache, &l1_cache::run>(this, clock());
 }
 
 void l1_cache::validate() {
@@ -111,7 +109,12 @@ bool l1_cache::busy() const {
 
 tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& t) {
-  m_peq.notify(gp, ph, t);
+  // Taken now when not annotated into the future (it only records the request and asks
+  // for a cycle), else at the annotated time.
+  if (t == sc_core::SC_ZERO_TIME)
+    peq_cb(gp, ph);
+  else
+    m_peq.notify(gp, ph, t);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -297,7 +300,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 }
 
 void l1_cache::wake_at(std::uint64_t cycle) {
-  m_wake.at(clock(), cycle);
+  m_wake.at(cycle);
 }
 
 void l1_cache::run() {

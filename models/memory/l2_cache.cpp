@@ -27,9 +27,7 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   add_stat("reservation_fails.response_queue_full", m_stats_v.fail_response_queue,
            "lookups held: L2->icnt queue full");
 
-  SC_METHOD(run);
-  sensitive << m_wake.event();
-  dont_initialize();
+  m_wake.bind<l2_cache, &l2_cache::run>(this, clock());
 }
 
 void l2_cache::validate() {
@@ -221,7 +219,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 }
 
 void l2_cache::wake_at(std::uint64_t cycle) {
-  m_wake.at(clock(), cycle);
+  m_wake.at(cycle);
 }
 
 void l2_cache::run() {

@@ -15,9 +15,7 @@ interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_
   add_stat("responses", m_resp_count, "responses passed from out to in");
   add_stat("request_stalls", m_req_stalls, "requests held at a full request buffer");
   add_stat("response_stalls", m_resp_stalls, "responses held at a full response buffer");
-  SC_METHOD(run);
-  sensitive << m_wake.event();
-  dont_initialize();
+  m_wake.bind<interface_unit, &interface_unit::run>(this, clock());
 }
 
 void interface_unit::validate() {
@@ -75,7 +73,7 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
 }
 
 void interface_unit::wake_at(std::uint64_t cycle) {
-  m_wake.at(clock(), cycle);
+  m_wake.at(cycle);
 }
 
 void interface_unit::run() {

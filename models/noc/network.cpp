@@ -38,9 +38,7 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   for (std::size_t i = 0; i < smx.size(); ++i) m_smx_channel[i].bind(*smx[i]);
   for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
 
-  SC_METHOD(run);
-  sensitive << m_wake.event();
-  dont_initialize();
+  m_wake.bind<network, &network::run>(this, clock());
 
   add_stat("packets", m_packets, "packets delivered");
   add_stat("flits", m_flits_total, "flits delivered");
@@ -228,7 +226,7 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
 }
 
 void network::wake_at(std::uint64_t cycle) {
-  m_wake.at(clock(), cycle);
+  m_wake.at(cycle);
 }
 
 void network::activate(std::uint32_t l) {

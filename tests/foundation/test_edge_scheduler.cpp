@@ -1,0 +1,168 @@
+// The per-domain activation calendar (models/common/edge_scheduler.h): blocks run at the
+// edges they asked for, in the order asked within an edge; a block woken for the edge
+// being run runs again in the same pass; an earlier request replaces a later one; requests
+// beyond the calendar's near window keep their cycle and order; a DVFS change moves pending
+// activations to the new edges; a wake-up from another domain lands on the next edge.
+// Expected times are computed by hand in femtoseconds.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/common/clock_domain.h"
+#include "models/common/wakeup.h"
+
+using gputlm::clock_domain;
+using gputlm::wakeup;
+
+namespace {
+struct run_record {
+  std::string who;
+  std::uint64_t cycle;
+  std::uint64_t fs;
+};
+
+struct block {
+  std::string name;
+  clock_domain& clk;
+  std::vector<run_record>& log;
+  wakeup wake;
+  std::function<void()> action;  // done on every run
+  block(std::string n, clock_domain& c, std::vector<run_record>& l)
+      : name(std::move(n)), clk(c), log(l) {
+    wake.bind<block, &block::run>(this, clk);
+  }
+  void run() {
+    wake.fired();
+    log.push_back({name, clk.now_cycle(), sc_core::sc_time_stamp().value()});
+    if (action) action();
+  }
+};
+
+// Runs `f` at time `at` from a thread (requests made from outside any domain's pass).
+struct driver : sc_core::sc_module {
+  std::vector<std::pair<sc_core::sc_time, std::function<void()>>> steps;
+  SC_HAS_PROCESS(driver);
+  explicit driver(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(go); }
+  void go() {
+    for (auto& [at, f] : steps) {
+      if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+      f();
+    }
+  }
+};
+
+constexpr std::uint64_t ns = 1'000'000;  // fs
+
+std::vector<std::string> names_at(const std::vector<run_record>& log, std::uint64_t cycle) {
+  std::vector<std::string> out;
+  for (const auto& r : log)
+    if (r.cycle == cycle) out.push_back(r.who);
+  return out;
+}
+}  // namespace
+
+TEST(edge_scheduler, request_order_same_pass_and_superseding) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block a("a", clk, log), b("b", clk, log), c("c", clk, log), d("d", clk, log);
+  bool once = false;
+  a.action = [&] {  // c has run at this edge already: it runs again, after b
+    if (!once) c.wake.at(clk.now_cycle());
+    once = true;
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         c.wake.at(5);
+                         a.wake.at(5);
+                         b.wake.at(5);
+                         b.wake.at(7);  // later than pending: ignored
+                         d.wake.at(20);
+                         d.wake.at(10);  // earlier: replaces 20
+                       }});
+  sc_core::sc_start();
+  EXPECT_EQ(names_at(log, 5), (std::vector<std::string>{"c", "a", "b", "c"}));
+  for (const auto& r : log) {
+    if (r.cycle == 5) {
+      EXPECT_EQ(r.fs, 5 * ns);
+    }
+  }
+  EXPECT_TRUE(names_at(log, 7).empty());
+  EXPECT_EQ(names_at(log, 10), std::vector<std::string>{"d"});
+  EXPECT_TRUE(names_at(log, 20).empty());
+  EXPECT_EQ(log.size(), 5u);
+}
+
+TEST(edge_scheduler, far_requests_keep_cycle_and_order) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block e("e", clk, log), f("f", clk, log), g("g", clk, log), h("h", clk, log);
+  driver drv("drv");
+  // e asks for cycle 2000 at time 0 (far beyond the near window), f for the same cycle at
+  // cycle 1600 (inside it by then): e was asked first and runs first.
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         e.wake.at(2000);
+                         g.wake.at(1000);
+                         h.wake.at(100000);
+                       }});
+  drv.steps.push_back({sc_core::sc_time::from_value(1600 * ns), [&] { f.wake.at(2000); }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 4u);
+  EXPECT_EQ(log[0].who, "g");
+  EXPECT_EQ(log[0].fs, 1000 * ns);
+  EXPECT_EQ(names_at(log, 2000), (std::vector<std::string>{"e", "f"}));
+  EXPECT_EQ(log[1].fs, 2000 * ns);
+  EXPECT_EQ(log[3].who, "h");
+  EXPECT_EQ(log[3].cycle, 100000u);
+  EXPECT_EQ(log[3].fs, 100000 * ns);
+}
+
+TEST(edge_scheduler, dvfs_moves_pending_activations) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block a("a", clk, log), b("b", clk, log);
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] { a.wake.at(10); }});
+  // At 2 ns (edge 2) the period becomes 0.5 ns: edge 10 is at 2 + 8 x 0.5 = 6 ns, earlier
+  // than the 10 ns it was asked at.
+  drv.steps.push_back(
+      {sc_core::sc_time::from_value(2 * ns), [&] { clk.set_operating_point(2e9, 1.1); }});
+  // At 7 ns (edge 12) b asks for edge 20; at 8 ns (edge 14) the period becomes 2 ns: edge
+  // 20 is at 8 + 6 x 2 = 20 ns, later than the 11 ns it was asked at.
+  drv.steps.push_back({sc_core::sc_time::from_value(7 * ns), [&] { b.wake.at(20); }});
+  drv.steps.push_back(
+      {sc_core::sc_time::from_value(8 * ns), [&] { clk.set_operating_point(500e6, 0.9); }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].who, "a");
+  EXPECT_EQ(log[0].cycle, 10u);
+  EXPECT_EQ(log[0].fs, 6 * ns);
+  EXPECT_EQ(log[1].who, "b");
+  EXPECT_EQ(log[1].cycle, 20u);
+  EXPECT_EQ(log[1].fs, 20 * ns);
+}
+
+TEST(edge_scheduler, wake_from_another_domain_lands_on_the_next_edge) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);   // 1 ns
+  clock_domain mem("mem", 400e6, 1.0);   // 2.5 ns
+  std::vector<run_record> log;
+  block a("a", core, log), m("m", mem, log);
+  // At core cycle 3 (3 ns) a wakes m "now": m's last edge was 2.5 ns (cycle 1), so it runs
+  // at its next edge, 5 ns (cycle 2).
+  a.action = [&] { m.wake.at(mem.now_cycle()); };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] { a.wake.at(3); }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].who, "a");
+  EXPECT_EQ(log[0].fs, 3 * ns);
+  EXPECT_EQ(log[1].who, "m");
+  EXPECT_EQ(log[1].cycle, 2u);
+  EXPECT_EQ(log[1].fs, 5 * ns);
+}
