@@ -1,6 +1,5 @@
 #include "models/common/clock_domain.h"
 
-#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -29,12 +28,7 @@ clock_domain::clock_domain(std::string name, double hz, double volts)
 clock_domain::~clock_domain() = default;
 
 edge_scheduler& clock_domain::scheduler() {
-  if (!m_scheduler) {
-    std::string name = "edges_" + m_name;
-    for (char& c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    m_scheduler = std::make_unique<edge_scheduler>(*this, name);
-  }
+  if (!m_scheduler) m_scheduler = std::make_unique<edge_scheduler>(*this);
   return *m_scheduler;
 }
 

@@ -7,33 +7,97 @@
 
 namespace gputlm {
 
-edge_scheduler::edge_scheduler(clock_domain& clk, const std::string& name)
-    : m_clk(clk), m_buckets(k_wheel), m_event((name + "_event").c_str()) {
-  for (auto& b : m_buckets) b.reserve(8);
+// ---------------------------------------------------------------------------------------
+// The dispatcher
+
+edge_dispatcher& edge_dispatcher::instance() {
+  // Never destroyed: its SystemC event and method live as long as the simulation context.
+  static edge_dispatcher* d = new edge_dispatcher();
+  return *d;
+}
+
+edge_dispatcher::edge_dispatcher() : m_event("gputlm_edges_event") {
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
   opts.dont_initialize();
   opts.set_sensitivity(&m_event);
-  sc_core::sc_spawn([this] { run(); }, name.c_str(), &opts);
+  sc_core::sc_spawn([this] { run(); }, "gputlm_edges", &opts);
 }
 
-void edge_scheduler::notify_for(std::uint64_t cycle) {
-  const std::uint64_t t = m_clk.edge_time(cycle).value();
+void edge_dispatcher::notify_at(std::uint64_t t) {
   if (t >= m_notified_fs) return;
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   m_notified_fs = t;
   m_event.notify(sc_core::sc_time::from_value(t > now ? t - now : 0));
 }
 
-void edge_scheduler::put(std::uint64_t cycle, const request& r) {
+void edge_dispatcher::notify_next() {
+  std::uint64_t t = edge_scheduler::never;
+  for (const edge_scheduler* s : m_domains) t = std::min(t, s->next_time());
+  if (t != edge_scheduler::never) notify_at(t);
+}
+
+void edge_dispatcher::reschedule() {
+  m_event.cancel();
+  m_notified_fs = ~std::uint64_t(0);
+  if (!m_running) notify_next();
+}
+
+void edge_dispatcher::run() {
+  m_notified_fs = ~std::uint64_t(0);
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  m_running = true;
+  for (bool again = true; again;) {  // a block may wake another domain's block for now
+    again = false;
+    for (std::size_t i = 0; i < m_domains.size(); ++i) {
+      edge_scheduler* s = m_domains[i];
+      if (s->next_time() > now) continue;
+      s->run_due();
+      again = true;
+    }
+  }
+  m_running = false;
+  notify_next();
+}
+
+// ---------------------------------------------------------------------------------------
+// One domain's calendar
+
+edge_scheduler::edge_scheduler(clock_domain& clk) : m_clk(clk), m_buckets(k_wheel) {
+  edge_dispatcher::instance().m_domains.push_back(this);
+}
+
+edge_scheduler::~edge_scheduler() {
+  auto& d = edge_dispatcher::instance().m_domains;
+  d.erase(std::remove(d.begin(), d.end(), this), d.end());
+}
+
+void edge_scheduler::put(std::uint64_t cycle, client& c) {
   if (cycle >= m_base + k_wheel) {
-    m_far.push_back({cycle, r.seq, r.c});
+    m_far.push_back({cycle, c.live, &c});
     std::push_heap(m_far.begin(), m_far.end(), later{});
     return;
   }
-  const std::uint64_t b = cycle % k_wheel;
-  m_buckets[b].push_back(r);
+  const std::uint32_t b = static_cast<std::uint32_t>(cycle % k_wheel);
+  bucket& q = m_buckets[b];
+  c.bucket = b;
+  c.next = nullptr;
+  c.prev = q.tail;
+  if (q.tail)
+    q.tail->next = &c;
+  else
+    q.head = &c;
+  q.tail = &c;
   m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
+}
+
+void edge_scheduler::unlink(client& c) {
+  bucket& q = m_buckets[c.bucket];
+  (c.prev ? c.prev->next : q.head) = c.next;
+  (c.next ? c.next->prev : q.tail) = c.prev;
+  if (!q.head) m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
+  c.prev = c.next = nullptr;
+  c.bucket = ~0u;
 }
 
 void edge_scheduler::advance(std::uint64_t cycle) {
@@ -43,7 +107,7 @@ void edge_scheduler::advance(std::uint64_t cycle) {
     const far_request f = m_far.front();
     std::pop_heap(m_far.begin(), m_far.end(), later{});
     m_far.pop_back();
-    put(f.cycle, {f.c, f.seq});
+    if (f.seq == f.c->live) put(f.cycle, *f.c);  // else superseded
   }
 }
 
@@ -56,51 +120,46 @@ std::uint64_t edge_scheduler::next_busy(std::uint64_t from) const {
     const std::uint64_t bits = m_busy[b / 64] >> (b % 64);
     if (bits) {
       const std::uint64_t cycle = from + k + static_cast<std::uint64_t>(__builtin_ctzll(bits));
-      return cycle < end ? cycle : (m_far.empty() ? ~std::uint64_t(0) : m_far.front().cycle);
+      if (cycle < end) return cycle;
+      break;
     }
     k += 64 - b % 64;
   }
-  return m_far.empty() ? ~std::uint64_t(0) : m_far.front().cycle;
+  return m_far.empty() ? never : m_far.front().cycle;
+}
+
+std::uint64_t edge_scheduler::next_time() const {
+  const std::uint64_t c = next_busy(m_base);
+  return c == never ? never : m_clk.edge_time(c).value();
 }
 
 void edge_scheduler::schedule(client& c, std::uint64_t cycle) {
   const sc_core::sc_time stamp = sc_core::sc_time_stamp();
   if (m_clk.edge_time(cycle) < stamp) cycle = m_clk.next_cycle_at(stamp);
+  edge_dispatcher& d = edge_dispatcher::instance();
   // Every request before the current edge has run, so the window may start there.
-  if (!m_running) advance(m_clk.cycle_at(stamp));
+  if (!d.running()) advance(m_clk.cycle_at(stamp));
+  if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
   c.live = ++m_seq;
-  put(cycle, {&c, c.live});
-  // While the domain runs, requests for the edge being run are met in the same pass and
-  // later ones are notified when it ends.
-  if (!m_running) notify_for(cycle);
+  put(cycle, c);
+  // While the dispatcher runs, requests for now are met in the same pass and later ones
+  // are notified when it ends.
+  if (!d.running()) d.notify_at(m_clk.edge_time(cycle).value());
 }
 
-void edge_scheduler::period_changed() {
-  m_event.cancel();
-  m_notified_fs = ~std::uint64_t(0);
-  if (m_running) return;
-  const std::uint64_t next = next_busy(m_base);
-  if (next != ~std::uint64_t(0)) notify_for(next);
-}
+void edge_scheduler::period_changed() { edge_dispatcher::instance().reschedule(); }
 
-void edge_scheduler::run() {
-  m_notified_fs = ~std::uint64_t(0);
+void edge_scheduler::run_due() {
   const std::uint64_t now = m_clk.now_cycle();
-  advance(now);
-  m_running = true;
-  const std::uint64_t b = now % k_wheel;
-  std::vector<request>& bucket = m_buckets[b];
-  for (std::size_t i = 0; i < bucket.size(); ++i) {  // grows while it runs
-    const request r = bucket[i];
-    if (r.seq != r.c->live) continue;  // superseded
-    r.c->live = 0;
-    r.c->call(r.c->self);
+  for (std::uint64_t cycle = next_busy(m_base); cycle <= now; cycle = next_busy(m_base)) {
+    advance(cycle);
+    bucket& q = m_buckets[cycle % k_wheel];
+    while (client* c = q.head) {  // blocks woken for this edge meanwhile join at the tail
+      unlink(*c);
+      c->live = 0;
+      c->call(c->self);
+    }
   }
-  bucket.clear();
-  m_busy[b / 64] &= ~(std::uint64_t(1) << (b % 64));
-  m_running = false;
-  const std::uint64_t next = next_busy(now + 1);
-  if (next != ~std::uint64_t(0)) notify_for(next);
 }
 
 }  // namespace gputlm

@@ -1,16 +1,19 @@
-// The activation calendar of one clock domain. Event-driven blocks ask to run at a cycle
-// of their domain (wakeup::at); the calendar keeps those requests ordered by cycle, then
-// by the order they were made, and one SystemC method per domain runs, at each edge that
-// has work, every block due then, including blocks woken for the same edge while it runs.
-// SystemC sees one timed notification per busy edge of a domain instead of one per block
-// wake-up. Cycles, not times, are stored, so a change of period (DVFS) moves the pending
-// activations with the clock. A request superseded by an earlier one is dropped when met.
-// The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (append and
-// take in order, a bitmap finds the next busy cycle) with a heap for requests further out.
+// The activation calendar of the clock domains. Event-driven blocks ask to run at a cycle
+// of their domain (wakeup::at); each domain's edge_scheduler keeps those requests ordered
+// by cycle, then by the order they were made. One SystemC method for the whole platform
+// (edge_dispatcher) runs at each time some domain has an edge with work: it runs the
+// domains due then in the order they were made, each one every block due at its edge,
+// again and again until none is due (blocks woken for the current edge meanwhile included).
+// SystemC sees one timed notification per busy instant instead of one per block wake-up,
+// and the order of blocks within an instant depends only on the requests, not on the
+// SystemC kernel's history. Cycles, not times, are stored, so a change of period (DVFS)
+// moves the pending activations with the clock. An earlier request replaces a later one.
+// The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (a list
+// through the clients, appended and taken in order; a bitmap finds the next busy cycle)
+// with a heap for requests further out.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <systemc>
 #include <vector>
 
@@ -25,9 +28,16 @@ class edge_scheduler {
     void (*call)(void*) = nullptr;
     void* self = nullptr;
     std::uint64_t live = 0;  // sequence number of the request that stands, 0: none
+    // In a bucket's list (bucket < k_wheel) or not (far away or not waiting).
+    client* prev = nullptr;
+    client* next = nullptr;
+    std::uint32_t bucket = ~0u;
   };
 
-  edge_scheduler(clock_domain& clk, const std::string& name);
+  explicit edge_scheduler(clock_domain& clk);
+  ~edge_scheduler();
+  edge_scheduler(const edge_scheduler&) = delete;
+  edge_scheduler& operator=(const edge_scheduler&) = delete;
 
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
   // its earlier request.
@@ -36,10 +46,12 @@ class edge_scheduler {
   void period_changed();
 
  private:
+  friend class edge_dispatcher;
   static constexpr std::uint64_t k_wheel = 512;  // cycles ahead held in buckets
-  struct request {
-    client* c;
-    std::uint64_t seq;
+  static constexpr std::uint64_t never = ~std::uint64_t(0);
+  struct bucket {
+    client* head = nullptr;
+    client* tail = nullptr;
   };
   struct far_request {
     std::uint64_t cycle;
@@ -51,21 +63,43 @@ class edge_scheduler {
       return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
     }
   };
-  void run();
-  void notify_for(std::uint64_t cycle);
+  // The time (fs) of the earliest edge with a request, or never.
+  std::uint64_t next_time() const;
+  // Runs the blocks due at the edges up to now (the dispatcher calls it).
+  void run_due();
   // Moves the window to start at `cycle` (every bucket before it is empty) and brings the
   // far requests that now fall inside it into their buckets.
   void advance(std::uint64_t cycle);
-  void put(std::uint64_t cycle, const request& r);
-  // The earliest cycle with a request at or after `from`, or ~0.
+  void put(std::uint64_t cycle, client& c);
+  void unlink(client& c);
+  // The earliest cycle with a request at or after `from` (>= m_base), or never.
   std::uint64_t next_busy(std::uint64_t from) const;
 
   clock_domain& m_clk;
-  std::uint64_t m_base = 0;                       // first cycle of the wheel's window
-  std::vector<std::vector<request>> m_buckets;    // k_wheel, by cycle mod k_wheel
-  std::uint64_t m_busy[k_wheel / 64] = {};        // buckets with requests
-  std::vector<far_request> m_far;                 // min-heap by (cycle, seq)
   std::uint64_t m_seq = 0;
+  std::uint64_t m_base = 0;                 // first cycle of the wheel's window
+  std::vector<bucket> m_buckets;            // k_wheel, by cycle mod k_wheel
+  std::uint64_t m_busy[k_wheel / 64] = {};  // buckets with requests
+  std::vector<far_request> m_far;           // min-heap by (cycle, seq)
+};
+
+// The one SystemC method that runs the domains' calendars (see above); made on first use.
+class edge_dispatcher {
+ public:
+  static edge_dispatcher& instance();
+  bool running() const { return m_running; }
+  // A domain has a request at time t (fs).
+  void notify_at(std::uint64_t t);
+  // Recomputes the next notification (a domain's period changed).
+  void reschedule();
+
+ private:
+  friend class edge_scheduler;
+  edge_dispatcher();
+  void run();
+  void notify_next();
+
+  std::vector<edge_scheduler*> m_domains;  // in the order they were made
   bool m_running = false;
   std::uint64_t m_notified_fs = ~std::uint64_t(0);  // time of the pending notification
   sc_core::sc_event m_event;

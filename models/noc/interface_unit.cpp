@@ -57,7 +57,6 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   m_down.end_req(gp);
   if (ph == tlm::BEGIN_RESP) {
     ++m_resp_count;
-    wake_at(now);
     if (m_responses.size() < *m_response_buffer) {
       m_responses.push({now + m_latency->value, &gp});
       m_trace_resp.set(m_responses.size());
