@@ -166,3 +166,33 @@ TEST(edge_scheduler, wake_from_another_domain_lands_on_the_next_edge) {
   EXPECT_EQ(log[1].cycle, 2u);
   EXPECT_EQ(log[1].fs, 5 * ns);
 }
+
+TEST(edge_scheduler, domains_with_the_same_edge_run_in_the_order_made) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);
+  clock_domain l2("l2", 1e9, 1.0);  // same edges as core
+  std::vector<run_record> log;
+  block x("x", l2, log), a("a", core, log), b("b", core, log);
+  // A domain's calendar is made when the first block binds to it: x binds to l2 before a
+  // and b bind to core, so l2's blocks run first in an instant.
+  bool once = false;
+  x.action = [&] {  // at edge 4, l2's x wakes core's b for now: b runs in the same instant
+    if (!once) b.wake.at(core.now_cycle());
+    once = true;
+  };
+  a.action = [&] {  // and core's a wakes l2's x for now: x runs again in the same instant
+    if (log.size() < 4) x.wake.at(l2.now_cycle());
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         a.wake.at(4);
+                         x.wake.at(4);
+                       }});
+  sc_core::sc_start();
+  std::vector<std::string> order;
+  for (const auto& r : log) {
+    EXPECT_EQ(r.fs, 4 * ns);
+    order.push_back(r.who);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"x", "a", "b", "x"}));
+}
