@@ -92,4 +92,11 @@ pm::power_component& component::declare_power(const std::string& name,
   return pc;
 }
 
+void component::at_only(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  SC_REPORT_ERROR(name(),
+                  "blocking transport (b_transport) is not supported: this socket speaks the "
+                  "TLM-2.0 AT base protocol (nb_transport_fw/bw)");
+}
+
 }  // namespace gputlm

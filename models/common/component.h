@@ -95,6 +95,15 @@ class component : public sc_core::sc_module {
     m_stats.add(name_path(), name, std::move(f), std::move(description));
   }
 
+  // The b_transport of a target socket that speaks only the AT base protocol: reports an
+  // error. Registering it (register_b_transport(this, &component::at_only)) also keeps
+  // tlm_utils' simple target socket from making a blocking-to-AT adapter thread, with
+  // its own stack, for every socket at the start of simulation.
+  void at_only(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
+  void at_only_tagged(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+    at_only(gp, t);
+  }
+
  protected:
   void declare_socket(const std::string& name, initiator_socket_base& s);
   void declare_socket(const std::string& name, target_socket_base& s);

@@ -11,6 +11,7 @@ kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
   declare_socket("scheduler", scheduler);
   declare_socket("doorbell", doorbell);
   kmu.register_nb_transport_fw(this, &kernel_distributor::kmu_fw);
+  kmu.register_b_transport(this, &component::at_only);
   scheduler.register_b_transport(this, &kernel_distributor::scheduler_b);
   add_stat("kernels", m_kernels, "kernels that held an entry");
   add_stat("full_stalls", m_full_stalls, "launches that waited for a free entry");

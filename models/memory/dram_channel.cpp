@@ -9,6 +9,7 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   for (std::uint64_t i = 0; i < *m_sub_partitions; ++i) {
     l2.push_back(std::make_unique<socket_type>(("l2_" + std::to_string(i)).c_str()));
     l2.back()->register_nb_transport_fw(this, &dram_channel::l2_fw, static_cast<int>(i));
+    l2.back()->register_b_transport(this, &component::at_only_tagged, static_cast<int>(i));
     declare_socket("l2[" + std::to_string(i) + "]", *l2.back());
   }
   m_up.resize(l2.size());

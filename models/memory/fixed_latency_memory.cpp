@@ -9,6 +9,7 @@ fixed_latency_memory::fixed_latency_memory(const sc_core::sc_module_name& name,
     : component(name, ctx), m_peq(this, &fixed_latency_memory::respond) {
   declare_socket("core", core);
   core.register_nb_transport_fw(this, &fixed_latency_memory::fw);
+  core.register_b_transport(this, &component::at_only);
   SC_METHOD(accept_waiting);
   sensitive << m_retry;
   dont_initialize();

@@ -9,6 +9,7 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_socket("core", core);
   declare_socket("icnt", icnt);
   core.register_nb_transport_fw(this, &l1_cache::core_fw);
+  core.register_b_transport(this, &component::at_only);
   icnt.register_nb_transport_bw(this, &l1_cache::icnt_bw);
   m_down.bind(icnt);
   m_up.bind(core);

@@ -9,6 +9,7 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_socket("icnt", icnt);
   declare_socket("dram", dram);
   icnt.register_nb_transport_fw(this, &l2_cache::icnt_fw);
+  icnt.register_b_transport(this, &component::at_only);
   icnt.register_transport_dbg(this, &l2_cache::icnt_dbg);
   dram.register_nb_transport_bw(this, &l2_cache::dram_bw);
   m_down.bind(dram);

@@ -7,6 +7,7 @@ interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_
   declare_socket("in", in);
   declare_socket("out", out);
   in.register_nb_transport_fw(this, &interface_unit::in_fw);
+  in.register_b_transport(this, &component::at_only);
   in.register_transport_dbg(this, &interface_unit::in_dbg);
   out.register_nb_transport_bw(this, &interface_unit::out_bw);
   m_down.bind(out);

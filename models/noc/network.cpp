@@ -22,6 +22,7 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   for (std::uint64_t i = 0; i < *m_smx_ports; ++i) {
     smx.push_back(std::make_unique<target_type>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_fw(this, &network::smx_fw, static_cast<int>(i));
+    smx.back()->register_b_transport(this, &component::at_only_tagged, static_cast<int>(i));
     declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
   }
   for (std::uint64_t j = 0; j < *m_mem_ports; ++j) {

@@ -304,3 +304,28 @@ TEST(l1_banks, pascal_two_banks_32B_interleave_four_sector_hit_takes_two_cycles)
             2 + 1 + 1 + 1);  // r1 100-102, r2 103-104, r3 105-106, r6 109-110
   EXPECT_EQ(b.s("data_port_cycles"), 4 + 4 + 4 + 2 + 1 + 2 + 1);
 }
+
+TEST(l1_cache, blocking_transport_is_refused_with_an_error) {
+  // The memory blocks speak the AT base protocol only; an LT initiator's b_transport gets
+  // a command error and a SystemC error report naming the block, not a silent adapter.
+  bench b(l1_params(), {}, 10);
+  tlm::tlm_generic_payload gp;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(0x100);
+  // This error is the expected outcome: report it by throwing only (the shared test main
+  // turns SystemC errors into failures).
+  const auto previous = sc_core::sc_report_handler::set_handler(
+      [](const sc_core::sc_report& r, const sc_core::sc_actions& a) {
+        if (a & sc_core::SC_THROW) throw r;
+      });
+  try {
+    b.l1->core.get_base_export()->b_transport(gp, t);
+    ADD_FAILURE() << "b_transport was accepted";
+  } catch (const sc_core::sc_report& r) {
+    EXPECT_NE(std::string(r.get_msg()).find("AT base protocol"), std::string::npos);
+    EXPECT_NE(std::string(r.get_msg_type()).find("l1"), std::string::npos);
+  }
+  sc_core::sc_report_handler::set_handler(previous);
+  EXPECT_EQ(gp.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
