@@ -9,7 +9,9 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
       m_depth(queue_depth),
       m_banks(t.banks),
       m_group_col_ok(t.bank_groups ? t.bank_groups : 1, 0),
-      m_open_row_hits(t.banks, 0) {
+      m_open_row_hits(t.banks, 0),
+      m_open_row_write_hits(t.banks, 0),
+      m_queued(t.banks, 0) {
   m_queue.reserve(queue_depth);
   for (std::uint32_t b = 0; b < t.banks; ++b) m_group.push_back(group_of(b));
 }
@@ -17,7 +19,11 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
 void dram_scheduler::push(const request& r) {
   m_queue.push_back({r, r.bursts ? r.bursts : 1});
   const bank_state& b = m_banks[r.bank];
-  if (b.open && b.row == r.row) ++m_open_row_hits[r.bank];
+  ++m_queued[r.bank];
+  if (b.open && b.row == r.row) {
+    ++m_open_row_hits[r.bank];
+    if (r.write) ++m_open_row_write_hits[r.bank];
+  }
 }
 
 std::uint32_t dram_scheduler::group_of(std::uint32_t bank) const {
@@ -33,8 +39,8 @@ dram_scheduler::column_common dram_scheduler::column_constraints() const {
   return c;
 }
 
-std::uint64_t dram_scheduler::row_ready(const entry& e) const {
-  const bank_state& b = m_banks[e.r.bank];
+std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
+  const bank_state& b = m_banks[bank];
   if (b.open) return b.pre_ok;  // precharge first
   std::uint64_t t = m_act_ok;
   if (b.ever_activated) t = std::max({t, b.pre_at + m_t.tRP, b.act_at + m_t.tRC});
@@ -43,10 +49,48 @@ std::uint64_t dram_scheduler::row_ready(const entry& e) const {
 
 void dram_scheduler::count_open_row_hits(std::uint32_t bank) {
   const bank_state& b = m_banks[bank];
-  std::uint32_t n = 0;
+  std::uint32_t n = 0, writes = 0;
   if (b.open)
-    for (const entry& e : m_queue) n += e.r.bank == bank && e.r.row == b.row;
+    for (const entry& e : m_queue)
+      if (e.r.bank == bank && e.r.row == b.row) {
+        ++n;
+        writes += e.r.write;
+      }
   m_open_row_hits[bank] = n;
+  m_open_row_write_hits[bank] = writes;
+}
+
+bool dram_scheduler::column_candidate(const column_common& c, std::uint64_t now) const {
+  for (std::uint32_t b = 0; b < m_t.banks; ++b) {
+    const std::uint32_t hits = m_open_row_hits[b];
+    if (!hits || std::max(m_banks[b].col_ok, m_group_col_ok[m_group[b]]) > now) continue;
+    const std::uint32_t writes = m_open_row_write_hits[b];
+    if ((hits > writes && c.read <= now) || (writes && c.write <= now)) return true;
+  }
+  return false;
+}
+
+bool dram_scheduler::row_candidate(std::uint64_t now) const {
+  // A bank's first queued request needs a row command when the bank has no hits queued.
+  for (std::uint32_t b = 0; b < m_t.banks; ++b)
+    if (m_queued[b] && !m_open_row_hits[b] && row_ready(b) <= now) return true;
+  return false;
+}
+
+std::uint64_t dram_scheduler::next_ready(const column_common& c) const {
+  std::uint64_t next = never;
+  for (std::uint32_t b = 0; b < m_t.banks; ++b) {
+    if (!m_queued[b]) continue;
+    const std::uint32_t hits = m_open_row_hits[b];
+    if (!hits) {
+      next = std::min(next, row_ready(b));
+      continue;
+    }
+    const std::uint32_t writes = m_open_row_write_hits[b];
+    const std::uint64_t kind = std::min(hits > writes ? c.read : never, writes ? c.write : never);
+    next = std::min(next, std::max({m_banks[b].col_ok, m_group_col_ok[m_group[b]], kind}));
+  }
+  return next;
 }
 
 std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& done) {
@@ -58,7 +102,8 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
   // (FCFS: only the oldest request).
   const column_common cc = column_constraints();
   // Nothing can start a column access before both the read and the write constraints.
-  if (col_bus_free && std::min(cc.read, cc.write) <= now) {
+  if (col_bus_free && std::min(cc.read, cc.write) <= now &&
+      (!m_t.fr_fcfs || column_candidate(cc, now))) {
     for (std::size_t i = 0; i < m_queue.size(); ++i) {
       entry& e = m_queue[i];
       bank_state& b = m_banks[e.r.bank];
@@ -92,6 +137,8 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
         if (--e.left == 0) {
           done.push_back({e.r.tag, data_end, !e.activated, std::min(e.first_command, now)});
           --m_open_row_hits[e.r.bank];
+          if (e.r.write) --m_open_row_write_hits[e.r.bank];
+          --m_queued[e.r.bank];
           m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
         }
         break;
@@ -102,7 +149,8 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
 
   // Row command for the oldest request that needs one, unless an older request uses its
   // bank or the bank still has row hits queued (FR-FCFS keeps the row open for them).
-  if (m_t.dual_bus ? m_last_row != now : m_last_cmd != now) {
+  if ((m_t.dual_bus ? m_last_row != now : m_last_cmd != now) &&
+      (!m_t.fr_fcfs || row_candidate(now))) {
     std::uint64_t seen = 0;  // banks with an older request
     for (std::size_t i = 0; i < m_queue.size(); ++i) {
       entry& e = m_queue[i];
@@ -121,6 +169,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
           b.pre_at = now;
           e.first_command = std::min(e.first_command, now);
           m_open_row_hits[e.r.bank] = 0;
+          m_open_row_write_hits[e.r.bank] = 0;
           ++m_precharges;
         } else {
           b.open = true;
@@ -147,6 +196,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
   if (m_queue.empty()) return never;
   // Next cycle at which some request could issue.
   const column_common cn = column_constraints();
+  if (m_t.fr_fcfs) return std::max(next_ready(cn), now + 1);
   std::uint64_t next = never;
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < m_queue.size(); ++i) {

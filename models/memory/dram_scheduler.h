@@ -101,8 +101,15 @@ class dram_scheduler {
     const bank_state& b = m_banks[e.r.bank];
     return std::max({b.col_ok, m_group_col_ok[m_group[e.r.bank]], e.r.write ? c.write : c.read});
   }
-  std::uint64_t row_ready(const entry& e) const;  // PRE or ACT
+  std::uint64_t row_ready(const entry& e) const { return row_ready(e.r.bank); }
+  std::uint64_t row_ready(std::uint32_t bank) const;  // PRE or ACT
   void count_open_row_hits(std::uint32_t bank);
+  // FR-FCFS by bank (what the queue scans would find, from per-bank counts): is some row
+  // hit's column command ready now; is some bank's row command ready now; the earliest
+  // cycle either could be.
+  bool column_candidate(const column_common& c, std::uint64_t now) const;
+  bool row_candidate(std::uint64_t now) const;
+  std::uint64_t next_ready(const column_common& c) const;
 
   dram_timing m_t;
   std::size_t m_depth;
@@ -111,6 +118,8 @@ class dram_scheduler {
   std::vector<std::uint64_t> m_group_col_ok;
   std::vector<std::uint32_t> m_group;  // per bank: its bank group
   std::vector<std::uint32_t> m_open_row_hits;  // per bank: queued requests to its open row
+  std::vector<std::uint32_t> m_open_row_write_hits;  // per bank: the writes among them
+  std::vector<std::uint32_t> m_queued;               // per bank: queued requests
   std::uint64_t m_col_ok = 0;                  // tCCD
   std::uint64_t m_act_ok = 0;                  // tRRD
   std::uint64_t m_bus_free = 0;                // data bus
