@@ -12,14 +12,39 @@ index_function parse_index_function(const std::string& name) {
   throw std::invalid_argument("unknown index function '" + name + "'");
 }
 
-std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size) {
-  // Irreducible polynomials (bit i = coefficient of x^i): x^4+x+1, x^5+x^2+1, x^6+x+1.
-  unsigned degree = log2_floor(size);
-  std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : degree == 6 ? 0x43 : 0;
-  if (poly == 0) return static_cast<std::uint32_t>(value & (size - 1));
+namespace {
+// Irreducible polynomials (bit i = coefficient of x^i): x^4+x+1, x^5+x^2+1, x^6+x+1.
+constexpr std::uint64_t k_polys[3] = {0x13, 0x25, 0x43};
+
+// value mod poly over GF(2), one bit at a time.
+std::uint32_t reduce_bitwise(std::uint64_t value, std::uint64_t poly, unsigned degree) {
   for (int bit = 63; bit >= static_cast<int>(degree); --bit)
     if (value >> bit & 1) value ^= poly << (bit - degree);
   return static_cast<std::uint32_t>(value);
+}
+
+// The reduction is linear over GF(2): value mod P is the XOR of (byte_k << 8k) mod P over
+// the eight bytes of value, read from a table per polynomial.
+struct ipoly_tables {
+  std::uint8_t t[3][8][256];
+  ipoly_tables() {
+    for (unsigned p = 0; p < 3; ++p)
+      for (unsigned k = 0; k < 8; ++k)
+        for (unsigned v = 0; v < 256; ++v)
+          t[p][k][v] = static_cast<std::uint8_t>(
+              reduce_bitwise(std::uint64_t(v) << (8 * k), k_polys[p], 4 + p));
+  }
+};
+}  // namespace
+
+std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size) {
+  const unsigned degree = log2_floor(size);
+  if (degree < 4 || degree > 6) return static_cast<std::uint32_t>(value & (size - 1));
+  static const ipoly_tables tables;
+  const auto& t = tables.t[degree - 4];
+  std::uint32_t h = 0;
+  for (unsigned k = 0; k < 8; ++k) h ^= t[k][(value >> (8 * k)) & 0xff];
+  return h;
 }
 
 std::uint32_t set_index(index_function f, std::uint64_t addr, std::uint32_t sets,

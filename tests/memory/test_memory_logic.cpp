@@ -35,6 +35,26 @@ TEST(set_index, fermi_hash_by_hand) {
   EXPECT_EQ(set_index(index_function::fermi_hash, 0x1000, 32, 7), 0u);
 }
 
+TEST(set_index, ipoly_is_the_remainder_modulo_the_irreducible_polynomial) {
+  // Reference: GF(2) long division of the 64-bit value by x^4+x+1, x^5+x^2+1, x^6+x+1.
+  auto reference = [](std::uint64_t v, unsigned degree) {
+    const std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : 0x43;
+    for (unsigned bit = 63; bit >= degree; --bit)
+      if (v >> bit & 1) v ^= poly << (bit - degree);
+    return static_cast<std::uint32_t>(v);
+  };
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 2000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    for (unsigned degree = 4; degree <= 6; ++degree)
+      ASSERT_EQ(ipoly_hash(x, 1u << degree), reference(x, degree)) << std::hex << x;
+  }
+  EXPECT_EQ(ipoly_hash(0x10, 16), 0x3u);  // x^4 = x + 1
+  EXPECT_EQ(ipoly_hash(0x40, 64), 0x3u);  // x^6 = x + 1
+}
+
 TEST(set_index, ipoly_spreads_a_power_of_two_stride_over_every_set) {
   for (std::uint32_t sets : {16u, 32u, 64u}) {
     std::set<std::uint32_t> linear, ipoly;
