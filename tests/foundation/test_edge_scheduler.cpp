@@ -56,6 +56,14 @@ struct driver : sc_core::sc_module {
 
 constexpr std::uint64_t ns = 1'000'000;  // fs
 
+// One run: which block, at which cycle of its clock, at which time (fs).
+void expect_run(const run_record& r, const std::string& who, std::uint64_t cycle,
+                std::uint64_t fs) {
+  EXPECT_EQ(r.who, who);
+  EXPECT_EQ(r.cycle, cycle);
+  EXPECT_EQ(r.fs, fs);
+}
+
 std::vector<std::string> names_at(const std::vector<run_record>& log, std::uint64_t cycle) {
   std::vector<std::string> out;
   for (const auto& r : log)
@@ -112,13 +120,10 @@ TEST(edge_scheduler, far_requests_keep_cycle_and_order) {
   drv.steps.push_back({sc_core::sc_time::from_value(1600 * ns), [&] { f.wake.at(2000); }});
   sc_core::sc_start();
   ASSERT_EQ(log.size(), 4u);
-  EXPECT_EQ(log[0].who, "g");
-  EXPECT_EQ(log[0].fs, 1000 * ns);
-  EXPECT_EQ(names_at(log, 2000), (std::vector<std::string>{"e", "f"}));
-  EXPECT_EQ(log[1].fs, 2000 * ns);
-  EXPECT_EQ(log[3].who, "h");
-  EXPECT_EQ(log[3].cycle, 100000u);
-  EXPECT_EQ(log[3].fs, 100000 * ns);
+  expect_run(log[0], "g", 1000, 1000 * ns);
+  expect_run(log[1], "e", 2000, 2000 * ns);
+  expect_run(log[2], "f", 2000, 2000 * ns);
+  expect_run(log[3], "h", 100000, 100000 * ns);
 }
 
 TEST(edge_scheduler, dvfs_moves_pending_activations) {
@@ -139,12 +144,8 @@ TEST(edge_scheduler, dvfs_moves_pending_activations) {
       {sc_core::sc_time::from_value(8 * ns), [&] { clk.set_operating_point(500e6, 0.9); }});
   sc_core::sc_start();
   ASSERT_EQ(log.size(), 2u);
-  EXPECT_EQ(log[0].who, "a");
-  EXPECT_EQ(log[0].cycle, 10u);
-  EXPECT_EQ(log[0].fs, 6 * ns);
-  EXPECT_EQ(log[1].who, "b");
-  EXPECT_EQ(log[1].cycle, 20u);
-  EXPECT_EQ(log[1].fs, 20 * ns);
+  expect_run(log[0], "a", 10, 6 * ns);
+  expect_run(log[1], "b", 20, 20 * ns);
 }
 
 TEST(edge_scheduler, wake_from_another_domain_lands_on_the_next_edge) {
@@ -160,11 +161,8 @@ TEST(edge_scheduler, wake_from_another_domain_lands_on_the_next_edge) {
   drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] { a.wake.at(3); }});
   sc_core::sc_start();
   ASSERT_EQ(log.size(), 2u);
-  EXPECT_EQ(log[0].who, "a");
-  EXPECT_EQ(log[0].fs, 3 * ns);
-  EXPECT_EQ(log[1].who, "m");
-  EXPECT_EQ(log[1].cycle, 2u);
-  EXPECT_EQ(log[1].fs, 5 * ns);
+  expect_run(log[0], "a", 3, 3 * ns);
+  expect_run(log[1], "m", 2, 5 * ns);
 }
 
 TEST(edge_scheduler, domains_with_the_same_edge_run_in_the_order_made) {
