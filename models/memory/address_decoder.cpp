@@ -94,6 +94,8 @@ address_decoder::address_decoder(const std::string& map, std::uint32_t channels,
   m_row = field(row_mask);
   m_bank = field(bank_mask);
   m_col = field(col_mask);
+  // ipoly hashes over the next power of two (16, 32 or 64) of all sub-partitions.
+  while (m_ipoly_size < m_channels * m_subs && m_ipoly_size < 64) m_ipoly_size <<= 1;
 }
 
 address_decoder::field::field(std::uint64_t mask) {
@@ -112,43 +114,28 @@ address_decoder::field::field(std::uint64_t mask) {
   }
 }
 
-std::uint64_t address_decoder::local_address(std::uint64_t addr, std::uint64_t* chunk) const {
-  const std::uint64_t low = addr & ((std::uint64_t(1) << m_bit) - 1);
-  *chunk = addr >> m_bit;
-  return ((*chunk / m_channels) << m_bit) | low;
+std::uint32_t address_decoder::hashed_partition(std::uint64_t chunk) const {
+  const std::uint32_t total = m_channels * m_subs;
+  if (m_indexing == partition_indexing::ipoly) return ipoly_hash(chunk, m_ipoly_size) % total;
+  return static_cast<std::uint32_t>(splitmix64(chunk ^ 0x5eedULL) % total);
 }
 
 std::uint32_t address_decoder::sub_partition(std::uint64_t addr) const {
-  const std::uint32_t total = m_channels * m_subs;
-  const std::uint64_t chunk = addr >> m_bit;
-  switch (m_indexing) {
-    case partition_indexing::linear: {
-      std::uint64_t c;
-      const std::uint32_t bank = m_bank.gather(local_address(addr, &c));
-      return static_cast<std::uint32_t>(chunk % m_channels) * m_subs + bank % m_subs;
-    }
-    case partition_indexing::ipoly: {
-      std::uint32_t size = 16;
-      while (size < total && size < 64) size <<= 1;
-      return ipoly_hash(chunk, size) % total;
-    }
-    case partition_indexing::random:
-      return static_cast<std::uint32_t>(splitmix64(chunk ^ 0x5eedULL) % total);
-    case partition_indexing::xor_fold:
-      break;
-  }
+  // The hashed indexings need only the chunk number; the others the bank (and row).
+  if (m_indexing == partition_indexing::ipoly || m_indexing == partition_indexing::random)
+    return hashed_partition(addr >> m_bit);
   return decode(addr).sub_partition;
 }
 
 dram_address address_decoder::decode(std::uint64_t addr) const {
   dram_address d;
-  std::uint64_t chunk;
-  const std::uint64_t local = local_address(addr, &chunk);
+  const std::uint64_t low = addr & ((std::uint64_t(1) << m_bit) - 1);
+  const std::uint64_t chunk = addr >> m_bit;
   d.channel = static_cast<std::uint32_t>(chunk % m_channels);
+  const std::uint64_t local = ((chunk / m_channels) << m_bit) | low;
   d.bank = m_bank.gather(local);
   d.row = m_row.gather(local);
   d.column = m_col.gather(local);
-  const std::uint32_t total = m_channels * m_subs;
   switch (m_indexing) {
     case partition_indexing::linear:
       d.sub_partition = d.channel * m_subs + d.bank % m_subs;
@@ -157,15 +144,9 @@ dram_address address_decoder::decode(std::uint64_t addr) const {
       d.channel = static_cast<std::uint32_t>((d.channel ^ d.row) % m_channels);
       d.sub_partition = d.channel * m_subs + d.bank % m_subs;
       break;
-    case partition_indexing::ipoly: {
-      std::uint32_t size = 16;
-      while (size < total && size < 64) size <<= 1;
-      d.sub_partition = ipoly_hash(chunk, size) % total;
-      d.channel = d.sub_partition / m_subs;
-      break;
-    }
+    case partition_indexing::ipoly:
     case partition_indexing::random:
-      d.sub_partition = static_cast<std::uint32_t>(splitmix64(chunk ^ 0x5eedULL) % total);
+      d.sub_partition = hashed_partition(chunk);
       d.channel = d.sub_partition / m_subs;
       break;
   }

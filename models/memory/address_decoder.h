@@ -60,7 +60,8 @@ class address_decoder {
       return static_cast<std::uint32_t>(out);
     }
   };
-  std::uint64_t local_address(std::uint64_t addr, std::uint64_t* chunk) const;
+  // The sub-partition of an interleaving chunk under ipoly or random indexing.
+  std::uint32_t hashed_partition(std::uint64_t chunk) const;
 
   std::uint32_t m_channels;
   std::uint32_t m_subs;
@@ -68,6 +69,7 @@ class address_decoder {
   unsigned m_bit = 0;
   field m_row, m_bank, m_col;
   unsigned m_bank_bits = 0;
+  std::uint32_t m_ipoly_size = 16;
 };
 
 }  // namespace gputlm::memory

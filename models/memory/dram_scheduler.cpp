@@ -197,6 +197,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
   // Next cycle at which some request could issue.
   const column_common cn = column_constraints();
   if (m_t.fr_fcfs) return std::max(next_ready(cn), now + 1);
+  // FCFS: the oldest request that can be next (a row command waits for its bank's hits).
   std::uint64_t next = never;
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < m_queue.size(); ++i) {
@@ -212,8 +213,8 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
       if (older || m_open_row_hits[e.r.bank]) continue;
       t = row_ready(e);
     }
-    next = std::min(next, t);
-    if (!m_t.fr_fcfs || next <= now + 1) break;  // nothing can be earlier than now + 1
+    next = t;
+    break;
   }
   return std::max(next, now + 1);
 }
