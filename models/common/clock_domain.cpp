@@ -32,23 +32,6 @@ edge_scheduler& clock_domain::scheduler() {
   return *m_scheduler;
 }
 
-std::uint64_t clock_domain::cycle_at(const sc_time& t) const {
-  std::uint64_t v = t.value();
-  if (v < m_epoch_fs) return m_epoch_cycle;  // before the last change: not asked in practice
-  return m_epoch_cycle + (v - m_epoch_fs) / m_period_fs;
-}
-
-std::uint64_t clock_domain::next_cycle_at(const sc_time& t) const {
-  std::uint64_t v = t.value();
-  if (v <= m_epoch_fs) return m_epoch_cycle;
-  return m_epoch_cycle + (v - m_epoch_fs + m_period_fs - 1) / m_period_fs;
-}
-
-sc_time clock_domain::edge_time(std::uint64_t cycle) const {
-  if (cycle < m_epoch_cycle) cycle = m_epoch_cycle;
-  return fs(m_epoch_fs + (cycle - m_epoch_cycle) * m_period_fs);
-}
-
 sc_time clock_domain::delay_cycles(std::uint64_t n) const {
   sc_time now = sc_core::sc_time_stamp();
   return edge_time(next_cycle_at(now) + n) - now;

@@ -29,18 +29,40 @@ class clock_domain {
   sc_core::sc_time period() const { return fs(m_period_fs); }
 
   // Cycle counting. A cycle n starts at edge n; edge 0 is at time 0.
-  std::uint64_t cycle_at(const sc_core::sc_time& t) const;      // last edge at or before t
-  std::uint64_t next_cycle_at(const sc_core::sc_time& t) const; // first edge at or after t
-  sc_core::sc_time edge_time(std::uint64_t cycle) const;
+  std::uint64_t cycle_at(const sc_core::sc_time& t) const { return cycle_at_fs(t.value()); }
+  std::uint64_t next_cycle_at(const sc_core::sc_time& t) const {
+    return next_cycle_at_fs(t.value());
+  }
+  sc_core::sc_time edge_time(std::uint64_t cycle) const { return fs(edge_fs(cycle)); }
+  // The same in femtoseconds (the kernel's resolution), without building sc_time values.
+  std::uint64_t cycle_at_fs(std::uint64_t v) const {  // last edge at or before v
+    if (v < m_epoch_fs) return m_epoch_cycle;  // before the last change: not asked in practice
+    return m_epoch_cycle + (v - m_epoch_fs) / m_period_fs;
+  }
+  std::uint64_t next_cycle_at_fs(std::uint64_t v) const {  // first edge at or after v
+    if (v <= m_epoch_fs) return m_epoch_cycle;
+    return m_epoch_cycle + (v - m_epoch_fs + m_period_fs - 1) / m_period_fs;
+  }
+  std::uint64_t edge_fs(std::uint64_t cycle) const {
+    if (cycle < m_epoch_cycle) cycle = m_epoch_cycle;
+    return m_epoch_fs + (cycle - m_epoch_cycle) * m_period_fs;
+  }
+  // The current simulation time in fs. While the edge dispatcher runs (every block
+  // activation) it is the dispatcher's instant, read without asking the kernel.
+  static std::uint64_t now_fs() {
+    return s_dispatch_fs != ~std::uint64_t(0) ? s_dispatch_fs : sc_core::sc_time_stamp().value();
+  }
   // The current cycle; remembered for the current time, which many blocks ask for.
   std::uint64_t now_cycle() const {
-    const std::uint64_t v = sc_core::sc_time_stamp().value();
+    const std::uint64_t v = now_fs();
     if (v != m_now_fs) {
       m_now_fs = v;
-      m_now_cycle = cycle_at(sc_core::sc_time::from_value(v));
+      m_now_cycle = cycle_at_fs(v);
     }
     return m_now_cycle;
   }
+  // The first edge at or after now (now_cycle() when now is an edge).
+  std::uint64_t next_cycle() const { return next_cycle_at_fs(now_fs()); }
   // Time from now until `n` cycles after the next edge (n = 0: the next edge itself,
   // or now when now is an edge).
   sc_core::sc_time delay_cycles(std::uint64_t n) const;
@@ -59,6 +81,8 @@ class clock_domain {
   static void init_time_resolution();
 
  private:
+  friend class edge_dispatcher;
+  static inline std::uint64_t s_dispatch_fs = ~std::uint64_t(0);  // see now_fs()
   static sc_core::sc_time fs(std::uint64_t v) {
     return sc_core::sc_time::from_value(v);  // resolution is 1 fs
   }

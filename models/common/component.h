@@ -82,7 +82,7 @@ class component : public sc_core::sc_module {
                                         std::uint64_t capacity_bytes = 0,
                                         std::uint32_t elements = 1);
   // The current simulated time in fs (the time base of power components).
-  static std::uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
+  static std::uint64_t now_fs() { return clock_domain::now_fs(); }
 
  // Statistics under this block's hierarchical name.
   void add_stat(const std::string& name, const counter& c, std::string description) {

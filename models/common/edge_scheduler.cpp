@@ -26,7 +26,7 @@ edge_dispatcher::edge_dispatcher() : m_event("gputlm_edges_event") {
 
 void edge_dispatcher::notify_at(std::uint64_t t) {
   if (t >= m_notified_fs) return;
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t now = clock_domain::now_fs();
   m_notified_fs = t;
   m_event.notify(sc_core::sc_time::from_value(t > now ? t - now : 0));
 }
@@ -46,17 +46,28 @@ void edge_dispatcher::reschedule() {
 void edge_dispatcher::run() {
   m_notified_fs = ~std::uint64_t(0);
   const std::uint64_t now = sc_core::sc_time_stamp().value();
-  m_running = true;
-  for (bool again = true; again;) {  // a block may wake another domain's block for now
-    again = false;
-    for (std::size_t i = 0; i < m_domains.size(); ++i) {
-      edge_scheduler* s = m_domains[i];
-      if (s->next_time() > now) continue;
-      s->run_due();
-      again = true;
+  {
+    struct running_guard {  // also undone when a block throws (a bad trace found while running)
+      bool& running;
+      running_guard(bool& r, std::uint64_t t) : running(r) {
+        running = true;
+        clock_domain::s_dispatch_fs = t;
+      }
+      ~running_guard() {
+        running = false;
+        clock_domain::s_dispatch_fs = ~std::uint64_t(0);
+      }
+    } guard{m_running, now};
+    for (bool again = true; again;) {  // a block may wake another domain's block for now
+      again = false;
+      for (std::size_t i = 0; i < m_domains.size(); ++i) {
+        edge_scheduler* s = m_domains[i];
+        if (s->next_time() > now) continue;
+        s->run_due();
+        again = true;
+      }
     }
   }
-  m_running = false;
   notify_next();
 }
 
@@ -130,21 +141,25 @@ std::uint64_t edge_scheduler::next_busy(std::uint64_t from) const {
 
 std::uint64_t edge_scheduler::next_time() const {
   const std::uint64_t c = next_busy(m_base);
-  return c == never ? never : m_clk.edge_time(c).value();
+  return c == never ? never : m_clk.edge_fs(c);
 }
 
 void edge_scheduler::schedule(client& c, std::uint64_t cycle) {
-  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
-  if (m_clk.edge_time(cycle) < stamp) cycle = m_clk.next_cycle_at(stamp);
+  // A cycle whose edge has passed means the next edge (the current one when now is an edge).
+  const std::uint64_t now = m_clk.now_cycle();
+  if (cycle <= now) {
+    const std::uint64_t stamp = clock_domain::now_fs();
+    if (m_clk.edge_fs(cycle) < stamp) cycle = m_clk.next_cycle_at_fs(stamp);
+  }
   edge_dispatcher& d = edge_dispatcher::instance();
   // Every request before the current edge has run, so the window may start there.
-  if (!d.running()) advance(m_clk.cycle_at(stamp));
+  if (!d.running()) advance(now);
   if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
   c.live = ++m_seq;
   put(cycle, c);
   // While the dispatcher runs, requests for now are met in the same pass and later ones
   // are notified when it ends.
-  if (!d.running()) d.notify_at(m_clk.edge_time(cycle).value());
+  if (!d.running()) d.notify_at(m_clk.edge_fs(cycle));
 }
 
 void edge_scheduler::period_changed() { edge_dispatcher::instance().reschedule(); }

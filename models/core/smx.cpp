@@ -215,7 +215,7 @@ void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       m_ldst_head = 0;
     }
     m_ldst_fifo.push_back({coalesced_request{}, access_kind::flush, 0, 0, 0});
-    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+    wake_at(clock().next_cycle());
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   } else {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -252,7 +252,7 @@ void smx::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
     launch_tb(gp);
   } else if (phase == tlm::END_REQ) {
     unblock(gp);
-    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+    wake_at(clock().next_cycle());
   } else if (phase == tlm::BEGIN_RESP) {
     unblock(gp);  // a response implies the end of its own request phase
     response(gp);
@@ -293,7 +293,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     sc_core::sc_stop();
     return;
   }
-  account_until(clock().next_cycle_at(sc_core::sc_time_stamp()));
+  account_until(clock().next_cycle());
 
   std::uint32_t next_free = 0;
   for (const traces::warp_trace& wt : tb.trace->warps) {
@@ -323,14 +323,14 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   m_trace_tbs.set(m_trace_tbs + 1);
   m_trace_active_warps.set(m_live_warps);
   for (std::uint32_t wi : std::vector<std::uint32_t>(tb.warps)) maybe_finish_warp(wi);
-  wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+  wake_at(clock().next_cycle());
 }
 
 void smx::maybe_finish_warp(std::uint32_t wi) {
   warp_state& w = m_warps[wi];
   if (!w.live || w.issued < w.size || w.outstanding != 0) return;
   // The warp is done when its last results are written back (a timer wakes the SMX then).
-  if (w.drain > clock().next_cycle_at(sc_core::sc_time_stamp())) {
+  if (w.drain > clock().next_cycle()) {
     if (std::find(m_draining.begin(), m_draining.end(), wi) == m_draining.end())
       m_draining.push_back(wi);
     return;
@@ -393,8 +393,8 @@ void smx::account_until(std::uint64_t cycle) {
 void smx::cycle() {
   m_wake.fired();
   const std::uint64_t now = clock().now_cycle();
-  if (now == m_last_cycle || clock().edge_time(now) != sc_core::sc_time_stamp()) {
-    wake_at(clock().next_cycle_at(sc_core::sc_time_stamp() + sc_core::sc_time::from_value(1)));
+  if (now == m_last_cycle || clock().edge_fs(now) != clock_domain::now_fs()) {
+    wake_at(clock().next_cycle_at_fs(clock_domain::now_fs() + 1));
     return;
   }
   ++m_activations;
@@ -782,7 +782,7 @@ void smx::send_requests(std::uint64_t now) {
     mem_request& r = payload_pool::request(gp);
     r.smx = m_id;
     r.kind = access_kind::flush;
-    r.issue_time_fs = sc_core::sc_time_stamp().value();
+    r.issue_time_fs = clock_domain::now_fs();
     ++m_l1_flushes;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -808,7 +808,7 @@ void smx::send_requests(std::uint64_t now) {
   r.lane_mask = q.req.lane_mask;
   r.sector_mask = q.req.sector_mask;
   r.kind = q.kind;
-  r.issue_time_fs = sc_core::sc_time_stamp().value();
+  r.issue_time_fs = clock_domain::now_fs();
   r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
   ++m_memory_requests;
 
@@ -829,7 +829,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   const mem_request& r = payload_pool::request(gp);
   if (r.kind == access_kind::flush) {  // the L1 has been flushed
     gp.release();
-    if (m_ldst_head < m_ldst_fifo.size()) wake_at(clock().next_cycle_at(sc_core::sc_time_stamp()));
+    if (m_ldst_head < m_ldst_fifo.size()) wake_at(clock().next_cycle());
     return;
   }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
@@ -837,7 +837,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   pending_load& pl = m_pending[p];
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;
-  const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp());
+  const std::uint64_t now = clock().next_cycle();
   if (--pl.requests == 0) {
     bool had_dst = false;
     for (std::uint16_t d : pl.dst)
