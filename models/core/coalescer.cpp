@@ -13,26 +13,48 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
   if (arch < 60) subwarp = access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
 
   std::size_t group_begin = 0;
-  std::uint32_t index = 0;  // position in `addresses` (active lanes only)
-  for (std::uint32_t lane = 0; lane < 32; ++lane) {
-    if (lane % subwarp == 0) group_begin = out.size();
-    if (!(active_mask >> lane & 1)) continue;
+  std::uint32_t group = ~0u;
+  std::size_t last_hit = 0;  // the request the previous lane went to (usually this one's)
+  std::uint32_t index = 0;   // position in `addresses` (active lanes only)
+  auto add = [&](std::uint64_t line, std::uint8_t sectors, std::uint32_t lane) {
+    if (last_hit >= group_begin && last_hit < out.size() && out[last_hit].line_address == line) {
+      out[last_hit].sector_mask |= sectors;
+      out[last_hit].lane_mask |= 1u << lane;
+      return;
+    }
+    auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(group_begin), out.end(),
+                           [&](const coalesced_request& r) { return r.line_address == line; });
+    if (it == out.end()) {
+      out.push_back({line, sectors, 1u << lane, 0});
+      last_hit = out.size() - 1;
+    } else {
+      it->sector_mask |= sectors;
+      it->lane_mask |= 1u << lane;
+      last_hit = static_cast<std::size_t>(it - out.begin());
+    }
+  };
+  // Sectors s in [lo, hi] of a line, as a mask.
+  auto sector_range = [](std::uint64_t lo, std::uint64_t hi) {
+    return static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
+  };
+  for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
+    if (lane / subwarp != group) {
+      group = lane / subwarp;
+      group_begin = out.size();
+    }
     const std::uint64_t first = addresses[index++];
     const std::uint64_t last = first + access_size - 1;
+    const std::uint64_t line0 = first & ~(line_bytes - 1);
+    if ((last & ~(line_bytes - 1)) == line0) {  // within one line (the usual case)
+      add(line0, sector_range(first - line0, last - line0), lane);
+      continue;
+    }
     // An access may straddle a line boundary (unaligned or wide): touch each line.
-    for (std::uint64_t line = first & ~(line_bytes - 1); line <= last; line += line_bytes) {
-      std::uint64_t lo = std::max(first, line) - line;
-      std::uint64_t hi = std::min(last, line + line_bytes - 1) - line;
-      std::uint8_t sectors = 0;
-      for (std::uint64_t s = lo / sector_bytes; s <= hi / sector_bytes; ++s) sectors |= 1u << s;
-      auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(group_begin), out.end(),
-                             [&](const coalesced_request& r) { return r.line_address == line; });
-      if (it == out.end()) {
-        out.push_back({line, sectors, 1u << lane, 0});
-      } else {
-        it->sector_mask |= sectors;
-        it->lane_mask |= 1u << lane;
-      }
+    for (std::uint64_t line = line0; line <= last; line += line_bytes) {
+      const std::uint64_t lo = std::max(first, line) - line;
+      const std::uint64_t hi = std::min(last, line + line_bytes - 1) - line;
+      add(line, sector_range(lo, hi), lane);
     }
   }
   for (auto& r : out)

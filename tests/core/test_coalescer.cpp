@@ -97,3 +97,49 @@ TEST(shared_memory, bank_conflicts) {
   // 8 B per lane, stride 8 B: 64 words over 32 banks, 2 per bank.
   EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 8).data(), 8, 32), 2u);
 }
+
+// A reference written from the rule, byte by byte: for each sub-warp, the lines its active
+// lanes touch in order of first touch, each with the sectors and lanes touching it.
+TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
+  std::uint64_t x = 99;
+  auto rnd = [&] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::uint32_t arch = trial % 2 ? 70 : 20;
+    const std::uint32_t size = 1u << (rnd() % 5);  // 1..16 B
+    std::uint32_t mask = trial % 3 ? 0xffffffffu : static_cast<std::uint32_t>(rnd());
+    std::vector<std::uint64_t> a;
+    const std::uint64_t base = 0x10000 + (rnd() % 64) * 4096;
+    const std::uint64_t stride = rnd() % 4 == 0 ? rnd() % 300 : size * (1 + rnd() % 3);
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+      if (mask >> lane & 1) a.push_back(rnd() % 5 == 0 ? base + rnd() % 2048 : base + lane * stride + rnd() % 3);
+    std::vector<coalesced_request> got;
+    coalesce(arch, mask, a.data(), size, got);
+
+    const std::uint32_t subwarp = arch < 60 ? (size <= 4 ? 32 : size == 8 ? 16 : 8) : 32;
+    std::vector<coalesced_request> want;
+    std::size_t index = 0, group_begin = 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+      if (lane % subwarp == 0) group_begin = want.size();
+      if (!(mask >> lane & 1)) continue;
+      const std::uint64_t addr = a[index++];
+      for (std::uint64_t b = addr; b < addr + size; ++b) {
+        const std::uint64_t line = b / 128 * 128;
+        std::size_t k = group_begin;
+        while (k < want.size() && want[k].line_address != line) ++k;
+        if (k == want.size()) want.push_back({line, 0, 0, 0});
+        want[k].sector_mask |= static_cast<std::uint8_t>(1u << ((b - line) / 32));
+        want[k].lane_mask |= 1u << lane;
+      }
+    }
+    ASSERT_EQ(got.size(), want.size()) << "trial " << trial;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      EXPECT_EQ(got[k].line_address, want[k].line_address) << "trial " << trial;
+      EXPECT_EQ(got[k].sector_mask, want[k].sector_mask) << "trial " << trial;
+      EXPECT_EQ(got[k].lane_mask, want[k].lane_mask) << "trial " << trial;
+      EXPECT_EQ(got[k].bytes, 32u * static_cast<std::uint32_t>(__builtin_popcount(want[k].sector_mask)));
+    }
+  }
+}
