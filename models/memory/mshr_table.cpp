@@ -8,6 +8,10 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge)
     : m_entries(entries), m_merge(merge) {
   m_free.reserve(entries);
   m_order.reserve(entries);
+  std::size_t buckets = 2;
+  while (buckets < 2 * entries) buckets *= 2;
+  m_hash.resize(buckets);
+  m_hash_shift = 64 - static_cast<unsigned>(__builtin_ctzll(buckets));
   for (std::size_t i = entries; i-- > 0;) {
     m_entries[i].slots.reserve(merge);
     m_free.push_back(static_cast<int>(i));
@@ -15,9 +19,28 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge)
 }
 
 int mshr_table::find(std::uint64_t line) const {
-  for (int idx : m_order)
-    if (m_entries[idx].line == line) return idx;
-  return -1;
+  const std::size_t mask = m_hash.size() - 1;
+  for (std::size_t b = home(line);; b = (b + 1) & mask) {
+    const bucket& h = m_hash[b];
+    if (h.idx < 0) return -1;
+    if (h.line == line) return h.idx;
+  }
+}
+
+void mshr_table::unhash(std::uint64_t line, int idx) {
+  const std::size_t mask = m_hash.size() - 1;
+  std::size_t hole = home(line);
+  while (m_hash[hole].idx != idx) hole = (hole + 1) & mask;
+  // Backward shift: move later members of the probe run into the hole when their home
+  // position does not lie (cyclically) between the hole and them.
+  for (std::size_t b = (hole + 1) & mask; m_hash[b].idx >= 0; b = (b + 1) & mask) {
+    const std::size_t h = home(m_hash[b].line);
+    if (((b - h) & mask) >= ((b - hole) & mask)) {
+      m_hash[hole] = m_hash[b];
+      hole = b;
+    }
+  }
+  m_hash[hole] = bucket{};
 }
 
 int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* requester) {
@@ -32,6 +55,10 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   e.slots.push_back({requester, sectors});
   m_order.push_back(idx);
   ++m_slots_used;
+  const std::size_t mask = m_hash.size() - 1;
+  std::size_t b = home(line);
+  while (m_hash[b].idx >= 0) b = (b + 1) & mask;
+  m_hash[b] = {line, idx};
   return idx;
 }
 
@@ -57,6 +84,7 @@ void mshr_table::release(int idx, std::vector<slot>& out) {
   m_slots_used -= e.slots.size();
   e.slots.clear();
   e.valid = false;
+  unhash(e.line, idx);
   m_order.erase(std::find(m_order.begin(), m_order.end(), idx));
   m_free.push_back(idx);
 }

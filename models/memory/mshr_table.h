@@ -4,6 +4,8 @@
 // are kept in allocation (FIFO) order, entry 0 being the oldest, as the LATOA paper's MSHR
 // (../shared/reference/platforms.md §2.6: "entry 1 is the next to go out").
 // Occupancy of entries and of the slots of each entry can be read at any time.
+// Lines are found through a small open-addressing hash (linear probing, deletion by
+// backward shift), so a lookup costs the same with 8 entries or 256.
 // Plain C++, no SystemC; no allocation after construction.
 #pragma once
 
@@ -51,7 +53,19 @@ class mshr_table {
   const std::vector<int>& order() const { return m_order; }
 
  private:
+  std::size_t home(std::uint64_t line) const {
+    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> m_hash_shift);
+  }
+  void unhash(std::uint64_t line, int idx);
+
   std::vector<entry> m_entries;
+  // line -> entry index; -1 marks an empty bucket. Size: a power of two >= 2 x entries.
+  struct bucket {
+    std::uint64_t line = 0;
+    int idx = -1;
+  };
+  std::vector<bucket> m_hash;
+  unsigned m_hash_shift = 63;
   std::vector<int> m_free;
   std::vector<int> m_order;
   std::size_t m_merge;
