@@ -5,6 +5,15 @@
 
 namespace gputlm::core {
 
+namespace {
+// Lane i's address is the first lane's plus i access sizes (the usual unit-stride access).
+bool contiguous(const std::uint64_t* a, std::uint32_t size) {
+  bool same = true;
+  for (std::uint32_t i = 1; i < 32; ++i) same &= a[i] == a[0] + std::uint64_t(i) * size;
+  return same;
+}
+}  // namespace
+
 void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
               std::uint32_t access_size, std::vector<coalesced_request>& out) {
   out.clear();
@@ -12,49 +21,61 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
   std::uint32_t subwarp = 32;
   if (arch < 60) subwarp = access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
 
+  const std::uint32_t subwarp_log2 = static_cast<std::uint32_t>(__builtin_ctz(subwarp));
+  if (active_mask == 0xffffffffu && contiguous(addresses, access_size)) {
+    // Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range,
+    // whose lines come out in address order (= order of their lowest lane).
+    const std::uint64_t a0 = addresses[0];
+    for (std::uint32_t g = 0; g < 32 / subwarp; ++g) {
+      const std::uint64_t lo = a0 + std::uint64_t(g) * subwarp * access_size;
+      const std::uint64_t hi = lo + std::uint64_t(subwarp) * access_size - 1;
+      for (std::uint64_t line = lo & ~(line_bytes - 1); line <= hi; line += line_bytes) {
+        const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
+        const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
+        const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
+        const std::uint32_t lanes =
+            (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
+        out.push_back({line,
+                       static_cast<std::uint8_t>((2u << ((b1 - line) / sector_bytes)) -
+                                                 (1u << ((b0 - line) / sector_bytes))),
+                       lanes, 0});
+      }
+    }
+    for (auto& r : out)
+      r.bytes = static_cast<std::uint32_t>(__builtin_popcount(r.sector_mask) * sector_bytes);
+    return;
+  }
   std::size_t group_begin = 0;
   std::uint32_t group = ~0u;
-  std::size_t last_hit = 0;  // the request the previous lane went to (usually this one's)
-  std::uint32_t index = 0;   // position in `addresses` (active lanes only)
-  auto add = [&](std::uint64_t line, std::uint8_t sectors, std::uint32_t lane) {
-    if (last_hit >= group_begin && last_hit < out.size() && out[last_hit].line_address == line) {
-      out[last_hit].sector_mask |= sectors;
-      out[last_hit].lane_mask |= 1u << lane;
-      return;
-    }
-    auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(group_begin), out.end(),
-                           [&](const coalesced_request& r) { return r.line_address == line; });
-    if (it == out.end()) {
-      out.push_back({line, sectors, 1u << lane, 0});
-      last_hit = out.size() - 1;
-    } else {
-      it->sector_mask |= sectors;
-      it->lane_mask |= 1u << lane;
-      last_hit = static_cast<std::size_t>(it - out.begin());
-    }
-  };
-  // Sectors s in [lo, hi] of a line, as a mask.
-  auto sector_range = [](std::uint64_t lo, std::uint64_t hi) {
-    return static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
-  };
+  // The request the previous lane went to: the next lane usually touches the same line.
+  coalesced_request* cur = nullptr;
+  std::uint32_t index = 0;  // position in `addresses` (active lanes only)
   for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
     const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
-    if (lane / subwarp != group) {
-      group = lane / subwarp;
+    if (lane >> subwarp_log2 != group) {
+      group = lane >> subwarp_log2;
       group_begin = out.size();
+      cur = nullptr;
     }
     const std::uint64_t first = addresses[index++];
     const std::uint64_t last = first + access_size - 1;
-    const std::uint64_t line0 = first & ~(line_bytes - 1);
-    if ((last & ~(line_bytes - 1)) == line0) {  // within one line (the usual case)
-      add(line0, sector_range(first - line0, last - line0), lane);
-      continue;
-    }
-    // An access may straddle a line boundary (unaligned or wide): touch each line.
-    for (std::uint64_t line = line0; line <= last; line += line_bytes) {
-      const std::uint64_t lo = std::max(first, line) - line;
-      const std::uint64_t hi = std::min(last, line + line_bytes - 1) - line;
-      add(line, sector_range(lo, hi), lane);
+    // Each line the access touches (one, unless it straddles a line boundary).
+    for (std::uint64_t line = first & ~(line_bytes - 1); line <= last; line += line_bytes) {
+      const std::uint64_t lo = (first > line ? first : line) - line;
+      const std::uint64_t hi = (last < line + line_bytes - 1 ? last : line + line_bytes - 1) - line;
+      const auto sectors =
+          static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
+      if (!cur || cur->line_address != line) {
+        cur = nullptr;
+        for (std::size_t k = group_begin; k < out.size(); ++k)
+          if (out[k].line_address == line) cur = &out[k];
+        if (!cur) {
+          out.push_back({line, 0, 0, 0});
+          cur = &out.back();
+        }
+      }
+      cur->sector_mask |= sectors;
+      cur->lane_mask |= 1u << lane;
     }
   }
   for (auto& r : out)

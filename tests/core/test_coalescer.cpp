@@ -109,12 +109,18 @@ TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
   for (int trial = 0; trial < 3000; ++trial) {
     const std::uint32_t arch = trial % 2 ? 70 : 20;
     const std::uint32_t size = 1u << (rnd() % 5);  // 1..16 B
-    std::uint32_t mask = trial % 3 ? 0xffffffffu : static_cast<std::uint32_t>(rnd());
+    // Every fourth trial a unit-stride access (full warp, lane i at base + i * size) from a
+    // random, possibly unaligned, base; the others strided, jittered or scattered.
+    const bool unit = trial % 4 == 1;
+    std::uint32_t mask = unit || trial % 3 ? 0xffffffffu : static_cast<std::uint32_t>(rnd());
     std::vector<std::uint64_t> a;
-    const std::uint64_t base = 0x10000 + (rnd() % 64) * 4096;
+    const std::uint64_t base = 0x10000 + (rnd() % 64) * 4096 + (unit ? rnd() % 256 : 0);
     const std::uint64_t stride = rnd() % 4 == 0 ? rnd() % 300 : size * (1 + rnd() % 3);
     for (std::uint32_t lane = 0; lane < 32; ++lane)
-      if (mask >> lane & 1) a.push_back(rnd() % 5 == 0 ? base + rnd() % 2048 : base + lane * stride + rnd() % 3);
+      if (mask >> lane & 1)
+        a.push_back(unit               ? base + lane * size
+                    : rnd() % 5 == 0 ? base + rnd() % 2048
+                                     : base + lane * stride + rnd() % 3);
     std::vector<coalesced_request> got;
     coalesce(arch, mask, a.data(), size, got);
 
