@@ -48,7 +48,11 @@ write_alloc parse_write_alloc(const std::string& s) {
 // ---- tag array ----------------------------------------------------------------------
 
 tag_array::tag_array(const cache_geometry& g)
-    : m_g(g), m_line_log2(log2_floor(g.line_size)), m_lines(std::size_t(g.sets) * g.ways) {}
+    : m_g(g),
+      m_line_log2(log2_floor(g.line_size)),
+      m_lines(std::size_t(g.sets) * g.ways),
+      m_key(m_lines.size(), empty_key),
+      m_rank(m_lines.size(), 0) {}
 
 std::uint32_t tag_array::set_of(std::uint64_t addr) const {
   return set_index(m_g.index, addr, m_g.sets, m_line_log2);
@@ -56,28 +60,22 @@ std::uint32_t tag_array::set_of(std::uint64_t addr) const {
 
 int tag_array::lookup(std::uint64_t line) const {
   const std::size_t base = std::size_t(set_of(line)) * m_g.ways;
-  for (std::size_t w = 0; w < m_g.ways; ++w) {
-    const cache_line& l = m_lines[base + w];
-    if (l.allocated && l.line == line) return static_cast<int>(base + w);
-  }
+  const std::uint64_t* key = m_key.data() + base;
+  for (std::size_t w = 0; w < m_g.ways; ++w)
+    if (key[w] == line) return static_cast<int>(base + w);
   return -1;
 }
 
 int tag_array::victim(std::uint32_t set) const {
   const std::size_t base = std::size_t(set) * m_g.ways;
-  int best = -1;
-  std::uint64_t best_stamp = 0;
-  for (std::size_t w = 0; w < m_g.ways; ++w) {
-    const cache_line& l = m_lines[base + w];
-    if (!l.allocated) return static_cast<int>(base + w);
-    if (l.reserved) continue;
-    std::uint64_t stamp = m_g.fifo ? l.filled_at : l.used_at;
-    if (best < 0 || stamp < best_stamp) {
-      best = static_cast<int>(base + w);
-      best_stamp = stamp;
-    }
-  }
-  return best;
+  const std::uint64_t* key = m_key.data() + base;
+  for (std::size_t w = 0; w < m_g.ways; ++w)
+    if (key[w] == empty_key) return static_cast<int>(base + w);
+  const std::uint64_t* rank = m_rank.data() + base;
+  std::size_t best = 0;
+  for (std::size_t w = 1; w < m_g.ways; ++w)
+    if (rank[w] < rank[best]) best = w;
+  return rank[best] == never_victim ? -1 : static_cast<int>(base + best);
 }
 
 void tag_array::install(int idx, std::uint64_t line) {
@@ -89,11 +87,19 @@ void tag_array::install(int idx, std::uint64_t line) {
   l.dirty = 0;
   l.filled_at = ++m_clock;
   l.used_at = m_clock;
+  m_key[idx] = line;
+  rank(idx);
+}
+
+void tag_array::clear(int idx) {
+  m_lines[idx] = cache_line{};
+  m_key[idx] = empty_key;
+  rank(idx);
 }
 
 void tag_array::invalidate_all() {
-  for (cache_line& l : m_lines)
-    if (!l.reserved) l = cache_line{};
+  for (std::size_t i = 0; i < m_lines.size(); ++i)
+    if (!m_lines[i].reserved) clear(static_cast<int>(i));
 }
 
 // ---- cache policy ---------------------------------------------------------------------
@@ -172,7 +178,7 @@ access_result cache_logic::read(const access_request& req) {
   }
   if (m_g.alloc == alloc_policy::on_miss) {
     if (idx < 0) replace(target, r.line, r);
-    m_tags.at(target).reserved = true;
+    m_tags.set_reserved(target, true);
     m_tags.touch(target);
     r.frame = target;
   }
@@ -202,7 +208,7 @@ access_result cache_logic::write(const access_request& req) {
       if (req.miss_queue_free < 1) break;
       if (idx >= 0 && !m_tags.at(idx).reserved) {
         r.evicted = true;
-        m_tags.at(idx) = cache_line{};
+        m_tags.clear(idx);
       }
       r.forward_write = true;
       return r;
@@ -271,7 +277,7 @@ fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
   if (idx >= 0) {
     cache_line& l = m_tags.at(idx);
     l.valid |= sectors;
-    if (last) l.reserved = false;
+    if (last) m_tags.set_reserved(idx, false);
     f.frame = idx;
   }
   if (last) {

@@ -63,17 +63,38 @@ class tag_array {
   // The line to replace in `set`: an empty one first, else the least recently used (or
   // first filled) that is not reserved; -1 when every line is reserved.
   int victim(std::uint32_t set) const;
+  // Read and change valid/dirty sectors through at(); a line's address, allocation,
+  // reservation and stamps change only through the calls below (the search arrays follow).
   cache_line& at(int idx) { return m_lines[idx]; }
   const cache_line& at(int idx) const { return m_lines[idx]; }
-  void touch(int idx) { m_lines[idx].used_at = ++m_clock; }
+  void touch(int idx) {
+    m_lines[idx].used_at = ++m_clock;
+    if (!m_g.fifo) rank(idx);
+  }
   void install(int idx, std::uint64_t line);
+  void set_reserved(int idx, bool r) {
+    m_lines[idx].reserved = r;
+    rank(idx);
+  }
+  void clear(int idx);  // the line becomes empty
   void invalidate_all();
   std::size_t size() const { return m_lines.size(); }
 
  private:
+  static constexpr std::uint64_t empty_key = ~std::uint64_t(0);  // no line address is
+  static constexpr std::uint64_t never_victim = ~std::uint64_t(0);
+  void rank(int idx) {
+    const cache_line& l = m_lines[idx];
+    m_rank[idx] = l.reserved ? never_victim : m_g.fifo ? l.filled_at : l.used_at;
+  }
+
   cache_geometry m_g;
   unsigned m_line_log2;
   std::vector<cache_line> m_lines;
+  // Searched per set, contiguous: the address of each allocated line (empty_key if none)
+  // and its replacement rank (the policy's stamp; never_victim while reserved).
+  std::vector<std::uint64_t> m_key;
+  std::vector<std::uint64_t> m_rank;
   std::uint64_t m_clock = 0;
 };
 
