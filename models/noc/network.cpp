@@ -36,6 +36,10 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   m_to_mem.resize(*m_mem_ports);
   m_smx_channel.resize(*m_smx_ports);
   m_mem_channel.resize(*m_mem_ports);
+  m_eject_smx.resize(*m_smx_ports);
+  m_held_smx.resize(*m_smx_ports);
+  m_eject_mem.resize(*m_mem_ports);
+  m_held_mem.resize(*m_mem_ports);
   for (std::size_t i = 0; i < smx.size(); ++i) m_smx_channel[i].bind(*smx[i]);
   for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
 
@@ -198,6 +202,7 @@ tlm::tlm_sync_enum network::smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tl
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
+    m_held_smx.set(static_cast<std::size_t>(id));
     ++m_injection_stalls;
     return tlm::TLM_ACCEPTED;
   }
@@ -219,6 +224,7 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
     m_mem_channel[id].end_req(gp);  // implicit END_REQ
     if (try_inject(gp, static_cast<std::uint32_t>(id), true, m_mem_pending[id]))
       return tlm::TLM_COMPLETED;
+    m_held_mem.set(static_cast<std::size_t>(id));
     ++m_injection_stalls;
     wake_at(clock().now_cycle());
     return tlm::TLM_ACCEPTED;
@@ -241,6 +247,7 @@ void network::arrive(packet* p, std::uint64_t now) {
   (void)now;
   if (p->hop == p->hops) {  // in the ejection buffer of the interface unit
     (p->reply ? m_to_smx : m_to_mem)[p->endpoint].push(p);
+    (p->reply ? m_eject_smx : m_eject_mem).set(p->endpoint);
     return;
   }
   const std::uint32_t li = p->links[p->hop];
@@ -420,46 +427,54 @@ void network::run() {
   }
 
   // Interface units: deliver ejected packets, one per port per cycle.
-  for (std::size_t j = 0; j < m_to_mem.size(); ++j) {
-    if (m_to_mem[j].empty() || m_mem_channel[j].busy()) continue;
+  m_eject_mem.for_each([&](std::size_t j) {
+    if (m_mem_channel[j].busy()) return;
     m_mem_channel[j].send(*eject(m_to_mem[j], now));
-    if (!m_to_mem[j].empty()) next = std::min(next, now + 1);
-  }
-  for (std::size_t i = 0; i < m_to_smx.size(); ++i) {
-    if (m_to_smx[i].empty() || m_smx_channel[i].busy()) continue;
+    if (!m_to_mem[j].empty())
+      next = std::min(next, now + 1);
+    else
+      m_eject_mem.clear(j);
+  });
+  m_eject_smx.for_each([&](std::size_t i) {
+    if (m_smx_channel[i].busy()) return;
     tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
     if (noc_route* r = gp->get_extension<noc_route>()) {
       gp->clear_extension(r);
       m_route_free.push_back(r);
     }
     m_smx_channel[i].send(*gp);
-    if (!m_to_smx[i].empty()) next = std::min(next, now + 1);
-  }
+    if (!m_to_smx[i].empty())
+      next = std::min(next, now + 1);
+    else
+      m_eject_smx.clear(i);
+  });
 
   // Held injections: accept them when their buffer has room again.
   auto ready = [&](const pending_in& h) {
     return h.gp && m_buffers[h.buffer].has_room(h.flits);
   };
-  for (std::size_t i = 0; i < m_smx_pending.size(); ++i) {
+  m_held_smx.for_each([&](std::size_t i) {
     tlm::tlm_generic_payload* gp = m_smx_pending[i].gp;
     if (ready(m_smx_pending[i]) &&
         try_inject(*gp, static_cast<std::uint32_t>(i), false, m_smx_pending[i])) {
       m_smx_pending[i].gp = nullptr;
+      m_held_smx.clear(i);
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       (*smx[i])->nb_transport_bw(*gp, ph, t);
     }
-  }
-  for (std::size_t j = 0; j < m_mem_pending.size(); ++j) {
+  });
+  m_held_mem.for_each([&](std::size_t j) {
     tlm::tlm_generic_payload* gp = m_mem_pending[j].gp;
     if (ready(m_mem_pending[j]) &&
         try_inject(*gp, static_cast<std::uint32_t>(j), true, m_mem_pending[j])) {
       m_mem_pending[j].gp = nullptr;
+      m_held_mem.clear(j);
       tlm::tlm_phase ph = tlm::END_RESP;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       (*mem[j])->nb_transport_fw(*gp, ph, t);
     }
-  }
+  });
 
   if (!m_timed.empty()) next = std::min(next, m_timed.top().at);
   // A link held by a full buffer ahead retries once room was made this cycle.

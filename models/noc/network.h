@@ -206,6 +206,23 @@ class network : public component {
   // Interface units: pending injections (one per socket) and ejection queues.
   std::vector<pending_in> m_smx_pending, m_mem_pending;
   std::vector<memory::fifo<packet*>> m_to_mem, m_to_smx;
+  // Which ports have something to do (bit per port), so run() visits only those: an
+  // ejection queue with packets, a held injection.
+  struct port_set {
+    std::vector<std::uint64_t> words;
+    void resize(std::size_t n) { words.assign((n + 63) / 64, 0); }
+    void set(std::size_t i) { words[i / 64] |= std::uint64_t(1) << (i % 64); }
+    void clear(std::size_t i) { words[i / 64] &= ~(std::uint64_t(1) << (i % 64)); }
+    // Calls f(i) for each member in increasing order (members f adds or removes at or
+    // below i are not revisited).
+    template <class F>
+    void for_each(F&& f) {
+      for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
+          f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
+  };
+  port_set m_eject_mem, m_eject_smx, m_held_smx, m_held_mem;
   std::vector<memory::request_channel> m_mem_channel;
   std::vector<memory::response_channel> m_smx_channel;
   std::vector<packet*> m_packet_free;
