@@ -259,13 +259,16 @@ void network::arrive(packet* p, std::uint64_t now) {
   }
   if (l.slot_of[in] == 0) {
     l.queues.emplace_back(4);
+    l.heads.push_back({});
     l.slot_of[in] = static_cast<std::uint32_t>(l.queues.size());
   }
   const std::uint32_t ahead = p->buffers[p->hop + 1];
   if (l.ahead == ~0u) l.ahead = ahead;
   else if (l.ahead != ahead) l.ahead = ~1u;
   p->arrival = m_arrivals++;
-  queue_of(l, in).push(p);
+  memory::fifo<packet*>& q = queue_of(l, in);
+  q.push(p);
+  if (q.size() == 1) l.heads[l.slot_of[in] - 1] = {p->arrival, p->flits, ahead};
   l.nonempty[in / 64] |= std::uint64_t(1) << (in % 64);
   ++l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
@@ -275,8 +278,10 @@ void network::arrive(packet* p, std::uint64_t now) {
 std::uint32_t network::choose(const link& l) const {
   const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
   const std::uint32_t words = static_cast<std::uint32_t>(l.nonempty.size());
-  auto head = [&](std::uint32_t in) { return queue_of(l, in).front(); };
-  auto fits = [&](const packet* p) { return m_buffers[p->buffers[p->hop + 1]].has_room(p->flits); };
+  auto head = [&](std::uint32_t in) -> const link::head_info& {
+    return l.heads[l.slot_of[in] - 1];
+  };
+  auto fits = [&](const link::head_info& h) { return m_buffers[h.ahead].has_room(h.flits); };
   // A buffer ahead without room even for a one-flit packet blocks every input.
   if (l.ahead < m_buffers.size() && !m_buffers[l.ahead].has_room(1)) return none;
   if (m_arbitration == arbitration::oldest_first) {
@@ -285,9 +290,9 @@ std::uint32_t network::choose(const link& l) const {
     for (std::uint32_t w = 0; w < words; ++w) {
       for (std::uint64_t bits = l.nonempty[w]; bits; bits &= bits - 1) {
         const std::uint32_t in = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        const packet* p = head(in);
-        if (p->arrival < oldest && fits(p)) {
-          oldest = p->arrival;
+        const link::head_info& h = head(in);
+        if (h.arrival < oldest && fits(h)) {
+          oldest = h.arrival;
           pick = in;
         }
       }
@@ -319,7 +324,12 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   memory::fifo<packet*>& q = queue_of(l, input);
   packet* p = q.front();
   q.pop();
-  if (q.empty()) l.nonempty[input / 64] &= ~(std::uint64_t(1) << (input % 64));
+  if (q.empty()) {
+    l.nonempty[input / 64] &= ~(std::uint64_t(1) << (input % 64));
+  } else {
+    const packet* h = q.front();
+    l.heads[l.slot_of[input] - 1] = {h->arrival, h->flits, h->buffers[h->hop + 1]};
+  }
   --l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];

@@ -84,6 +84,15 @@ class network : public component {
     // with packets, so that arbitration visits only those. Sized on first use.
     std::vector<std::uint32_t> slot_of;         // buffer -> 1 + queue index (0: none yet)
     std::vector<memory::fifo<packet*>> queues;  // by queue index
+    // What arbitration needs of each queue's head packet, kept beside the queues so that
+    // choosing among many inputs does not visit every queue and packet (by queue index;
+    // valid while the queue is not empty).
+    struct head_info {
+      std::uint64_t arrival;
+      std::uint32_t flits;
+      std::uint32_t ahead;  // the buffer it goes to
+    };
+    std::vector<head_info> heads;
     std::vector<std::uint64_t> nonempty;
     std::uint32_t waiting = 0;                  // packets in all queues
     // The buffer every waiting packet goes to next (topologies route a link into one
