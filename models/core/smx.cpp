@@ -129,6 +129,7 @@ void smx::validate() {
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
   m_warps.assign(max_warps(), warp_state{});
   m_reg_ready.assign(max_warps(), reg_file{});
+  m_reg_used.assign(max_warps(), 0);
   m_blocked.assign(max_warps(), blocked_state{});
   m_fetchable.assign((max_warps() + 63) / 64, 0);
   m_tbs.assign(*m_max_tbs, tb_state{});
@@ -312,7 +313,8 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     w.insts = wt.insts.data();
     w.addresses = wt.addresses.data();
     w.size = static_cast<std::uint32_t>(wt.insts.size());
-    m_reg_ready[next_free].fill(0);
+    std::fill_n(m_reg_ready[next_free].begin(), m_reg_used[next_free], 0);
+    m_reg_used[next_free] = 0;
     w.age = m_age++;
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
@@ -679,9 +681,8 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     if (m_power->gated(std::size_t(p))) start += m_power->wake(std::size_t(p), now_fs());
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
-    reg_file& regs = m_reg_ready[wi];
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      if (in.dst[k] < num_regs) regs[in.dst[k]] = result;
+      if (in.dst[k] < num_regs) set_reg_ready(wi, in.dst[k], result);
     w.regs_ready_by = std::max(w.regs_ready_by, result);
     w.drain = std::max(w.drain, result);
     push_timer(result);
@@ -695,12 +696,11 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   std::uint64_t lane_addrs[32];
   // From the warp's cached pointer to its addresses; the list form is used in place.
   const std::uint64_t* addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
-  reg_file& regs = m_reg_ready[wi];
   bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) {
-        regs[in.dst[k]] = cycle;
+        set_reg_ready(wi, in.dst[k], cycle);
         has_dst = true;
       }
     if (cycle != never) w.regs_ready_by = std::max(w.regs_ready_by, cycle);
@@ -842,7 +842,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     bool had_dst = false;
     for (std::uint16_t d : pl.dst)
       if (d < num_regs) {
-        m_reg_ready[pl.warp][d] = now;
+        set_reg_ready(pl.warp, d, now);
         had_dst = true;
       }
     if (had_dst) {

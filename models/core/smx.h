@@ -242,6 +242,13 @@ class smx : public component {
   };
   std::vector<blocked_state> m_blocked;
   std::vector<reg_file> m_reg_ready;  // by warp slot
+  // By warp slot: 1 + the highest register whose entry in m_reg_ready was written since the
+  // slot was last cleared, so a TB launch clears only those (kernels use few of the 256).
+  std::vector<std::uint16_t> m_reg_used;
+  void set_reg_ready(std::uint32_t wi, std::uint16_t r, std::uint64_t cycle) {
+    m_reg_ready[wi][r] = cycle;
+    if (r >= m_reg_used[wi]) m_reg_used[wi] = static_cast<std::uint16_t>(r + 1);
+  }
   std::vector<tb_state> m_tbs;
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
   std::vector<std::uint64_t> m_sched_version;             // bumped when a list changes
