@@ -12,6 +12,24 @@ bool contiguous(const std::uint64_t* a, std::uint32_t size) {
   for (std::uint32_t i = 1; i < 32; ++i) same &= a[i] == a[0] + std::uint64_t(i) * size;
   return same;
 }
+// Whether no bank (bank(word) < 64) sees two distinct words among the lanes' first words.
+template <class Bank>
+bool one_word_per_bank(const std::uint64_t* addresses, std::uint32_t lanes, Bank bank) {
+  std::array<std::uint64_t, 64> word_of_bank;
+  std::uint64_t seen = 0;
+  for (std::uint32_t i = 0; i < lanes; ++i) {  // addresses: active lanes only
+    const std::uint64_t w = addresses[i] / 4;
+    const std::uint64_t b = bank(w);
+    const std::uint64_t bit = std::uint64_t(1) << b;
+    if (!(seen & bit)) {
+      seen |= bit;
+      word_of_bank[b] = w;
+    } else if (word_of_bank[b] != w) {
+      return false;
+    }
+  }
+  return true;
+}
 }  // namespace
 
 void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
@@ -89,22 +107,13 @@ std::uint32_t shared_memory_cycles(std::uint32_t active_mask, const std::uint64_
   if (banks == 0) banks = 1;
   if (access_size <= 4) {
     // Fast path: one word per lane; conflict-free unless a bank sees two distinct words.
-    std::array<std::uint64_t, 64> word_of_bank;
-    std::uint64_t seen = 0;
-    const bool pow2 = (banks & (banks - 1)) == 0;  // the usual 32 banks: a mask, not a divide
-    std::uint32_t index = 0;
-    bool conflict = false;
-    for (std::uint32_t lane = 0; lane < 32 && !conflict; ++lane) {
-      if (!(active_mask >> lane & 1)) continue;
-      const std::uint64_t w = addresses[index++] / 4;
-      const std::uint32_t b = static_cast<std::uint32_t>(pow2 ? w & (banks - 1) : w % banks) % 64;
-      if (!(seen >> b & 1)) {
-        seen |= 1ull << b;
-        word_of_bank[b] = w;
-      } else if (word_of_bank[b] != w) {
-        conflict = true;
-      }
-    }
+    const std::uint32_t lanes = static_cast<std::uint32_t>(__builtin_popcount(active_mask));
+    // The usual 32 banks: a mask, not a divide.
+    const bool conflict =
+        (banks & (banks - 1)) == 0 && banks <= 64
+            ? !one_word_per_bank(addresses, lanes, [m = banks - 1](std::uint64_t w) { return w & m; })
+            : !one_word_per_bank(addresses, lanes,
+                                 [banks](std::uint64_t w) { return w % banks % 64; });
     if (!conflict) return 1;
   }
   // The distinct 4-byte words of the access (at most 32 lanes x 4 words), sorted.
