@@ -8,9 +8,13 @@ namespace gputlm::core {
 namespace {
 // Lane i's address is the first lane's plus i access sizes (the usual unit-stride access).
 bool contiguous(const std::uint64_t* a, std::uint32_t size) {
-  bool same = true;
-  for (std::uint32_t i = 1; i < 32; ++i) same &= a[i] == a[0] + std::uint64_t(i) * size;
-  return same;
+  bool unit = true;
+  for (std::uint32_t i = 1; i < 32; ++i) unit &= a[i] == a[0] + std::uint64_t(i) * size;
+  return unit;
+}
+// The sectors holding bytes lo..hi (offsets within one line), as a mask.
+std::uint8_t sector_range(std::uint64_t lo, std::uint64_t hi) {
+  return static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
 }
 // Whether no bank (bank(word) < 64) sees two distinct words among the lanes' first words.
 template <class Bank>
@@ -39,7 +43,6 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
   std::uint32_t subwarp = 32;
   if (arch < 60) subwarp = access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
 
-  const std::uint32_t subwarp_log2 = static_cast<std::uint32_t>(__builtin_ctz(subwarp));
   if (active_mask == 0xffffffffu && contiguous(addresses, access_size)) {
     // Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range,
     // whose lines come out in address order (= order of their lowest lane).
@@ -51,49 +54,42 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
         const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
         const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
         const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
-        const std::uint32_t lanes =
-            (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
-        out.push_back({line,
-                       static_cast<std::uint8_t>((2u << ((b1 - line) / sector_bytes)) -
-                                                 (1u << ((b0 - line) / sector_bytes))),
-                       lanes, 0});
+        const std::uint32_t lanes = (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
+        out.push_back({line, sector_range(b0 - line, b1 - line), lanes, 0});
       }
     }
-    for (auto& r : out)
-      r.bytes = static_cast<std::uint32_t>(__builtin_popcount(r.sector_mask) * sector_bytes);
-    return;
-  }
-  std::size_t group_begin = 0;
-  std::uint32_t group = ~0u;
-  // The request the previous lane went to: the next lane usually touches the same line.
-  coalesced_request* cur = nullptr;
-  std::uint32_t index = 0;  // position in `addresses` (active lanes only)
-  for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
-    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
-    if (lane >> subwarp_log2 != group) {
-      group = lane >> subwarp_log2;
-      group_begin = out.size();
-      cur = nullptr;
-    }
-    const std::uint64_t first = addresses[index++];
-    const std::uint64_t last = first + access_size - 1;
-    // Each line the access touches (one, unless it straddles a line boundary).
-    for (std::uint64_t line = first & ~(line_bytes - 1); line <= last; line += line_bytes) {
-      const std::uint64_t lo = (first > line ? first : line) - line;
-      const std::uint64_t hi = (last < line + line_bytes - 1 ? last : line + line_bytes - 1) - line;
-      const auto sectors =
-          static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
-      if (!cur || cur->line_address != line) {
+  } else {
+    const std::uint32_t subwarp_log2 = static_cast<std::uint32_t>(__builtin_ctz(subwarp));
+    std::size_t group_begin = 0;
+    std::uint32_t group = ~0u;
+    // The request the previous lane went to: the next lane usually touches the same line.
+    coalesced_request* cur = nullptr;
+    std::uint32_t index = 0;  // position in `addresses` (active lanes only)
+    for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
+      const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
+      if (lane >> subwarp_log2 != group) {
+        group = lane >> subwarp_log2;
+        group_begin = out.size();
         cur = nullptr;
-        for (std::size_t k = group_begin; k < out.size(); ++k)
-          if (out[k].line_address == line) cur = &out[k];
-        if (!cur) {
-          out.push_back({line, 0, 0, 0});
-          cur = &out.back();
-        }
       }
-      cur->sector_mask |= sectors;
-      cur->lane_mask |= 1u << lane;
+      const std::uint64_t first = addresses[index++];
+      const std::uint64_t last = first + access_size - 1;
+      // Each line the access touches (one, unless it straddles a line boundary).
+      for (std::uint64_t line = first & ~(line_bytes - 1); line <= last; line += line_bytes) {
+        const std::uint64_t lo = std::max(first, line) - line;
+        const std::uint64_t hi = std::min(last, line + line_bytes - 1) - line;
+        if (!cur || cur->line_address != line) {
+          cur = nullptr;
+          for (std::size_t k = group_begin; k < out.size(); ++k)
+            if (out[k].line_address == line) cur = &out[k];
+          if (!cur) {
+            out.push_back({line, 0, 0, 0});
+            cur = &out.back();
+          }
+        }
+        cur->sector_mask |= sector_range(lo, hi);
+        cur->lane_mask |= 1u << lane;
+      }
     }
   }
   for (auto& r : out)

@@ -16,6 +16,14 @@ std::vector<std::uint64_t> strided(std::uint64_t base, std::uint64_t stride) {
   for (std::uint64_t lane = 0; lane < 32; ++lane) a.push_back(base + lane * stride);
   return a;
 }
+// Draws for the reference tests (Knuth's MMIX LCG, high bits).
+struct lcg {
+  std::uint64_t x;
+  std::uint64_t operator()() {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  }
+};
 std::size_t requests(std::uint32_t arch, const std::vector<std::uint64_t>& a, std::uint32_t size,
                      std::uint32_t mask = 0xffffffffu) {
   std::vector<coalesced_request> out;
@@ -101,11 +109,7 @@ TEST(shared_memory, bank_conflicts) {
 // A reference written from the rule, byte by byte: for each sub-warp, the lines its active
 // lanes touch in order of first touch, each with the sectors and lanes touching it.
 TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
-  std::uint64_t x = 99;
-  auto rnd = [&] {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return x >> 33;
-  };
+  lcg rnd{99};
   for (int trial = 0; trial < 3000; ++trial) {
     const std::uint32_t arch = trial % 2 ? 70 : 20;
     const std::uint32_t size = 1u << (rnd() % 5);  // 1..16 B
@@ -154,11 +158,7 @@ TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
 // 4-byte words any bank must serve), on aligned accesses of mixed patterns: broadcast,
 // unit stride, strides, a few lanes apart, scattered, partial masks; 32 and 48 banks.
 TEST(shared_memory, matches_a_distinct_words_per_bank_reference) {
-  std::uint64_t x = 7;
-  auto rnd = [&] {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return x >> 33;
-  };
+  lcg rnd{7};
   for (int trial = 0; trial < 4000; ++trial) {
     const std::uint32_t size = trial % 5 == 4 ? 8 : 4;
     const std::uint32_t banks = trial % 7 == 3 ? 48 : 32;
