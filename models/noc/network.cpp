@@ -255,7 +255,7 @@ void network::arrive(packet* p, std::uint64_t now) {
   const std::uint32_t in = p->buffers[p->hop];
   if (l.slot_of.empty()) {
     l.slot_of.assign(m_buffers.size(), 0);
-    l.nonempty.assign((m_buffers.size() + 63) / 64, 0);
+    l.nonempty.resize(m_buffers.size());
   }
   if (l.slot_of[in] == 0) {
     l.queues.emplace_back(4);
@@ -268,16 +268,14 @@ void network::arrive(packet* p, std::uint64_t now) {
   p->arrival = m_arrivals++;
   memory::fifo<packet*>& q = queue_of(l, in);
   q.push(p);
-  if (q.size() == 1) l.heads[l.slot_of[in] - 1] = {p->arrival, p->flits, ahead};
-  l.nonempty[in / 64] |= std::uint64_t(1) << (in % 64);
+  if (q.size() == 1) l.heads[l.slot_of[in] - 1] = head_of(*p);
+  l.nonempty.set(in);
   ++l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   activate(li);
 }
 
 std::uint32_t network::choose(const link& l) const {
-  const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
-  const std::uint32_t words = static_cast<std::uint32_t>(l.nonempty.size());
   auto head = [&](std::uint32_t in) -> const link::head_info& {
     return l.heads[l.slot_of[in] - 1];
   };
@@ -287,23 +285,22 @@ std::uint32_t network::choose(const link& l) const {
   if (m_arbitration == arbitration::oldest_first) {
     std::uint32_t pick = none;
     std::uint64_t oldest = ~std::uint64_t(0);
-    for (std::uint32_t w = 0; w < words; ++w) {
-      for (std::uint64_t bits = l.nonempty[w]; bits; bits &= bits - 1) {
-        const std::uint32_t in = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        const link::head_info& h = head(in);
-        if (h.arrival < oldest && fits(h)) {
-          oldest = h.arrival;
-          pick = in;
-        }
+    l.nonempty.for_each([&](std::size_t in) {
+      const link::head_info& h = head(static_cast<std::uint32_t>(in));
+      if (h.arrival < oldest && fits(h)) {
+        oldest = h.arrival;
+        pick = static_cast<std::uint32_t>(in);
       }
-    }
+    });
     return pick;
   }
   // Round robin: the set bits at or after the pointer, then those before it.
+  const std::uint32_t inputs = static_cast<std::uint32_t>(m_buffers.size());
+  const std::uint32_t words = static_cast<std::uint32_t>(l.nonempty.words.size());
   const std::uint32_t start = l.rr_next < inputs ? l.rr_next : 0;
   for (std::uint32_t pass = 0; pass < 2; ++pass) {
     for (std::uint32_t w = pass ? 0 : start / 64; w < words; ++w) {
-      std::uint64_t bits = l.nonempty[w];
+      std::uint64_t bits = l.nonempty.words[w];
       if (w == start / 64) {
         const std::uint64_t at_or_after = ~std::uint64_t(0) << (start % 64);
         bits &= pass ? ~at_or_after : at_or_after;
@@ -324,12 +321,10 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   memory::fifo<packet*>& q = queue_of(l, input);
   packet* p = q.front();
   q.pop();
-  if (q.empty()) {
-    l.nonempty[input / 64] &= ~(std::uint64_t(1) << (input % 64));
-  } else {
-    const packet* h = q.front();
-    l.heads[l.slot_of[input] - 1] = {h->arrival, h->flits, h->buffers[h->hop + 1]};
-  }
+  if (q.empty())
+    l.nonempty.clear(input);
+  else
+    l.heads[l.slot_of[input] - 1] = head_of(*q.front());
   --l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];

@@ -74,6 +74,21 @@ class network : public component {
       return packets < capacity_packets && flits + f <= capacity_flits;
     }
   };
+  // A set of small indices (ports, buffers) as a bitmap.
+  struct bit_set {
+    std::vector<std::uint64_t> words;
+    void resize(std::size_t n) { words.assign((n + 63) / 64, 0); }
+    void set(std::size_t i) { words[i / 64] |= std::uint64_t(1) << (i % 64); }
+    void clear(std::size_t i) { words[i / 64] &= ~(std::uint64_t(1) << (i % 64)); }
+    // Calls f(i) for each member in increasing order. Each 64-bit word is read once, when
+    // the walk reaches it: a member f adds is visited only if it lies in a later word.
+    template <class F>
+    void for_each(F&& f) const {
+      for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
+          f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
+  };
   struct link {
     std::uint32_t owner = 0;  // router or port index for statistics
     std::uint64_t busy_until = 0;
@@ -93,7 +108,7 @@ class network : public component {
       std::uint32_t ahead;  // the buffer it goes to
     };
     std::vector<head_info> heads;
-    std::vector<std::uint64_t> nonempty;
+    bit_set nonempty;
     std::uint32_t waiting = 0;                  // packets in all queues
     // The buffer every waiting packet goes to next (topologies route a link into one
     // buffer); ~0u before the first packet, ~1u if packets of one link ever differed.
@@ -192,6 +207,10 @@ class network : public component {
   static constexpr std::uint32_t none = ~0u;
   // The input (buffer) whose head packet the arbitration picks for link l, or `none`.
   std::uint32_t choose(const link& l) const;
+  // What arbitration keeps of a queue's head (link::heads).
+  static link::head_info head_of(const packet& p) {
+    return {p.arrival, p.flits, p.buffers[p.hop + 1]};
+  }
   static memory::fifo<packet*>& queue_of(link& l, std::uint32_t input) {
     return l.queues[l.slot_of[input] - 1];
   }
@@ -215,23 +234,9 @@ class network : public component {
   // Interface units: pending injections (one per socket) and ejection queues.
   std::vector<pending_in> m_smx_pending, m_mem_pending;
   std::vector<memory::fifo<packet*>> m_to_mem, m_to_smx;
-  // Which ports have something to do (bit per port), so run() visits only those: an
-  // ejection queue with packets, a held injection.
-  struct port_set {
-    std::vector<std::uint64_t> words;
-    void resize(std::size_t n) { words.assign((n + 63) / 64, 0); }
-    void set(std::size_t i) { words[i / 64] |= std::uint64_t(1) << (i % 64); }
-    void clear(std::size_t i) { words[i / 64] &= ~(std::uint64_t(1) << (i % 64)); }
-    // Calls f(i) for each member in increasing order (members f adds or removes at or
-    // below i are not revisited).
-    template <class F>
-    void for_each(F&& f) {
-      for (std::size_t w = 0; w < words.size(); ++w)
-        for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
-          f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-    }
-  };
-  port_set m_eject_mem, m_eject_smx, m_held_smx, m_held_mem;
+  // Which ports have something to do, so run() visits only those: an ejection queue with
+  // packets, a held injection.
+  bit_set m_eject_mem, m_eject_smx, m_held_smx, m_held_mem;
   std::vector<memory::request_channel> m_mem_channel;
   std::vector<memory::response_channel> m_smx_channel;
   std::vector<packet*> m_packet_free;
