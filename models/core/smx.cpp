@@ -107,6 +107,9 @@ void smx::validate() {
   m_shared_memory_banks.require(*m_shared_memory_banks >= 1 && *m_shared_memory_banks <= 64,
                                 "must be 1 to 64");
   m_warp_schedulers.require(*m_warp_schedulers >= 1, "must be at least 1");
+  m_max_threads.require(max_warps() <= 64 * *m_warp_schedulers,
+                        "gives more than 64 warps per warp scheduler (warp_schedulers is " +
+                            std::to_string(*m_warp_schedulers) + ")");
   m_max_issue_per_warp.require(*m_max_issue_per_warp >= 1, "must be at least 1");
   m_fetch_width.require(*m_fetch_width >= 1, "must be at least 1");
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1, "must be at least 1");
@@ -136,6 +139,9 @@ void smx::validate() {
   m_sched_warps.assign(sched, {});
   m_sched_version.assign(sched, 0);
   m_sched_quiet.assign(sched, quiet_state{});
+  m_sched_masks.assign(sched, sched_masks{});
+  m_order_positions.assign(sched, order_positions{});
+  m_position.assign(max_warps(), 0);
   m_reason.assign(sched, stall_reason::no_warp);
   m_policies.clear();
   for (std::uint32_t s = 0; s < sched; ++s)
@@ -305,7 +311,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     }
     warp_state& w = m_warps[next_free];
     w = warp_state{};
-    m_blocked[next_free] = blocked_state{};  // may issue at once
+    set_blocked(next_free, 0, stall_reason::no_warp);  // may issue at once
     w.live = true;
     w.tb_slot = slot;
     w.scheduler = next_free % static_cast<std::uint32_t>(m_sched_warps.size());
@@ -318,6 +324,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     w.age = m_age++;
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
+    masks_of(next_free).live |= sched_bit(next_free);
     ++m_sched_version[w.scheduler];
     ++m_live_warps;
     update_fetchable(next_free);
@@ -343,6 +350,9 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   --m_live_warps;
   auto& list = m_sched_warps[w.scheduler];
   list.erase(std::find(list.begin(), list.end(), wi));
+  set_blocked(wi, 0, m_blocked[wi].reason);
+  masks_of(wi).live &= ~sched_bit(wi);
+  masks_of(wi).ldst_wait &= ~sched_bit(wi);
   ++m_sched_version[w.scheduler];
   ++tb.warps_done;
   m_trace_active_warps.set(m_live_warps);
@@ -493,7 +503,7 @@ smx::pipe smx::pipe_of(const warp_instruction& in) const {
 stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::uint64_t now,
                         int& unit) {
   auto block = [&](std::uint64_t until, stall_reason why) {
-    m_blocked[wi] = {until, why};
+    set_blocked(wi, until, why);
     return why;
   };
   if (w.at_barrier) return block(never, stall_reason::barrier);
@@ -531,9 +541,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
   const pipe p = w.checked_pipe;
   unit = -1;
   if (p == pipe::ldst) {
-    if (m_ldst_head < m_ldst_fifo.size() || m_ldst_blocked)
-      return m_ldst_blocked ? stall_reason::memory_backpressure : stall_reason::unit_busy;
-    if (m_ldst_busy_until > now) return stall_reason::unit_busy;
+    if (const stall_reason busy = ldst_state(now); busy != stall_reason::issued) return busy;
   } else if (p != pipe::none) {
     unit = m_units[std::size_t(p)].free_unit(s, now);
     if (unit < 0) {
@@ -559,7 +567,9 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     why = quiet.reason;
     return false;
   }
-  const warp_order order = m_policies[s]->view(warps, m_sched_version[s]);
+  sched_masks& masks = m_sched_masks[s];
+  // The LDST unit's waiters compete again once it is free.
+  if (masks.ldst_wait && ldst_state(now) == stall_reason::issued) masks.ldst_wait = 0;
   const std::uint64_t max_issue = *m_max_issue_per_warp;
   const bool dual_different = *m_dual_issue_different_units;
   stall_reason best = stall_reason::no_warp;
@@ -581,14 +591,20 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
           // before), or, with an empty buffer, until fetch() picks the warp (it unblocks
           // it), or ever once everything is issued.
           const bool in_flight = w.issued < w.fetched && w.issued < w.size;
-          m_blocked[wi] = {in_flight ? w.buffer_ready : never, stall_reason::no_warp};
+          set_blocked(wi, in_flight ? w.buffer_ready : never, stall_reason::no_warp);
         }
         break;
       }
       if (k > 0 && dual_different && pipe_of(w.insts[w.issued]) == first_pipe) break;
       int unit = -1;
       r = check(wi, w, s, now, unit);
-      if (r != stall_reason::issued) break;
+      if (r != stall_reason::issued) {
+        // (check() looks at the LDST unit after the scoreboard, before the collectors.)
+        if (k == 0 && w.checked_pipe == pipe::ldst && r >= stall_reason::unit_busy &&
+            ldst_state(now) != stall_reason::issued)
+          masks.ldst_wait |= sched_bit(wi);
+        break;
+      }
       const pipe p = w.checked_pipe;
       execute(wi, w, w.insts[w.issued], unit, now);
       first_pipe = p;
@@ -611,14 +627,51 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     if (b.until < all_blocked_until) all_blocked_until = b.until;
     return true;
   };
-  if (order.has_first && !known_blocked(order.first) && attempt(order.first))
-    return issued_by(order.first);
-  std::uint32_t idx = order.start;
-  for (std::uint32_t k = 0; k < order.n; ++k, ++idx) {
-    if (idx == order.n) idx = 0;
-    const std::uint32_t wi = order.list[idx];
-    if (order.has_first && wi == order.first) continue;
-    if (!known_blocked(wi) && attempt(wi)) return issued_by(wi);
+  // Only warps that are not parked are visited, in the policy's order; the parked ones are
+  // known blocked (until never) and enter the outcome through their counted reasons.
+  const std::uint64_t candidates = masks.live & ~masks.parked & ~masks.ldst_wait;
+  const std::uint32_t nsched = static_cast<std::uint32_t>(m_sched_masks.size());
+  auto visit = [&](std::uint32_t wi) { return !known_blocked(wi) && attempt(wi); };
+  std::int64_t after = -1;
+  if (m_policies[s]->rotating_slot_order(after)) {
+    // Slot k * nsched + s is bit k: the bits of the slots above `after` first, then the rest.
+    const std::int64_t first_bit = after < std::int64_t(s) ? 0 : (after - s) / nsched + 1;
+    const std::uint64_t upper = first_bit >= 64 ? 0 : candidates & (~0ull << first_bit);
+    for (std::uint64_t part : {upper, candidates & ~upper})
+      for (; part != 0; part &= part - 1) {
+        const std::uint32_t wi =
+            static_cast<std::uint32_t>(__builtin_ctzll(part)) * nsched + s;
+        if (visit(wi)) return issued_by(wi);
+      }
+  } else {
+    // The same walk over the candidates' positions in the policy's list.
+    const warp_order order = m_policies[s]->view(warps, m_sched_version[s]);
+    order_positions& at = m_order_positions[s];
+    if (at.version != m_sched_version[s] || at.list != order.list) {
+      for (std::uint32_t i = 0; i < order.n; ++i) m_position[order.list[i]] = std::uint8_t(i);
+      at.version = m_sched_version[s];
+      at.list = order.list;
+    }
+    std::uint64_t positions = 0;
+    for (std::uint64_t c = candidates; c != 0; c &= c - 1)
+      positions |= 1ull << m_position[std::uint32_t(__builtin_ctzll(c)) * nsched + s];
+    if (order.has_first) {
+      if ((candidates >> (order.first / nsched)) & 1) {
+        if (visit(order.first)) return issued_by(order.first);
+        positions &= ~(1ull << m_position[order.first]);
+      }
+    }
+    const std::uint64_t upper = order.start >= 64 ? 0 : positions & (~0ull << order.start);
+    for (std::uint64_t part : {upper, positions & ~upper})
+      for (; part != 0; part &= part - 1) {
+        const std::uint32_t wi = order.list[__builtin_ctzll(part)];
+        if (visit(wi)) return issued_by(wi);
+      }
+  }
+  if (masks.parked != 0) best = std::max(best, masks.parked_reason());
+  if (masks.ldst_wait != 0) {  // they were not known blocked: no quiet period
+    best = std::max(best, ldst_state(now));
+    all_blocked_until = 0;
   }
   why = best;
   if (all_blocked_until > now) {

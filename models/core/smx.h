@@ -261,8 +261,60 @@ class smx : public component {
     stall_reason reason = stall_reason::no_warp;
   };
   std::vector<quiet_state> m_sched_quiet;
+  // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k): the
+  // warps in its list, and those of them parked, i.e. blocked until an event (a load's data,
+  // a barrier's release, a fetch, a membar) rather than until a known cycle. The issue scan
+  // visits only the others; the parked warps' stall reasons are counted for the cycle's
+  // outcome (the highest reason wins, whatever the order).
+  // Also the warps whose next instruction waits for the LDST unit (it still sends an
+  // earlier instruction's requests, or is busy with shared-memory bank cycles): they are
+  // visited again once the unit is free, and meanwhile stall for the unit's current reason.
+  struct sched_masks {
+    std::uint64_t live = 0, parked = 0, ldst_wait = 0;
+    std::array<std::uint16_t, std::size_t(stall_reason::count_)> parked_by_reason{};
+    stall_reason parked_reason() const {  // the highest reason among the parked warps
+      for (std::size_t r = parked_by_reason.size(); r-- > 1;)
+        if (parked_by_reason[r]) return stall_reason(r);
+      return stall_reason::issued;
+    }
+  };
+  std::vector<sched_masks> m_sched_masks;
+  // For policies with a list order: each warp's position in its scheduler's order.list, as
+  // of that list's version (a scheduler has at most 64 warps).
+  struct order_positions {
+    std::uint64_t version = ~0ull;
+    const std::uint32_t* list = nullptr;
+  };
+  std::vector<order_positions> m_order_positions;
+  std::vector<std::uint8_t> m_position;  // by warp slot
+  std::uint64_t sched_bit(std::uint32_t wi) const {
+    return 1ull << (wi / static_cast<std::uint32_t>(m_sched_masks.size()));
+  }
+  sched_masks& masks_of(std::uint32_t wi) { return m_sched_masks[wi % m_sched_masks.size()]; }
+  // Every change of m_blocked goes through here, so that the parked bits follow it.
+  void set_blocked(std::uint32_t wi, std::uint64_t until, stall_reason why) {
+    blocked_state& b = m_blocked[wi];
+    if (b.until == never || until == never) {
+      sched_masks& m = masks_of(wi);
+      if (b.until == never) {
+        m.parked &= ~sched_bit(wi);
+        --m.parked_by_reason[std::size_t(b.reason)];
+      }
+      if (until == never) {
+        m.parked |= sched_bit(wi);
+        ++m.parked_by_reason[std::size_t(why)];
+      }
+    }
+    b = {until, why};
+  }
+  // Why an instruction for the LDST unit cannot issue at `now` (issued: it can).
+  stall_reason ldst_state(std::uint64_t now) const {
+    if (m_ldst_head < m_ldst_fifo.size() || m_ldst_blocked)
+      return m_ldst_blocked ? stall_reason::memory_backpressure : stall_reason::unit_busy;
+    return m_ldst_busy_until > now ? stall_reason::unit_busy : stall_reason::issued;
+  }
   void unblock_warp(std::uint32_t wi) {
-    m_blocked[wi].until = 0;
+    set_blocked(wi, 0, m_blocked[wi].reason);
     m_sched_quiet[m_warps[wi].scheduler].until = 0;
   }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;

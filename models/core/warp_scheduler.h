@@ -31,6 +31,13 @@ class warp_scheduler_policy {
   void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
              std::vector<std::uint32_t>& out);
   virtual void issued(std::uint32_t warp) { m_last = warp; m_has_last = true; }
+  // True when the order is by slot number, ascending from the first slot above `after`
+  // (-1: from the lowest) and wrapping around: the SMX can then walk a bitmask of its warps
+  // instead of the list.
+  virtual bool rotating_slot_order(std::int64_t& after) const {
+    (void)after;
+    return false;
+  }
 
  protected:
   std::uint32_t m_last = 0;
@@ -44,6 +51,10 @@ class lrr_policy : public warp_scheduler_policy {
     warp_scheduler_policy::issued(warp);
     m_start_valid = false;
   }
+  bool rotating_slot_order(std::int64_t& after) const override {
+    after = m_has_last ? std::int64_t(m_last) : -1;
+    return true;
+  }
 
  private:
   std::vector<std::uint32_t> m_by_slot;  // the warps in slot order, for `m_version`
@@ -55,6 +66,14 @@ class lrr_policy : public warp_scheduler_policy {
 class gto_policy : public warp_scheduler_policy {
  public:
   warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
+  void issued(std::uint32_t warp) override {
+    warp_scheduler_policy::issued(warp);
+    m_version = ~0ull;
+  }
+
+ private:
+  std::uint64_t m_version = ~0ull;  // the list version for which ...
+  bool m_last_listed = false;       // ... m_last was looked up in the list
 };
 
 std::unique_ptr<warp_scheduler_policy> make_warp_scheduler_policy(const std::string& name);

@@ -201,6 +201,36 @@ TEST(smx_timing, gto_finishes_the_older_warp_first_lrr_interleaves) {
   EXPECT_LE(end(lrr, 1), 2 * (n + 1) + 10);
 }
 
+TEST(smx_timing, gto_and_lrr_order_six_warps_on_one_scheduler) {
+  // Three TBs of two warps, n independent FFMAs each, one scheduler issuing one per cycle.
+  const std::uint64_t n = 60;
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    ffmas(w, ops, n, false);
+  };
+  const std::string trace = k.write("six_warps", 3, 2);
+  const std::string common = k_one_smx +
+                             " --set smx.warp_schedulers=1 --set smx.sub_core_model=false"
+                             " --set smx.sp_latency=4cycles --set smx.sp_initiation=1cycles"
+                             " --set smx.ibuffer_entries=8 --set smx.fetch_width=8";
+  auto gto = run(trace, common + " --set smx.scheduler_policy=gto", "gto6");
+  auto lrr = run(trace, common + " --set smx.scheduler_policy=lrr", "lrr6");
+  auto end = [](const nlohmann::json& j, int tb) {
+    return j["kernels"][0]["tb_log"][tb][3].get<std::uint64_t>();
+  };
+  // GTO runs the warps one after the other, oldest first: TB t ends once its second warp
+  // has issued its n + 1 instructions, after 2(t + 1)(n + 1) issue cycles.
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_GE(end(gto, t), 2 * (t + 1) * (n + 1)) << t;
+    EXPECT_LE(end(gto, t), 2 * (t + 1) * (n + 1) + 10) << t;
+  }
+  // LRR takes the six warps in turn, so every TB ends near 6(n + 1).
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_GE(end(lrr, t), 6 * (n + 1) - 6) << t;
+    EXPECT_LE(end(lrr, t), 6 * (n + 1) + 10) << t;
+  }
+}
+
 TEST(smx_timing, resident_tbs_follow_occupancy_arithmetic) {
   // Volta SMX: 32 TB slots, 2048 threads, 65536 registers, 96 KiB shared memory.
   struct kase {

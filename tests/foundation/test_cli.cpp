@@ -218,6 +218,22 @@ TEST(cli, bad_set_options) {
   EXPECT_EQ(lines(e.err), 1u);
 }
 
+TEST(cli, bad_more_than_64_warps_per_scheduler) {
+  // 3072 threads = 96 warps on one scheduler; the issue scan keeps a scheduler's warps in
+  // one 64-bit word.
+  auto r = run_command(gputlm_bin() + " elaborate " + k_fermi +
+                           " -q --set smx.warp_schedulers=1 --set smx.max_threads=3072",
+                       "warps64");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "error: --set smx.max_threads=3072: gpu.smx[0].max_threads: gives more than 64 warps "
+            "per warp scheduler (warp_schedulers is 1)\n");
+  auto ok = run_command(gputlm_bin() + " elaborate " + k_fermi +
+                            " -q --set smx.warp_schedulers=2 --set smx.max_threads=3072",
+                        "warps64_ok");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 // The power table (`power:`): schema errors at parse time, and entries that no block
 // declares or events a block does not have at elaboration.
 TEST(cli, bad_power_key_suggests) {
