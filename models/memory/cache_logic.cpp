@@ -58,24 +58,46 @@ std::uint32_t tag_array::set_of(std::uint64_t addr) const {
   return set_index(m_g.index, addr, m_g.sets, m_line_log2);
 }
 
+namespace {
+// The first of `n` words equal to `value`, or n; four compares per step without a branch
+// between them, then the exact position within the step.
+[[gnu::always_inline]] inline std::size_t find_first(const std::uint64_t* words, std::size_t n,
+                                                    std::uint64_t value) {
+  std::size_t w = 0;
+  for (; w + 4 <= n; w += 4)
+    if ((words[w] == value) | (words[w + 1] == value) | (words[w + 2] == value) |
+        (words[w + 3] == value))
+      break;
+  for (; w < n; ++w)
+    if (words[w] == value) return w;
+  return n;
+}
+}  // namespace
+
 int tag_array::lookup(std::uint64_t line) const {
   const std::size_t base = std::size_t(set_of(line)) * m_g.ways;
-  const std::uint64_t* key = m_key.data() + base;
-  for (std::size_t w = 0; w < m_g.ways; ++w)
-    if (key[w] == line) return static_cast<int>(base + w);
-  return -1;
+  const std::size_t w = find_first(m_key.data() + base, m_g.ways, line);
+  return w == m_g.ways ? -1 : static_cast<int>(base + w);
 }
 
 int tag_array::victim(std::uint32_t set) const {
+  // An empty line ranks 0, below every allocated line's stamp (the clock starts at 1), and
+  // is never reserved: the first line of least rank is the first empty line if there is one,
+  // else the least recently used (first filled) unreserved line.
   const std::size_t base = std::size_t(set) * m_g.ways;
-  const std::uint64_t* key = m_key.data() + base;
-  for (std::size_t w = 0; w < m_g.ways; ++w)
-    if (key[w] == empty_key) return static_cast<int>(base + w);
   const std::uint64_t* rank = m_rank.data() + base;
-  std::size_t best = 0;
-  for (std::size_t w = 1; w < m_g.ways; ++w)
-    if (rank[w] < rank[best]) best = w;
-  return rank[best] == never_victim ? -1 : static_cast<int>(base + best);
+  std::uint64_t a = never_victim, b = never_victim, c = never_victim, d = never_victim;
+  std::size_t w = 0;
+  for (; w + 4 <= m_g.ways; w += 4) {
+    a = std::min(a, rank[w]);
+    b = std::min(b, rank[w + 1]);
+    c = std::min(c, rank[w + 2]);
+    d = std::min(d, rank[w + 3]);
+  }
+  for (; w < m_g.ways; ++w) a = std::min(a, rank[w]);
+  const std::uint64_t min = std::min(std::min(a, b), std::min(c, d));
+  if (min == never_victim) return -1;
+  return static_cast<int>(base + find_first(rank, m_g.ways, min));
 }
 
 void tag_array::install(int idx, std::uint64_t line) {

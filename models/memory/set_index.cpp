@@ -43,7 +43,7 @@ std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size) {
   static const ipoly_tables tables;
   const auto& t = tables.t[degree - 4];
   std::uint32_t h = 0;
-  for (unsigned k = 0; k < 8; ++k) h ^= t[k][(value >> (8 * k)) & 0xff];
+  for (unsigned k = 0; value != 0; ++k, value >>= 8) h ^= t[k][value & 0xff];  // zero bytes add 0
   return h;
 }
 

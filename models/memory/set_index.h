@@ -24,13 +24,8 @@ std::uint32_t set_index(index_function f, std::uint64_t addr, std::uint32_t sets
 std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size);
 
 inline bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-inline unsigned log2_floor(std::uint64_t v) {
-  unsigned r = 0;
-  while (v > 1) {
-    v >>= 1;
-    ++r;
-  }
-  return r;
+inline unsigned log2_floor(std::uint64_t v) {  // 0 for 0
+  return v > 1 ? 63u - static_cast<unsigned>(__builtin_clzll(v)) : 0u;
 }
 
 }  // namespace gputlm::memory
