@@ -266,6 +266,7 @@ void network::arrive(packet* p, std::uint64_t now) {
   if (l.ahead == ~0u) l.ahead = ahead;
   else if (l.ahead != ahead) l.ahead = ~1u;
   p->arrival = m_arrivals++;
+  l.stalled = false;
   memory::fifo<packet*>& q = queue_of(l, in);
   q.push(p);
   if (q.size() == 1) l.heads[l.slot_of[in] - 1] = head_of(*p);
@@ -275,7 +276,15 @@ void network::arrive(packet* p, std::uint64_t now) {
   activate(li);
 }
 
-std::uint32_t network::choose(const link& l) const {
+std::uint32_t network::choose(link& l) const {
+  if (l.stalled && m_buffers[l.ahead].frees == l.stalled_frees) return none;
+  const std::uint32_t in = arbitrate(l);
+  l.stalled = in == none && l.ahead < m_buffers.size();
+  if (l.stalled) l.stalled_frees = m_buffers[l.ahead].frees;
+  return in;
+}
+
+std::uint32_t network::arbitrate(const link& l) const {
   auto head = [&](std::uint32_t in) -> const link::head_info& {
     return l.heads[l.slot_of[in] - 1];
   };
@@ -332,6 +341,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   buffer& behind = m_buffers[input];
   behind.flits -= p->flits;
   --behind.packets;
+  ++behind.frees;
   m_freed = true;
   ahead.flits += p->flits;
   ++ahead.packets;
@@ -359,6 +369,7 @@ tlm::tlm_generic_payload* network::eject(memory::fifo<packet*>& queue, std::uint
   buffer& b = m_buffers[p->buffers[p->hops]];
   b.flits -= p->flits;
   --b.packets;
+  ++b.frees;
   m_freed = true;
   ++m_packets;
   m_flits_total += p->flits;
@@ -394,7 +405,7 @@ void network::run() {
   } else {
     m_grants.clear();
     for (std::uint32_t li : m_active) {
-      const link& l = m_links[li];
+      link& l = m_links[li];
       if (l.busy_until > now) continue;
       const std::uint32_t in = choose(l);
       if (in != none) m_grants.push_back({li, in});

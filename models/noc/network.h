@@ -70,6 +70,7 @@ class network : public component {
     std::uint32_t capacity_packets = 0;
     std::uint32_t flits = 0;
     std::uint32_t packets = 0;
+    std::uint64_t frees = 0;  // times it made room (a packet left it)
     bool has_room(std::uint32_t f) const {
       return packets < capacity_packets && flits + f <= capacity_flits;
     }
@@ -114,6 +115,11 @@ class network : public component {
     // buffer); ~0u before the first packet, ~1u if packets of one link ever differed.
     std::uint32_t ahead = ~0u;
     bool active = false;
+    // Arbitration found no head that fits the buffer ahead (`ahead`, when it is one buffer)
+    // while that buffer had made room `stalled_frees` times: the answer stays the same
+    // until it makes room again or a packet arrives.
+    bool stalled = false;
+    std::uint64_t stalled_frees = 0;
     std::uint32_t rr_next = 0;  // round robin: first input (buffer index) to look at
     std::uint64_t flits = 0;
     std::uint64_t stall_cycles = 0;
@@ -205,8 +211,10 @@ class network : public component {
   std::vector<grant> m_grants;               // iSLIP: this cycle's grants
   std::vector<std::uint32_t> m_accept_next;  // iSLIP: per input (buffer), first link to accept
   static constexpr std::uint32_t none = ~0u;
-  // The input (buffer) whose head packet the arbitration picks for link l, or `none`.
-  std::uint32_t choose(const link& l) const;
+  // The input (buffer) whose head packet the arbitration picks for link l, or `none`;
+  // choose() skips links known to be stalled (link::stalled).
+  std::uint32_t choose(link& l) const;
+  std::uint32_t arbitrate(const link& l) const;
   // What arbitration keeps of a queue's head (link::heads).
   static link::head_info head_of(const packet& p) {
     return {p.arrival, p.flits, p.buffers[p.hop + 1]};
