@@ -65,6 +65,7 @@ std::size_t l2_cache::warm(std::uint64_t addr, std::uint64_t size) {
 unsigned l2_cache::icnt_dbg(tlm::tlm_generic_payload& gp) {
   if (!*m_warm_from_memcpy || !gp.is_write()) return 0;
   m_stats_v.warmed_lines += warm(gp.get_address(), gp.get_data_length());
+  ++m_logic_changes;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return gp.get_data_length();
 }
@@ -100,6 +101,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     if (tag >= m_origin_tags.data() && tag < &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
+      ++m_logic_changes;
       m_power->fill(f.frame, req.sector_mask);
       if (f.writeback) {
         ++m_stats_v.writebacks;
@@ -147,11 +149,15 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
   const bool first = !m_head_failed;
   if (first) ++m_stats_v.accesses;
+  m_failure.logic_changes = m_logic_changes;
+  m_failure.in_lookup = false;
   auto fail = [&](counter& c) {
     if (first) ++c;
     return false;
   };
   if (m_out.size() >= *m_l2_to_icnt_queue) return fail(m_stats_v.fail_response_queue);
+  m_failure.in_lookup = true;
+  m_failure.dram_room = dram_room();
   const std::size_t depth = *m_l2_to_dram_queue;
   const bool write = gp.is_write() && req.kind != access_kind::atomic;
 
@@ -160,8 +166,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   ar.sectors = sectors;
   ar.write = write;
   ar.requester = &gp;
-  const std::size_t held = m_to_dram.size() + (m_down.busy() ? 1 : 0);
-  ar.miss_queue_free = held < depth ? depth - held : 0;
+  ar.miss_queue_free = m_failure.dram_room;
   ar.miss_queue_depth = depth;
   const access_result r = m_logic->access(ar);
   if (r.kind == access_result::fail) {
@@ -219,6 +224,19 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   return true;
 }
 
+std::size_t l2_cache::dram_room() const {
+  const std::size_t depth = *m_l2_to_dram_queue;
+  const std::size_t held = m_to_dram.size() + (m_down.busy() ? 1 : 0);
+  return held < depth ? depth - held : 0;
+}
+
+bool l2_cache::would_fail_again() const {
+  // The lookup depends on the tags and MSHRs, and is monotone in the room towards the DRAM.
+  if (m_logic_changes != m_failure.logic_changes) return false;
+  if (m_out.size() >= *m_l2_to_icnt_queue) return true;
+  return m_failure.in_lookup && dram_room() <= m_failure.dram_room;
+}
+
 void l2_cache::wake_at(std::uint64_t cycle) {
   m_wake.at(cycle);
 }
@@ -234,6 +252,8 @@ void l2_cache::run() {
     const timed h = m_in.front();
     if (h.at > now || now < m_next_lookup) {
       next = std::min(next, std::max(h.at, m_next_lookup));
+    } else if (m_head_failed && would_fail_again()) {
+      // the same outcome as the last try, which has been counted
     } else if (try_access(*h.gp, now)) {
       m_in.pop();
       m_head_failed = false;
@@ -280,11 +300,13 @@ void l2_cache::run() {
         gp->is_read() || req.kind == access_kind::atomic ? gp->get_data_length() : 0;
     m_next_response = now + std::max<std::uint64_t>(1, (data + port - 1) / port);
     changed = true;
-    if (req.kind == access_kind::atomic)  // the read-modify-write leaves the line dirty
+    if (req.kind == access_kind::atomic) {  // the read-modify-write leaves the line dirty
+      ++m_logic_changes;
       m_logic->mark_dirty(
           gp->get_address(),
           req.sector_mask ? req.sector_mask
                           : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
+    }
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);
   }

@@ -95,6 +95,17 @@ class l2_cache : public component {
   fifo<timed> m_out{16};                       // L2 -> icnt
   tlm::tlm_generic_payload* m_held = nullptr;  // BEGIN_REQ waiting for room in m_in
   bool m_head_failed = false;
+  // A failed head is looked up again only when that could succeed: the tags or MSHRs
+  // changed since (a fill, warming, an atomic's dirty line), the queue towards the DRAM
+  // has more room than at the failure, or the response queue, full then, has room.
+  std::uint64_t m_logic_changes = 0;
+  struct head_failure {
+    std::uint64_t logic_changes = 0;
+    bool in_lookup = false;     // it failed in the cache logic (else: response queue full)
+    std::size_t dram_room = 0;  // free entries towards the DRAM at the lookup
+  } m_failure;
+  std::size_t dram_room() const;
+  bool would_fail_again() const;
   std::uint64_t m_next_lookup = 0, m_next_send = 0, m_next_response = 0;
   std::vector<mshr_table::slot> m_ready_slots;
   std::vector<int> m_origin_tags;
