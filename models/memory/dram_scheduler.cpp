@@ -4,39 +4,43 @@
 
 namespace gputlm::memory {
 
+namespace {
+// Calls f(bank) for each set bit of `banks`, lowest first.
+template <class F>
+void for_each_bank(std::uint64_t banks, F f) {
+  for (; banks; banks &= banks - 1) f(static_cast<std::uint32_t>(__builtin_ctzll(banks)));
+}
+constexpr std::uint64_t bank_bit(std::uint32_t bank) { return std::uint64_t(1) << (bank & 63); }
+}  // namespace
+
 dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
     : m_t(t),
       m_depth(queue_depth),
       m_banks(t.banks),
       m_group_col_ok(t.bank_groups ? t.bank_groups : 1, 0),
-      m_open_row_hits(t.banks, 0),
-      m_open_row_write_hits(t.banks, 0),
-      m_queued(t.banks, 0) {
+      m_group_banks(m_group_col_ok.size(), 0) {
   m_queue.reserve(queue_depth);
-  for (std::uint32_t b = 0; b < t.banks; ++b) m_group.push_back(group_of(b));
+  for (std::uint32_t b = 0; b < t.banks; ++b) {
+    m_group.push_back(group_of(b));
+    if (m_group.back() < m_group_banks.size()) m_group_banks[m_group.back()] |= bank_bit(b);
+  }
 }
 
 void dram_scheduler::push(const request& r) {
-  m_queue.push_back({r, r.bursts ? r.bursts : 1});
-  const bank_state& b = m_banks[r.bank];
-  ++m_queued[r.bank];
-  if (b.open && b.row == r.row) {
-    ++m_open_row_hits[r.bank];
-    if (r.write) ++m_open_row_write_hits[r.bank];
-  }
+  entry e{r.tag, r.bank, r.row, r.bursts ? r.bursts : 1, r.write};
+  e.seq = m_seq++;
+  m_queue.push_back(e);
+  bank_state& b = m_banks[r.bank];
+  ++b.queued;
+  // The youngest request: the oldest hit of its kind only if there was none.
+  if (b.open && b.row == r.row && b.oldest_hit[r.write] == never) b.oldest_hit[r.write] = e.seq;
+  update_bank_bits(r.bank);
 }
 
 std::uint32_t dram_scheduler::group_of(std::uint32_t bank) const {
   const std::uint32_t g = m_t.bank_groups ? m_t.bank_groups : 1;
   if (g == 1) return 0;
   return m_t.bank_group_low_bits ? bank % g : bank / (m_t.banks / g);
-}
-
-dram_scheduler::column_common dram_scheduler::column_constraints() const {
-  column_common c{std::max(m_col_ok, m_read_ok), std::max(m_col_ok, m_write_ok)};
-  if (m_bus_free > m_t.CL) c.read = std::max(c.read, m_bus_free - m_t.CL);
-  if (m_bus_free > m_t.WL) c.write = std::max(c.write, m_bus_free - m_t.WL);
-  return c;
 }
 
 std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
@@ -47,176 +51,232 @@ std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
   return t;
 }
 
-void dram_scheduler::count_open_row_hits(std::uint32_t bank) {
+std::uint64_t dram_scheduler::first_hit(std::uint32_t bank, bool write, std::size_t from) const {
   const bank_state& b = m_banks[bank];
-  std::uint32_t n = 0, writes = 0;
   if (b.open)
-    for (const entry& e : m_queue)
-      if (e.r.bank == bank && e.r.row == b.row) {
-        ++n;
-        writes += e.r.write;
-      }
-  m_open_row_hits[bank] = n;
-  m_open_row_write_hits[bank] = writes;
-}
-
-bool dram_scheduler::column_candidate(const column_common& c, std::uint64_t now) const {
-  for (std::uint32_t b = 0; b < m_t.banks; ++b) {
-    const std::uint32_t hits = m_open_row_hits[b];
-    if (!hits || std::max(m_banks[b].col_ok, m_group_col_ok[m_group[b]]) > now) continue;
-    const std::uint32_t writes = m_open_row_write_hits[b];
-    if ((hits > writes && c.read <= now) || (writes && c.write <= now)) return true;
-  }
-  return false;
-}
-
-bool dram_scheduler::row_candidate(std::uint64_t now) const {
-  // A bank's first queued request needs a row command when the bank has no hits queued.
-  for (std::uint32_t b = 0; b < m_t.banks; ++b)
-    if (m_queued[b] && !m_open_row_hits[b] && row_ready(b) <= now) return true;
-  return false;
-}
-
-std::uint64_t dram_scheduler::next_ready(const column_common& c) const {
-  std::uint64_t next = never;
-  for (std::uint32_t b = 0; b < m_t.banks; ++b) {
-    if (!m_queued[b]) continue;
-    const std::uint32_t hits = m_open_row_hits[b];
-    if (!hits) {
-      next = std::min(next, row_ready(b));
-      continue;
+    for (std::size_t i = from; i < m_queue.size(); ++i) {
+      const entry& e = m_queue[i];
+      if (e.bank == bank && e.row == b.row && e.write == write) return e.seq;
     }
-    const std::uint32_t writes = m_open_row_write_hits[b];
-    const std::uint64_t kind = std::min(hits > writes ? c.read : never, writes ? c.write : never);
-    next = std::min(next, std::max({m_banks[b].col_ok, m_group_col_ok[m_group[b]], kind}));
+  return never;
+}
+
+void dram_scheduler::update_bank_bits(std::uint32_t bank) {
+  const bank_state& b = m_banks[bank];
+  const std::uint64_t bit = bank_bit(bank);
+  auto set = [bit](std::uint64_t& banks, bool on) { banks = on ? banks | bit : banks & ~bit; };
+  set(m_queued_banks, b.queued != 0);
+  set(m_hit_banks[0], b.oldest_hit[0] != never);
+  set(m_hit_banks[1], b.oldest_hit[1] != never);
+}
+
+void dram_scheduler::column_ready_banks(const column_common& c, std::uint64_t now,
+                                        std::uint64_t ready[2]) {
+  // A bank takes a column command once its group's tCCDL and its own tRCD have passed.
+  for_each_bank(m_tRCD_banks, [&](std::uint32_t b) {
+    if (m_banks[b].col_ok <= now) m_tRCD_banks &= ~bank_bit(b);
+  });
+  std::uint64_t banks = 0;
+  for (std::size_t g = 0; g < m_group_banks.size(); ++g)
+    if (m_group_col_ok[g] <= now) banks |= m_group_banks[g];
+  banks &= ~m_tRCD_banks;
+  ready[0] = c.read <= now ? m_hit_banks[0] & banks : 0;
+  ready[1] = c.write <= now ? m_hit_banks[1] & banks : 0;
+}
+
+std::uint64_t dram_scheduler::row_ready_banks(std::uint64_t now) const {
+  // A bank's first queued request needs a row command when the bank has no hits queued.
+  std::uint64_t ready = 0;
+  for_each_bank(m_queued_banks & ~(m_hit_banks[0] | m_hit_banks[1]), [&](std::uint32_t b) {
+    if (row_ready(b) <= now) ready |= bank_bit(b);
+  });
+  return ready;
+}
+
+std::uint64_t dram_scheduler::next_ready(const column_common& c, std::uint64_t now) const {
+  // Nothing is asked for before now + 1, so the search stops once that is found.
+  const std::uint64_t soon = now + 1;
+  std::uint64_t next = never;
+  const std::uint64_t reads = m_hit_banks[0], writes = m_hit_banks[1];
+  // The kind constraint of banks: reads' or writes', whichever is earlier among their hits.
+  auto kind = [&](std::uint64_t banks) {
+    return std::min(reads & banks ? c.read : never, writes & banks ? c.write : never);
+  };
+  // Row hits: the later of the bank's tRCD, its group's tCCDL and the read or write
+  // constraint. Banks outside m_tRCD_banks passed tRCD by now, so they depend only on their
+  // group: each group counts once.
+  const std::uint64_t settled = ~m_tRCD_banks;
+  for (std::size_t g = 0; g < m_group_banks.size(); ++g) {
+    next = std::min(next, std::max(m_group_col_ok[g], kind(m_group_banks[g] & settled)));
+    if (next <= soon) return soon;
   }
-  return next;
+  for_each_bank(m_tRCD_banks & (reads | writes), [&](std::uint32_t b) {
+    next = std::min(next,
+                    std::max({m_banks[b].col_ok, m_group_col_ok[m_group[b]], kind(bank_bit(b))}));
+  });
+  // Banks without hits: the row command of their first request.
+  for_each_bank(m_queued_banks & ~(reads | writes),
+                [&](std::uint32_t b) { next = std::min(next, row_ready(b)); });
+  return std::max(next, soon);
+}
+
+std::uint64_t dram_scheduler::fcfs_next_ready(const column_common& c, std::uint64_t now) const {
+  // The oldest request that can be next (a row command waits for its bank's hits).
+  const std::uint64_t hit_banks = m_hit_banks[0] | m_hit_banks[1];
+  std::uint64_t next = never;
+  std::uint64_t seen = 0;
+  for (const entry& e : m_queue) {
+    const bank_state& b = m_banks[e.bank];
+    const bool older = seen & bank_bit(e.bank);
+    seen |= bank_bit(e.bank);
+    if (b.open && b.row == e.row) {
+      next = column_ready(e, c);
+      break;
+    }
+    if (older || (hit_banks & bank_bit(e.bank))) continue;
+    next = row_ready(e.bank);
+    break;
+  }
+  return std::max(next, now + 1);
+}
+
+void dram_scheduler::issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done) {
+  entry& e = m_queue[i];
+  bank_state& b = m_banks[e.bank];
+  if (!e.started) {
+    e.started = true;
+    if (e.activated)
+      ++m_row_misses;
+    else
+      ++m_row_hits;
+  }
+  const std::uint32_t bc = m_t.burst_cycles;
+  m_col_ok = now + m_t.tCCD;
+  m_group_col_ok[m_group[e.bank]] = now + std::max(m_t.tCCD, m_t.tCCDL);
+  m_tRCD_banks &= ~bank_bit(e.bank);  // a column command issued: tRCD has passed
+  std::uint64_t data_end;
+  if (e.write) {
+    data_end = now + m_t.WL + bc;
+    b.pre_ok = std::max(b.pre_ok, data_end + m_t.tWR);
+    m_read_ok = std::max(m_read_ok, data_end + m_t.tCDLR);
+  } else {
+    data_end = now + m_t.CL + bc;
+    b.pre_ok = std::max(b.pre_ok, now + std::max<std::uint64_t>(bc, m_t.tRTPL));
+    const std::uint64_t rtw = m_t.CL + bc + 2 > m_t.WL ? m_t.CL + bc + 2 - m_t.WL : 0;
+    m_write_ok = std::max(m_write_ok, now + rtw);
+  }
+  m_bus_free = data_end;
+  m_last_data_start = data_end - bc;
+  ++m_bursts;
+  m_last_col = m_last_cmd = now;
+  if (--e.left == 0) {
+    done.push_back({e.tag, data_end, !e.activated, std::min(e.first_command, now)});
+    const std::uint32_t bank = e.bank;
+    const bool write = e.write;
+    const bool oldest = b.oldest_hit[write] == e.seq;
+    --b.queued;
+    m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
+    // Every older hit of its kind is still queued; the next one, if it was the oldest,
+    // comes after its place.
+    if (oldest) b.oldest_hit[write] = first_hit(bank, write, i);
+    update_bank_bits(bank);
+  }
+}
+
+void dram_scheduler::issue_row(entry& e, std::uint64_t now) {
+  bank_state& b = m_banks[e.bank];
+  e.first_command = std::min(e.first_command, now);
+  if (b.open) {
+    b.open = false;
+    b.pre_at = now;
+    b.oldest_hit[0] = b.oldest_hit[1] = never;
+    m_tRCD_banks &= ~bank_bit(e.bank);  // closed: no row hits until the next ACT
+    ++m_precharges;
+  } else {
+    b.open = true;
+    b.row = e.row;
+    b.act_at = now;
+    b.ever_activated = true;
+    b.col_ok = now + m_t.tRCD;
+    b.pre_ok = now + m_t.tRAS;
+    m_act_ok = now + m_t.tRRD;
+    m_tRCD_banks |= bank_bit(e.bank);
+    ++m_activates;
+    e.activated = true;
+    b.oldest_hit[0] = first_hit(e.bank, false, 0);
+    b.oldest_hit[1] = first_hit(e.bank, true, 0);
+  }
+  update_bank_bits(e.bank);
+  m_last_row_bank = e.bank;
+  m_last_row = m_last_cmd = now;
 }
 
 std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& done) {
   if (m_queue.empty()) return never;
-  bool row_issued = false;
-  const bool col_bus_free = m_t.dual_bus ? m_last_col != now : m_last_cmd != now;
 
   // Column command: the oldest request whose row is open and whose timing allows it now
   // (FCFS: only the oldest request).
   const column_common cc = column_constraints();
+  bool col_issued = false;
   // Nothing can start a column access before both the read and the write constraints.
-  if (col_bus_free && std::min(cc.read, cc.write) <= now &&
-      (!m_t.fr_fcfs || column_candidate(cc, now))) {
-    for (std::size_t i = 0; i < m_queue.size(); ++i) {
-      entry& e = m_queue[i];
-      bank_state& b = m_banks[e.r.bank];
-      const bool hit = b.open && b.row == e.r.row;
-      if (hit && column_ready(e, cc) <= now) {
-        if (!e.started) {
-          e.started = true;
-          if (e.activated)
-            ++m_row_misses;
-          else
-            ++m_row_hits;
-        }
-        const std::uint32_t bc = m_t.burst_cycles;
-        m_col_ok = now + m_t.tCCD;
-        m_group_col_ok[group_of(e.r.bank)] = now + std::max(m_t.tCCD, m_t.tCCDL);
-        std::uint64_t data_end;
-        if (e.r.write) {
-          data_end = now + m_t.WL + bc;
-          b.pre_ok = std::max(b.pre_ok, data_end + m_t.tWR);
-          m_read_ok = std::max(m_read_ok, data_end + m_t.tCDLR);
-        } else {
-          data_end = now + m_t.CL + bc;
-          b.pre_ok = std::max(b.pre_ok, now + std::max<std::uint64_t>(bc, m_t.tRTPL));
-          const std::uint64_t rtw = m_t.CL + bc + 2 > m_t.WL ? m_t.CL + bc + 2 - m_t.WL : 0;
-          m_write_ok = std::max(m_write_ok, now + rtw);
-        }
-        m_bus_free = data_end;
-        m_last_data_start = data_end - bc;
-        ++m_bursts;
-        m_last_col = m_last_cmd = now;
-        if (--e.left == 0) {
-          done.push_back({e.r.tag, data_end, !e.activated, std::min(e.first_command, now)});
-          --m_open_row_hits[e.r.bank];
-          if (e.r.write) --m_open_row_write_hits[e.r.bank];
-          --m_queued[e.r.bank];
-          m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-        break;
+  if ((m_t.dual_bus ? m_last_col != now : m_last_cmd != now) &&
+      std::min(cc.read, cc.write) <= now) {
+    if (m_t.fr_fcfs) {
+      // Timing depends on bank and kind only: the oldest hit of the ready banks and kinds.
+      std::uint64_t ready[2];
+      column_ready_banks(cc, now, ready);
+      std::uint64_t oldest = never;
+      for (int w = 0; w < 2; ++w)
+        for_each_bank(ready[w], [&](std::uint32_t b) {
+          oldest = std::min(oldest, m_banks[b].oldest_hit[w]);
+        });
+      if (oldest != never) {
+        const auto it =
+            std::lower_bound(m_queue.begin(), m_queue.end(), oldest,
+                             [](const entry& e, std::uint64_t seq) { return e.seq < seq; });
+        issue_column(static_cast<std::size_t>(it - m_queue.begin()), now, done);
+        col_issued = true;
       }
-      if (!m_t.fr_fcfs) break;
+    } else {
+      const entry& e = m_queue.front();
+      const bank_state& b = m_banks[e.bank];
+      if (b.open && b.row == e.row && column_ready(e, cc) <= now) {
+        issue_column(0, now, done);
+        col_issued = true;
+      }
     }
   }
 
   // Row command for the oldest request that needs one, unless an older request uses its
   // bank or the bank still has row hits queued (FR-FCFS keeps the row open for them).
-  if ((m_t.dual_bus ? m_last_row != now : m_last_cmd != now) &&
-      (!m_t.fr_fcfs || row_candidate(now))) {
-    std::uint64_t seen = 0;  // banks with an older request
-    for (std::size_t i = 0; i < m_queue.size(); ++i) {
-      entry& e = m_queue[i];
-      bank_state& b = m_banks[e.r.bank];
-      const std::uint64_t bit = std::uint64_t(1) << (e.r.bank & 63);
-      const bool older = seen & bit;
-      seen |= bit;
-      if (b.open && b.row == e.r.row) {
-        if (!m_t.fr_fcfs) break;
-        continue;
+  if (m_t.dual_bus ? m_last_row != now : m_last_cmd != now) {
+    if (m_t.fr_fcfs) {
+      // The first queued request of a ready bank is the oldest one that may go.
+      if (const std::uint64_t ready = row_ready_banks(now))
+        for (entry& e : m_queue)
+          if (ready & bank_bit(e.bank)) {
+            issue_row(e, now);
+            break;
+          }
+    } else {
+      const std::uint64_t hit_banks = m_hit_banks[0] | m_hit_banks[1];
+      std::uint64_t seen = 0;  // banks with an older request
+      for (entry& e : m_queue) {
+        const bank_state& b = m_banks[e.bank];
+        const bool older = seen & bank_bit(e.bank);
+        seen |= bank_bit(e.bank);
+        if (b.open && b.row == e.row) break;
+        if (older || (hit_banks & bank_bit(e.bank))) continue;
+        if (row_ready(e.bank) <= now) issue_row(e, now);
+        break;
       }
-      if (older || m_open_row_hits[e.r.bank]) continue;
-      if (row_ready(e) <= now) {
-        if (b.open) {
-          b.open = false;
-          b.pre_at = now;
-          e.first_command = std::min(e.first_command, now);
-          m_open_row_hits[e.r.bank] = 0;
-          m_open_row_write_hits[e.r.bank] = 0;
-          ++m_precharges;
-        } else {
-          b.open = true;
-          b.row = e.r.row;
-          b.act_at = now;
-          b.ever_activated = true;
-          b.col_ok = now + m_t.tRCD;
-          b.pre_ok = now + m_t.tRAS;
-          m_act_ok = now + m_t.tRRD;
-          ++m_activates;
-          e.activated = true;
-          e.first_command = std::min(e.first_command, now);
-          count_open_row_hits(e.r.bank);
-        }
-        row_issued = true;
-        m_last_row_bank = e.r.bank;
-        m_last_row = m_last_cmd = now;
-      }
-      if (!m_t.fr_fcfs) break;
-      if (row_issued) break;
     }
   }
 
   if (m_queue.empty()) return never;
   // Next cycle at which some request could issue.
-  const column_common cn = column_constraints();
-  if (m_t.fr_fcfs) return std::max(next_ready(cn), now + 1);
-  // FCFS: the oldest request that can be next (a row command waits for its bank's hits).
-  std::uint64_t next = never;
-  std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < m_queue.size(); ++i) {
-    const entry& e = m_queue[i];
-    const bank_state& b = m_banks[e.r.bank];
-    const std::uint64_t bit = std::uint64_t(1) << (e.r.bank & 63);
-    const bool older = seen & bit;
-    seen |= bit;
-    std::uint64_t t;
-    if (b.open && b.row == e.r.row) {
-      t = column_ready(e, cn);
-    } else {
-      if (older || m_open_row_hits[e.r.bank]) continue;
-      t = row_ready(e);
-    }
-    next = t;
-    break;
-  }
-  return std::max(next, now + 1);
+  const column_common cn = col_issued ? column_constraints() : cc;
+  return m_t.fr_fcfs ? next_ready(cn, now) : fcfs_next_ready(cn, now);
 }
 
 }  // namespace gputlm::memory

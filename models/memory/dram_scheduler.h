@@ -5,7 +5,13 @@
 // names and derived timings follow GPGPU-Sim's -gpgpu_dram_timing_opt
 // (../shared/reference/platforms.md §3.5): tRTW = CL + BL/ratio + 2 - WL,
 // tWTR = WL + BL/ratio + tCDLR, write-to-precharge = WL + BL/ratio + tWR, read-to-precharge
-// = BL/ratio (tRTPL with bank groups). Plain C++, no SystemC, no allocation per request.
+// = BL/ratio (tRTPL with bank groups). Each bank knows its oldest queued read and write to
+// the open row, and bitmasks say which banks have requests queued, have reads / writes to
+// the open row queued, are still inside tRCD; so whether a command can issue, which row hit
+// goes and when the next command can issue are answered per bank group and per set bit, and
+// the queue is scanned only for a row command's request and, when a bank's oldest row hit
+// leaves or a row opens, for the bank's next one. Plain C++, no SystemC, no allocation per
+// request.
 #pragma once
 
 #include <algorithm>
@@ -53,7 +59,8 @@ class dram_scheduler {
 
   // Issues what can issue at cycle `now` (one command, or a row and a column command with
   // a dual bus). Requests whose last column access issued are appended to `done`. Returns
-  // the next cycle worth calling again (never when the queue is empty).
+  // the next cycle worth calling again (never when the queue is empty). `now` never
+  // decreases from one call to the next.
   std::uint64_t step(std::uint64_t now, std::vector<completion>& done);
 
   // Statistics.
@@ -74,11 +81,14 @@ class dram_scheduler {
 
  private:
   struct entry {
-    request r;
-    std::uint32_t left;
+    void* tag;
+    std::uint32_t bank, row;
+    std::uint32_t left;  // column accesses still to issue
+    bool write;
     bool activated = false;  // needed an ACT (row miss)
     bool started = false;
     std::uint64_t first_command = never;
+    std::uint64_t seq = 0;  // arrival order: increases along the queue
   };
   struct bank_state {
     bool open = false;
@@ -88,6 +98,9 @@ class dram_scheduler {
     std::uint64_t col_ok = 0;  // earliest column command (tRCD)
     std::uint64_t pre_ok = 0;  // earliest PRE (tRAS, read/write to precharge)
     bool ever_activated = false;
+    std::uint32_t queued = 0;  // requests in the queue
+    // seq of the oldest queued read [0] / write [1] to the open row (never: none)
+    std::uint64_t oldest_hit[2] = {never, never};
   };
 
   std::uint32_t group_of(std::uint32_t bank) const;
@@ -96,35 +109,48 @@ class dram_scheduler {
   struct column_common {
     std::uint64_t read, write;
   };
-  column_common column_constraints() const;
-  std::uint64_t column_ready(const entry& e, const column_common& c) const {
-    const bank_state& b = m_banks[e.r.bank];
-    return std::max({b.col_ok, m_group_col_ok[m_group[e.r.bank]], e.r.write ? c.write : c.read});
+  column_common column_constraints() const {
+    column_common c{std::max(m_col_ok, m_read_ok), std::max(m_col_ok, m_write_ok)};
+    if (m_bus_free > m_t.CL) c.read = std::max(c.read, m_bus_free - m_t.CL);
+    if (m_bus_free > m_t.WL) c.write = std::max(c.write, m_bus_free - m_t.WL);
+    return c;
   }
-  std::uint64_t row_ready(const entry& e) const { return row_ready(e.r.bank); }
+  std::uint64_t column_ready(const entry& e, const column_common& c) const {
+    const bank_state& b = m_banks[e.bank];
+    return std::max({b.col_ok, m_group_col_ok[m_group[e.bank]], e.write ? c.write : c.read});
+  }
   std::uint64_t row_ready(std::uint32_t bank) const;  // PRE or ACT
-  void count_open_row_hits(std::uint32_t bank);
-  // FR-FCFS by bank (what the queue scans would find, from per-bank counts): is some row
-  // hit's column command ready now; is some bank's row command ready now; the earliest
-  // cycle either could be.
-  bool column_candidate(const column_common& c, std::uint64_t now) const;
-  bool row_candidate(std::uint64_t now) const;
-  std::uint64_t next_ready(const column_common& c) const;
+  // seq of the first queued read / write to the bank's open row from queue position `from`.
+  std::uint64_t first_hit(std::uint32_t bank, bool write, std::size_t from) const;
+  void update_bank_bits(std::uint32_t bank);  // from the bank's state
+  void issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done);
+  void issue_row(entry& e, std::uint64_t now);
+  // FR-FCFS by bank: the banks whose reads [0] / writes [1] to the open row may take a
+  // column command now; the banks whose row command (PRE or ACT) may issue now; the earliest
+  // cycle a command could issue (not before now + 1).
+  // (column_ready_banks also drops from m_tRCD_banks the banks whose tRCD has passed.)
+  void column_ready_banks(const column_common& c, std::uint64_t now, std::uint64_t ready[2]);
+  std::uint64_t row_ready_banks(std::uint64_t now) const;
+  std::uint64_t next_ready(const column_common& c, std::uint64_t now) const;
+  std::uint64_t fcfs_next_ready(const column_common& c, std::uint64_t now) const;
 
   dram_timing m_t;
   std::size_t m_depth;
   std::vector<entry> m_queue;  // age order
   std::vector<bank_state> m_banks;
   std::vector<std::uint64_t> m_group_col_ok;
-  std::vector<std::uint32_t> m_group;  // per bank: its bank group
-  std::vector<std::uint32_t> m_open_row_hits;  // per bank: queued requests to its open row
-  std::vector<std::uint32_t> m_open_row_write_hits;  // per bank: the writes among them
-  std::vector<std::uint32_t> m_queued;               // per bank: queued requests
-  std::uint64_t m_col_ok = 0;                  // tCCD
-  std::uint64_t m_act_ok = 0;                  // tRRD
-  std::uint64_t m_bus_free = 0;                // data bus
-  std::uint64_t m_read_ok = 0;                 // after writes (tWTR)
-  std::uint64_t m_write_ok = 0;                // after reads (tRTW)
+  std::vector<std::uint32_t> m_group;        // per bank: its bank group
+  std::vector<std::uint64_t> m_group_banks;  // per bank group: its banks
+  // Bit b for bank b, following bank_state: some request queued; some read [0] / write [1]
+  // to the open row queued; activated and maybe still inside tRCD (every other open bank
+  // has passed it).
+  std::uint64_t m_queued_banks = 0, m_hit_banks[2] = {0, 0}, m_tRCD_banks = 0;
+  std::uint64_t m_seq = 0;       // of the next request pushed
+  std::uint64_t m_col_ok = 0;    // tCCD
+  std::uint64_t m_act_ok = 0;    // tRRD
+  std::uint64_t m_bus_free = 0;  // data bus
+  std::uint64_t m_read_ok = 0;   // after writes (tWTR)
+  std::uint64_t m_write_ok = 0;  // after reads (tRTW)
   std::uint64_t m_last_cmd = never, m_last_col = never, m_last_row = never;  // command buses
   std::uint64_t m_activates = 0, m_precharges = 0, m_row_hits = 0, m_row_misses = 0, m_bursts = 0;
   std::uint32_t m_last_row_bank = 0;

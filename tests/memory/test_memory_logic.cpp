@@ -547,6 +547,254 @@ TEST(dram_scheduler, fr_fcfs_serves_ready_row_hits_before_older_row_misses) {
   EXPECT_EQ(order[1], &b);
 }
 
+namespace {
+// The scheduler's rules as plain scans of the age-ordered queue, with no per-bank state
+// kept between steps: the reference for the random test below.
+class reference_dram {
+ public:
+  explicit reference_dram(const dram_timing& t)
+      : m_t(t), m_banks(t.banks), m_group_col_ok(std::max(1u, t.bank_groups), 0) {}
+  void push(const dram_scheduler::request& r) { m_queue.push_back({r, r.bursts ? r.bursts : 1}); }
+  std::size_t size() const { return m_queue.size(); }
+  std::uint64_t activates = 0, precharges = 0, row_hits = 0, row_misses = 0, bursts = 0;
+
+  std::uint64_t step(std::uint64_t now, std::vector<dram_scheduler::completion>& done) {
+    constexpr std::uint64_t never = dram_scheduler::never;
+    if (m_queue.empty()) return never;
+    // Column command: the oldest row hit whose timing allows it (FCFS: the oldest request).
+    if (m_t.dual_bus ? m_last_col != now : m_last_cmd != now) {
+      const column c = constraints();
+      for (std::size_t i = 0; i < m_queue.size(); ++i) {
+        entry& e = m_queue[i];
+        bank& b = m_banks[e.r.bank];
+        if (hit(e) && column_ready(e, c) <= now) {
+          if (!e.started) {
+            e.started = true;
+            ++(e.activated ? row_misses : row_hits);
+          }
+          const std::uint64_t bc = m_t.burst_cycles;
+          m_col_ok = now + m_t.tCCD;
+          m_group_col_ok[group(e.r.bank)] = now + std::max(m_t.tCCD, m_t.tCCDL);
+          std::uint64_t end;
+          if (e.r.write) {
+            end = now + m_t.WL + bc;
+            b.pre_ok = std::max(b.pre_ok, end + m_t.tWR);
+            m_read_ok = std::max(m_read_ok, end + m_t.tCDLR);
+          } else {
+            end = now + m_t.CL + bc;
+            b.pre_ok = std::max(b.pre_ok, now + std::max<std::uint64_t>(bc, m_t.tRTPL));
+            const std::uint64_t rtw = m_t.CL + bc + 2 > m_t.WL ? m_t.CL + bc + 2 - m_t.WL : 0;
+            m_write_ok = std::max(m_write_ok, now + rtw);
+          }
+          m_bus_free = end;
+          ++bursts;
+          m_last_col = m_last_cmd = now;
+          if (--e.left == 0) {
+            done.push_back({e.r.tag, end, !e.activated, std::min(e.first_command, now)});
+            m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
+          }
+          break;
+        }
+        if (!m_t.fr_fcfs) break;
+      }
+    }
+    // Row command: the oldest request that needs one, unless an older request uses its bank
+    // or its bank has row hits queued.
+    if (m_t.dual_bus ? m_last_row != now : m_last_cmd != now) {
+      for (std::size_t i = 0; i < m_queue.size(); ++i) {
+        entry& e = m_queue[i];
+        bank& b = m_banks[e.r.bank];
+        if (hit(e)) {
+          if (!m_t.fr_fcfs) break;
+          continue;
+        }
+        if (older_in_bank(i) || has_hits(e.r.bank)) continue;
+        if (row_ready(e.r.bank) <= now) {
+          e.first_command = std::min(e.first_command, now);
+          if (b.open) {
+            b.open = false;
+            b.pre_at = now;
+            ++precharges;
+          } else {
+            b = {true, e.r.row, now, b.pre_at, now + m_t.tRCD, now + m_t.tRAS, true};
+            m_act_ok = now + m_t.tRRD;
+            e.activated = true;
+            ++activates;
+          }
+          m_last_row = m_last_cmd = now;
+          break;
+        }
+        if (!m_t.fr_fcfs) break;
+      }
+    }
+    if (m_queue.empty()) return never;
+    // The earliest cycle any request could be next.
+    const column c = constraints();
+    std::uint64_t next = never;
+    for (std::size_t i = 0; i < m_queue.size(); ++i) {
+      const entry& e = m_queue[i];
+      if (hit(e))
+        next = std::min(next, column_ready(e, c));
+      else if (!older_in_bank(i) && !has_hits(e.r.bank))
+        next = std::min(next, row_ready(e.r.bank));
+      else
+        continue;
+      if (!m_t.fr_fcfs) break;
+    }
+    return std::max(next, now + 1);
+  }
+
+ private:
+  struct entry {
+    dram_scheduler::request r;
+    std::uint32_t left;
+    bool activated = false, started = false;
+    std::uint64_t first_command = dram_scheduler::never;
+  };
+  struct bank {
+    bool open = false;
+    std::uint32_t row = 0;
+    std::uint64_t act_at = 0, pre_at = 0, col_ok = 0, pre_ok = 0;
+    bool ever_activated = false;
+  };
+  struct column {
+    std::uint64_t read, write;
+  };
+  std::uint32_t group(std::uint32_t b) const {
+    const std::uint32_t g = std::max(1u, m_t.bank_groups);
+    return m_t.bank_group_low_bits ? b % g : b / (m_t.banks / g);
+  }
+  bool hit(const entry& e) const {
+    return m_banks[e.r.bank].open && m_banks[e.r.bank].row == e.r.row;
+  }
+  bool has_hits(std::uint32_t b) const {
+    return std::any_of(m_queue.begin(), m_queue.end(),
+                       [&](const entry& e) { return e.r.bank == b && hit(e); });
+  }
+  bool older_in_bank(std::size_t i) const {
+    for (std::size_t k = 0; k < i; ++k)
+      if (m_queue[k].r.bank == m_queue[i].r.bank) return true;
+    return false;
+  }
+  column constraints() const {
+    column c{std::max(m_col_ok, m_read_ok), std::max(m_col_ok, m_write_ok)};
+    if (m_bus_free > m_t.CL) c.read = std::max(c.read, m_bus_free - m_t.CL);
+    if (m_bus_free > m_t.WL) c.write = std::max(c.write, m_bus_free - m_t.WL);
+    return c;
+  }
+  std::uint64_t column_ready(const entry& e, const column& c) const {
+    return std::max(
+        {m_banks[e.r.bank].col_ok, m_group_col_ok[group(e.r.bank)], e.r.write ? c.write : c.read});
+  }
+  std::uint64_t row_ready(std::uint32_t bi) const {
+    const bank& b = m_banks[bi];
+    if (b.open) return b.pre_ok;
+    if (!b.ever_activated) return m_act_ok;
+    return std::max({m_act_ok, b.pre_at + m_t.tRP, b.act_at + m_t.tRC});
+  }
+
+  dram_timing m_t;
+  std::vector<entry> m_queue;
+  std::vector<bank> m_banks;
+  std::vector<std::uint64_t> m_group_col_ok;
+  std::uint64_t m_col_ok = 0, m_act_ok = 0, m_bus_free = 0, m_read_ok = 0, m_write_ok = 0;
+  std::uint64_t m_last_cmd = dram_scheduler::never, m_last_col = dram_scheduler::never,
+                m_last_row = dram_scheduler::never;
+};
+}  // namespace
+
+// Random traffic (few rows per bank, so that hits, misses and conflicts all occur; reads
+// and writes; one to four bursts) on several timings: every step's returned cycle, every
+// completion and the counters equal the reference's. Steps come at the returned cycle, one
+// cycle later than asked (woken early), later than asked, and twice in a cycle.
+TEST(dram_scheduler, matches_a_reference_scan_of_the_queue_under_random_traffic) {
+  struct config {
+    std::uint32_t banks, groups;
+    bool low_bits, dual_bus, fr_fcfs;
+    std::size_t depth;
+    bool fresh_rows;  // every request to a row of its own (FCFS stalls on a younger row hit)
+  };
+  const config configs[] = {
+      {16, 4, true, false, true, 64, false},  {16, 4, true, true, true, 64, false},
+      {16, 1, false, false, true, 16, false}, {8, 2, false, true, true, 8, false},
+      {64, 4, true, true, true, 32, false},   {16, 4, true, false, true, 16, true},
+      {16, 4, true, false, false, 16, true},  {4, 1, false, true, false, 4, true},
+      {16, 4, true, false, false, 1, false}};
+  for (const config& cf : configs) {
+    dram_timing t;
+    t.banks = cf.banks;
+    t.bank_groups = cf.groups;
+    t.bank_group_low_bits = cf.low_bits;
+    t.dual_bus = cf.dual_bus;
+    t.fr_fcfs = cf.fr_fcfs;
+    if (cf.groups > 1) {
+      t.tCCDL = 3;
+      t.tRTPL = 2;
+    }
+    dram_scheduler s(t, cf.depth);
+    reference_dram ref(t);
+    std::uint64_t x = cf.banks * 131 + cf.depth;
+    auto rnd = [&](std::uint64_t n) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return (x >> 33) % n;
+    };
+    std::uintptr_t tags = 0;
+    std::size_t completed = 0;
+    auto arrive = [&](std::uint64_t now) {
+      if (s.full()) return;
+      const dram_scheduler::request r{reinterpret_cast<void*>(++tags),
+                                      static_cast<std::uint32_t>(rnd(cf.banks)),
+                                      static_cast<std::uint32_t>(cf.fresh_rows ? tags : rnd(3)),
+                                      rnd(10) < 3,
+                                      static_cast<std::uint32_t>(1 + rnd(4)),
+                                      now};
+      s.push(r);
+      ref.push(r);
+    };
+    std::vector<dram_scheduler::completion> got, want;
+    auto step = [&](std::uint64_t now) {
+      const std::uint64_t next = s.step(now, got);
+      EXPECT_EQ(next, ref.step(now, want)) << "cycle " << now;
+      EXPECT_EQ(got.size(), want.size()) << "cycle " << now;
+      for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+        EXPECT_EQ(got[i].tag, want[i].tag) << "cycle " << now;
+        EXPECT_EQ(got[i].done, want[i].done) << "cycle " << now;
+        EXPECT_EQ(got[i].row_hit, want[i].row_hit) << "cycle " << now;
+        EXPECT_EQ(got[i].first_command, want[i].first_command) << "cycle " << now;
+      }
+      completed += got.size();
+      got.clear();
+      want.clear();
+      return next;
+    };
+    std::uint64_t now = 0;
+    for (int i = 0; i < 30000 && !testing::Test::HasFailure(); ++i) {
+      for (std::uint64_t k = rnd(4) ? 0 : 1 + rnd(3); k > 0; --k) arrive(now);
+      std::uint64_t next = step(now);
+      if (rnd(8) == 0) {  // an arrival after the step, in the same cycle
+        arrive(now);
+        next = step(now);
+      }
+      ASSERT_EQ(s.size(), ref.size());
+      const std::uint64_t r = rnd(10);
+      if (next == dram_scheduler::never || r == 0)
+        now += 1 + rnd(30);
+      else if (r == 1)
+        now += 1;
+      else
+        now = next + (r == 2 ? rnd(4) : 0);
+    }
+    EXPECT_EQ(s.activates(), ref.activates);
+    EXPECT_EQ(s.precharges(), ref.precharges);
+    EXPECT_EQ(s.row_hits(), ref.row_hits);
+    EXPECT_EQ(s.row_misses(), ref.row_misses);
+    EXPECT_EQ(s.bursts(), ref.bursts);
+    std::printf("banks %u groups %u dual %d fr_fcfs %d: %zu completions, %llu ACT\n", cf.banks,
+                cf.groups, cf.dual_bus, cf.fr_fcfs, completed,
+                static_cast<unsigned long long>(ref.activates));
+  }
+}
+
 // The MSHR lookup against a reference scan of the live entries, over random allocations
 // and releases that fill the table (probe runs that wrap and are shifted back on release).
 TEST(mshr_table, find_matches_a_scan_of_live_entries_under_churn) {
