@@ -121,8 +121,8 @@ std::uint64_t dram_scheduler::next_ready(const column_common& c, std::uint64_t n
 }
 
 std::uint64_t dram_scheduler::fcfs_next_ready(const column_common& c, std::uint64_t now) const {
-  // The oldest request that can be next (a row command waits for its bank's hits).
-  const std::uint64_t hit_banks = m_hit_banks[0] | m_hit_banks[1];
+  // The oldest request that can be next (a row command waits for older requests to its
+  // bank).
   std::uint64_t next = never;
   std::uint64_t seen = 0;
   for (const entry& e : m_queue) {
@@ -133,7 +133,7 @@ std::uint64_t dram_scheduler::fcfs_next_ready(const column_common& c, std::uint6
       next = column_ready(e, c);
       break;
     }
-    if (older || (hit_banks & bank_bit(e.bank))) continue;
+    if (older) continue;
     next = row_ready(e.bank);
     break;
   }
@@ -259,14 +259,15 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
             break;
           }
     } else {
-      const std::uint64_t hit_banks = m_hit_banks[0] | m_hit_banks[1];
+      // FCFS: the requests before the oldest row hit, each unless an older one uses its
+      // bank (younger hits to its open row wait their turn: they do not hold the row open).
       std::uint64_t seen = 0;  // banks with an older request
       for (entry& e : m_queue) {
         const bank_state& b = m_banks[e.bank];
         const bool older = seen & bank_bit(e.bank);
         seen |= bank_bit(e.bank);
         if (b.open && b.row == e.row) break;
-        if (older || (hit_banks & bank_bit(e.bank))) continue;
+        if (older) continue;
         if (row_ready(e.bank) <= now) issue_row(e, now);
         break;
       }

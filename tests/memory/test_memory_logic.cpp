@@ -547,6 +547,29 @@ TEST(dram_scheduler, fr_fcfs_serves_ready_row_hits_before_older_row_misses) {
   EXPECT_EQ(order[1], &b);
 }
 
+// FCFS serves the oldest request first even when a younger one hits the open row of its
+// bank: the row is closed and opened for the oldest, then the younger one misses in turn.
+TEST(dram_scheduler, fcfs_serves_the_oldest_before_a_younger_row_hit_in_its_bank) {
+  dram_timing t;
+  t.fr_fcfs = false;
+  dram_scheduler s(t, 8);
+  int first = 1, oldest = 2, younger = 3;
+  std::vector<dram_scheduler::completion> done;
+  s.push({&first, 0, 0, false, 1, 0});  // opens row 0 of bank 0
+  std::uint64_t now = 0;
+  while (done.empty()) now = s.step(now, done);
+  s.push({&oldest, 0, 1, false, 1, now});   // row 1: needs PRE + ACT
+  s.push({&younger, 0, 0, false, 1, now});  // row 0, open now
+  for (int i = 0; i < 1000 && s.size() > 0; ++i) now = s.step(now, done);
+  ASSERT_EQ(done.size(), 3u);
+  EXPECT_EQ(done[1].tag, &oldest);
+  EXPECT_FALSE(done[1].row_hit);
+  EXPECT_EQ(done[2].tag, &younger);
+  EXPECT_FALSE(done[2].row_hit);  // row 0 had to be opened again
+  EXPECT_EQ(s.activates(), 3u);
+  EXPECT_EQ(s.precharges(), 2u);
+}
+
 namespace {
 // The scheduler's rules as plain scans of the age-ordered queue, with no per-bank state
 // kept between steps: the reference for the random test below.
@@ -599,7 +622,7 @@ class reference_dram {
       }
     }
     // Row command: the oldest request that needs one, unless an older request uses its bank
-    // or its bank has row hits queued.
+    // or (FR-FCFS) its bank has row hits queued.
     if (m_t.dual_bus ? m_last_row != now : m_last_cmd != now) {
       for (std::size_t i = 0; i < m_queue.size(); ++i) {
         entry& e = m_queue[i];
@@ -608,7 +631,7 @@ class reference_dram {
           if (!m_t.fr_fcfs) break;
           continue;
         }
-        if (older_in_bank(i) || has_hits(e.r.bank)) continue;
+        if (older_in_bank(i) || (m_t.fr_fcfs && has_hits(e.r.bank))) continue;
         if (row_ready(e.r.bank) <= now) {
           e.first_command = std::min(e.first_command, now);
           if (b.open) {
@@ -635,7 +658,7 @@ class reference_dram {
       const entry& e = m_queue[i];
       if (hit(e))
         next = std::min(next, column_ready(e, c));
-      else if (!older_in_bank(i) && !has_hits(e.r.bank))
+      else if (!older_in_bank(i) && !(m_t.fr_fcfs && has_hits(e.r.bank)))
         next = std::min(next, row_ready(e.r.bank));
       else
         continue;
@@ -712,14 +735,15 @@ TEST(dram_scheduler, matches_a_reference_scan_of_the_queue_under_random_traffic)
     std::uint32_t banks, groups;
     bool low_bits, dual_bus, fr_fcfs;
     std::size_t depth;
-    bool fresh_rows;  // every request to a row of its own (FCFS stalls on a younger row hit)
+    bool fresh_rows;  // every request to a row of its own
   };
   const config configs[] = {
       {16, 4, true, false, true, 64, false},  {16, 4, true, true, true, 64, false},
       {16, 1, false, false, true, 16, false}, {8, 2, false, true, true, 8, false},
       {64, 4, true, true, true, 32, false},   {16, 4, true, false, true, 16, true},
       {16, 4, true, false, false, 16, true},  {4, 1, false, true, false, 4, true},
-      {16, 4, true, false, false, 1, false}};
+      {16, 4, true, false, false, 1, false},  {16, 4, true, false, false, 16, false},
+      {4, 1, false, true, false, 8, false}};
   for (const config& cf : configs) {
     dram_timing t;
     t.banks = cf.banks;
@@ -784,6 +808,14 @@ TEST(dram_scheduler, matches_a_reference_scan_of_the_queue_under_random_traffic)
       else
         now = next + (r == 2 ? rnd(4) : 0);
     }
+    // Without new arrivals every queued request completes (no policy may stall for good).
+    for (int i = 0; i < 100000 && s.size() > 0 && !testing::Test::HasFailure(); ++i) {
+      const std::uint64_t next = step(now);
+      if (next == dram_scheduler::never) break;
+      now = next;
+    }
+    EXPECT_EQ(s.size(), 0u);
+    EXPECT_EQ(completed, tags);
     EXPECT_EQ(s.activates(), ref.activates);
     EXPECT_EQ(s.precharges(), ref.precharges);
     EXPECT_EQ(s.row_hits(), ref.row_hits);
