@@ -191,12 +191,6 @@ constexpr std::uint8_t flag_launch = 16;  // ext_index = next record of the warp
 constexpr std::uint8_t flag_ext = 32;     // ext_index = next u32 of the warp's ext stream
 constexpr std::uint8_t flags_known = 63;
 
-inline std::uint32_t popcount32(std::uint32_t v) {
-  v = v - ((v >> 1) & 0x55555555u);
-  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
 bool is_launch(const warp_instruction& in) {
   return (in.special == special_op::launch_kernel || in.special == special_op::launch_agg_group) &&
          in.ext_index != warp_instruction::none;
@@ -941,7 +935,7 @@ class binary_kernel_reader final : public kernel_reader {
         in.space = mem_space(space);
         const std::uint8_t form = flags & form_mask;
         if (form != 0) {
-          const std::uint32_t lanes = popcount32(mask);
+          const std::uint32_t lanes = lane_count(mask);
           const unsigned bytes = 1u << ((flags >> width_shift) & 3);
           const std::uint32_t slots = form == form_stride ? 1 : lanes;
           if (form == form_stride && (lanes < 2 || bytes > 4))

@@ -118,10 +118,18 @@ struct warp_trace {
   std::vector<device_launch> launches;
 };
 
+// Active lanes of a warp mask (population count in a few shifts and adds: the baseline
+// x86-64 target has no popcount instruction, and __builtin_popcount calls the library).
+inline std::uint32_t lane_count(std::uint32_t mask) {
+  mask = mask - ((mask >> 1) & 0x55555555u);
+  mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
+  return (((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 // Entries of warp_trace::addresses that `in` uses (0 for an instruction without addresses).
 inline std::uint32_t address_slots(const warp_instruction& in) {
   if (in.addr_index == warp_instruction::none) return 0;
-  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  const std::uint32_t n = lane_count(in.active_mask);
   return in.addr_form == address_form::strided && n > 0 ? 1 : n;
 }
 
@@ -132,7 +140,7 @@ inline std::uint32_t address_slots(const warp_instruction& in) {
 inline const std::uint64_t* lane_addresses(const std::uint64_t* addresses,
                                            const warp_instruction& in, std::uint64_t scratch[32]) {
   if (in.addr_index == warp_instruction::none) return nullptr;
-  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  const std::uint32_t n = lane_count(in.active_mask);
   const std::uint64_t* a = addresses + in.addr_index;
   if (n == 0) return scratch;
   if (in.addr_form != address_form::strided) return a;
@@ -150,7 +158,7 @@ inline std::uint32_t expand_addresses(const warp_trace& w, const warp_instructio
                                       std::uint64_t out[32]) {
   const std::uint64_t* a = lane_addresses(w.addresses.data(), in, out);
   if (!a) return 0;
-  const auto n = std::uint32_t(__builtin_popcount(in.active_mask));
+  const std::uint32_t n = lane_count(in.active_mask);
   if (a != out)
     for (std::uint32_t k = 0; k < n; ++k) out[k] = a[k];
   return n;

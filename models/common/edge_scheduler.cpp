@@ -74,8 +74,9 @@ void edge_dispatcher::run() {
 // ---------------------------------------------------------------------------------------
 // One domain's calendar
 
-edge_scheduler::edge_scheduler(clock_domain& clk) : m_clk(clk), m_buckets(k_wheel) {
-  edge_dispatcher::instance().m_domains.push_back(this);
+edge_scheduler::edge_scheduler(clock_domain& clk)
+    : m_clk(clk), m_dispatcher(edge_dispatcher::instance()), m_buckets(k_wheel) {
+  m_dispatcher.m_domains.push_back(this);
 }
 
 edge_scheduler::~edge_scheduler() {
@@ -151,7 +152,7 @@ void edge_scheduler::schedule(client& c, std::uint64_t cycle) {
     const std::uint64_t stamp = clock_domain::now_fs();
     if (m_clk.edge_fs(cycle) < stamp) cycle = m_clk.next_cycle_at_fs(stamp);
   }
-  edge_dispatcher& d = edge_dispatcher::instance();
+  edge_dispatcher& d = m_dispatcher;
   // Every request before the current edge has run, so the window may start there.
   if (!d.running()) advance(now);
   if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
@@ -162,7 +163,7 @@ void edge_scheduler::schedule(client& c, std::uint64_t cycle) {
   if (!d.running()) d.notify_at(m_clk.edge_fs(cycle));
 }
 
-void edge_scheduler::period_changed() { edge_dispatcher::instance().reschedule(); }
+void edge_scheduler::period_changed() { m_dispatcher.reschedule(); }
 
 void edge_scheduler::run_due() {
   const std::uint64_t now = m_clk.now_cycle();

@@ -20,6 +20,7 @@
 namespace gputlm {
 
 class clock_domain;
+class edge_dispatcher;
 
 class edge_scheduler {
  public:
@@ -76,6 +77,7 @@ class edge_scheduler {
   std::uint64_t next_busy(std::uint64_t from) const;
 
   clock_domain& m_clk;
+  edge_dispatcher& m_dispatcher;
   std::uint64_t m_seq = 0;
   std::uint64_t m_base = 0;                 // first cycle of the wheel's window
   std::vector<bucket> m_buckets;            // k_wheel, by cycle mod k_wheel

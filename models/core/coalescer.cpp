@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "traces/trace_types.h"
+
 namespace gputlm::core {
 
 namespace {
@@ -103,7 +105,7 @@ std::uint32_t shared_memory_cycles(std::uint32_t active_mask, const std::uint64_
   if (banks == 0) banks = 1;
   if (access_size <= 4) {
     // Fast path: one word per lane; conflict-free unless a bank sees two distinct words.
-    const std::uint32_t lanes = static_cast<std::uint32_t>(__builtin_popcount(active_mask));
+    const std::uint32_t lanes = traces::lane_count(active_mask);
     // The usual 32 banks: a mask, not a divide.
     const bool conflict =
         (banks & (banks - 1)) == 0 && banks <= 64

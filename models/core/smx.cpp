@@ -685,7 +685,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
 void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, int unit,
                   std::uint64_t now) {
   tb_state& tb = m_tbs[w.tb_slot];
-  const std::uint32_t lanes = static_cast<std::uint32_t>(__builtin_popcount(in.active_mask));
+  const std::uint32_t lanes = traces::lane_count(in.active_mask);
   ++m_warp_instructions;
   m_thread_instructions += lanes;
   ++tb.report.warp_instructions;
