@@ -85,6 +85,7 @@ edge_scheduler::~edge_scheduler() {
 }
 
 void edge_scheduler::put(std::uint64_t cycle, client& c) {
+  if (m_first_valid && cycle < m_first) m_first = cycle;  // (a far cycle only if none nearer)
   if (cycle >= m_base + k_wheel) {
     m_far.push_back({cycle, c.live, &c});
     std::push_heap(m_far.begin(), m_far.end(), later{});
@@ -107,7 +108,10 @@ void edge_scheduler::unlink(client& c) {
   bucket& q = m_buckets[c.bucket];
   (c.prev ? c.prev->next : q.head) = c.next;
   (c.next ? c.next->prev : q.tail) = c.prev;
-  if (!q.head) m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
+  if (!q.head) {
+    m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
+    m_first_valid = false;
+  }
   c.prev = c.next = nullptr;
   c.bucket = ~0u;
 }
@@ -115,6 +119,7 @@ void edge_scheduler::unlink(client& c) {
 void edge_scheduler::advance(std::uint64_t cycle) {
   if (cycle <= m_base) return;
   m_base = cycle;
+  m_first_valid = false;
   while (!m_far.empty() && m_far.front().cycle < m_base + k_wheel) {
     const far_request f = m_far.front();
     std::pop_heap(m_far.begin(), m_far.end(), later{});
@@ -123,8 +128,9 @@ void edge_scheduler::advance(std::uint64_t cycle) {
   }
 }
 
-std::uint64_t edge_scheduler::next_busy(std::uint64_t from) const {
-  // Buckets of the window in cycle order, starting at `from`'s.
+std::uint64_t edge_scheduler::scan_busy() const {
+  // Buckets of the window in cycle order, starting at the window's first.
+  const std::uint64_t from = m_base;
   const std::uint64_t start = from % k_wheel;
   const std::uint64_t end = m_base + k_wheel;  // first cycle past the window
   for (std::uint64_t k = 0; k < k_wheel && from + k < end;) {
@@ -141,7 +147,7 @@ std::uint64_t edge_scheduler::next_busy(std::uint64_t from) const {
 }
 
 std::uint64_t edge_scheduler::next_time() const {
-  const std::uint64_t c = next_busy(m_base);
+  const std::uint64_t c = next_busy();
   return c == never ? never : m_clk.edge_fs(c);
 }
 
@@ -167,7 +173,7 @@ void edge_scheduler::period_changed() { m_dispatcher.reschedule(); }
 
 void edge_scheduler::run_due() {
   const std::uint64_t now = m_clk.now_cycle();
-  for (std::uint64_t cycle = next_busy(m_base); cycle <= now; cycle = next_busy(m_base)) {
+  for (std::uint64_t cycle = next_busy(); cycle <= now; cycle = next_busy()) {
     advance(cycle);
     bucket& q = m_buckets[cycle % k_wheel];
     while (client* c = q.head) {  // blocks woken for this edge meanwhile join at the tail

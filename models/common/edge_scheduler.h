@@ -71,10 +71,18 @@ class edge_scheduler {
   // Moves the window to start at `cycle` (every bucket before it is empty) and brings the
   // far requests that now fall inside it into their buckets.
   void advance(std::uint64_t cycle);
-  void put(std::uint64_t cycle, client& c);
-  void unlink(client& c);
-  // The earliest cycle with a request at or after `from` (>= m_base), or never.
-  std::uint64_t next_busy(std::uint64_t from) const;
+  [[gnu::always_inline]] inline void put(std::uint64_t cycle, client& c);
+  [[gnu::always_inline]] inline void unlink(client& c);
+  // The earliest cycle of the window with a request, else the earliest far request (which
+  // may have been superseded), or never; kept until a bucket empties or the window moves.
+  std::uint64_t next_busy() const {
+    if (!m_first_valid) {
+      m_first = scan_busy();
+      m_first_valid = true;
+    }
+    return m_first;
+  }
+  std::uint64_t scan_busy() const;
 
   clock_domain& m_clk;
   edge_dispatcher& m_dispatcher;
@@ -83,6 +91,8 @@ class edge_scheduler {
   std::vector<bucket> m_buckets;            // k_wheel, by cycle mod k_wheel
   std::uint64_t m_busy[k_wheel / 64] = {};  // buckets with requests
   std::vector<far_request> m_far;           // min-heap by (cycle, seq)
+  mutable std::uint64_t m_first = never;    // next_busy()'s answer ...
+  mutable bool m_first_valid = true;        // ... while this holds
 };
 
 // The one SystemC method that runs the domains' calendars (see above); made on first use.
