@@ -261,14 +261,15 @@ class smx : public component {
     stall_reason reason = stall_reason::no_warp;
   };
   std::vector<quiet_state> m_sched_quiet;
-  // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k): the
-  // warps in its list, and those of them parked, i.e. blocked until an event (a load's data,
-  // a barrier's release, a fetch, a membar) rather than until a known cycle. The issue scan
-  // visits only the others; the parked warps' stall reasons are counted for the cycle's
-  // outcome (the highest reason wins, whatever the order).
-  // Also the warps whose next instruction waits for the LDST unit (it still sends an
-  // earlier instruction's requests, or is busy with shared-memory bank cycles): they are
-  // visited again once the unit is free, and meanwhile stall for the unit's current reason.
+  // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k):
+  // - live: the warps in its list;
+  // - parked: those blocked until an event (a load's data, a barrier's release, a fetch, a
+  //   membar) rather than until a known cycle; their stall reasons are counted, for the
+  //   cycle's outcome (the highest reason wins, whatever the order);
+  // - ldst_wait: those whose next instruction waits for the LDST unit (it still sends an
+  //   earlier instruction's requests, or is busy with shared-memory bank cycles); they are
+  //   visited again once the unit is free, and meanwhile stall for its current reason.
+  // The issue scan visits only the live warps in neither of the other two sets.
   struct sched_masks {
     std::uint64_t live = 0, parked = 0, ldst_wait = 0;
     std::array<std::uint16_t, std::size_t(stall_reason::count_)> parked_by_reason{};
