@@ -412,8 +412,7 @@ void smx::cycle() {
   ++m_activations;
   account_until(now);
   m_last_cycle = now;
-  while (!m_timers.empty() && m_timers.top() <= now) m_timers.pop();
-  m_timers_popped = now;
+  m_timers.pop_through(now);
   m_work_next_cycle = false;
 
   // Warps whose last results were still in flight when they issued their last instruction.

@@ -330,18 +330,37 @@ class smx : public component {
   std::vector<pending_load> m_pending;
   std::vector<std::uint32_t> m_pending_free;
   std::vector<coalesced_request> m_coalesced;
-  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_timers;
-  // The last few timer values pushed: a value already waiting in m_timers (pushed after the
-  // last pop, which removed everything up to m_timers_popped) is not pushed again.
-  std::array<std::uint64_t, 4> m_recent_timers{};
-  std::uint32_t m_recent_next = 0;
-  std::uint64_t m_timers_popped = 0;
-  void push_timer(std::uint64_t cycle) {
-    for (std::uint64_t t : m_recent_timers)
-      if (t == cycle && t > m_timers_popped) return;
-    m_recent_timers[m_recent_next++ % m_recent_timers.size()] = cycle;
-    m_timers.push(cycle);
-  }
+  // Cycles at which something the SMX waits for happens (a result written back, a unit
+  // freed), as a set: a bit per cycle for the 64 cycles after the last pop (results and
+  // units are mostly that close), a min-heap for the others.
+  class timer_set {
+   public:
+    bool empty() const { return m_bits == 0 && m_far.empty(); }
+    std::uint64_t top() const {  // the earliest (not empty)
+      const std::uint64_t near = m_bits ? m_base + std::uint64_t(__builtin_ctzll(m_bits)) : never;
+      return m_far.empty() ? near : std::min(near, m_far.top());
+    }
+    void push(std::uint64_t cycle) {
+      if (cycle >= m_base && cycle - m_base < 64)
+        m_bits |= 1ull << (cycle - m_base);
+      else
+        m_far.push(cycle);
+    }
+    void pop_through(std::uint64_t cycle) {  // removes every cycle up to `cycle`
+      while (!m_far.empty() && m_far.top() <= cycle) m_far.pop();
+      if (cycle < m_base) return;
+      const std::uint64_t shift = cycle + 1 - m_base;
+      m_bits = shift >= 64 ? 0 : m_bits >> shift;
+      m_base = cycle + 1;
+    }
+
+   private:
+    std::uint64_t m_base = 0;  // the cycle of bit 0
+    std::uint64_t m_bits = 0;
+    std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_far;
+  };
+  timer_set m_timers;
+  void push_timer(std::uint64_t cycle) { m_timers.push(cycle); }
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
   wakeup m_wake;
