@@ -11,14 +11,19 @@ register_banks::register_banks(std::uint32_t banks, std::uint32_t port_throughpu
       m_collector_busy_until(collector_units, 0),
       m_throughput(port_throughput ? port_throughput : 1),
       m_schedulers(schedulers ? schedulers : 1),
-      m_sub_core(sub_core && banks >= schedulers && schedulers > 1) {}
+      m_sub_core(sub_core && banks >= schedulers && schedulers > 1) {
+  const std::uint32_t n = static_cast<std::uint32_t>(m_banks.size());
+  m_group = m_sub_core ? n / m_schedulers : n;
+  m_group_mask = (m_group & (m_group - 1)) == 0 ? m_group - 1 : 0;
+}
 
 std::uint32_t register_banks::bank_of(std::uint32_t reg, std::uint32_t warp,
                                       std::uint32_t scheduler) const {
-  const std::uint32_t n = static_cast<std::uint32_t>(m_banks.size());
-  if (!m_sub_core) return (reg + warp) % n;
-  const std::uint32_t per = n / m_schedulers;
-  return scheduler % m_schedulers * per + (reg + warp) % per;
+  const std::uint32_t x = reg + warp;
+  const std::uint32_t in_group = m_group_mask || m_group == 1 ? x & m_group_mask : x % m_group;
+  if (!m_sub_core) return in_group;
+  const std::uint32_t s = scheduler < m_schedulers ? scheduler : scheduler % m_schedulers;
+  return s * m_group + in_group;
 }
 
 bool register_banks::collector_free(std::uint64_t cycle) {
