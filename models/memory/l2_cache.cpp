@@ -36,6 +36,14 @@ void l2_cache::validate() {
   for (const param<std::uint64_t>* q :
        {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_dram_to_l2_queue, &m_l2_to_icnt_queue})
     q->require(**q >= 1, "a queue needs at least one entry");
+  m_hot.icnt_to_l2 = *m_icnt_to_l2_queue;
+  m_hot.l2_to_dram = *m_l2_to_dram_queue;
+  m_hot.l2_to_icnt = *m_l2_to_icnt_queue;
+  m_hot.rop_latency = m_rop_latency->value;
+  m_hot.dram_latency = m_dram_latency->value;
+  m_hot.line_size = m_cache.line_size->value;
+  m_hot.data_port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
+  m_hot.sectored = *m_cache.sectored;
 }
 
 void l2_cache::add_traces(vcd_writer& vcd) {
@@ -74,8 +82,8 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
                                      sc_core::sc_time&) {
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
-    if (m_in.size() < *m_icnt_to_l2_queue && !m_held) {
-      m_in.push({now + m_rop_latency->value, &gp});
+    if (m_in.size() < m_hot.icnt_to_l2 && !m_held) {
+      m_in.push({now + m_hot.rop_latency, &gp});
       m_trace_in.set(static_cast<unsigned>(m_in.size()));  // run() may not wake until later
       wake_at(m_in.front().at);
       ph = tlm::END_REQ;
@@ -132,7 +140,7 @@ void l2_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command c
   r.kind = kind;
   r.sector_mask = sectors;
   r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
-  m_to_dram.push({now + m_dram_latency->value, &gp});
+  m_to_dram.push({now + m_hot.dram_latency, &gp});
 }
 
 void l2_cache::sample_mshr(std::uint64_t now) {
@@ -145,7 +153,7 @@ void l2_cache::sample_mshr(std::uint64_t now) {
 
 bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   mem_request& req = payload_pool::request(gp);
-  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
   const bool first = !m_head_failed;
   if (first) ++m_stats_v.accesses;
@@ -155,10 +163,10 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     if (first) ++c;
     return false;
   };
-  if (m_out.size() >= *m_l2_to_icnt_queue) return fail(m_stats_v.fail_response_queue);
+  if (m_out.size() >= m_hot.l2_to_icnt) return fail(m_stats_v.fail_response_queue);
   m_failure.in_lookup = true;
   m_failure.dram_room = dram_room();
-  const std::size_t depth = *m_l2_to_dram_queue;
+  const std::size_t depth = m_hot.l2_to_dram;
   const bool write = gp.is_write() && req.kind != access_kind::atomic;
 
   access_request ar;
@@ -205,7 +213,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         ++m_stats_v.line_misses;
       else
         ++m_stats_v.sector_misses;
-      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
+      const unsigned len = m_hot.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr, now);
       break;
     }
@@ -225,7 +233,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 }
 
 std::size_t l2_cache::dram_room() const {
-  const std::size_t depth = *m_l2_to_dram_queue;
+  const std::size_t depth = m_hot.l2_to_dram;
   const std::size_t held = m_to_dram.size() + (m_down.busy() ? 1 : 0);
   return held < depth ? depth - held : 0;
 }
@@ -233,7 +241,7 @@ std::size_t l2_cache::dram_room() const {
 bool l2_cache::would_fail_again() const {
   // The lookup depends on the tags and MSHRs, and is monotone in the room towards the DRAM.
   if (m_logic_changes != m_failure.logic_changes) return false;
-  if (m_out.size() >= *m_l2_to_icnt_queue) return true;
+  if (m_out.size() >= m_hot.l2_to_icnt) return true;
   return m_failure.in_lookup && dram_room() <= m_failure.dram_room;
 }
 
@@ -265,10 +273,10 @@ void l2_cache::run() {
   }
 
   // A request held at the entrance enters once the queue has room.
-  if (m_held && m_in.size() < *m_icnt_to_l2_queue) {
+  if (m_held && m_in.size() < m_hot.icnt_to_l2) {
     tlm::tlm_generic_payload* gp = m_held;
     m_held = nullptr;
-    m_in.push({now + m_rop_latency->value, gp});
+    m_in.push({now + m_hot.rop_latency, gp});
     next = std::min(next, std::max(m_in.front().at, now + 1));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -295,7 +303,7 @@ void l2_cache::run() {
     const mem_request& req = payload_pool::request(*gp);
     // The data port moves data_port_width bytes a cycle: a 128 B reply through a 32 B port
     // occupies it for four cycles.
-    const std::uint64_t port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
+    const std::uint64_t port = m_hot.data_port;
     const std::uint64_t data =
         gp->is_read() || req.kind == access_kind::atomic ? gp->get_data_length() : 0;
     m_next_response = now + std::max<std::uint64_t>(1, (data + port - 1) / port);
@@ -305,7 +313,7 @@ void l2_cache::run() {
       m_logic->mark_dirty(
           gp->get_address(),
           req.sector_mask ? req.sector_mask
-                          : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
+                          : sectors_of(*gp, static_cast<std::uint32_t>(m_hot.line_size)));
     }
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);

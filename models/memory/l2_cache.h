@@ -90,6 +90,13 @@ class l2_cache : public component {
   response_channel m_up;
   wakeup m_wake;
 
+  // The parameters the queues and lookups read, copied by validate() once final: each
+  // param object spans cache lines of its own, away from the queue state.
+  struct hot_params {
+    std::size_t icnt_to_l2 = 1, l2_to_dram = 1, l2_to_icnt = 1;
+    std::uint64_t rop_latency = 0, dram_latency = 0, line_size = 128, data_port = 1;
+    bool sectored = false;
+  } m_hot;
   fifo<timed> m_in{16};                        // icnt -> L2 (ROP delay)
   fifo<timed> m_to_dram{16};                   // L2 -> DRAM (dram_latency)
   fifo<timed> m_out{16};                       // L2 -> icnt
