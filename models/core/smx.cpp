@@ -137,15 +137,17 @@ void smx::validate() {
   m_fetchable.assign((max_warps() + 63) / 64, 0);
   m_tbs.assign(*m_max_tbs, tb_state{});
   m_sched_warps.assign(sched, {});
-  m_sched_version.assign(sched, 0);
-  m_sched_quiet.assign(sched, quiet_state{});
   m_sched_masks.assign(sched, sched_masks{});
+  m_hot = {*m_max_issue_per_warp, *m_fetch_width, *m_ibuffer_entries,
+           *m_dual_issue_different_units};
   m_order_positions.assign(sched, order_positions{});
   m_position.assign(max_warps(), 0);
   m_reason.assign(sched, stall_reason::no_warp);
   m_policies.clear();
-  for (std::uint32_t s = 0; s < sched; ++s)
+  for (std::uint32_t s = 0; s < sched; ++s) {
     m_policies.push_back(make_warp_scheduler_policy(*m_scheduler_policy));
+    m_sched_masks[s].rotating = m_policies.back()->rotates_after_last_issuer();
+  }
   auto pool = [&](const unit_params& u) {
     return unit_pool(static_cast<std::uint32_t>(*u.count), static_cast<std::uint32_t>(*u.latency),
                      static_cast<std::uint32_t>(*u.initiation), sched, *m_sub_core_model);
@@ -325,7 +327,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
     masks_of(next_free).live |= sched_bit(next_free);
-    ++m_sched_version[w.scheduler];
+    ++masks_of(next_free).version;
     ++m_live_warps;
     update_fetchable(next_free);
   }
@@ -353,7 +355,7 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   set_blocked(wi, 0, m_blocked[wi].reason);
   masks_of(wi).live &= ~sched_bit(wi);
   masks_of(wi).ldst_wait &= ~sched_bit(wi);
-  ++m_sched_version[w.scheduler];
+  ++masks_of(wi).version;
   ++tb.warps_done;
   m_trace_active_warps.set(m_live_warps);
   if (tb.warps_done == tb.warps.size())
@@ -449,7 +451,7 @@ void smx::cycle() {
 void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
   const bool want = w.live && w.fetched < w.size &&
-                    w.fetched - w.issued < *m_ibuffer_entries;
+                    w.fetched - w.issued < m_hot.ibuffer_entries;
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
   word = want ? word | bit : word & ~bit;
@@ -479,7 +481,7 @@ void smx::fetch(std::uint64_t now) {
     const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
     std::uint32_t take = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>({*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
+        std::min<std::uint64_t>({m_hot.fetch_width, m_hot.ibuffer_entries - buffered, size - w.fetched}));
     w.fetched += take;
     w.last_fetch = take;
     w.buffer_ready = now + 1;
@@ -556,21 +558,20 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
 }
 
 bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
-  const auto& warps = m_sched_warps[s];
-  if (warps.empty()) {
+  sched_masks& masks = m_sched_masks[s];
+  if (masks.live == 0) {  // no warps
     why = stall_reason::no_warp;
     return false;
   }
-  quiet_state& quiet = m_sched_quiet[s];
-  if (now < quiet.until && quiet.version == m_sched_version[s]) {
+  quiet_state& quiet = masks.quiet;
+  if (now < quiet.until && quiet.version == masks.version) {
     why = quiet.reason;
     return false;
   }
-  sched_masks& masks = m_sched_masks[s];
   // The LDST unit's waiters compete again once it is free.
   if (masks.ldst_wait && ldst_state(now) == stall_reason::issued) masks.ldst_wait = 0;
-  const std::uint64_t max_issue = *m_max_issue_per_warp;
-  const bool dual_different = *m_dual_issue_different_units;
+  const std::uint64_t max_issue = m_hot.max_issue;
+  const bool dual_different = m_hot.dual_different;
   stall_reason best = stall_reason::no_warp;
   std::uint64_t all_blocked_until = never;  // 0 once a warp was not known blocked
   // Tries warp `wi`, not known blocked; true if it issued.
@@ -616,6 +617,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   };
   auto issued_by = [&](std::uint32_t wi) {
     m_policies[s]->issued(wi);
+    masks.has_last = true;
+    masks.last = wi;
     why = stall_reason::issued;
     return true;
   };
@@ -631,9 +634,10 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   const std::uint64_t candidates = masks.live & ~masks.parked & ~masks.ldst_wait;
   const std::uint32_t nsched = static_cast<std::uint32_t>(m_sched_masks.size());
   auto visit = [&](std::uint32_t wi) { return !known_blocked(wi) && attempt(wi); };
-  std::int64_t after = -1;
-  if (m_policies[s]->rotating_slot_order(after)) {
-    // Slot k * nsched + s is bit k: the bits of the slots above `after` first, then the rest.
+  if (masks.rotating) {
+    // Slot k * nsched + s is bit k: the bits of the slots above the last issuer's first,
+    // then the rest.
+    const std::int64_t after = masks.has_last ? std::int64_t(masks.last) : -1;
     const std::int64_t first_bit = after < std::int64_t(s) ? 0 : (after - s) / nsched + 1;
     const std::uint64_t upper = first_bit >= 64 ? 0 : candidates & (~0ull << first_bit);
     for (std::uint64_t part : {upper, candidates & ~upper})
@@ -644,11 +648,11 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
       }
   } else {
     // The same walk over the candidates' positions in the policy's list.
-    const warp_order order = m_policies[s]->view(warps, m_sched_version[s]);
+    const warp_order order = m_policies[s]->view(m_sched_warps[s], masks.version);
     order_positions& at = m_order_positions[s];
-    if (at.version != m_sched_version[s] || at.list != order.list) {
+    if (at.version != masks.version || at.list != order.list) {
       for (std::uint32_t i = 0; i < order.n; ++i) m_position[order.list[i]] = std::uint8_t(i);
-      at.version = m_sched_version[s];
+      at.version = masks.version;
       at.list = order.list;
     }
     std::uint64_t positions = 0;
@@ -675,7 +679,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   why = best;
   if (all_blocked_until > now) {
     quiet.until = all_blocked_until;
-    quiet.version = m_sched_version[s];
+    quiet.version = masks.version;
     quiet.reason = best;
   }
   return false;

@@ -251,7 +251,6 @@ class smx : public component {
   }
   std::vector<tb_state> m_tbs;
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
-  std::vector<std::uint64_t> m_sched_version;             // bumped when a list changes
   // Per scheduler: every warp is known blocked before `until` (the earliest m_blocked
   // entry), so a cycle before then has outcome `reason` without looking at the warps. Valid
   // while the list's version is `version`; unblocking one of its warps clears it.
@@ -260,7 +259,6 @@ class smx : public component {
     std::uint64_t version = ~0ull;
     stall_reason reason = stall_reason::no_warp;
   };
-  std::vector<quiet_state> m_sched_quiet;
   // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k):
   // - live: the warps in its list;
   // - parked: those blocked until an event (a load's data, a barrier's release, a fetch, a
@@ -270,8 +268,16 @@ class smx : public component {
   //   earlier instruction's requests, or is busy with shared-memory bank cycles); they are
   //   visited again once the unit is free, and meanwhile stall for its current reason.
   // The issue scan visits only the live warps in neither of the other two sets.
+  // With them, what the issue step reads of its scheduler, in one place: the list's
+  // version (bumped when the list changes), the quiet period, and for a policy that
+  // rotates after the last issuer, that warp.
   struct sched_masks {
     std::uint64_t live = 0, parked = 0, ldst_wait = 0;
+    std::uint64_t version = 0;
+    quiet_state quiet;
+    bool rotating = false;  // the policy's order: slots after the last issuer
+    bool has_last = false;
+    std::uint32_t last = 0;
     std::array<std::uint16_t, std::size_t(stall_reason::count_)> parked_by_reason{};
     stall_reason parked_reason() const {  // the highest reason among the parked warps
       for (std::size_t r = parked_by_reason.size(); r-- > 1;)
@@ -280,6 +286,12 @@ class smx : public component {
     }
   };
   std::vector<sched_masks> m_sched_masks;
+  // Parameters the issue and fetch steps read every cycle, copied by validate(): a param
+  // object spans cache lines of its own.
+  struct hot_params {
+    std::uint64_t max_issue = 1, fetch_width = 1, ibuffer_entries = 2;
+    bool dual_different = false;
+  } m_hot;
   // For policies with a list order: each warp's position in its scheduler's order.list, as
   // of that list's version (a scheduler has at most 64 warps).
   struct order_positions {
@@ -316,7 +328,7 @@ class smx : public component {
   }
   void unblock_warp(std::uint32_t wi) {
     set_blocked(wi, 0, m_blocked[wi].reason);
-    m_sched_quiet[m_warps[wi].scheduler].until = 0;
+    masks_of(wi).quiet.until = 0;
   }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;

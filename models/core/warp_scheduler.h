@@ -31,13 +31,10 @@ class warp_scheduler_policy {
   void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
              std::vector<std::uint32_t>& out);
   virtual void issued(std::uint32_t warp) { m_last = warp; m_has_last = true; }
-  // True when the order is by slot number, ascending from the first slot above `after`
-  // (-1: from the lowest) and wrapping around: the SMX can then walk a bitmask of its warps
-  // instead of the list.
-  virtual bool rotating_slot_order(std::int64_t& after) const {
-    (void)after;
-    return false;
-  }
+  // True when the order is always by slot number, ascending from the first slot above the
+  // warp last passed to issued() (from the lowest before any) and wrapping around: the SMX
+  // can then walk a bitmask of its warps instead of the list.
+  virtual bool rotates_after_last_issuer() const { return false; }
 
  protected:
   std::uint32_t m_last = 0;
@@ -51,10 +48,7 @@ class lrr_policy : public warp_scheduler_policy {
     warp_scheduler_policy::issued(warp);
     m_start_valid = false;
   }
-  bool rotating_slot_order(std::int64_t& after) const override {
-    after = m_has_last ? std::int64_t(m_last) : -1;
-    return true;
-  }
+  bool rotates_after_last_issuer() const override { return true; }
 
  private:
   std::vector<std::uint32_t> m_by_slot;  // the warps in slot order, for `m_version`
