@@ -22,6 +22,9 @@ interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_
 void interface_unit::validate() {
   m_request_buffer.require(*m_request_buffer >= 1, "must be at least 1");
   m_response_buffer.require(*m_response_buffer >= 1, "must be at least 1");
+  m_request_slots = *m_request_buffer;
+  m_response_slots = *m_response_buffer;
+  m_delay = m_latency->value;
 }
 
 void interface_unit::add_traces(vcd_writer& vcd) {
@@ -34,10 +37,10 @@ tlm::tlm_sync_enum interface_unit::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
     ++m_req_count;
-    if (m_requests.size() < *m_request_buffer) {
-      m_requests.push({now + m_latency->value, &gp});
+    if (m_requests.size() < m_request_slots) {
+      m_requests.push({now + m_delay, &gp});
       m_trace_req.set(m_requests.size());
-      wake_at(now + m_latency->value);
+      wake_at(now + m_delay);
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
@@ -58,10 +61,10 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   m_down.end_req(gp);
   if (ph == tlm::BEGIN_RESP) {
     ++m_resp_count;
-    if (m_responses.size() < *m_response_buffer) {
-      m_responses.push({now + m_latency->value, &gp});
+    if (m_responses.size() < m_response_slots) {
+      m_responses.push({now + m_delay, &gp});
       m_trace_resp.set(m_responses.size());
-      wake_at(now + m_latency->value);
+      wake_at(now + m_delay);
       return tlm::TLM_COMPLETED;
     }
     ++m_resp_stalls;
@@ -91,10 +94,10 @@ void interface_unit::run() {
     if (!m_requests.empty())
       next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
   }
-  if (m_held_req && m_requests.size() < *m_request_buffer) {
+  if (m_held_req && m_requests.size() < m_request_slots) {
     tlm::tlm_generic_payload* gp = m_held_req;
     m_held_req = nullptr;
-    m_requests.push({now + m_latency->value, gp});
+    m_requests.push({now + m_delay, gp});
     next = std::min(next, std::max(now + 1, m_requests.front().at));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -111,10 +114,10 @@ void interface_unit::run() {
     if (!m_responses.empty())
       next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
   }
-  if (m_held_resp && m_responses.size() < *m_response_buffer) {
+  if (m_held_resp && m_responses.size() < m_response_slots) {
     tlm::tlm_generic_payload* gp = m_held_resp;
     m_held_resp = nullptr;
-    m_responses.push({now + m_latency->value, gp});
+    m_responses.push({now + m_delay, gp});
     next = std::min(next, std::max(now + 1, m_responses.front().at));
     tlm::tlm_phase ph = tlm::END_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
