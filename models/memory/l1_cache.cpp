@@ -50,6 +50,13 @@ void l1_cache::validate() {
       m_shared_carveouts.require(kib * 1024 <= *m_unified_size,
                                  "carve-out " + std::to_string(kib) + "KiB exceeds unified_size");
   }
+  m_hot.line_size = m_cache.line_size->value;
+  m_hot.bank_interleave = m_bank_interleave->value;
+  m_hot.data_port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
+  m_hot.hit_latency = m_hit_latency->value;
+  m_hot.miss_queue = *m_cache.miss_queue;
+  m_hot.sectored = *m_cache.sectored;
+  m_hot.bypass_global_loads = *m_bypass_global_loads;
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
@@ -64,8 +71,8 @@ void l1_cache::add_traces(vcd_writer& vcd) {
 }
 
 void l1_cache::bank_bytes(std::uint64_t line_addr, std::uint8_t sectors) {
-  const std::uint64_t line = m_cache.line_size->value;
-  const std::uint64_t il = m_bank_interleave->value;
+  const std::uint64_t line = m_hot.line_size;
+  const std::uint64_t il = m_hot.bank_interleave;
   const std::uint64_t step = std::min<std::uint64_t>(il, 32);
   const std::uint64_t base = line_addr & ~(line - 1);
   std::fill(m_bank_bytes.begin(), m_bank_bytes.end(), 0);
@@ -85,7 +92,7 @@ std::uint64_t l1_cache::banks_free_at(std::uint64_t line_addr, std::uint8_t sect
 }
 
 void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now) {
-  const std::uint64_t port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
+  const std::uint64_t port = m_hot.data_port;
   bank_bytes(line_addr, sectors);
   for (std::size_t b = 0; b < m_bank_bytes.size(); ++b) {
     if (!m_bank_bytes[b]) continue;
@@ -97,7 +104,7 @@ void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uin
 
 bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {
   const access_kind k = payload_pool::request(gp).kind;
-  if (k == access_kind::global_load) return !*m_bypass_global_loads;
+  if (k == access_kind::global_load) return !m_hot.bypass_global_loads;
   return k == access_kind::local_load || k == access_kind::constant_load ||
          k == access_kind::texture_load || k == access_kind::global_store ||
          k == access_kind::local_store;
@@ -195,9 +202,9 @@ void l1_cache::sample_mshr(std::uint64_t now) {
 
 bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   mem_request& req = payload_pool::request(gp);
-  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
-  const std::size_t depth = *m_cache.miss_queue;
+  const std::size_t depth = m_hot.miss_queue;
   // The request waiting for the interconnect's END_REQ still holds its miss-queue entry.
   const std::size_t held = m_miss_queue.size() + (m_down.busy() ? 1 : 0);
   const std::size_t free = held < depth ? depth - held : 0;
@@ -229,13 +236,13 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (k == access_kind::flush) {  // kernel end (flush_at_kernel_end): acknowledged like a hit
     if (first) ++m_stats_v.flushes;
     flush();
-    m_responses.push({now + m_hit_latency->value, &gp});
+    m_responses.push({now + m_hot.hit_latency, &gp});
     return true;
   }
   const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
                        k == access_kind::constant_load || k == access_kind::texture_load;
   const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
-  if ((!is_load && !is_store) || (k == access_kind::global_load && *m_bypass_global_loads)) {
+  if ((!is_load && !is_store) || (k == access_kind::global_load && m_hot.bypass_global_loads)) {
     if (free < 1) return fail(fail_cause::miss_queue_full);
     ++m_stats_v.bypassed;
     m_miss_queue.push(&gp);
@@ -264,7 +271,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     send_down(r.wb_line, popcount8(r.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
               access_kind::writeback, r.wb_sectors, -1);
   }
-  const std::uint64_t hit_at = now + m_hit_latency->value;
+  const std::uint64_t hit_at = now + m_hot.hit_latency;
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
@@ -278,7 +285,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         ++m_stats_v.line_misses;
       else
         ++m_stats_v.sector_misses;
-      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
+      const unsigned len = m_hot.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr);
       break;
     }
@@ -314,7 +321,7 @@ void l1_cache::run() {
     std::uint64_t bank_free = 0;
     if (now >= m_next_input_cycle && uses_data_array(*m_input)) {
       const mem_request& rq = payload_pool::request(*m_input);
-      const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
+      const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
       bank_free = banks_free_at(m_input->get_address(),
                                 rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line));
     }

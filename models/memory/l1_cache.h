@@ -111,6 +111,13 @@ class l1_cache : public component {
   response_channel m_up;
   wakeup m_wake;
 
+  // The parameters the request path reads, copied by validate() next to its state (a param
+  // object spans cache lines of its own).
+  struct hot_params {
+    std::uint64_t line_size = 128, bank_interleave = 32, data_port = 1, hit_latency = 1;
+    std::size_t miss_queue = 8;
+    bool sectored = false, bypass_global_loads = false;
+  } m_hot;
   tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
   bool m_input_failed = false;
   bool m_bank_waiting = false;  // m_input has waited for a data bank since m_bank_wait_since
