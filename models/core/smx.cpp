@@ -146,7 +146,7 @@ void smx::validate() {
   m_policies.clear();
   for (std::uint32_t s = 0; s < sched; ++s) {
     m_policies.push_back(make_warp_scheduler_policy(*m_scheduler_policy));
-    m_sched_masks[s].rotating = m_policies.back()->rotates_after_last_issuer();
+    m_sched_masks[s].rule = m_policies.back()->rule();
   }
   auto pool = [&](const unit_params& u) {
     return unit_pool(static_cast<std::uint32_t>(*u.count), static_cast<std::uint32_t>(*u.latency),
@@ -634,7 +634,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   const std::uint64_t candidates = masks.live & ~masks.parked & ~masks.ldst_wait;
   const std::uint32_t nsched = static_cast<std::uint32_t>(m_sched_masks.size());
   auto visit = [&](std::uint32_t wi) { return !known_blocked(wi) && attempt(wi); };
-  if (masks.rotating) {
+  using rule = warp_scheduler_policy::order_rule;
+  if (masks.rule == rule::rotate_after_last_issuer) {
     // Slot k * nsched + s is bit k: the bits of the slots above the last issuer's first,
     // then the rest.
     const std::int64_t after = masks.has_last ? std::int64_t(masks.last) : -1;
@@ -648,7 +649,16 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
       }
   } else {
     // The same walk over the candidates' positions in the policy's list.
-    const warp_order order = m_policies[s]->view(m_sched_warps[s], masks.version);
+    warp_order order;
+    if (masks.rule == rule::last_issuer_then_list) {
+      const auto& list = m_sched_warps[s];
+      order.list = list.data();
+      order.n = static_cast<std::uint32_t>(list.size());
+      order.has_first = masks.has_last && ((masks.live >> (masks.last / nsched)) & 1);
+      order.first = masks.last;
+    } else {
+      order = m_policies[s]->view(m_sched_warps[s], masks.version);
+    }
     order_positions& at = m_order_positions[s];
     if (at.version != masks.version || at.list != order.list) {
       for (std::uint32_t i = 0; i < order.n; ++i) m_position[order.list[i]] = std::uint8_t(i);

@@ -269,13 +269,13 @@ class smx : public component {
   //   visited again once the unit is free, and meanwhile stall for its current reason.
   // The issue scan visits only the live warps in neither of the other two sets.
   // With them, what the issue step reads of its scheduler, in one place: the list's
-  // version (bumped when the list changes), the quiet period, and for a policy that
-  // rotates after the last issuer, that warp.
+  // version (bumped when the list changes), the quiet period, the policy's order rule and
+  // the last issuer.
   struct sched_masks {
     std::uint64_t live = 0, parked = 0, ldst_wait = 0;
     std::uint64_t version = 0;
     quiet_state quiet;
-    bool rotating = false;  // the policy's order: slots after the last issuer
+    warp_scheduler_policy::order_rule rule = warp_scheduler_policy::order_rule::custom;
     bool has_last = false;
     std::uint32_t last = 0;
     std::array<std::uint16_t, std::size_t(stall_reason::count_)> parked_by_reason{};

@@ -31,10 +31,15 @@ class warp_scheduler_policy {
   void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
              std::vector<std::uint32_t>& out);
   virtual void issued(std::uint32_t warp) { m_last = warp; m_has_last = true; }
-  // True when the order is always by slot number, ascending from the first slot above the
-  // warp last passed to issued() (from the lowest before any) and wrapping around: the SMX
-  // can then walk a bitmask of its warps instead of the list.
-  virtual bool rotates_after_last_issuer() const { return false; }
+  // When the order always follows one of two simple rules, the SMX walks its warp bitmaps
+  // by that rule instead of asking view() every cycle. `last` is the warp last passed to
+  // issued():
+  // - rotate_after_last_issuer: slot numbers ascending from the first slot above `last`
+  //   (from the lowest before any issue), wrapping around;
+  // - last_issuer_then_list: `last` if its slot is in the list, then the list's order
+  //   (oldest first).
+  enum class order_rule : std::uint8_t { custom, rotate_after_last_issuer, last_issuer_then_list };
+  virtual order_rule rule() const { return order_rule::custom; }
 
  protected:
   std::uint32_t m_last = 0;
@@ -48,7 +53,7 @@ class lrr_policy : public warp_scheduler_policy {
     warp_scheduler_policy::issued(warp);
     m_start_valid = false;
   }
-  bool rotates_after_last_issuer() const override { return true; }
+  order_rule rule() const override { return order_rule::rotate_after_last_issuer; }
 
  private:
   std::vector<std::uint32_t> m_by_slot;  // the warps in slot order, for `m_version`
@@ -60,6 +65,7 @@ class lrr_policy : public warp_scheduler_policy {
 class gto_policy : public warp_scheduler_policy {
  public:
   warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
+  order_rule rule() const override { return order_rule::last_issuer_then_list; }
   void issued(std::uint32_t warp) override {
     warp_scheduler_policy::issued(warp);
     m_version = ~0ull;
