@@ -19,7 +19,7 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
       m_banks(t.banks),
       m_group_col_ok(t.bank_groups ? t.bank_groups : 1, 0),
       m_group_banks(m_group_col_ok.size(), 0) {
-  m_queue.reserve(queue_depth);
+  m_queue.reserve(2 * queue_depth + 1);
   for (std::uint32_t b = 0; b < t.banks; ++b) {
     m_group.push_back(group_of(b));
     if (m_group.back() < m_group_banks.size()) m_group_banks[m_group.back()] |= bank_bit(b);
@@ -27,13 +27,18 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
 }
 
 void dram_scheduler::push(const request& r) {
+  if (m_queue.size() >= 2 * m_depth) compact();
   entry e{r.tag, r.bank, r.row, r.bursts ? r.bursts : 1, r.write};
   e.seq = m_seq++;
   m_queue.push_back(e);
+  ++m_live;
   bank_state& b = m_banks[r.bank];
   ++b.queued;
   // The youngest request: the oldest hit of its kind only if there was none.
-  if (b.open && b.row == r.row && b.oldest_hit[r.write] == never) b.oldest_hit[r.write] = e.seq;
+  if (b.open && b.row == r.row && b.oldest_hit[r.write] == never) {
+    b.oldest_hit[r.write] = e.seq;
+    b.oldest_at[r.write] = static_cast<std::uint32_t>(m_queue.size() - 1);
+  }
   update_bank_bits(r.bank);
 }
 
@@ -51,14 +56,32 @@ std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
   return t;
 }
 
-std::uint64_t dram_scheduler::first_hit(std::uint32_t bank, bool write, std::size_t from) const {
-  const bank_state& b = m_banks[bank];
+void dram_scheduler::find_oldest_hit(std::uint32_t bank, bool write, std::size_t from) {
+  bank_state& b = m_banks[bank];
+  b.oldest_hit[write] = never;
   if (b.open)
-    for (std::size_t i = from; i < m_queue.size(); ++i) {
+    for (std::size_t i = std::max(from, m_first); i < m_queue.size(); ++i) {
       const entry& e = m_queue[i];
-      if (e.bank == bank && e.row == b.row && e.write == write) return e.seq;
+      if (!e.done && e.bank == bank && e.row == b.row && e.write == write) {
+        b.oldest_hit[write] = e.seq;
+        b.oldest_at[write] = static_cast<std::uint32_t>(i);
+        return;
+      }
     }
-  return never;
+}
+
+void dram_scheduler::compact() {
+  std::size_t n = 0;
+  for (std::size_t i = m_first; i < m_queue.size(); ++i)
+    if (!m_queue[i].done) m_queue[n++] = m_queue[i];
+  m_queue.resize(n);
+  m_first = 0;
+  // The oldest hits keep their seq; their positions moved.
+  for (std::size_t i = 0; i < n; ++i) {
+    const entry& e = m_queue[i];
+    bank_state& b = m_banks[e.bank];
+    if (b.oldest_hit[e.write] == e.seq) b.oldest_at[e.write] = static_cast<std::uint32_t>(i);
+  }
 }
 
 void dram_scheduler::update_bank_bits(std::uint32_t bank) {
@@ -125,7 +148,9 @@ std::uint64_t dram_scheduler::fcfs_next_ready(const column_common& c, std::uint6
   // bank).
   std::uint64_t next = never;
   std::uint64_t seen = 0;
-  for (const entry& e : m_queue) {
+  for (std::size_t i = m_first; i < m_queue.size(); ++i) {
+    const entry& e = m_queue[i];
+    if (e.done) continue;
     const bank_state& b = m_banks[e.bank];
     const bool older = seen & bank_bit(e.bank);
     seen |= bank_bit(e.bank);
@@ -175,10 +200,17 @@ void dram_scheduler::issue_column(std::size_t i, std::uint64_t now, std::vector<
     const bool write = e.write;
     const bool oldest = b.oldest_hit[write] == e.seq;
     --b.queued;
-    m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(i));
+    e.done = true;
+    --m_live;
+    if (m_live == 0) {
+      m_queue.clear();
+      m_first = 0;
+    } else {
+      while (m_queue[m_first].done) ++m_first;
+    }
     // Every older hit of its kind is still queued; the next one, if it was the oldest,
     // comes after its place.
-    if (oldest) b.oldest_hit[write] = first_hit(bank, write, i);
+    if (oldest) find_oldest_hit(bank, write, i + 1);
     update_bank_bits(bank);
   }
 }
@@ -203,8 +235,8 @@ void dram_scheduler::issue_row(entry& e, std::uint64_t now) {
     m_tRCD_banks |= bank_bit(e.bank);
     ++m_activates;
     e.activated = true;
-    b.oldest_hit[0] = first_hit(e.bank, false, 0);
-    b.oldest_hit[1] = first_hit(e.bank, true, 0);
+    find_oldest_hit(e.bank, false, 0);
+    find_oldest_hit(e.bank, true, 0);
   }
   update_bank_bits(e.bank);
   m_last_row_bank = e.bank;
@@ -212,7 +244,7 @@ void dram_scheduler::issue_row(entry& e, std::uint64_t now) {
 }
 
 std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& done) {
-  if (m_queue.empty()) return never;
+  if (m_live == 0) return never;
 
   // Column command: the oldest request whose row is open and whose timing allows it now
   // (FCFS: only the oldest request).
@@ -226,22 +258,23 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
       std::uint64_t ready[2];
       column_ready_banks(cc, now, ready);
       std::uint64_t oldest = never;
+      std::size_t at = 0;
       for (int w = 0; w < 2; ++w)
         for_each_bank(ready[w], [&](std::uint32_t b) {
-          oldest = std::min(oldest, m_banks[b].oldest_hit[w]);
+          if (m_banks[b].oldest_hit[w] < oldest) {
+            oldest = m_banks[b].oldest_hit[w];
+            at = m_banks[b].oldest_at[w];
+          }
         });
       if (oldest != never) {
-        const auto it =
-            std::lower_bound(m_queue.begin(), m_queue.end(), oldest,
-                             [](const entry& e, std::uint64_t seq) { return e.seq < seq; });
-        issue_column(static_cast<std::size_t>(it - m_queue.begin()), now, done);
+        issue_column(at, now, done);
         col_issued = true;
       }
     } else {
-      const entry& e = m_queue.front();
+      const entry& e = m_queue[m_first];
       const bank_state& b = m_banks[e.bank];
       if (b.open && b.row == e.row && column_ready(e, cc) <= now) {
-        issue_column(0, now, done);
+        issue_column(m_first, now, done);
         col_issued = true;
       }
     }
@@ -253,16 +286,20 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
     if (m_t.fr_fcfs) {
       // The first queued request of a ready bank is the oldest one that may go.
       if (const std::uint64_t ready = row_ready_banks(now))
-        for (entry& e : m_queue)
-          if (ready & bank_bit(e.bank)) {
+        for (std::size_t i = m_first; i < m_queue.size(); ++i) {
+          entry& e = m_queue[i];
+          if (!e.done && (ready & bank_bit(e.bank))) {
             issue_row(e, now);
             break;
           }
+        }
     } else {
       // FCFS: the requests before the oldest row hit, each unless an older one uses its
       // bank (younger hits to its open row wait their turn: they do not hold the row open).
       std::uint64_t seen = 0;  // banks with an older request
-      for (entry& e : m_queue) {
+      for (std::size_t i = m_first; i < m_queue.size(); ++i) {
+        entry& e = m_queue[i];
+        if (e.done) continue;
         const bank_state& b = m_banks[e.bank];
         const bool older = seen & bank_bit(e.bank);
         seen |= bank_bit(e.bank);
@@ -274,7 +311,7 @@ std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& d
     }
   }
 
-  if (m_queue.empty()) return never;
+  if (m_live == 0) return never;
   // Next cycle at which some request could issue.
   const column_common cn = col_issued ? column_constraints() : cc;
   return m_t.fr_fcfs ? next_ready(cn, now) : fcfs_next_ready(cn, now);

@@ -52,9 +52,9 @@ class dram_scheduler {
 
   dram_scheduler(const dram_timing& t, std::size_t queue_depth);
 
-  bool full() const { return m_queue.size() >= m_depth; }
-  std::size_t size() const { return m_queue.size(); }
-  bool empty() const { return m_queue.empty(); }
+  bool full() const { return m_live >= m_depth; }
+  std::size_t size() const { return m_live; }
+  bool empty() const { return m_live == 0; }
   void push(const request& r);
 
   // Issues what can issue at cycle `now` (one command, or a row and a column command with
@@ -87,6 +87,7 @@ class dram_scheduler {
     bool write;
     bool activated = false;  // needed an ACT (row miss)
     bool started = false;
+    bool done = false;  // served: a gap in the queue until it is compacted
     std::uint64_t first_command = never;
     std::uint64_t seq = 0;  // arrival order: increases along the queue
   };
@@ -99,8 +100,10 @@ class dram_scheduler {
     std::uint64_t pre_ok = 0;  // earliest PRE (tRAS, read/write to precharge)
     bool ever_activated = false;
     std::uint32_t queued = 0;  // requests in the queue
-    // seq of the oldest queued read [0] / write [1] to the open row (never: none)
+    // seq of the oldest queued read [0] / write [1] to the open row (never: none), and its
+    // position in the queue
     std::uint64_t oldest_hit[2] = {never, never};
+    std::uint32_t oldest_at[2] = {0, 0};
   };
 
   std::uint32_t group_of(std::uint32_t bank) const;
@@ -120,8 +123,11 @@ class dram_scheduler {
     return std::max({b.col_ok, m_group_col_ok[m_group[e.bank]], e.write ? c.write : c.read});
   }
   std::uint64_t row_ready(std::uint32_t bank) const;  // PRE or ACT
-  // seq of the first queued read / write to the bank's open row from queue position `from`.
-  std::uint64_t first_hit(std::uint32_t bank, bool write, std::size_t from) const;
+  // The bank's oldest read / write to its open row: the first queued one from queue
+  // position `from` on.
+  void find_oldest_hit(std::uint32_t bank, bool write, std::size_t from);
+  // Drops the served entries (gaps) from the queue; positions change.
+  void compact();
   void update_bank_bits(std::uint32_t bank);  // from the bank's state
   void issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done);
   void issue_row(entry& e, std::uint64_t now);
@@ -136,7 +142,11 @@ class dram_scheduler {
 
   dram_timing m_t;
   std::size_t m_depth;
-  std::vector<entry> m_queue;  // age order
+  // Age order. A served request leaves a gap (entry::done) so that positions stay put;
+  // m_first is the first request not served; compact() closes the gaps when they pile up.
+  std::vector<entry> m_queue;
+  std::size_t m_first = 0;
+  std::size_t m_live = 0;  // requests not served
   std::vector<bank_state> m_banks;
   std::vector<std::uint64_t> m_group_col_ok;
   std::vector<std::uint32_t> m_group;        // per bank: its bank group
