@@ -38,6 +38,7 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   t.dual_bus = *m_dual_bus;
   t.fr_fcfs = m_scheduler.is("fr_fcfs");
   m_sched = std::make_unique<dram_scheduler>(t, std::max<std::uint64_t>(1, *m_queue_depth));
+  m_atom = *m_burst_length * m_bus_width->value * *m_chips;
   const std::string map = address_decoder::check(*m_address_map).empty()
                               ? *m_address_map
                               : std::string("dramid@8;") + std::string(64, '0');

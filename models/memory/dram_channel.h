@@ -45,7 +45,7 @@ class dram_channel : public component {
   // Peak bandwidth in bytes/s: chips x bus_width x data_rate x clock.
   double peak_bandwidth() const;
   // Bytes moved per column access.
-  std::uint64_t atom() const { return *m_burst_length * m_bus_width->value * *m_chips; }
+  std::uint64_t atom() const { return m_atom; }
   const dram_scheduler& scheduler() const { return *m_sched; }
   const address_decoder& decoder() const { return *m_decoder; }
   bool busy() const { return !m_sched->empty() || !m_done.empty(); }
@@ -117,6 +117,7 @@ class dram_channel : public component {
 
   std::unique_ptr<dram_scheduler> m_sched;
   std::unique_ptr<address_decoder> m_decoder;
+  std::uint64_t m_atom = 0;  // burst_length x bus_width x chips (from the parameters, once)
   struct waiting {
     tlm::tlm_generic_payload* gp;
     std::uint64_t arrival;
