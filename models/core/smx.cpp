@@ -563,9 +563,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     why = stall_reason::no_warp;
     return false;
   }
-  quiet_state& quiet = masks.quiet;
-  if (now < quiet.until && quiet.version == masks.version) {
-    why = quiet.reason;
+  if (now < masks.quiet_until && masks.quiet_version == masks.version) {
+    why = masks.quiet_reason;
     return false;
   }
   // The LDST unit's waiters compete again once it is free.
@@ -616,7 +615,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     return false;
   };
   auto issued_by = [&](std::uint32_t wi) {
-    m_policies[s]->issued(wi);
+    // A policy with a fixed order rule is applied here, from this record; others are told.
+    if (masks.rule == warp_scheduler_policy::order_rule::custom) m_policies[s]->issued(wi);
     masks.has_last = true;
     masks.last = wi;
     why = stall_reason::issued;
@@ -688,9 +688,9 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   }
   why = best;
   if (all_blocked_until > now) {
-    quiet.until = all_blocked_until;
-    quiet.version = masks.version;
-    quiet.reason = best;
+    masks.quiet_until = all_blocked_until;
+    masks.quiet_version = masks.version;
+    masks.quiet_reason = best;
   }
   return false;
 }

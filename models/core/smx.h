@@ -251,14 +251,6 @@ class smx : public component {
   }
   std::vector<tb_state> m_tbs;
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
-  // Per scheduler: every warp is known blocked before `until` (the earliest m_blocked
-  // entry), so a cycle before then has outcome `reason` without looking at the warps. Valid
-  // while the list's version is `version`; unblocking one of its warps clears it.
-  struct quiet_state {
-    std::uint64_t until = 0;
-    std::uint64_t version = ~0ull;
-    stall_reason reason = stall_reason::no_warp;
-  };
   // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k):
   // - live: the warps in its list;
   // - parked: those blocked until an event (a load's data, a barrier's release, a fetch, a
@@ -270,21 +262,27 @@ class smx : public component {
   // The issue scan visits only the live warps in neither of the other two sets.
   // With them, what the issue step reads of its scheduler, in one place: the list's
   // version (bumped when the list changes), the quiet period, the policy's order rule and
-  // the last issuer.
-  struct sched_masks {
+  // the last issuer (a scheduler has at most 64 warps, so the counts fit a byte).
+  // Quiet period: every warp is known blocked before `quiet_until` (the earliest m_blocked
+  // entry), so a cycle before then has outcome `quiet_reason` without looking at the
+  // warps. Valid while the list's version is `quiet_version`; unblocking one of its warps
+  // clears it. The struct fits one host cache line.
+  struct alignas(64) sched_masks {
     std::uint64_t live = 0, parked = 0, ldst_wait = 0;
     std::uint64_t version = 0;
-    quiet_state quiet;
+    std::uint64_t quiet_until = 0, quiet_version = ~0ull;
+    std::uint32_t last = 0;
+    std::array<std::uint8_t, std::size_t(stall_reason::count_)> parked_by_reason{};
+    stall_reason quiet_reason = stall_reason::no_warp;
     warp_scheduler_policy::order_rule rule = warp_scheduler_policy::order_rule::custom;
     bool has_last = false;
-    std::uint32_t last = 0;
-    std::array<std::uint16_t, std::size_t(stall_reason::count_)> parked_by_reason{};
     stall_reason parked_reason() const {  // the highest reason among the parked warps
       for (std::size_t r = parked_by_reason.size(); r-- > 1;)
         if (parked_by_reason[r]) return stall_reason(r);
       return stall_reason::issued;
     }
   };
+  static_assert(sizeof(sched_masks) == 64, "one host cache line per scheduler");
   std::vector<sched_masks> m_sched_masks;
   // Parameters the issue and fetch steps read every cycle, copied by validate(): a param
   // object spans cache lines of its own.
@@ -328,7 +326,7 @@ class smx : public component {
   }
   void unblock_warp(std::uint32_t wi) {
     set_blocked(wi, 0, m_blocked[wi].reason);
-    masks_of(wi).quiet.until = 0;
+    masks_of(wi).quiet_until = 0;
   }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;

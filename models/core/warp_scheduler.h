@@ -38,6 +38,7 @@ class warp_scheduler_policy {
   //   (from the lowest before any issue), wrapping around;
   // - last_issuer_then_list: `last` if its slot is in the list, then the list's order
   //   (oldest first).
+  // The SMX does not call view() or issued() of a policy with one of these rules.
   enum class order_rule : std::uint8_t { custom, rotate_after_last_issuer, last_issuer_then_list };
   virtual order_rule rule() const { return order_rule::custom; }
 
