@@ -111,6 +111,19 @@ const std::string k_one_smx = "--set smx.count=1 --set tb_scheduler.smxs=1";
 
 std::uint64_t kernel_cycles(const nlohmann::json& j) { return j["kernels"][0]["cycles"]; }
 
+// One SMX with one scheduler issuing one SP instruction per cycle (4-cycle latency); a wide
+// fetch keeps every instruction buffer filled, so that only the scheduling policy decides
+// who issues.
+const std::string k_one_scheduler = k_one_smx +
+                                    " --set smx.warp_schedulers=1 --set smx.sub_core_model=false"
+                                    " --set smx.sp_latency=4cycles --set smx.sp_initiation=1cycles"
+                                    " --set smx.ibuffer_entries=8 --set smx.fetch_width=8";
+
+// The end cycle of TB `tb` of the first kernel, from the TB dispatch log.
+std::uint64_t tb_end(const nlohmann::json& j, int tb) {
+  return j["kernels"][0]["tb_log"][tb][3].get<std::uint64_t>();
+}
+
 }  // namespace
 
 TEST(smx_timing, independent_ffmas_take_n_times_initiation) {
@@ -180,25 +193,16 @@ TEST(smx_timing, gto_finishes_the_older_warp_first_lrr_interleaves) {
     ffmas(w, ops, n, false);
   };
   const std::string trace = k.write("two_warps", 2, 1);  // two TBs of one warp each
-  // A wide fetch keeps both instruction buffers filled, so that only the scheduling policy
-  // decides who issues.
-  const std::string common = k_one_smx +
-                             " --set smx.warp_schedulers=1 --set smx.sub_core_model=false"
-                             " --set smx.sp_latency=4cycles --set smx.sp_initiation=1cycles"
-                             " --set smx.ibuffer_entries=8 --set smx.fetch_width=8";
-  auto gto = run(trace, common + " --set smx.scheduler_policy=gto", "gto");
-  auto lrr = run(trace, common + " --set smx.scheduler_policy=lrr", "lrr");
+  auto gto = run(trace, k_one_scheduler + " --set smx.scheduler_policy=gto", "gto");
+  auto lrr = run(trace, k_one_scheduler + " --set smx.scheduler_policy=lrr", "lrr");
   // One scheduler issues one instruction per cycle: 2(n+1) issue cycles in all.
-  auto end = [](const nlohmann::json& j, int tb) {
-    return j["kernels"][0]["tb_log"][tb][3].get<std::uint64_t>();
-  };
   // GTO: warp 0 (older) runs alone to completion after ~n+1 cycles, then warp 1.
-  EXPECT_LE(end(gto, 0), n + 1 + 10);
-  EXPECT_GE(end(gto, 1), 2 * (n + 1));
+  EXPECT_LE(tb_end(gto, 0), n + 1 + 10);
+  EXPECT_GE(tb_end(gto, 1), 2 * (n + 1));
   // LRR: the two warps alternate, so both finish near 2(n+1).
-  EXPECT_GE(end(lrr, 0), 2 * (n + 1) - 2);
-  EXPECT_GE(end(lrr, 1), 2 * (n + 1));
-  EXPECT_LE(end(lrr, 1), 2 * (n + 1) + 10);
+  EXPECT_GE(tb_end(lrr, 0), 2 * (n + 1) - 2);
+  EXPECT_GE(tb_end(lrr, 1), 2 * (n + 1));
+  EXPECT_LE(tb_end(lrr, 1), 2 * (n + 1) + 10);
 }
 
 TEST(smx_timing, gto_and_lrr_order_six_warps_on_one_scheduler) {
@@ -209,25 +213,18 @@ TEST(smx_timing, gto_and_lrr_order_six_warps_on_one_scheduler) {
     ffmas(w, ops, n, false);
   };
   const std::string trace = k.write("six_warps", 3, 2);
-  const std::string common = k_one_smx +
-                             " --set smx.warp_schedulers=1 --set smx.sub_core_model=false"
-                             " --set smx.sp_latency=4cycles --set smx.sp_initiation=1cycles"
-                             " --set smx.ibuffer_entries=8 --set smx.fetch_width=8";
-  auto gto = run(trace, common + " --set smx.scheduler_policy=gto", "gto6");
-  auto lrr = run(trace, common + " --set smx.scheduler_policy=lrr", "lrr6");
-  auto end = [](const nlohmann::json& j, int tb) {
-    return j["kernels"][0]["tb_log"][tb][3].get<std::uint64_t>();
-  };
+  auto gto = run(trace, k_one_scheduler + " --set smx.scheduler_policy=gto", "gto6");
+  auto lrr = run(trace, k_one_scheduler + " --set smx.scheduler_policy=lrr", "lrr6");
   // GTO runs the warps one after the other, oldest first: TB t ends once its second warp
   // has issued its n + 1 instructions, after 2(t + 1)(n + 1) issue cycles.
   for (int t = 0; t < 3; ++t) {
-    EXPECT_GE(end(gto, t), 2 * (t + 1) * (n + 1)) << t;
-    EXPECT_LE(end(gto, t), 2 * (t + 1) * (n + 1) + 10) << t;
+    EXPECT_GE(tb_end(gto, t), 2 * (t + 1) * (n + 1)) << t;
+    EXPECT_LE(tb_end(gto, t), 2 * (t + 1) * (n + 1) + 10) << t;
   }
   // LRR takes the six warps in turn, so every TB ends near 6(n + 1).
   for (int t = 0; t < 3; ++t) {
-    EXPECT_GE(end(lrr, t), 6 * (n + 1) - 6) << t;
-    EXPECT_LE(end(lrr, t), 6 * (n + 1) + 10) << t;
+    EXPECT_GE(tb_end(lrr, t), 6 * (n + 1) - 6) << t;
+    EXPECT_LE(tb_end(lrr, t), 6 * (n + 1) + 10) << t;
   }
 }
 
