@@ -41,16 +41,12 @@ warp_order lrr_policy::view(const std::vector<std::uint32_t>& warps, std::uint64
   return o;
 }
 
-warp_order gto_policy::view(const std::vector<std::uint32_t>& warps, std::uint64_t version) {
+warp_order gto_policy::view(const std::vector<std::uint32_t>& warps, std::uint64_t) {
   // The warp that issued last, then the others oldest first.
-  if (version != m_version) {
-    m_last_listed = m_has_last && std::find(warps.begin(), warps.end(), m_last) != warps.end();
-    m_version = version;
-  }
   warp_order o;
   o.list = warps.data();
   o.n = static_cast<std::uint32_t>(warps.size());
-  if (m_last_listed) {
+  if (m_has_last && std::find(warps.begin(), warps.end(), m_last) != warps.end()) {
     o.has_first = true;
     o.first = m_last;
   }

@@ -67,14 +67,6 @@ class gto_policy : public warp_scheduler_policy {
  public:
   warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
   order_rule rule() const override { return order_rule::last_issuer_then_list; }
-  void issued(std::uint32_t warp) override {
-    warp_scheduler_policy::issued(warp);
-    m_version = ~0ull;
-  }
-
- private:
-  std::uint64_t m_version = ~0ull;  // the list version for which ...
-  bool m_last_listed = false;       // ... m_last was looked up in the list
 };
 
 std::unique_ptr<warp_scheduler_policy> make_warp_scheduler_policy(const std::string& name);
