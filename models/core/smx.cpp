@@ -634,19 +634,26 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   const std::uint64_t candidates = masks.live & ~masks.parked & ~masks.ldst_wait;
   const std::uint32_t nsched = static_cast<std::uint32_t>(m_sched_masks.size());
   auto visit = [&](std::uint32_t wi) { return !known_blocked(wi) && attempt(wi); };
+  // Visits the warps of the set bits of `bits` (bit k: warp warp_of(k)) from bit `from` up,
+  // then those below it; true once one issued, which is then `issuer`.
+  std::uint32_t issuer = 0;
+  auto walk = [&](std::uint64_t bits, std::uint64_t from, auto warp_of) {
+    const std::uint64_t upper = from >= 64 ? 0 : bits & (~0ull << from);
+    for (std::uint64_t part : {upper, bits & ~upper})
+      for (; part != 0; part &= part - 1) {
+        issuer = warp_of(static_cast<std::uint32_t>(__builtin_ctzll(part)));
+        if (visit(issuer)) return true;
+      }
+    return false;
+  };
   using rule = warp_scheduler_policy::order_rule;
   if (masks.rule == rule::rotate_after_last_issuer) {
-    // Slot k * nsched + s is bit k: the bits of the slots above the last issuer's first,
-    // then the rest.
+    // Slot k * nsched + s is bit k: the slots above the last issuer's first, then the rest.
     const std::int64_t after = masks.has_last ? std::int64_t(masks.last) : -1;
     const std::int64_t first_bit = after < std::int64_t(s) ? 0 : (after - s) / nsched + 1;
-    const std::uint64_t upper = first_bit >= 64 ? 0 : candidates & (~0ull << first_bit);
-    for (std::uint64_t part : {upper, candidates & ~upper})
-      for (; part != 0; part &= part - 1) {
-        const std::uint32_t wi =
-            static_cast<std::uint32_t>(__builtin_ctzll(part)) * nsched + s;
-        if (visit(wi)) return issued_by(wi);
-      }
+    if (walk(candidates, std::uint64_t(first_bit),
+             [&](std::uint32_t k) { return k * nsched + s; }))
+      return issued_by(issuer);
   } else {
     // The same walk over the candidates' positions in the policy's list.
     warp_order order;
@@ -654,7 +661,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
       const auto& list = m_sched_warps[s];
       order.list = list.data();
       order.n = static_cast<std::uint32_t>(list.size());
-      order.has_first = masks.has_last && ((masks.live >> (masks.last / nsched)) & 1);
+      order.has_first = masks.has_last;  // visited below only if it is a candidate (listed)
       order.first = masks.last;
     } else {
       order = m_policies[s]->view(m_sched_warps[s], masks.version);
@@ -674,12 +681,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
         positions &= ~(1ull << m_position[order.first]);
       }
     }
-    const std::uint64_t upper = order.start >= 64 ? 0 : positions & (~0ull << order.start);
-    for (std::uint64_t part : {upper, positions & ~upper})
-      for (; part != 0; part &= part - 1) {
-        const std::uint32_t wi = order.list[__builtin_ctzll(part)];
-        if (visit(wi)) return issued_by(wi);
-      }
+    if (walk(positions, order.start, [&](std::uint32_t k) { return order.list[k]; }))
+      return issued_by(issuer);
   }
   if (masks.parked != 0) best = std::max(best, masks.parked_reason());
   if (masks.ldst_wait != 0) {  // they were not known blocked: no quiet period
