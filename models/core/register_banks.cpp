@@ -14,13 +14,13 @@ register_banks::register_banks(std::uint32_t banks, std::uint32_t port_throughpu
       m_sub_core(sub_core && banks >= schedulers && schedulers > 1) {
   const std::uint32_t n = static_cast<std::uint32_t>(m_banks.size());
   m_group = m_sub_core ? n / m_schedulers : n;
-  m_group_mask = (m_group & (m_group - 1)) == 0 ? m_group - 1 : 0;
+  m_group_pow2 = (m_group & (m_group - 1)) == 0;
 }
 
 std::uint32_t register_banks::bank_of(std::uint32_t reg, std::uint32_t warp,
                                       std::uint32_t scheduler) const {
   const std::uint32_t x = reg + warp;
-  const std::uint32_t in_group = m_group_mask || m_group == 1 ? x & m_group_mask : x % m_group;
+  const std::uint32_t in_group = m_group_pow2 ? x & (m_group - 1) : x % m_group;
   if (!m_sub_core) return in_group;
   const std::uint32_t s = scheduler < m_schedulers ? scheduler : scheduler % m_schedulers;
   return s * m_group + in_group;

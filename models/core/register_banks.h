@@ -37,7 +37,7 @@ class register_banks {
   std::uint32_t m_schedulers = 1;
   bool m_sub_core = false;
   std::uint32_t m_group = 1;       // banks a register may be in: all, or a scheduler's share
-  std::uint32_t m_group_mask = 0;  // m_group - 1 when a power of two (no division), else 0
+  bool m_group_pow2 = true;        // then a bank within the group needs no division
   std::uint64_t m_conflicts = 0;
 };
 
