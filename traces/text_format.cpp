@@ -80,8 +80,6 @@ bool hex_u64(std::string_view t, std::uint64_t& v) {
   return true;
 }
 
-int popcount(std::uint32_t m) { return __builtin_popcount(m); }
-
 bool parse_dims(std::string_view s, dim3& d) {
   s = trim(s);
   if (!s.empty() && s.front() == '(') {
@@ -442,7 +440,7 @@ void instruction_parser::parse(std::string_view line, std::uint64_t line_no, war
   std::uint64_t width = dec("mem_width", 255);
   in.access_size = std::uint8_t(width);
   int mode = -1;
-  const int lanes = popcount(in.active_mask);
+  const int lanes = static_cast<int>(lane_count(in.active_mask));
   if (width > 0) {
     std::string_view mt = need("address mode");
     if (mt.size() != 1 || mt[0] < '0' || mt[0] > '2')
