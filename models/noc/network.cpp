@@ -182,8 +182,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
     r->source = source;
     gp.set_extension(r);
   }
-  in.flits += p->flits;
-  ++in.packets;
+  in.enter(p->flits);
   const std::uint64_t now = clock().now_cycle();
   p->injected = now;
   ++m_in_flight;
@@ -339,12 +338,9 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
   l.rr_next = (input + 1) % static_cast<std::uint32_t>(m_buffers.size());
   buffer& behind = m_buffers[input];
-  behind.flits -= p->flits;
-  --behind.packets;
-  ++behind.frees;
+  behind.leave(p->flits);
   m_freed = true;
-  ahead.flits += p->flits;
-  ++ahead.packets;
+  ahead.enter(p->flits);
   const std::uint64_t ser = (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
   l.busy_until = now + ser;
   l.flits += p->flits;
@@ -367,9 +363,7 @@ tlm::tlm_generic_payload* network::eject(memory::fifo<packet*>& queue, std::uint
   packet* p = queue.front();
   queue.pop();
   buffer& b = m_buffers[p->buffers[p->hops]];
-  b.flits -= p->flits;
-  --b.packets;
-  ++b.frees;
+  b.leave(p->flits);
   m_freed = true;
   ++m_packets;
   m_flits_total += p->flits;

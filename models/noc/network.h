@@ -74,6 +74,15 @@ class network : public component {
     bool has_room(std::uint32_t f) const {
       return packets < capacity_packets && flits + f <= capacity_flits;
     }
+    void enter(std::uint32_t f) {  // a packet of f flits
+      flits += f;
+      ++packets;
+    }
+    void leave(std::uint32_t f) {
+      flits -= f;
+      --packets;
+      ++frees;
+    }
   };
   // A set of small indices (ports, buffers) as a bitmap.
   struct bit_set {
