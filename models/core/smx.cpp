@@ -549,7 +549,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
       // None of the scheduler's units frees before next_free (a unit is only occupied when
       // free), and nothing else about this instruction changes until the warp issues.
       const std::uint64_t free_at = m_units[std::size_t(p)].next_free(s);
-      push_timer(free_at);
+      m_timers.push(free_at);
       return block(free_at, stall_reason::unit_busy);
     }
   }
@@ -754,8 +754,8 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
       if (in.dst[k] < num_regs) set_reg_ready(wi, in.dst[k], result);
     w.regs_ready_by = std::max(w.regs_ready_by, result);
     w.drain = std::max(w.drain, result);
-    push_timer(result);
-    if (free_at > now + 1) push_timer(free_at);
+    m_timers.push(result);
+    if (free_at > now + 1) m_timers.push(free_at);
   }
   if (w.issued == w.size) maybe_finish_warp(wi);
 }
@@ -787,8 +787,8 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       const std::uint64_t ready = now + *m_shared_memory_latency + c - 1;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
-      push_timer(ready);
-      push_timer(now + c);
+      m_timers.push(ready);
+      m_timers.push(now + c);
       return;
     }
     case traces::mem_space::constant:
@@ -797,7 +797,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       const std::uint64_t ready = now + *m_shared_memory_latency;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
-      push_timer(ready);
+      m_timers.push(ready);
       return;
     }
     default:

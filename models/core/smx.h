@@ -370,7 +370,6 @@ class smx : public component {
     std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_far;
   };
   timer_set m_timers;
-  void push_timer(std::uint64_t cycle) { m_timers.push(cycle); }
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
   wakeup m_wake;
