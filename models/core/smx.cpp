@@ -675,11 +675,9 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     std::uint64_t positions = 0;
     for (std::uint64_t c = candidates; c != 0; c &= c - 1)
       positions |= 1ull << m_position[std::uint32_t(__builtin_ctzll(c)) * nsched + s];
-    if (order.has_first) {
-      if ((candidates >> (order.first / nsched)) & 1) {
-        if (visit(order.first)) return issued_by(order.first);
-        positions &= ~(1ull << m_position[order.first]);
-      }
+    if (order.has_first && ((candidates >> (order.first / nsched)) & 1)) {
+      if (visit(order.first)) return issued_by(order.first);
+      positions &= ~(1ull << m_position[order.first]);
     }
     if (walk(positions, order.start, [&](std::uint32_t k) { return order.list[k]; }))
       return issued_by(issuer);
