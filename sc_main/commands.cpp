@@ -1,6 +1,7 @@
 #include "sc_main/commands.h"
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "models/power/power_model.h"
 #include "models/common/command_line.h"
+#include "models/common/edge_scheduler.h"
 #include "models/common/input_error.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
@@ -38,6 +40,20 @@ void require_writable_dir(const std::string& path, const char* option) {
   std::error_code ec;
   if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
     throw input_error(k_cmdline, option, "directory '" + dir.string() + "' does not exist");
+}
+
+// The watchdog's default: far more busy instants without progress than any run needs (the
+// longest stretch measured on the bundled platforms and workloads is docs/core.md's), and
+// about a second of host time when blocks do spin.
+constexpr std::uint64_t k_default_watchdog = 1'000'000;
+
+// A count given on the command line: decimal digits only.
+std::uint64_t parse_count(const std::string& text, const char* option) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw input_error(k_cmdline, option, "expected a count (0 or more), got '" + text + "'");
+  return v;
 }
 
 }  // namespace
@@ -105,7 +121,11 @@ int run_main(const std::vector<std::string>& args) {
       "strict", "an unknown opcode is an error (default: counted, run on the INT path)")(
       "no-wall-clock", "leave host timing (wall_seconds, kips) out of the statistics, so that "
                        "the same run always writes byte-identical JSON")(
-      "no-tb-log", "leave the per-TB dispatch log out of the statistics");
+      "no-tb-log", "leave the per-TB dispatch log out of the statistics")(
+      "watchdog", po::value<std::string>()->default_value(std::to_string(k_default_watchdog)),
+      "stop with an error after N busy instants in a row in which no warp instruction issues, "
+      "no memory response reaches a core and no thread block or kernel begins or ends: blocks "
+      "waking without getting anywhere (a livelock); 0 turns it off");
   po::positional_options_description pos;
   pos.add("platform", 1).add("workload", 1);
   auto vm = parse_command_line(args, opts, pos);
@@ -117,6 +137,7 @@ int run_main(const std::vector<std::string>& args) {
   if (!vm.count("workload")) throw input_error(k_cmdline, "TRACE", "no trace given");
   const std::string trace_path = vm["workload"].as<std::string>();
   require_file(trace_path, "TRACE");
+  const std::uint64_t watchdog = parse_count(vm["watchdog"].as<std::string>(), "--watchdog");
   for (const char* o : {"stats", "vcd"})
     if (vm.count(o)) require_writable_dir(vm[o].as<std::string>(), o);
   std::vector<std::string> sets;
@@ -164,6 +185,7 @@ int run_main(const std::vector<std::string>& args) {
     for (component* c : p->components()) c->add_traces(*vcd);
   }
 
+  edge_dispatcher::instance().set_watchdog(watchdog);
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall =
@@ -199,11 +221,19 @@ int run_main(const std::vector<std::string>& args) {
     }
     kernels.push_back(std::move(j));
   }
-  if (!all_finished) {
+  const edge_dispatcher::livelock& livelock = edge_dispatcher::instance().livelock_report();
+  if (!all_finished || livelock.stopped) {
     for (component* c : p->components())
       if (std::string w = c->pending_work(); !w.empty())
         std::cerr << "  " << c->name() << ": " << w << "\n";
-    throw std::runtime_error("the simulation ended with kernels unfinished (a deadlock)");
+    if (!livelock.stopped)
+      throw std::runtime_error("the simulation ended with kernels unfinished (a deadlock)");
+    std::string waking;
+    for (const std::string& n : livelock.waking) waking += (waking.empty() ? "" : ", ") + n;
+    throw std::runtime_error(
+        "no progress for " + std::to_string(watchdog) + " busy instants, stopped at cycle " +
+        std::to_string(core.cycle_at(sc_core::sc_time::from_value(livelock.at_fs))) +
+        " (a livelock; see --watchdog); still waking: " + waking);
   }
 
   auto& stats = p->stats();

@@ -46,6 +46,13 @@ void edge_dispatcher::reschedule() {
 void edge_dispatcher::run() {
   m_notified_fs = ~std::uint64_t(0);
   const std::uint64_t now = sc_core::sc_time_stamp().value();
+  if (s_progress != m_progress_seen) {  // the last instant's blocks got somewhere
+    m_progress_seen = s_progress;
+    m_quiet = 0;
+  } else if (++m_quiet > m_watchdog && m_watchdog != 0) {
+    stop_livelocked(now);
+    return;
+  }
   {
     struct running_guard {  // also undone when a block throws (a bad trace found while running)
       bool& running;
@@ -69,6 +76,20 @@ void edge_dispatcher::run() {
     }
   }
   notify_next();
+}
+
+void edge_dispatcher::stop_livelocked(std::uint64_t now) {
+  m_livelock.stopped = true;
+  m_livelock.at_fs = now;
+  std::vector<const sc_core::sc_object*> owners;
+  for (const edge_scheduler* s : m_domains) s->waiting_owners(owners);
+  for (const sc_core::sc_object* o : owners) {
+    std::string n = o ? o->name() : "(unnamed block)";
+    if (std::find(m_livelock.waking.begin(), m_livelock.waking.end(), n) ==
+        m_livelock.waking.end())
+      m_livelock.waking.push_back(std::move(n));
+  }
+  sc_core::sc_stop();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -143,6 +164,18 @@ std::uint64_t edge_scheduler::scan_busy() const {
     k += 64 - b % 64;
   }
   return m_far.empty() ? never : m_far.front().cycle;
+}
+
+void edge_scheduler::waiting_owners(std::vector<const sc_core::sc_object*>& out) const {
+  for (std::uint64_t k = 0; k < k_wheel; ++k)
+    for (const client* c = m_buckets[(m_base + k) % k_wheel].head; c; c = c->next)
+      out.push_back(c->owner);
+  std::vector<far_request> far = m_far;
+  std::sort(far.begin(), far.end(), [](const far_request& a, const far_request& b) {
+    return later{}(b, a);
+  });
+  for (const far_request& f : far)
+    if (f.seq == f.c->live) out.push_back(f.c->owner);
 }
 
 std::uint64_t edge_scheduler::next_time() const {

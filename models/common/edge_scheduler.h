@@ -11,9 +11,14 @@
 // The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (a list
 // through the clients, appended and taken in order; a bitmap finds the next busy cycle)
 // with a heap for requests further out.
+// The dispatcher also keeps the livelock watchdog: blocks report forward progress
+// (edge_dispatcher::progress()); when it runs `limit` busy instants in a row without any,
+// blocks are waking without getting anywhere, and it stops the simulation (sc_stop) and
+// notes the time and which blocks still ask to run.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -28,6 +33,7 @@ class edge_scheduler {
   struct client {
     void (*call)(void*) = nullptr;
     void* self = nullptr;
+    const sc_core::sc_object* owner = nullptr;  // the block, for reports (null: unnamed)
     std::uint64_t live = 0;  // sequence number of the request that stands, 0: none
     // In a bucket's list (bucket < k_wheel) or not (far away or not waiting).
     client* prev = nullptr;
@@ -83,6 +89,8 @@ class edge_scheduler {
     return m_first;
   }
   std::uint64_t scan_busy() const;
+  // The owners of the clients with a request standing, in calendar order.
+  void waiting_owners(std::vector<const sc_core::sc_object*>& out) const;
 
   clock_domain& m_clk;
   edge_dispatcher& m_dispatcher;
@@ -105,6 +113,21 @@ class edge_dispatcher {
   // Recomputes the next notification (a domain's period changed).
   void reschedule();
 
+  // Forward progress: a warp instruction issued, a memory response reached a core, a
+  // thread block or a kernel began or ended. Called by the blocks that do these.
+  static void progress() { ++s_progress; }
+  // The watchdog's limit in busy instants without progress; 0 turns it off.
+  void set_watchdog(std::uint64_t instants) { m_watchdog = instants; }
+  std::uint64_t watchdog() const { return m_watchdog; }
+  // Whether the watchdog stopped the simulation, when (fs), and the blocks that still
+  // asked to run then (the ones waking without progress among them).
+  struct livelock {
+    bool stopped = false;
+    std::uint64_t at_fs = 0;
+    std::vector<std::string> waking;
+  };
+  const livelock& livelock_report() const { return m_livelock; }
+
  private:
   friend class edge_scheduler;
   edge_dispatcher();
@@ -115,6 +138,12 @@ class edge_dispatcher {
   bool m_running = false;
   std::uint64_t m_notified_fs = ~std::uint64_t(0);  // time of the pending notification
   sc_core::sc_event m_event;
+  static inline std::uint64_t s_progress = 0;
+  std::uint64_t m_progress_seen = 0;  // s_progress when the last instant ran
+  std::uint64_t m_quiet = 0;          // busy instants in a row without progress
+  std::uint64_t m_watchdog = 0;
+  livelock m_livelock;
+  void stop_livelocked(std::uint64_t now);
 };
 
 }  // namespace gputlm

@@ -20,7 +20,14 @@ const char* to_string(access_kind k) {
 }
 
 payload_pool::~payload_pool() {
-  for (slot* s : m_all) delete s;
+  // A run that ends in error (a deadlock, the livelock watchdog) may leave payloads in
+  // flight that still carry other blocks' extensions (the network's route), which may be
+  // gone by now: drop the pointers instead of letting the payload free them.
+  const unsigned n = tlm::max_num_extensions();
+  for (slot* s : m_all) {
+    for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
+    delete s;
+  }
 }
 
 tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned length,

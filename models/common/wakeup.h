@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "models/common/clock_domain.h"
 #include "models/common/edge_scheduler.h"
@@ -20,6 +21,7 @@ class wakeup {
     m_scheduler = &clk.scheduler();
     m_client.self = self;
     m_client.call = [](void* p) { (static_cast<T*>(p)->*run)(); };
+    if constexpr (std::is_base_of_v<sc_core::sc_object, T>) m_client.owner = self;
   }
 
   // Runs at `cycle` (the current cycle's next edge when it is already past), unless a run

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "models/common/edge_scheduler.h"
 #include "models/control/control_registers.h"
 #include "models/control/workload.h"
 
@@ -75,6 +76,7 @@ void kmu::host_thread() {
     if (r == tlm::TLM_UPDATED && phase == tlm::END_REQ) m_waiting_end_req = false;
     if (m_waiting_end_req) wait(m_end_req);  // all KDEs busy: back-pressure
     ++m_kernels_dispatched;
+    edge_dispatcher::progress();
   }
 }
 
@@ -98,6 +100,7 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     q.in_flight = false;
     q.eligible_cycle = clock().now_cycle() + *m_kernel_launch_latency;
     ++m_kernels_completed;
+    edge_dispatcher::progress();
     gp.release();
     m_changed.notify(sc_core::SC_ZERO_TIME);
     phase = tlm::END_RESP;

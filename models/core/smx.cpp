@@ -282,6 +282,7 @@ void smx::unblock(const tlm::tlm_generic_payload& gp) {
 void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   control::tb_descriptor desc;
   std::memcpy(&desc, gp.get_data_ptr(), sizeof desc);
+  edge_dispatcher::progress();
   auto slot_it = std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
   control::workload* work_ptr = work().ptr;
   if (slot_it == m_tbs.end() || !work_ptr) {
@@ -380,6 +381,7 @@ void smx::finish_tb(std::uint32_t slot) {
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
   tb = tb_state{};
   ++m_tbs_completed;
+  edge_dispatcher::progress();
   m_trace_tbs.set(m_trace_tbs - 1);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -701,6 +703,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   tb_state& tb = m_tbs[w.tb_slot];
   const std::uint32_t lanes = traces::lane_count(in.active_mask);
   ++m_warp_instructions;
+  edge_dispatcher::progress();
   m_thread_instructions += lanes;
   ++tb.report.warp_instructions;
   tb.report.thread_instructions += lanes;
@@ -893,6 +896,7 @@ void smx::send_requests(std::uint64_t now) {
 }
 
 void smx::response(tlm::tlm_generic_payload& gp) {
+  edge_dispatcher::progress();
   const mem_request& r = payload_pool::request(gp);
   if (r.kind == access_kind::flush) {  // the L1 has been flushed
     gp.release();

@@ -348,3 +348,42 @@ TEST(cli, documented_example_elaborates) {
   // kmu, scheduler->kd, doorbell, 2 TBCR, 2 LDST, 2 L1->icnt, 2 icnt->L2, 2 L2->DRAM
   EXPECT_NE(r.out.find("socket bindings: 13\n"), std::string::npos);
 }
+
+// The livelock watchdog (--watchdog): a healthy run reports progress often enough that a
+// low limit does not stop it and its statistics do not change; a limit of 1 trips at the
+// first busy instant without progress, which exercises the stop: exit status 1, one
+// message naming the cycle and the blocks still waking, no statistics or waveforms
+// written. A bad count is bad input.
+TEST(cli, watchdog) {
+  const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/bfs";
+  const std::string tmp = std::string(GPUTLM_TEST_TMP);
+  const std::string base = gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock";
+  // bfs runs about 40,000 cycles on Fermi, through far more busy instants than 2000: only
+  // the progress reports keep the count low.
+  auto plain = run_command(base + " --stats " + tmp + "/wd_plain.json", "wd_plain");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  auto low = run_command(base + " --watchdog 2000 --stats " + tmp + "/wd_low.json", "wd_low");
+  ASSERT_EQ(low.status, 0) << low.err;
+  EXPECT_EQ(slurp(tmp + "/wd_plain.json"), slurp(tmp + "/wd_low.json"));
+
+  for (const char* f : {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
+    std::filesystem::remove(tmp + f);
+  auto trip = run_command(base + " --watchdog 1 --stats " + tmp + "/wd_trip.json --vcd " + tmp +
+                              "/wd_trip.vcd",
+                          "wd_trip");
+  EXPECT_EQ(trip.status, 1);
+  EXPECT_NE(trip.err.find("internal error: no progress for 1 busy instants, stopped at cycle "),
+            std::string::npos)
+      << trip.err;
+  EXPECT_NE(trip.err.find("(a livelock; see --watchdog); still waking: gpu."), std::string::npos)
+      << trip.err;
+  for (const char* f : {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
+    EXPECT_FALSE(std::filesystem::exists(tmp + f)) << f;
+
+  for (const char* bad : {"abc", "-1", "12x", "\"\""}) {
+    auto r = run_command(base + " --watchdog " + bad, "wd_bad");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("--watchdog: expected a count (0 or more)"), std::string::npos) << r.err;
+  }
+}
