@@ -25,7 +25,8 @@ payload_pool::~payload_pool() {
   // gone by now: drop the pointers instead of letting the payload free them.
   const unsigned n = tlm::max_num_extensions();
   for (slot* s : m_all) {
-    for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
+    if (s->get_ref_count() != 0)  // still in flight
+      for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
     delete s;
   }
 }

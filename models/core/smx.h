@@ -354,7 +354,7 @@ class smx : public component {
       if (cycle >= m_base && cycle - m_base < 64)
         m_bits |= 1ull << (cycle - m_base);
       else
-        m_far.push(cycle);
+        push_far(cycle);  // rare: kept out of line so that push() inlines
     }
     void pop_through(std::uint64_t cycle) {  // removes every cycle up to `cycle`
       while (!m_far.empty() && m_far.top() <= cycle) m_far.pop();
@@ -365,6 +365,7 @@ class smx : public component {
     }
 
    private:
+    [[gnu::noinline]] void push_far(std::uint64_t cycle) { m_far.push(cycle); }
     std::uint64_t m_base = 0;  // the cycle of bit 0
     std::uint64_t m_bits = 0;
     std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_far;
