@@ -430,8 +430,16 @@ void smx::cycle() {
   fetch(now);
   std::uint64_t issued = 0;
   for (std::uint32_t s = 0; s < m_sched_warps.size(); ++s) {
+    // A scheduler without warps, or in a quiet period its warps have not changed since,
+    // keeps its outcome without a call.
+    const sched_masks& masks = m_sched_masks[s];
     stall_reason why = stall_reason::no_warp;
-    if (try_issue(s, now, why)) ++issued;
+    if (masks.live == 0)
+      why = stall_reason::no_warp;
+    else if (now < masks.quiet_until && masks.quiet_version == masks.version)
+      why = masks.quiet_reason;
+    else if (try_issue(s, now, why))
+      ++issued;
     m_reason[s] = why;
   }
   if (m_live_warps > 0) {
@@ -560,15 +568,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
 }
 
 bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
-  sched_masks& masks = m_sched_masks[s];
-  if (masks.live == 0) {  // no warps
-    why = stall_reason::no_warp;
-    return false;
-  }
-  if (now < masks.quiet_until && masks.quiet_version == masks.version) {
-    why = masks.quiet_reason;
-    return false;
-  }
+  sched_masks& masks = m_sched_masks[s];  // (cycle() handled no warps and a quiet period)
   // The LDST unit's waiters compete again once it is free.
   if (masks.ldst_wait && ldst_state(now) == stall_reason::issued) masks.ldst_wait = 0;
   const std::uint64_t max_issue = m_hot.max_issue;

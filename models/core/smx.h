@@ -163,6 +163,8 @@ class smx : public component {
   void cycle();
   void launch_tb(tlm::tlm_generic_payload& gp);
   void fetch(std::uint64_t now);
+  // Scheduler s's issue step; `why` is the cycle's outcome. Called by cycle() only for a
+  // scheduler with warps and outside a quiet period.
   bool try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why);
   stall_reason check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::uint64_t now,
                      int& unit);
