@@ -125,6 +125,16 @@ void dram_channel::validate() {
                         "has fewer B bits than log2(banks)");
 }
 
+std::string dram_channel::pending_work() const {
+  std::size_t held = 0;
+  for (const tlm::tlm_generic_payload* h : m_held) held += h != nullptr;
+  if (!busy() && held == 0) return {};
+  return "queued " + std::to_string(m_sched->size()) +
+         (m_sched->empty() ? "" : " (" + m_sched->describe_oldest() + ")") +
+         "; held at the full queue " + std::to_string(held) + "; responses to return " +
+         std::to_string(m_done.size());
+}
+
 void dram_channel::add_traces(vcd_writer& vcd) {
   m_trace_queue.trace(vcd, name(), "queue", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);

@@ -37,6 +37,7 @@ class dram_channel : public component {
   dram_channel(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
   // Closes the time-weighted occupancy histograms at the last activity.
   void end_of_simulation() override { sample_queue(clock().now_cycle()); }
 

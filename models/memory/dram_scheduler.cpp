@@ -42,6 +42,16 @@ void dram_scheduler::push(const request& r) {
   update_bank_bits(r.bank);
 }
 
+std::string dram_scheduler::describe_oldest() const {
+  if (m_live == 0) return "none";
+  const entry& e = m_queue[m_first];
+  const bank_state& b = m_banks[e.bank];
+  return std::string("oldest: ") + (e.write ? "write" : "read") + " to bank " +
+         std::to_string(e.bank) + " row " + std::to_string(e.row) + ", column accesses left " +
+         std::to_string(e.left) + "; bank " +
+         (b.open ? "open at row " + std::to_string(b.row) : std::string("closed"));
+}
+
 std::uint32_t dram_scheduler::group_of(std::uint32_t bank) const {
   const std::uint32_t g = m_t.bank_groups ? m_t.bank_groups : 1;
   if (g == 1) return 0;

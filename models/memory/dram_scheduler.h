@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace gputlm::memory {
@@ -71,6 +72,8 @@ class dram_scheduler {
   std::uint64_t bursts() const { return m_bursts; }
   std::uint64_t busy_bus_cycles() const { return m_bursts * m_t.burst_cycles; }
   std::uint32_t open_row(std::uint32_t bank) const { return m_banks[bank].row; }
+  // The oldest request and its bank's state, in words (for reports of runs that stall).
+  std::string describe_oldest() const;
   bool is_open(std::uint32_t bank) const { return m_banks[bank].open; }
   // What the last step() issued, for waveforms: the bank of the latest row command (ACT or
   // PRE; activates() + precharges() counts them) and the data-bus cycles [start, end) of the

@@ -110,6 +110,17 @@ bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {
          k == access_kind::local_store;
 }
 
+std::string l1_cache::pending_work() const {
+  if (!busy()) return {};
+  const mshr_table& m = m_logic->mshr();
+  return std::string("input ") +
+         (m_input ? (m_input_failed ? "held after a failed lookup" : "in lookup") : "none") +
+         "; to return: hits " + std::to_string(m_responses.size()) + ", replies " +
+         std::to_string(m_replies.size()) + "; misses queued " + std::to_string(m_miss_queue.size()) +
+         (m_down.busy() ? " (head waits for END_REQ)" : "") + "; MSHRs " +
+         std::to_string(m.used()) + "/" + std::to_string(m.capacity());
+}
+
 bool l1_cache::busy() const {
   return m_input || !m_miss_queue.empty() || !m_responses.empty() || !m_replies.empty() ||
          m_logic->mshr().used() > 0;

@@ -43,6 +43,7 @@ class l1_cache : public component {
   l1_cache(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
   // Closes the time-weighted occupancy histograms at the last activity.
   void end_of_simulation() override { sample_mshr(clock().now_cycle()); }
 

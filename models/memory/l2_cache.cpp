@@ -57,6 +57,17 @@ void l2_cache::add_traces(vcd_writer& vcd) {
   m_trace_stalled.trace(vcd, name(), "stalled", 1);
 }
 
+std::string l2_cache::pending_work() const {
+  if (!busy()) return {};
+  const mshr_table& m = m_logic->mshr();
+  return "in " + std::to_string(m_in.size()) + (m_head_failed ? " (head failed)" : "") +
+         ", held " + std::to_string(m_held ? 1 : 0) + "; towards the DRAM " +
+         std::to_string(m_to_dram.size()) + (m_down.busy() ? " (head waits for END_REQ)" : "") +
+         "; out " + std::to_string(m_out.size()) +
+         (m_up.busy() ? " (head waits for END_RESP)" : "") + "; MSHRs " +
+         std::to_string(m.used()) + "/" + std::to_string(m.capacity());
+}
+
 bool l2_cache::busy() const {
   return m_held || !m_in.empty() || !m_to_dram.empty() || !m_out.empty() ||
          m_logic->mshr().used() > 0;

@@ -27,6 +27,14 @@ void interface_unit::validate() {
   m_delay = m_latency->value;
 }
 
+std::string interface_unit::pending_work() const {
+  if (!busy()) return {};
+  return "requests " + std::to_string(m_requests.size()) + ", held " +
+         std::to_string(m_held_req ? 1 : 0) + (m_down.busy() ? " (head waits for END_REQ)" : "") +
+         "; responses " + std::to_string(m_responses.size()) + ", held " +
+         std::to_string(m_held_resp ? 1 : 0) + (m_up.busy() ? " (head waits for END_RESP)" : "");
+}
+
 void interface_unit::add_traces(vcd_writer& vcd) {
   m_trace_req.trace(vcd, name(), "request_buffer", 16);
   m_trace_resp.trace(vcd, name(), "response_buffer", 16);

@@ -24,6 +24,7 @@ class interface_unit : public component {
   interface_unit(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
 
   tlm_utils::simple_target_socket<interface_unit> in{"in"};
   tlm_utils::simple_initiator_socket<interface_unit> out{"out"};

@@ -114,6 +114,20 @@ void network::start_of_simulation() {
   }
 }
 
+std::string network::pending_work() const {
+  if (m_in_flight == 0 && m_timed.empty()) return {};
+  std::size_t waiting = 0, to_mem = 0, to_smx = 0, held = 0;
+  for (std::uint32_t li : m_active) waiting += m_links[li].waiting;
+  for (const auto& q : m_to_mem) to_mem += q.size();
+  for (const auto& q : m_to_smx) to_smx += q.size();
+  for (const bit_set* b : {&m_held_smx, &m_held_mem}) b->for_each([&](std::size_t) { ++held; });
+  return "packets in flight " + std::to_string(m_in_flight) + ": moving " +
+         std::to_string(m_timed.size()) + ", waiting " + std::to_string(waiting) + " at " +
+         std::to_string(m_active.size()) + " links, in ejection queues " +
+         std::to_string(to_mem) + " (memory ports) and " + std::to_string(to_smx) +
+         " (core ports); injections held " + std::to_string(held);
+}
+
 void network::add_traces(vcd_writer& vcd) {
   m_trace_in_flight.trace(vcd, name(), "packets_in_flight", 16);
   m_trace_busy.trace(vcd, name(), "busy", 1);

@@ -52,6 +52,7 @@ class network : public component {
   ~network() override;
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
   void start_of_simulation() override;
 
   std::vector<std::unique_ptr<target_type>> smx;

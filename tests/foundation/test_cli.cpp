@@ -351,9 +351,9 @@ TEST(cli, documented_example_elaborates) {
 
 // The livelock watchdog (--watchdog): a healthy run reports progress often enough that a
 // low limit does not stop it and its statistics do not change; a limit of 1 trips at the
-// first busy instant without progress, which exercises the stop: exit status 1, one
-// message naming the cycle and the blocks still waking, no statistics or waveforms
-// written. A bad count is bad input.
+// first busy instant without progress, which exercises the stop: exit status 1, the
+// blocks' pending work, one message naming the cycle and the blocks still waking, no
+// statistics or waveforms written. A bad count is bad input.
 TEST(cli, watchdog) {
   const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/bfs";
   const std::string tmp = std::string(GPUTLM_TEST_TMP);
@@ -379,6 +379,11 @@ TEST(cli, watchdog) {
       << trip.err;
   for (const char* f : {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
     EXPECT_FALSE(std::filesystem::exists(tmp + f)) << f;
+  // The report says where the work is: the SMXs' warps, and the memory side's queues.
+  for (const char* line : {"\n  gpu.smx[0]: 2 live warps, ", "\n  gpu.smx[0].l1: input ",
+                           "; MSHRs 2/64\n", "\n  gpu.icnt: packets in flight ",
+                           "\n  gpu.l2[4]: in "})
+    EXPECT_NE(("\n" + trip.err).find(line), std::string::npos) << line << "\n" << trip.err;
 
   for (const char* bad : {"abc", "-1", "12x", "\"\""}) {
     auto r = run_command(base + " --watchdog " + bad, "wd_bad");
