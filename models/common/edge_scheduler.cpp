@@ -183,9 +183,8 @@ std::uint64_t edge_scheduler::next_time() const {
   return c == never ? never : m_clk.edge_fs(c);
 }
 
-void edge_scheduler::schedule(client& c, std::uint64_t cycle) {
+void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now) {
   // A cycle whose edge has passed means the next edge (the current one when now is an edge).
-  const std::uint64_t now = m_clk.now_cycle();
   if (cycle <= now) {
     const std::uint64_t stamp = clock_domain::now_fs();
     if (m_clk.edge_fs(cycle) < stamp) cycle = m_clk.next_cycle_at_fs(stamp);

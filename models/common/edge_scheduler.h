@@ -47,8 +47,8 @@ class edge_scheduler {
   edge_scheduler& operator=(const edge_scheduler&) = delete;
 
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
-  // its earlier request.
-  void schedule(client& c, std::uint64_t cycle);
+  // its earlier request. `now` is the domain's current cycle (the caller has it).
+  void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
 
