@@ -74,8 +74,8 @@ namespace {
 }
 }  // namespace
 
-int tag_array::lookup(std::uint64_t line) const {
-  const std::size_t base = std::size_t(set_of(line)) * m_g.ways;
+int tag_array::lookup(std::uint64_t line, std::uint32_t set) const {
+  const std::size_t base = std::size_t(set) * m_g.ways;
   const std::size_t w = find_first(m_key.data() + base, m_g.ways, line);
   return w == m_g.ways ? -1 : static_cast<int>(base + w);
 }
@@ -150,7 +150,8 @@ access_result cache_logic::read(const access_request& req) {
   access_result r;
   r.line = line_of(req.addr);
   const std::uint8_t want = m_g.sectored ? std::uint8_t(req.sectors & 0xf) : all_sectors();
-  const int idx = m_tags.lookup(r.line);
+  const std::uint32_t set = m_tags.set_of(r.line);  // (the index hash is worth computing once)
+  const int idx = m_tags.lookup(r.line, set);
   const std::uint8_t valid = idx >= 0 ? m_tags.at(idx).valid : 0;
   if (idx >= 0 && (want & ~valid) == 0) {
     m_tags.touch(idx);
@@ -187,7 +188,7 @@ access_result cache_logic::read(const access_request& req) {
   int target = idx;
   std::size_t needed = 1;
   if (m_g.alloc == alloc_policy::on_miss && idx < 0) {
-    target = m_tags.victim(m_tags.set_of(r.line));
+    target = m_tags.victim(set);
     if (target < 0) {
       r.cause = fail_cause::no_line;
       return r;
@@ -218,7 +219,8 @@ access_result cache_logic::write(const access_request& req) {
   write_policy wp = m_g.write;
   if (wp == write_policy::local_wb_global_evict)
     wp = req.local ? write_policy::write_back : write_policy::write_evict;
-  const int idx = m_tags.lookup(r.line);
+  const std::uint32_t set = m_tags.set_of(r.line);
+  const int idx = m_tags.lookup(r.line, set);
   r.line_miss = idx < 0;
 
   switch (wp) {
@@ -254,7 +256,7 @@ access_result cache_logic::write(const access_request& req) {
       }
       // Write-allocate: the written sectors become valid without a fetch (the lazy fetch of
       // the other sectors happens on a later read miss).
-      int target = m_tags.victim(m_tags.set_of(r.line));
+      int target = m_tags.victim(set);
       if (target < 0) {
         r.cause = fail_cause::no_line;
         r.kind = access_result::fail;
@@ -285,9 +287,10 @@ fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
   fill_result f;
   const std::uint64_t line = m_mshr.at(mshr).line;
   const bool last = m_mshr.fill_arrived(mshr);
-  int idx = m_tags.lookup(line);
+  const std::uint32_t set = m_tags.set_of(line);
+  int idx = m_tags.lookup(line, set);
   if (idx < 0 && m_g.alloc != alloc_policy::on_miss) {
-    idx = m_tags.victim(m_tags.set_of(line));
+    idx = m_tags.victim(set);
     if (idx >= 0) {
       access_result r;
       replace(idx, line, r);
@@ -325,9 +328,10 @@ bool cache_logic::probe(std::uint64_t addr, std::uint8_t sectors) const {
 
 bool cache_logic::warm(std::uint64_t addr, std::uint8_t sectors) {
   const std::uint64_t line = line_of(addr);
-  int idx = m_tags.lookup(line);
+  const std::uint32_t set = m_tags.set_of(line);
+  int idx = m_tags.lookup(line, set);
   if (idx < 0) {
-    idx = m_tags.victim(m_tags.set_of(line));
+    idx = m_tags.victim(set);
     if (idx < 0 || (m_tags.at(idx).allocated && m_tags.at(idx).dirty)) return false;
     m_tags.install(idx, line);
   }

@@ -59,7 +59,8 @@ class tag_array {
  public:
   tag_array(const cache_geometry& g);
   std::uint32_t set_of(std::uint64_t addr) const;
-  int lookup(std::uint64_t line) const;  // line index or -1
+  int lookup(std::uint64_t line) const { return lookup(line, set_of(line)); }  // index or -1
+  int lookup(std::uint64_t line, std::uint32_t set) const;  // `set`: set_of(line)
   // The line to replace in `set`: an empty one first, else the least recently used (or
   // first filled) that is not reserved; -1 when every line is reserved.
   int victim(std::uint32_t set) const;
