@@ -1,6 +1,7 @@
 #include "models/memory/cache_logic.h"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 
 namespace gputlm::memory {
@@ -205,7 +206,7 @@ access_result cache_logic::read(const access_request& req) {
     m_tags.touch(target);
     r.frame = target;
   }
-  r.mshr = m_mshr.allocate(r.line, missing, req.requester);
+  r.mshr = m_mshr.allocate(r.line, missing, req.requester, r.frame);
   r.fetch = missing;
   r.kind = access_result::miss;
   return r;
@@ -287,8 +288,12 @@ fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
   fill_result f;
   const std::uint64_t line = m_mshr.at(mshr).line;
   const bool last = m_mshr.fill_arrived(mshr);
-  const std::uint32_t set = m_tags.set_of(line);
-  int idx = m_tags.lookup(line, set);
+  // A line reserved at the miss stays where it is until this fill (a reserved line is
+  // neither replaced nor invalidated); otherwise the line is looked up, or allocated now.
+  const int reserved = m_mshr.at(mshr).frame;
+  assert(reserved < 0 || m_tags.lookup(line) == reserved);
+  const std::uint32_t set = reserved >= 0 ? 0 : m_tags.set_of(line);
+  int idx = reserved >= 0 ? reserved : m_tags.lookup(line, set);
   if (idx < 0 && m_g.alloc != alloc_policy::on_miss) {
     idx = m_tags.victim(set);
     if (idx >= 0) {

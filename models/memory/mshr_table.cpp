@@ -43,7 +43,7 @@ void mshr_table::unhash(std::uint64_t line, int idx) {
   m_hash[hole] = bucket{};
 }
 
-int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* requester) {
+int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) {
   int idx = m_free.back();
   m_free.pop_back();
   entry& e = m_entries[idx];
@@ -51,6 +51,7 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   e.pending_sectors = sectors;
   e.outstanding_fills = 1;
   e.valid = true;
+  e.frame = frame;
   e.slots.clear();
   e.slots.push_back({requester, sectors});
   m_order.push_back(idx);

@@ -26,6 +26,7 @@ class mshr_table {
     std::uint32_t outstanding_fills = 0;
     std::vector<slot> slots;
     bool valid = false;
+    int frame = -1;  // the cache line reserved for the fill, when the cache allocates on miss
   };
 
   mshr_table(std::size_t entries, std::size_t merge);
@@ -38,8 +39,9 @@ class mshr_table {
 
   // Index of the live entry for `line`, or -1.
   int find(std::uint64_t line) const;
-  // Primary miss: a new entry (the table must not be full).
-  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester);
+  // Primary miss: a new entry (the table must not be full); `frame`: the line reserved for
+  // it, if any (-1).
+  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1);
   bool can_merge(int idx) const { return m_entries[idx].slots.size() < m_merge; }
   // Secondary miss; `extra_sectors` are fetched by an additional fill.
   void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
