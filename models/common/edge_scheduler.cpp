@@ -105,38 +105,6 @@ edge_scheduler::~edge_scheduler() {
   d.erase(std::remove(d.begin(), d.end(), this), d.end());
 }
 
-void edge_scheduler::put(std::uint64_t cycle, client& c) {
-  if (m_first_valid && cycle < m_first) m_first = cycle;  // (a far cycle only if none nearer)
-  if (cycle >= m_base + k_wheel) {
-    m_far.push_back({cycle, c.live, &c});
-    std::push_heap(m_far.begin(), m_far.end(), later{});
-    return;
-  }
-  const std::uint32_t b = static_cast<std::uint32_t>(cycle % k_wheel);
-  bucket& q = m_buckets[b];
-  c.bucket = b;
-  c.next = nullptr;
-  c.prev = q.tail;
-  if (q.tail)
-    q.tail->next = &c;
-  else
-    q.head = &c;
-  q.tail = &c;
-  m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
-}
-
-void edge_scheduler::unlink(client& c) {
-  bucket& q = m_buckets[c.bucket];
-  (c.prev ? c.prev->next : q.head) = c.next;
-  (c.next ? c.next->prev : q.tail) = c.prev;
-  if (!q.head) {
-    m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
-    m_first_valid = false;
-  }
-  c.prev = c.next = nullptr;
-  c.bucket = ~0u;
-}
-
 void edge_scheduler::advance(std::uint64_t cycle) {
   if (cycle <= m_base) return;
   m_base = cycle;
@@ -183,7 +151,7 @@ std::uint64_t edge_scheduler::next_time() const {
   return c == never ? never : m_clk.edge_fs(c);
 }
 
-void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now) {
+void edge_scheduler::schedule_other(client& c, std::uint64_t cycle, std::uint64_t now) {
   // A cycle whose edge has passed means the next edge (the current one when now is an edge).
   if (cycle <= now) {
     const std::uint64_t stamp = clock_domain::now_fs();

@@ -17,6 +17,7 @@
 // notes the time and which blocks still ask to run.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -47,8 +48,10 @@ class edge_scheduler {
   edge_scheduler& operator=(const edge_scheduler&) = delete;
 
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
-  // its earlier request. `now` is the domain's current cycle (the caller has it).
-  void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
+  // its earlier request. `now` is the domain's current cycle (the caller has it). Inline:
+  // the usual request (a later cycle, asked by a block while the dispatcher runs) needs
+  // only the calendar's list work.
+  inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
 
@@ -79,6 +82,7 @@ class edge_scheduler {
   void advance(std::uint64_t cycle);
   [[gnu::always_inline]] inline void put(std::uint64_t cycle, client& c);
   [[gnu::always_inline]] inline void unlink(client& c);
+  void schedule_other(client& c, std::uint64_t cycle, std::uint64_t now);  // the rest
   // The earliest cycle of the window with a request, else the earliest far request (which
   // may have been superseded), or never; kept until a bucket empties or the window moves.
   std::uint64_t next_busy() const {
@@ -145,5 +149,49 @@ class edge_dispatcher {
   livelock m_livelock;
   void stop_livelocked(std::uint64_t now);
 };
+
+// ---- inline calendar operations --------------------------------------------------------
+
+void edge_scheduler::put(std::uint64_t cycle, client& c) {
+  if (m_first_valid && cycle < m_first) m_first = cycle;  // (a far cycle only if none nearer)
+  if (cycle >= m_base + k_wheel) {
+    m_far.push_back({cycle, c.live, &c});
+    std::push_heap(m_far.begin(), m_far.end(), later{});
+    return;
+  }
+  const std::uint32_t b = static_cast<std::uint32_t>(cycle % k_wheel);
+  bucket& q = m_buckets[b];
+  c.bucket = b;
+  c.next = nullptr;
+  c.prev = q.tail;
+  if (q.tail)
+    q.tail->next = &c;
+  else
+    q.head = &c;
+  q.tail = &c;
+  m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
+}
+
+void edge_scheduler::unlink(client& c) {
+  bucket& q = m_buckets[c.bucket];
+  (c.prev ? c.prev->next : q.head) = c.next;
+  (c.next ? c.next->prev : q.tail) = c.prev;
+  if (!q.head) {
+    m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
+    m_first_valid = false;
+  }
+  c.prev = c.next = nullptr;
+  c.bucket = ~0u;
+}
+
+void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now) {
+  if (cycle > now && m_dispatcher.running()) {
+    if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
+    c.live = ++m_seq;
+    put(cycle, c);
+    return;
+  }
+  schedule_other(c, cycle, now);
+}
 
 }  // namespace gputlm
