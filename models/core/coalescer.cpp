@@ -38,28 +38,49 @@ bool one_word_per_bank(const std::uint64_t* addresses, std::uint32_t lanes, Bank
 }
 }  // namespace
 
+namespace {
+std::uint32_t subwarp_of(std::uint32_t arch, std::uint32_t access_size) {
+  if (arch >= 60) return 32;
+  return access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
+}
+void set_bytes(std::vector<coalesced_request>& out) {
+  for (auto& r : out)
+    r.bytes = static_cast<std::uint32_t>(__builtin_popcount(r.sector_mask) * sector_bytes);
+}
+// Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range, whose
+// lines come out in address order (= order of their lowest lane).
+void append_contiguous(std::uint32_t subwarp, std::uint64_t a0, std::uint32_t access_size,
+                       std::vector<coalesced_request>& out) {
+  for (std::uint32_t g = 0; g < 32 / subwarp; ++g) {
+    const std::uint64_t lo = a0 + std::uint64_t(g) * subwarp * access_size;
+    const std::uint64_t hi = lo + std::uint64_t(subwarp) * access_size - 1;
+    for (std::uint64_t line = lo & ~(line_bytes - 1); line <= hi; line += line_bytes) {
+      const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
+      const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
+      const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
+      const std::uint32_t lanes = (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
+      out.push_back({line, sector_range(b0 - line, b1 - line), lanes, 0});
+    }
+  }
+}
+}  // namespace
+
+void coalesce_contiguous(std::uint32_t arch, std::uint64_t first, std::uint32_t access_size,
+                         std::vector<coalesced_request>& out) {
+  out.clear();
+  if (access_size == 0) access_size = 4;
+  append_contiguous(subwarp_of(arch, access_size), first, access_size, out);
+  set_bytes(out);
+}
+
 void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
               std::uint32_t access_size, std::vector<coalesced_request>& out) {
   out.clear();
   if (access_size == 0) access_size = 4;
-  std::uint32_t subwarp = 32;
-  if (arch < 60) subwarp = access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
+  const std::uint32_t subwarp = subwarp_of(arch, access_size);
 
   if (active_mask == 0xffffffffu && contiguous(addresses, access_size)) {
-    // Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range,
-    // whose lines come out in address order (= order of their lowest lane).
-    const std::uint64_t a0 = addresses[0];
-    for (std::uint32_t g = 0; g < 32 / subwarp; ++g) {
-      const std::uint64_t lo = a0 + std::uint64_t(g) * subwarp * access_size;
-      const std::uint64_t hi = lo + std::uint64_t(subwarp) * access_size - 1;
-      for (std::uint64_t line = lo & ~(line_bytes - 1); line <= hi; line += line_bytes) {
-        const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
-        const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
-        const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
-        const std::uint32_t lanes = (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
-        out.push_back({line, sector_range(b0 - line, b1 - line), lanes, 0});
-      }
-    }
+    append_contiguous(subwarp, addresses[0], access_size, out);
   } else {
     const std::uint32_t subwarp_log2 = static_cast<std::uint32_t>(__builtin_ctz(subwarp));
     std::size_t group_begin = 0;
@@ -94,8 +115,7 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
       }
     }
   }
-  for (auto& r : out)
-    r.bytes = static_cast<std::uint32_t>(__builtin_popcount(r.sector_mask) * sector_bytes);
+  set_bytes(out);
 }
 
 std::uint32_t shared_memory_cycles(std::uint32_t active_mask, const std::uint64_t* addresses,

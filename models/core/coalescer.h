@@ -29,6 +29,10 @@ constexpr std::uint64_t sector_bytes = 32;
 // Appends to `out` (cleared first); no allocation once `out` has grown.
 void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
               std::uint32_t access_size, std::vector<coalesced_request>& out);
+// The same for the usual unit-stride access, known as such (a trace's strided form with
+// every lane active and the stride equal to the access size): lane i at first + i * size.
+void coalesce_contiguous(std::uint32_t arch, std::uint64_t first, std::uint32_t access_size,
+                         std::vector<coalesced_request>& out);
 
 // Shared memory: cycles a warp's access takes with `banks` 4-byte banks: the largest
 // number of distinct 4-byte words any bank must serve (same word = broadcast). 0 lanes: 0.

@@ -763,9 +763,17 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
 
 void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
                        std::uint64_t now) {
+  // A unit-stride access in the trace's strided form (every lane active, the stride equal to
+  // the access size, the usual global access) is coalesced without expanding its lanes.
+  const std::uint32_t size = in.access_size ? in.access_size : 4;
+  const bool unit_stride = in.addr_index != warp_instruction::none &&
+                           in.addr_form == traces::address_form::strided &&
+                           in.active_mask == 0xffffffffu &&
+                           in.addr_stride == static_cast<std::int32_t>(size);
   std::uint64_t lane_addrs[32];
   // From the warp's cached pointer to its addresses; the list form is used in place.
-  const std::uint64_t* addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
+  const std::uint64_t* addrs =
+      unit_stride ? w.addresses + in.addr_index : traces::lane_addresses(w.addresses, in, lane_addrs);
   bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
@@ -778,6 +786,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   switch (in.space) {
     case traces::mem_space::shared:
     case traces::mem_space::shared_atomic: {
+      if (unit_stride) addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
       std::uint32_t c = addrs ? shared_memory_cycles(in.active_mask, addrs, in.access_size,
                                                      static_cast<std::uint32_t>(*m_shared_memory_banks))
                               : 1;
@@ -808,8 +817,12 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     m_ldst_busy_until = now + 1;
     return;
   }
-  coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs, in.access_size,
-           m_coalesced);
+  if (unit_stride)
+    coalesce_contiguous(static_cast<std::uint32_t>(*m_coalescing_arch), addrs[0], size,
+                        m_coalesced);
+  else
+    coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs,
+             in.access_size, m_coalesced);
   if (m_coalesced.empty()) return;
   const bool writes = in.num_dst == 0;
   access_kind kind;

@@ -107,11 +107,12 @@ TEST(shared_memory, bank_conflicts) {
 }
 
 // A reference written from the rule, byte by byte: for each sub-warp, the lines its active
-// lanes touch in order of first touch, each with the sectors and lanes touching it.
+// lanes touch in order of first touch, each with the sectors and lanes touching it. The
+// unit-stride trials also go through coalesce_contiguous (the strided form's entry).
 TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
   lcg rnd{99};
   for (int trial = 0; trial < 3000; ++trial) {
-    const std::uint32_t arch = trial % 2 ? 70 : 20;
+    const std::uint32_t arch = trial / 4 % 2 ? 70 : 20;  // (unit-stride trials on both too)
     const std::uint32_t size = 1u << (rnd() % 5);  // 1..16 B
     // Every fourth trial a unit-stride access (full warp, lane i at base + i * size) from a
     // random, possibly unaligned, base; the others strided, jittered or scattered.
@@ -144,12 +145,22 @@ TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
         want[k].lane_mask |= 1u << lane;
       }
     }
-    ASSERT_EQ(got.size(), want.size()) << "trial " << trial;
-    for (std::size_t k = 0; k < want.size(); ++k) {
-      EXPECT_EQ(got[k].line_address, want[k].line_address) << "trial " << trial;
-      EXPECT_EQ(got[k].sector_mask, want[k].sector_mask) << "trial " << trial;
-      EXPECT_EQ(got[k].lane_mask, want[k].lane_mask) << "trial " << trial;
-      EXPECT_EQ(got[k].bytes, 32u * static_cast<std::uint32_t>(__builtin_popcount(want[k].sector_mask)));
+    auto expect_want = [&](const std::vector<coalesced_request>& out, const char* how) {
+      ASSERT_EQ(out.size(), want.size()) << how << " trial " << trial;
+      for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(out[k].line_address, want[k].line_address) << how << " trial " << trial;
+        EXPECT_EQ(out[k].sector_mask, want[k].sector_mask) << how << " trial " << trial;
+        EXPECT_EQ(out[k].lane_mask, want[k].lane_mask) << how << " trial " << trial;
+        EXPECT_EQ(out[k].bytes,
+                  32u * static_cast<std::uint32_t>(__builtin_popcount(want[k].sector_mask)));
+      }
+    };
+    expect_want(got, "lanes");
+    // A unit-stride access as the trace's strided form gives it (base and size only).
+    if (unit) {
+      std::vector<coalesced_request> direct;
+      coalesce_contiguous(arch, base, size, direct);
+      expect_want(direct, "strided form");
     }
   }
 }
