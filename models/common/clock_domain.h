@@ -58,8 +58,14 @@ class clock_domain {
     if (v != m_now_fs) {
       m_now_fs = v;
       m_now_cycle = cycle_at_fs(v);
+      m_now_on_edge = edge_fs(m_now_cycle) == v;
     }
     return m_now_cycle;
+  }
+  // Whether now is an edge of this domain (now_cycle()'s edge, not a time after it).
+  bool now_on_edge() const {
+    now_cycle();
+    return m_now_on_edge;
   }
   // The first edge at or after now (now_cycle() when now is an edge).
   std::uint64_t next_cycle() const { return next_cycle_at_fs(now_fs()); }
@@ -96,6 +102,7 @@ class clock_domain {
   std::uint64_t m_epoch_cycle = 0;  // cycles before the current period began
   mutable std::uint64_t m_now_fs = ~std::uint64_t(0);  // now_cycle()'s last answer
   mutable std::uint64_t m_now_cycle = 0;
+  mutable bool m_now_on_edge = false;
   std::vector<std::function<void(const clock_domain&)>> m_listeners;
   std::unique_ptr<edge_scheduler> m_scheduler;
 };

@@ -49,9 +49,10 @@ class edge_scheduler {
 
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
   // its earlier request. `now` is the domain's current cycle (the caller has it). Inline:
-  // the usual request (a later cycle, asked by a block while the dispatcher runs) needs
-  // only the calendar's list work.
-  inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
+  // a request made while the dispatcher runs (by a block) needs only the calendar's list
+  // work.
+  // `on_edge`: whether now is this domain's edge (clock_domain::now_on_edge()).
+  inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
 
@@ -184,8 +185,11 @@ void edge_scheduler::unlink(client& c) {
   c.bucket = ~0u;
 }
 
-void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now) {
-  if (cycle > now && m_dispatcher.running()) {
+void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge) {
+  if (m_dispatcher.running()) {
+    // A cycle whose edge has passed means the next edge: now's when now is an edge, else
+    // the one after.
+    if (cycle <= now) cycle = on_edge ? now : now + 1;
     if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
     c.live = ++m_seq;
     put(cycle, c);

@@ -31,7 +31,7 @@ class wakeup {
     if (cycle < now) cycle = now;
     if (m_cycle >= now && m_cycle <= cycle) return;
     m_cycle = cycle;
-    m_scheduler->schedule(m_client, cycle, now);
+    m_scheduler->schedule(m_client, cycle, now, m_clk->now_on_edge());
   }
   void fired() { m_cycle = ~std::uint64_t(0); }
 
