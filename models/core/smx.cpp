@@ -138,6 +138,9 @@ void smx::validate() {
   m_tbs.assign(*m_max_tbs, tb_state{});
   m_sched_warps.assign(sched, {});
   m_sched_masks.assign(sched, sched_masks{});
+  m_slot_home.resize(max_warps());
+  for (std::uint32_t wi = 0; wi < max_warps(); ++wi)
+    m_slot_home[wi] = {static_cast<std::uint32_t>(wi % sched), static_cast<std::uint32_t>(wi / sched)};
   m_hot = {*m_max_issue_per_warp, *m_fetch_width, *m_ibuffer_entries,
            *m_dual_issue_different_units};
   m_order_positions.assign(sched, order_positions{});
@@ -317,7 +320,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     set_blocked(next_free, 0, stall_reason::no_warp);  // may issue at once
     w.live = true;
     w.tb_slot = slot;
-    w.scheduler = next_free % static_cast<std::uint32_t>(m_sched_warps.size());
+    w.scheduler = m_slot_home[next_free].sched;
     w.trace = &wt;
     w.insts = wt.insts.data();
     w.addresses = wt.addresses.data();
@@ -471,8 +474,12 @@ void smx::fetch(std::uint64_t now) {
   // Round robin over the warps that have room in their buffer and instructions left; one
   // warp per cycle, after its previous fetch has landed.
   const std::uint32_t n = static_cast<std::uint32_t>(m_warps.size());
+  std::uint64_t any = 0;  // (often none: every warp's buffer full or its trace fetched)
+  for (std::uint64_t word : m_fetchable) any |= word;
+  if (any == 0) return;
   for (std::uint32_t k = 0; k < n;) {
-    const std::uint32_t wi = (m_fetch_next + k) % n;
+    const std::uint32_t at = m_fetch_next + k;  // below 2n: no division needed
+    const std::uint32_t wi = at >= n ? at - n : at;
     const std::uint64_t word = m_fetchable[wi / 64] >> (wi % 64);
     if (word == 0) {  // skip to the next word, or to slot 0 at the end of the slots
       k += std::min<std::uint32_t>(64 - wi % 64, n - wi);
@@ -499,7 +506,7 @@ void smx::fetch(std::uint64_t now) {
     // A warp waiting for instructions may issue once they land (other reasons to be
     // blocked do not depend on the buffer).
     if (m_blocked[wi].reason == stall_reason::no_warp) unblock_warp(wi);
-    m_fetch_next = (wi + 1) % n;
+    m_fetch_next = wi + 1 == n ? 0 : wi + 1;
     m_work_next_cycle = true;
     return;
   }
@@ -651,9 +658,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   using rule = warp_scheduler_policy::order_rule;
   if (masks.rule == rule::rotate_after_last_issuer) {
     // Slot k * nsched + s is bit k: the slots above the last issuer's first, then the rest.
-    const std::int64_t after = masks.has_last ? std::int64_t(masks.last) : -1;
-    const std::int64_t first_bit = after < std::int64_t(s) ? 0 : (after - s) / nsched + 1;
-    if (walk(candidates, std::uint64_t(first_bit),
+    const std::uint64_t first_bit = masks.has_last ? m_slot_home[masks.last].bit + 1u : 0u;
+    if (walk(candidates, first_bit,
              [&](std::uint32_t k) { return k * nsched + s; }))
       return issued_by(issuer);
   } else {
@@ -677,7 +683,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
     std::uint64_t positions = 0;
     for (std::uint64_t c = candidates; c != 0; c &= c - 1)
       positions |= 1ull << m_position[std::uint32_t(__builtin_ctzll(c)) * nsched + s];
-    if (order.has_first && ((candidates >> (order.first / nsched)) & 1)) {
+    if (order.has_first && ((candidates >> m_slot_home[order.first].bit) & 1)) {
       if (visit(order.first)) return issued_by(order.first);
       positions &= ~(1ull << m_position[order.first]);
     }

@@ -300,10 +300,15 @@ class smx : public component {
   };
   std::vector<order_positions> m_order_positions;
   std::vector<std::uint8_t> m_position;  // by warp slot
-  std::uint64_t sched_bit(std::uint32_t wi) const {
-    return 1ull << (wi / static_cast<std::uint32_t>(m_sched_masks.size()));
-  }
-  sched_masks& masks_of(std::uint32_t wi) { return m_sched_masks[wi % m_sched_masks.size()]; }
+  // Warp slot wi belongs to scheduler wi mod schedulers, as bit wi / schedulers of its
+  // masks; kept per slot (sized by validate()) so that the hot paths do not divide.
+  struct slot_home {
+    std::uint32_t sched = 0;
+    std::uint32_t bit = 0;  // below 64 (checked by validate())
+  };
+  std::vector<slot_home> m_slot_home;
+  std::uint64_t sched_bit(std::uint32_t wi) const { return 1ull << m_slot_home[wi].bit; }
+  sched_masks& masks_of(std::uint32_t wi) { return m_sched_masks[m_slot_home[wi].sched]; }
   // Every change of m_blocked goes through here, so that the parked bits follow it.
   void set_blocked(std::uint32_t wi, std::uint64_t until, stall_reason why) {
     blocked_state& b = m_blocked[wi];
