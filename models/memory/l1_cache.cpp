@@ -57,6 +57,11 @@ void l1_cache::validate() {
   m_hot.miss_queue = *m_cache.miss_queue;
   m_hot.sectored = *m_cache.sectored;
   m_hot.bypass_global_loads = *m_bypass_global_loads;
+  {
+    const std::uint64_t il = m_hot.bank_interleave, nb = m_bank_bytes.size();
+    m_hot.pow2_banks = il && !(il & (il - 1)) && nb && !(nb & (nb - 1));
+    m_hot.interleave_log2 = il ? static_cast<unsigned>(__builtin_ctzll(il)) : 0;
+  }
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
@@ -76,10 +81,15 @@ void l1_cache::bank_bytes(std::uint64_t line_addr, std::uint8_t sectors) {
   const std::uint64_t step = std::min<std::uint64_t>(il, 32);
   const std::uint64_t base = line_addr & ~(line - 1);
   std::fill(m_bank_bytes.begin(), m_bank_bytes.end(), 0);
+  const std::uint64_t nb = m_bank_bytes.size();
+  const bool pow2 = m_hot.pow2_banks;
+  const unsigned il_log2 = m_hot.interleave_log2;
   for (std::uint64_t s = 0; s < line / 32 && s < 8; ++s) {
     if (!(sectors >> s & 1)) continue;
-    for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step)
-      m_bank_bytes[((base + off) / il) % m_bank_bytes.size()] += step;
+    for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step) {
+      const std::uint64_t a = base + off;
+      m_bank_bytes[pow2 ? (a >> il_log2) & (nb - 1) : a / il % nb] += step;
+    }
   }
 }
 

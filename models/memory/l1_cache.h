@@ -118,6 +118,10 @@ class l1_cache : public component {
     std::uint64_t line_size = 128, bank_interleave = 32, data_port = 1, hit_latency = 1;
     std::size_t miss_queue = 8;
     bool sectored = false, bypass_global_loads = false;
+    // Bank of a byte as shift and mask when the interleave and bank count are powers of two
+    // (the usual case), else as division and modulo.
+    bool pow2_banks = false;
+    unsigned interleave_log2 = 0;
   } m_hot;
   tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
   bool m_input_failed = false;
