@@ -10,7 +10,9 @@ unit_pool::unit_pool(std::uint32_t count, std::uint32_t latency, std::uint32_t i
       m_latency(latency),
       m_initiation(initiation ? initiation : 1),
       m_schedulers(schedulers ? schedulers : 1),
-      m_partitioned(sub_core && count >= schedulers && schedulers > 1) {}
+      m_partitioned(sub_core && count >= schedulers && schedulers > 1) {
+  for (std::uint32_t sc = 0; sc < m_schedulers; ++sc) m_ranges.push_back({first(sc), last(sc)});
+}
 
 std::uint32_t unit_pool::first(std::uint32_t s) const {
   return m_partitioned ? static_cast<std::uint32_t>(s * m_next_free.size() / m_schedulers) : 0;
@@ -22,7 +24,8 @@ std::uint32_t unit_pool::last(std::uint32_t s) const {
 }
 
 int unit_pool::free_unit(std::uint32_t s, std::uint64_t cycle) const {
-  for (std::uint32_t u = first(s); u < last(s); ++u)
+  const unit_range r = range(s);
+  for (std::uint32_t u = r.first; u < r.last; ++u)
     if (m_next_free[u] <= cycle) return static_cast<int>(u);
   return -1;
 }
@@ -33,7 +36,8 @@ std::uint64_t unit_pool::occupy(int u, std::uint64_t cycle) {
 
 std::uint64_t unit_pool::next_free(std::uint32_t s) const {
   std::uint64_t best = ~0ull;
-  for (std::uint32_t u = first(s); u < last(s); ++u) best = std::min(best, m_next_free[u]);
+  const unit_range r = range(s);
+  for (std::uint32_t u = r.first; u < r.last; ++u) best = std::min(best, m_next_free[u]);
   return best;
 }
 

@@ -27,8 +27,16 @@ class unit_pool {
  private:
   std::uint32_t first(std::uint32_t s) const;
   std::uint32_t last(std::uint32_t s) const;
+  // Scheduler s's units [first, last), kept per scheduler (no division per lookup).
+  struct unit_range {
+    std::uint32_t first, last;
+  };
+  unit_range range(std::uint32_t s) const {
+    return s < m_ranges.size() ? m_ranges[s] : unit_range{first(s), last(s)};
+  }
 
   std::vector<std::uint64_t> m_next_free;
+  std::vector<unit_range> m_ranges;
   std::uint32_t m_latency = 0;
   std::uint32_t m_initiation = 1;
   std::uint32_t m_schedulers = 1;
