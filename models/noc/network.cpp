@@ -350,12 +350,14 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   --l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
   buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
-  l.rr_next = (input + 1) % static_cast<std::uint32_t>(m_buffers.size());
+  l.rr_next = input + 1 == m_buffers.size() ? 0 : input + 1;
   buffer& behind = m_buffers[input];
   behind.leave(p->flits);
   m_freed = true;
   ahead.enter(p->flits);
-  const std::uint64_t ser = (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
+  const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
+                                ? p->flits
+                                : (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
   l.busy_until = now + ser;
   l.flits += p->flits;
   m_router_power->record(0, p->flits);
@@ -425,7 +427,10 @@ void network::run() {
       if (in == ~0u) continue;  // already decided
       // Accept: among the grants to this input, the first link at or after its pointer.
       std::size_t best = g;
-      auto dist = [&](std::uint32_t li) { return (li + links - m_accept_next[in]) % links; };
+      auto dist = [&](std::uint32_t li) {  // (li + links - pointer) mod links
+        const std::uint32_t d = li + links - m_accept_next[in];
+        return d >= links ? d - links : d;
+      };
       for (std::size_t h = g + 1; h < m_grants.size(); ++h)
         if (m_grants[h].input == in && dist(m_grants[h].link) < dist(m_grants[best].link)) best = h;
       for (std::size_t h = g; h < m_grants.size(); ++h) {
@@ -433,7 +438,7 @@ void network::run() {
         if (h != best) next = std::min(next, now + 1);  // not accepted: asks again next cycle
         m_grants[h].input = ~0u;
       }
-      m_accept_next[in] = (m_grants[best].link + 1) % links;
+      m_accept_next[in] = m_grants[best].link + 1 == links ? 0 : m_grants[best].link + 1;
       traverse(m_grants[best].link, in, now);
     }
   }
