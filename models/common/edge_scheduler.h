@@ -48,10 +48,9 @@ class edge_scheduler {
   edge_scheduler& operator=(const edge_scheduler&) = delete;
 
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
-  // its earlier request. `now` is the domain's current cycle (the caller has it). Inline:
-  // a request made while the dispatcher runs (by a block) needs only the calendar's list
-  // work.
-  // `on_edge`: whether now is this domain's edge (clock_domain::now_on_edge()).
+  // its earlier request. `now` is the domain's current cycle and `on_edge` whether now is
+  // its edge (the caller has both). Inline: a request made while the dispatcher runs (by a
+  // block) needs only the calendar's list work.
   inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
@@ -123,7 +122,6 @@ class edge_dispatcher {
   static void progress() { ++s_progress; }
   // The watchdog's limit in busy instants without progress; 0 turns it off.
   void set_watchdog(std::uint64_t instants) { m_watchdog = instants; }
-  std::uint64_t watchdog() const { return m_watchdog; }
   // Whether the watchdog stopped the simulation, when (fs), and the blocks that still
   // asked to run then (the ones waking without progress among them).
   struct livelock {

@@ -437,12 +437,12 @@ void smx::cycle() {
     // keeps its outcome without a call.
     const sched_masks& masks = m_sched_masks[s];
     stall_reason why = stall_reason::no_warp;
-    if (masks.live == 0)
-      why = stall_reason::no_warp;
-    else if (now < masks.quiet_until && masks.quiet_version == masks.version)
-      why = masks.quiet_reason;
-    else if (try_issue(s, now, why))
-      ++issued;
+    if (masks.live != 0) {
+      if (now < masks.quiet_until && masks.quiet_version == masks.version)
+        why = masks.quiet_reason;
+      else if (try_issue(s, now, why))
+        ++issued;
+    }
     m_reason[s] = why;
   }
   if (m_live_warps > 0) {
@@ -777,7 +777,8 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
                            in.active_mask == 0xffffffffu &&
                            in.addr_stride == static_cast<std::int32_t>(size);
   std::uint64_t lane_addrs[32];
-  // From the warp's cached pointer to its addresses; the list form is used in place.
+  // From the warp's cached pointer to its addresses; the list form is used in place. For a
+  // unit-stride access only addrs[0], its base, is read (expanded where lanes are needed).
   const std::uint64_t* addrs =
       unit_stride ? w.addresses + in.addr_index : traces::lane_addresses(w.addresses, in, lane_addrs);
   bool has_dst = false;
