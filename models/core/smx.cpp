@@ -648,12 +648,14 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   std::uint32_t issuer = 0;
   auto walk = [&](std::uint64_t bits, std::uint64_t from, auto warp_of) {
     const std::uint64_t upper = from >= 64 ? 0 : bits & (~0ull << from);
-    for (std::uint64_t part : {upper, bits & ~upper})
+    auto walk_part = [&](std::uint64_t part) {
       for (; part != 0; part &= part - 1) {
         issuer = warp_of(static_cast<std::uint32_t>(__builtin_ctzll(part)));
         if (visit(issuer)) return true;
       }
-    return false;
+      return false;
+    };
+    return walk_part(upper) || walk_part(bits & ~upper);
   };
   using rule = warp_scheduler_policy::order_rule;
   if (masks.rule == rule::rotate_after_last_issuer) {
