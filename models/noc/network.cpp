@@ -203,7 +203,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
   m_trace_busy.set(true);
   p->eligible = now + m_links[p->links[0]].routing_latency;
-  m_timed.push({p->eligible, m_seq++, p});
+  m_timed.push(p->eligible, p);
   wake_at(p->eligible);
   return true;
 }
@@ -370,7 +370,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
                                ? now + l.channel_latency + m_links[p->links[p->hop]].routing_latency
                                : now + l.channel_latency + ser - 1;
   p->eligible = at;
-  m_timed.push({at, m_seq++, p});
+  m_timed.push(at, p);
 }
 
 // The packet at the head of an ejection queue leaves the network: its buffer is freed and
@@ -397,11 +397,7 @@ void network::run() {
   m_freed = false;
 
   // Packets whose routing delay (or link traversal) has elapsed.
-  while (!m_timed.empty() && m_timed.top().at <= now) {
-    packet* p = m_timed.top().p;
-    m_timed.pop();
-    arrive(p, now);
-  }
+  for (packet* p; m_timed.take_due(now, p);) arrive(p, now);
 
   // Link allocation (arbitration: see network.h), then links left with nothing to send go
   // idle.
@@ -505,7 +501,7 @@ void network::run() {
     }
   });
 
-  if (!m_timed.empty()) next = std::min(next, m_timed.top().at);
+  next = std::min(next, m_timed.next());
   // A link held by a full buffer ahead retries once room was made this cycle.
   if (m_freed && !m_active.empty()) next = std::min(next, now + 1);
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));

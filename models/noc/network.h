@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/common/timed_queue.h"
 #include "models/common/wakeup.h"
 #include "models/common/mem_request.h"
 #include "models/memory/address_decoder.h"
@@ -238,14 +239,8 @@ class network : public component {
   void traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now);
   wakeup m_wake;
 
-  struct timed {
-    std::uint64_t at;
-    std::uint64_t seq;
-    packet* p;
-    bool operator>(const timed& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-  };
-  std::priority_queue<timed, std::vector<timed>, std::greater<timed>> m_timed;
-  std::uint64_t m_seq = 0;
+  // Packets by the cycle their routing delay or link traversal ends, then in push order.
+  timed_queue<packet*> m_timed;
   std::uint64_t m_arrivals = 0;
   std::vector<std::uint32_t> m_active;  // links with waiting packets
 
