@@ -119,18 +119,8 @@ void edge_scheduler::advance(std::uint64_t cycle) {
 
 std::uint64_t edge_scheduler::scan_busy() const {
   // Buckets of the window in cycle order, starting at the window's first.
-  const std::uint64_t start = m_base % k_wheel;
-  const std::uint64_t end = m_base + k_wheel;  // first cycle past the window
-  for (std::uint64_t k = 0; k < k_wheel;) {
-    const std::uint64_t b = (start + k) % k_wheel;
-    const std::uint64_t bits = m_busy[b / 64] >> (b % 64);
-    if (bits) {
-      const std::uint64_t cycle = m_base + k + static_cast<std::uint64_t>(__builtin_ctzll(bits));
-      if (cycle < end) return cycle;
-      break;
-    }
-    k += 64 - b % 64;
-  }
+  const std::uint64_t k = m_busy.first_from(m_base % k_wheel);
+  if (k < k_wheel) return m_base + k;
   return m_far.empty() ? never : m_far.front().cycle;
 }
 

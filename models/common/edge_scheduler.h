@@ -23,6 +23,8 @@
 #include <systemc>
 #include <vector>
 
+#include "models/common/ring_bitmap.h"
+
 namespace gputlm {
 
 class clock_domain;
@@ -101,7 +103,7 @@ class edge_scheduler {
   std::uint64_t m_seq = 0;
   std::uint64_t m_base = 0;                 // first cycle of the wheel's window
   std::vector<bucket> m_buckets;            // k_wheel, by cycle mod k_wheel
-  std::uint64_t m_busy[k_wheel / 64] = {};  // buckets with requests
+  ring_bitmap<k_wheel> m_busy;              // buckets with requests
   std::vector<far_request> m_far;           // min-heap by (cycle, seq)
   mutable std::uint64_t m_first = never;    // next_busy()'s answer ...
   mutable bool m_first_valid = true;        // ... while this holds
@@ -168,7 +170,7 @@ void edge_scheduler::put(std::uint64_t cycle, client& c) {
   else
     q.head = &c;
   q.tail = &c;
-  m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
+  m_busy.set(b);
 }
 
 void edge_scheduler::unlink(client& c) {
@@ -176,7 +178,7 @@ void edge_scheduler::unlink(client& c) {
   (c.prev ? c.prev->next : q.head) = c.next;
   (c.next ? c.next->prev : q.tail) = c.prev;
   if (!q.head) {
-    m_busy[c.bucket / 64] &= ~(std::uint64_t(1) << (c.bucket % 64));
+    m_busy.clear(c.bucket);
     m_first_valid = false;
   }
   c.prev = c.next = nullptr;

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/ring_bitmap.h"
+
 namespace gputlm {
 
 template <class T>
@@ -36,7 +38,7 @@ class timed_queue {
     }
     const std::size_t b = static_cast<std::size_t>(at % window);
     m_buckets[b].items.push_back(v);
-    m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
+    m_busy.set(b);
   }
 
   // The earliest cycle with an item, or never.
@@ -61,7 +63,7 @@ class timed_queue {
     if (q.head == q.items.size()) {
       q.items.clear();
       q.head = 0;
-      m_busy[b / 64] &= ~(std::uint64_t(1) << (b % 64));
+      m_busy.clear(b);
     }
     --m_size;
     return true;
@@ -85,14 +87,8 @@ class timed_queue {
 
   // The earliest cycle of the wheel with an item, or never.
   std::uint64_t first_busy() const {
-    const std::uint64_t start = m_base % window;
-    for (std::uint64_t k = 0; k < window;) {
-      const std::uint64_t b = (start + k) % window;
-      const std::uint64_t bits = m_busy[b / 64] >> (b % 64);
-      if (bits) return m_base + k + static_cast<std::uint64_t>(__builtin_ctzll(bits));
-      k += 64 - b % 64;
-    }
-    return never;
+    const std::uint64_t k = m_busy.first_from(m_base % window);
+    return k < window ? m_base + k : never;
   }
   // Moves the base up to `to` (every wheel item is due at or after it) and brings in the
   // heap's items that come within reach, in their order.
@@ -105,12 +101,12 @@ class timed_queue {
       m_far.pop_back();
       const std::size_t b = static_cast<std::size_t>(f.at % window);
       m_buckets[b].items.push_back(f.v);
-      m_busy[b / 64] |= std::uint64_t(1) << (b % 64);
+      m_busy.set(b);
     }
   }
 
   std::vector<bucket> m_buckets;
-  std::uint64_t m_busy[window / 64] = {};
+  ring_bitmap<window> m_busy;  // buckets with items
   std::vector<far_item> m_far;  // min-heap by (at, seq)
   std::uint64_t m_base = 0;
   std::uint64_t m_seq = 0;
