@@ -127,7 +127,7 @@ std::string l1_cache::pending_work() const {
          (m_input ? (m_input_failed ? "held after a failed lookup" : "in lookup") : "none") +
          "; to return: hits " + std::to_string(m_responses.size()) + ", replies " +
          std::to_string(m_replies.size()) + "; misses queued " + std::to_string(m_miss_queue.size()) +
-         (m_down.busy() ? " (head waits for END_REQ)" : "") + "; MSHRs " +
+         m_down.wait_note() + "; MSHRs " +
          std::to_string(m.used()) + "/" + std::to_string(m.capacity());
 }
 

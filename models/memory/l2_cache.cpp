@@ -62,9 +62,9 @@ std::string l2_cache::pending_work() const {
   const mshr_table& m = m_logic->mshr();
   return "in " + std::to_string(m_in.size()) + (m_head_failed ? " (head failed)" : "") +
          ", held " + std::to_string(m_held ? 1 : 0) + "; towards the DRAM " +
-         std::to_string(m_to_dram.size()) + (m_down.busy() ? " (head waits for END_REQ)" : "") +
+         std::to_string(m_to_dram.size()) + m_down.wait_note() +
          "; out " + std::to_string(m_out.size()) +
-         (m_up.busy() ? " (head waits for END_RESP)" : "") + "; MSHRs " +
+         m_up.wait_note() + "; MSHRs " +
          std::to_string(m.used()) + "/" + std::to_string(m.capacity());
 }
 

@@ -29,6 +29,8 @@ class request_channel {
   void end_req(const tlm::tlm_generic_payload& gp) {
     if (m_waiting == &gp) m_waiting = nullptr;
   }
+  // For stalled-run reports: a note when the sent request still waits for END_REQ.
+  const char* wait_note() const { return busy() ? " (head waits for END_REQ)" : ""; }
 
  private:
   tlm::tlm_initiator_socket<>* m_socket = nullptr;
@@ -54,6 +56,7 @@ class response_channel {
   void end_resp(const tlm::tlm_generic_payload& gp) {
     if (m_waiting == &gp) m_waiting = nullptr;
   }
+  const char* wait_note() const { return busy() ? " (head waits for END_RESP)" : ""; }
 
  private:
   tlm::tlm_target_socket<>* m_socket = nullptr;

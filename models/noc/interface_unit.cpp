@@ -30,9 +30,9 @@ void interface_unit::validate() {
 std::string interface_unit::pending_work() const {
   if (!busy()) return {};
   return "requests " + std::to_string(m_requests.size()) + ", held " +
-         std::to_string(m_held_req ? 1 : 0) + (m_down.busy() ? " (head waits for END_REQ)" : "") +
+         std::to_string(m_held_req ? 1 : 0) + m_down.wait_note() +
          "; responses " + std::to_string(m_responses.size()) + ", held " +
-         std::to_string(m_held_resp ? 1 : 0) + (m_up.busy() ? " (head waits for END_RESP)" : "");
+         std::to_string(m_held_resp ? 1 : 0) + m_up.wait_note();
 }
 
 void interface_unit::add_traces(vcd_writer& vcd) {
