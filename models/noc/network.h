@@ -27,7 +27,6 @@
 
 #include <array>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "models/common/component.h"
