@@ -1,7 +1,6 @@
 #include "sc_main/commands.h"
 
 #include <boost/program_options.hpp>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -47,13 +46,10 @@ void require_writable_dir(const std::string& path, const char* option) {
 // about a second of host time when blocks do spin.
 constexpr std::uint64_t k_default_watchdog = 1'000'000;
 
-// A count given on the command line: decimal digits only.
+// A count given on the command line (units::parse_uint: decimal or 0x hex, as parameters).
 std::uint64_t parse_count(const std::string& text, const char* option) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    throw input_error(k_cmdline, option, "expected a count (0 or more), got '" + text + "'");
-  return v;
+  if (const auto v = units::parse_uint(text)) return *v;
+  throw input_error(k_cmdline, option, "expected a count (0 or more), got '" + text + "'");
 }
 
 }  // namespace
