@@ -36,9 +36,6 @@ bool one_word_per_bank(const std::uint64_t* addresses, std::uint32_t lanes, Bank
   }
   return true;
 }
-}  // namespace
-
-namespace {
 std::uint32_t subwarp_of(std::uint32_t arch, std::uint32_t access_size) {
   if (arch >= 60) return 32;
   return access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
