@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 #include <stdexcept>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace gputlm::memory {
 
@@ -51,73 +54,95 @@ write_alloc parse_write_alloc(const std::string& s) {
 tag_array::tag_array(const cache_geometry& g)
     : m_g(g),
       m_line_log2(log2_floor(g.line_size)),
+      m_words((g.ways + 63) / 64),
       m_lines(std::size_t(g.sets) * g.ways),
-      m_key(m_lines.size(), empty_key),
-      m_rank(m_lines.size(), 0) {}
+      m_fp(m_lines.size(), 0),
+      m_link(m_lines.size()),
+      m_order(g.sets),
+      m_empty(std::size_t(g.sets) * m_words, 0),
+      m_reserved(std::size_t(g.sets) * m_words, 0) {
+  if (g.ways >= none) throw std::invalid_argument("a cache set holds at most 65534 ways");
+  for (std::uint32_t s = 0; s < g.sets; ++s) {
+    for (std::uint32_t w = 0; w < g.ways; ++w) {
+      m_lines[std::size_t(s) * g.ways + w].set = s;
+      m_empty[std::size_t(s) * m_words + w / 64] |= 1ull << (w % 64);
+    }
+  }
+}
 
 std::uint32_t tag_array::set_of(std::uint64_t addr) const {
   return set_index(m_g.index, addr, m_g.sets, m_line_log2);
 }
 
-namespace {
-// The first of `n` words equal to `value`, or n; four compares per step without a branch
-// between them, then the exact position within the step.
-[[gnu::always_inline]] inline std::size_t find_first(const std::uint64_t* words, std::size_t n,
-                                                    std::uint64_t value) {
-  std::size_t w = 0;
-  for (; w + 4 <= n; w += 4)
-    if ((words[w] == value) | (words[w + 1] == value) | (words[w + 2] == value) |
-        (words[w + 3] == value))
-      break;
-  for (; w < n; ++w)
-    if (words[w] == value) return w;
-  return n;
-}
-}  // namespace
-
 int tag_array::lookup(std::uint64_t line, std::uint32_t set) const {
   const std::size_t base = std::size_t(set) * m_g.ways;
-  const std::size_t w = find_first(m_key.data() + base, m_g.ways, line);
-  return w == m_g.ways ? -1 : static_cast<int>(base + w);
+  const std::uint16_t fp = fingerprint(line);
+  const std::uint16_t* f = m_fp.data() + base;
+  auto is = [&](std::size_t w) {
+    const cache_line& l = m_lines[base + w];
+    return l.allocated && l.line == line;
+  };
+  std::size_t w = 0;
+#ifdef __SSE2__
+  // Eight fingerprints per compare; a match is two bits of the byte mask.
+  const __m128i want = _mm_set1_epi16(static_cast<short>(fp));
+  for (; w + 8 <= m_g.ways; w += 8) {
+    const __m128i got = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f + w));
+    for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(got, want)));
+         m != 0; m &= m - 1) {
+      const std::size_t k = w + unsigned(__builtin_ctz(m)) / 2;
+      m &= m - 1;  // (the match's second bit)
+      if (is(k)) return static_cast<int>(base + k);
+    }
+  }
+#endif
+  for (; w < m_g.ways; ++w)
+    if (f[w] == fp && is(w)) return static_cast<int>(base + w);
+  return -1;
 }
 
 int tag_array::victim(std::uint32_t set) const {
-  // An empty line ranks 0, below every allocated line's stamp (the clock starts at 1), and
-  // is never reserved: the first line of least rank is the first empty line if there is one,
-  // else the least recently used (first filled) unreserved line.
+  // An empty line ranks below every allocated one, the first empty way first; else the
+  // allocated lines in rank order, passing over the reserved ones.
   const std::size_t base = std::size_t(set) * m_g.ways;
-  const std::uint64_t* rank = m_rank.data() + base;
-  std::uint64_t a = never_victim, b = never_victim, c = never_victim, d = never_victim;
-  std::size_t w = 0;
-  for (; w + 4 <= m_g.ways; w += 4) {
-    a = std::min(a, rank[w]);
-    b = std::min(b, rank[w + 1]);
-    c = std::min(c, rank[w + 2]);
-    d = std::min(d, rank[w + 3]);
-  }
-  for (; w < m_g.ways; ++w) a = std::min(a, rank[w]);
-  const std::uint64_t min = std::min(std::min(a, b), std::min(c, d));
-  if (min == never_victim) return -1;
-  return static_cast<int>(base + find_first(rank, m_g.ways, min));
+  const std::uint64_t* empty = m_empty.data() + std::size_t(set) * m_words;
+  for (std::uint32_t k = 0; k < m_words; ++k)
+    if (empty[k] != 0) return static_cast<int>(base + k * 64 + unsigned(__builtin_ctzll(empty[k])));
+  const std::uint64_t* reserved = m_reserved.data() + std::size_t(set) * m_words;
+  for (std::uint16_t w = m_order[set].head; w != none; w = m_link[base + w].next)
+    if (((reserved[w / 64] >> (w % 64)) & 1) == 0) return static_cast<int>(base + w);
+  return -1;
 }
 
 void tag_array::install(int idx, std::uint64_t line) {
   cache_line& l = m_lines[idx];
+  const std::size_t base = std::size_t(l.set) * m_g.ways;
+  const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
+  if (l.allocated)
+    unlink(l.set, base, w);
+  else
+    m_empty[std::size_t(l.set) * m_words + w / 64] &= ~(1ull << (w % 64));
+  if (l.reserved) set_reserved(idx, false);
   l.line = line;
   l.allocated = true;
-  l.reserved = false;
   l.valid = 0;
   l.dirty = 0;
   l.filled_at = ++m_clock;
   l.used_at = m_clock;
-  m_key[idx] = line;
-  rank(idx);
+  m_fp[idx] = fingerprint(line);
+  append(l.set, base, w);
 }
 
 void tag_array::clear(int idx) {
-  m_lines[idx] = cache_line{};
-  m_key[idx] = empty_key;
-  rank(idx);
+  cache_line& l = m_lines[idx];
+  if (l.reserved) set_reserved(idx, false);
+  if (l.allocated) {
+    const std::size_t base = std::size_t(l.set) * m_g.ways;
+    const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
+    unlink(l.set, base, w);
+    m_empty[std::size_t(l.set) * m_words + w / 64] |= 1ull << (w % 64);
+  }
+  l = cache_line{{}, {}, {}, {}, {}, l.set, {}, {}};
 }
 
 void tag_array::invalidate_all() {

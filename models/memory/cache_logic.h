@@ -51,10 +51,18 @@ struct cache_line {
   bool reserved = false;  // waiting for a fill: not replaceable
   std::uint8_t valid = 0;
   std::uint8_t dirty = 0;
+  std::uint32_t set = 0;        // the set it belongs to (fixed)
   std::uint64_t used_at = 0;    // LRU stamp
   std::uint64_t filled_at = 0;  // FIFO stamp
 };
 
+// The lines of a set are found by a 16-bit fingerprint of their address (one or two host
+// cache lines to compare for 64 ways, instead of eight of full addresses); the replacement
+// order is kept as a list per set, oldest stamp first (for LRU the use stamp, for FIFO the
+// fill stamp; a stamp only ever becomes the newest of the array, so a line moves to the
+// list's end), with bitmasks of the empty and the reserved ways. The victim is the first
+// empty way, else the first unreserved line of the list: the line of least rank, as a scan
+// of every way's stamp would find it.
 class tag_array {
  public:
   tag_array(const cache_geometry& g);
@@ -65,37 +73,70 @@ class tag_array {
   // first filled) that is not reserved; -1 when every line is reserved.
   int victim(std::uint32_t set) const;
   // Read and change valid/dirty sectors through at(); a line's address, allocation,
-  // reservation and stamps change only through the calls below (the search arrays follow).
+  // reservation and stamps change only through the calls below (the search state follows).
   cache_line& at(int idx) { return m_lines[idx]; }
   const cache_line& at(int idx) const { return m_lines[idx]; }
   void touch(int idx) {
-    m_lines[idx].used_at = ++m_clock;
-    if (!m_g.fifo) rank(idx);
+    cache_line& l = m_lines[idx];
+    l.used_at = ++m_clock;
+    if (!m_g.fifo && l.allocated) {
+      const std::size_t base = std::size_t(l.set) * m_g.ways;
+      const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
+      if (m_order[l.set].tail != w) {
+        unlink(l.set, base, w);
+        append(l.set, base, w);
+      }
+    }
   }
   void install(int idx, std::uint64_t line);
   void set_reserved(int idx, bool r) {
-    m_lines[idx].reserved = r;
-    rank(idx);
+    cache_line& l = m_lines[idx];
+    l.reserved = r;
+    const std::size_t w = std::size_t(idx) - std::size_t(l.set) * m_g.ways;
+    std::uint64_t& word = m_reserved[std::size_t(l.set) * m_words + w / 64];
+    const std::uint64_t bit = 1ull << (w % 64);
+    word = r ? word | bit : word & ~bit;
   }
   void clear(int idx);  // the line becomes empty
   void invalidate_all();
   std::size_t size() const { return m_lines.size(); }
 
  private:
-  static constexpr std::uint64_t empty_key = ~std::uint64_t(0);  // no line address is
-  static constexpr std::uint64_t never_victim = ~std::uint64_t(0);
-  void rank(int idx) {
-    const cache_line& l = m_lines[idx];
-    m_rank[idx] = l.reserved ? never_victim : m_g.fifo ? l.filled_at : l.used_at;
+  static constexpr std::uint16_t none = 0xffff;  // no way (ways are at most 65535)
+  struct link {
+    std::uint16_t prev = none, next = none;  // ways of the same set, by rank
+  };
+  struct order {
+    std::uint16_t head = none, tail = none;  // least and most recent (first and last filled)
+  };
+  std::uint16_t fingerprint(std::uint64_t line) const {
+    const std::uint64_t x = line >> m_line_log2;
+    return static_cast<std::uint16_t>(x ^ (x >> 16) ^ (x >> 32) ^ (x >> 48));
+  }
+  void unlink(std::uint32_t set, std::size_t base, std::uint16_t w) {
+    link& k = m_link[base + w];
+    order& o = m_order[set];
+    (k.prev != none ? m_link[base + k.prev].next : o.head) = k.next;
+    (k.next != none ? m_link[base + k.next].prev : o.tail) = k.prev;
+  }
+  void append(std::uint32_t set, std::size_t base, std::uint16_t w) {
+    link& k = m_link[base + w];
+    order& o = m_order[set];
+    k.prev = o.tail;
+    k.next = none;
+    (o.tail != none ? m_link[base + o.tail].next : o.head) = w;
+    o.tail = w;
   }
 
   cache_geometry m_g;
   unsigned m_line_log2;
+  std::uint32_t m_words;  // 64-bit words per set in the way bitmasks
   std::vector<cache_line> m_lines;
-  // Searched per set, contiguous: the address of each allocated line (empty_key if none)
-  // and its replacement rank (the policy's stamp; never_victim while reserved).
-  std::vector<std::uint64_t> m_key;
-  std::vector<std::uint64_t> m_rank;
+  std::vector<std::uint16_t> m_fp;        // per line: fingerprint of its address
+  std::vector<link> m_link;               // per line: its neighbours in the set's order
+  std::vector<order> m_order;             // per set: allocated lines, by rank
+  std::vector<std::uint64_t> m_empty;     // per set, m_words words: the empty ways
+  std::vector<std::uint64_t> m_reserved;  // per set, m_words words: the reserved ways
   std::uint64_t m_clock = 0;
 };
 

@@ -336,6 +336,103 @@ TEST(cache_logic, every_write_and_allocation_policy_matches_the_reference) {
   }
 }
 
+// The tag array's search state (address fingerprints, an order list per set, bitmasks of
+// empty and reserved ways) against a plain scan of every way: lookup finds the first way
+// holding the line; the victim is the first empty way, else the unreserved line of least
+// stamp (use stamp for LRU, fill stamp for FIFO). Random installs, touches, reservations,
+// clears and invalidations, on geometries with one and with several mask words per set,
+// below and above the eight-way compare step, and with lines whose fingerprints collide.
+TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
+  struct ref_line {
+    bool allocated = false, reserved = false;
+    std::uint64_t line = 0, used = 0, filled = 0;
+  };
+  for (std::uint32_t ways : {1u, 2u, 7u, 24u, 64u, 70u, 130u}) {
+    for (bool fifo : {false, true}) {
+      SCOPED_TRACE(testing::Message() << ways << " ways, fifo " << fifo);
+      cache_geometry g;
+      g.sets = 4;
+      g.ways = ways;
+      g.line_size = 128;
+      g.fifo = fifo;
+      tag_array dut(g);
+      std::vector<ref_line> ref(std::size_t(g.sets) * ways);
+      std::uint64_t clock = 0;
+      std::mt19937 rng(ways * 2 + fifo);
+      // Line numbers x and x ^ 0x10001 share a fingerprint (x ^ x>>16 ^ ...), and so do
+      // x and x ^ 0x1000000010000, in the same set (x's low two bits).
+      auto pick = [&] {
+        std::uint64_t x = rng() % (ways * 6 + 8);
+        if (rng() % 3 == 0) x ^= 0x10001ull << 2;
+        if (rng() % 5 == 0) x ^= 0x1000000010000ull << 2;
+        return x * 128;
+      };
+      auto ref_lookup = [&](std::uint64_t line) {
+        const std::size_t base = ((line / 128) % g.sets) * ways;
+        for (std::size_t w = 0; w < ways; ++w)
+          if (ref[base + w].allocated && ref[base + w].line == line) return int(base + w);
+        return -1;
+      };
+      auto ref_victim = [&](std::uint32_t set) {
+        const std::size_t base = std::size_t(set) * ways;
+        int best = -1;
+        for (std::size_t w = 0; w < ways; ++w) {
+          const ref_line& l = ref[base + w];
+          if (!l.allocated) return int(base + w);
+          if (l.reserved) continue;
+          const std::uint64_t rank = fifo ? l.filled : l.used;
+          if (best < 0 || rank < (fifo ? ref[best].filled : ref[best].used)) best = int(base + w);
+        }
+        return best;
+      };
+      int reserved_victims = 0, full_sets = 0;
+      for (int step = 0; step < 20000; ++step) {
+        const std::uint64_t line = pick();
+        const std::uint32_t set = dut.set_of(line);
+        ASSERT_EQ(set, (line / 128) % g.sets);
+        const int idx = dut.lookup(line, set);
+        ASSERT_EQ(idx, ref_lookup(line)) << "step " << step;
+        const int v = dut.victim(set);
+        ASSERT_EQ(v, ref_victim(set)) << "step " << step;
+        const unsigned op = rng() % 10;
+        if (idx >= 0 && op < 4) {  // a hit
+          dut.touch(idx);
+          ref[idx].used = ++clock;
+        } else if (idx >= 0 && op < 6) {  // a miss reserves its line until the fill
+          const bool r = !ref[idx].reserved;
+          dut.set_reserved(idx, r);
+          ref[idx].reserved = r;
+        } else if (idx >= 0 && op == 6 && !ref[idx].reserved) {
+          dut.clear(idx);
+          ref[idx] = ref_line{};
+        } else if (idx < 0 && v >= 0 && op < 9) {
+          if (ref[v].allocated) ++full_sets;
+          dut.install(v, line);
+          ++clock;
+          ref[v] = ref_line{true, false, line, clock, clock};
+          if (rng() % 2) {  // reserved at once, as a read miss does
+            dut.set_reserved(v, true);
+            dut.touch(v);
+            ref[v].reserved = true;
+            ref[v].used = ++clock;
+          }
+        } else if (idx < 0 && v < 0) {
+          ++reserved_victims;
+        }
+        if (step % 5000 == 4999) {  // an L1 flush: every unreserved line goes
+          dut.invalidate_all();
+          for (ref_line& l : ref)
+            if (!l.reserved) l = ref_line{};
+        }
+      }
+      EXPECT_GT(full_sets, 100);  // replacements, not only empty ways
+      if (ways <= 2) {
+        EXPECT_GT(reserved_victims, 0);  // sets with every line reserved
+      }
+    }
+  }
+}
+
 TEST(cache_logic, mshr_merges_up_to_the_limit_then_fails) {
   cache_geometry g;
   g.mshr_entries = 2;
