@@ -11,6 +11,7 @@
 
 #include "models/common/input_error.h"
 #include "sc_main/commands.h"
+#include "sc_main/host_memory.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/trace_cli.h"
 
@@ -100,5 +101,6 @@ int sc_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  gputlm::prefer_huge_pages();
   return sc_core::sc_elab_and_sim(argc, argv);
 }
