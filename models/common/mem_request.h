@@ -76,6 +76,8 @@ class payload_pool : public tlm::tlm_mm_interface {
   static const mem_request& request(const tlm::tlm_generic_payload& gp) {
     return request(const_cast<tlm::tlm_generic_payload&>(gp));
   }
+  // The same, or null for a payload that carries no mem_request.
+  static const mem_request* find_request(const tlm::tlm_generic_payload& gp);
 
   void free(tlm::tlm_generic_payload* gp) override;
 
@@ -103,11 +105,16 @@ struct payload_pool::slot : tlm::tlm_generic_payload {
   static inline std::ptrdiff_t data_offset = 0;
 };
 
-inline mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
+inline const mem_request* payload_pool::find_request(const tlm::tlm_generic_payload& gp) {
   // A slot's data pointer points into the slot; only then is gp known to be a slot.
-  if (slot::data_offset && gp.get_data_ptr() == reinterpret_cast<unsigned char*>(&gp) + slot::data_offset)
-    return static_cast<slot&>(gp).ext;
-  return *gp.get_extension<mem_request>();
+  if (slot::data_offset &&
+      gp.get_data_ptr() == reinterpret_cast<const unsigned char*>(&gp) + slot::data_offset)
+    return &static_cast<const slot&>(gp).ext;
+  return gp.get_extension<mem_request>();
+}
+
+inline mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
+  return *const_cast<mem_request*>(find_request(gp));
 }
 
 }  // namespace gputlm

@@ -141,7 +141,7 @@ void network::add_traces(vcd_writer& vcd) {
 }
 
 std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply) const {
-  const auto* req = gp.get_extension<mem_request>();
+  const mem_request* req = payload_pool::find_request(gp);
   const bool atomic = req && req->kind == access_kind::atomic;
   const bool carries = reply ? (gp.is_read() || atomic) : (gp.is_write() || atomic);
   const std::uint64_t bytes = 8 + (carries ? gp.get_data_length() : 0);
