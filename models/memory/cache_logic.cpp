@@ -153,7 +153,10 @@ void tag_array::invalidate_all() {
 // ---- cache policy ---------------------------------------------------------------------
 
 cache_logic::cache_logic(const cache_geometry& g)
-    : m_g(g), m_tags(g), m_mshr(g.mshr_entries, g.mshr_merge) {}
+    : m_g(g),
+      m_tags(g),
+      m_mshr(g.mshr_entries, g.mshr_merge, g.alloc != alloc_policy::on_miss),
+      m_frame_mshr(g.alloc == alloc_policy::on_miss ? m_tags.size() : 0, -1) {}
 
 access_result cache_logic::access(const access_request& req) {
   return req.write ? write(req) : read(req);
@@ -189,7 +192,12 @@ access_result cache_logic::read(const access_request& req) {
   r.line_miss = idx < 0;
   r.sector_miss = idx >= 0;
 
-  if (int m = m_mshr.find(r.line); m >= 0) {
+  // Allocating on miss, a line has a live MSHR entry exactly while its frame is reserved.
+  const int pending = m_g.alloc != alloc_policy::on_miss ? m_mshr.find(r.line)
+                      : idx >= 0 && m_tags.at(idx).reserved ? m_frame_mshr[idx]
+                                                            : -1;
+  assert(pending == m_mshr.find(r.line));
+  if (int m = pending; m >= 0) {
     const std::uint8_t extra = static_cast<std::uint8_t>(missing & ~m_mshr.at(m).pending_sectors);
     if (!m_mshr.can_merge(m)) {
       r.cause = fail_cause::merge_limit;
@@ -232,6 +240,7 @@ access_result cache_logic::read(const access_request& req) {
     r.frame = target;
   }
   r.mshr = m_mshr.allocate(r.line, missing, req.requester, r.frame);
+  if (r.frame >= 0) m_frame_mshr[r.frame] = r.mshr;
   r.fetch = missing;
   r.kind = access_result::miss;
   return r;

@@ -212,6 +212,7 @@ class cache_logic {
   cache_geometry m_g;
   tag_array m_tags;
   mshr_table m_mshr;
+  std::vector<int> m_frame_mshr;  // allocating on miss: per line, its MSHR entry while reserved
   std::uint64_t m_fills = 0;
 };
 

@@ -4,14 +4,16 @@
 
 namespace gputlm::memory {
 
-mshr_table::mshr_table(std::size_t entries, std::size_t merge)
+mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
     : m_entries(entries), m_merge(merge) {
   m_free.reserve(entries);
   m_order.reserve(entries);
-  std::size_t buckets = 2;
-  while (buckets < 2 * entries) buckets *= 2;
-  m_hash.resize(buckets);
-  m_hash_shift = 64 - static_cast<unsigned>(__builtin_ctzll(buckets));
+  if (hashed) {
+    std::size_t buckets = 2;
+    while (buckets < 2 * entries) buckets *= 2;
+    m_hash.resize(buckets);
+    m_hash_shift = 64 - static_cast<unsigned>(__builtin_ctzll(buckets));
+  }
   for (std::size_t i = entries; i-- > 0;) {
     m_entries[i].slots.reserve(merge);
     m_free.push_back(static_cast<int>(i));
@@ -19,6 +21,11 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge)
 }
 
 int mshr_table::find(std::uint64_t line) const {
+  if (m_hash.empty()) {
+    for (int idx : m_order)
+      if (m_entries[idx].line == line) return idx;
+    return -1;
+  }
   const std::size_t mask = m_hash.size() - 1;
   for (std::size_t b = home(line);; b = (b + 1) & mask) {
     const bucket& h = m_hash[b];
@@ -56,6 +63,7 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   e.slots.push_back({requester, sectors});
   m_order.push_back(idx);
   ++m_slots_used;
+  if (m_hash.empty()) return idx;
   const std::size_t mask = m_hash.size() - 1;
   std::size_t b = home(line);
   while (m_hash[b].idx >= 0) b = (b + 1) & mask;
@@ -85,7 +93,7 @@ void mshr_table::release(int idx, std::vector<slot>& out) {
   m_slots_used -= e.slots.size();
   e.slots.clear();
   e.valid = false;
-  unhash(e.line, idx);
+  if (!m_hash.empty()) unhash(e.line, idx);
   m_order.erase(std::find(m_order.begin(), m_order.end(), idx));
   m_free.push_back(idx);
 }

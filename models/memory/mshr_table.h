@@ -5,7 +5,9 @@
 // (../shared/reference/platforms.md §2.6: "entry 1 is the next to go out").
 // Occupancy of entries and of the slots of each entry can be read at any time.
 // Lines are found through a small open-addressing hash (linear probing, deletion by
-// backward shift), so a lookup costs the same with 8 entries or 256.
+// backward shift), so a lookup costs the same with 8 entries or 256. A cache that reserves
+// a line for every miss finds its entries through the reserved lines instead and builds
+// the table without the hash (find() then scans the live entries).
 // Plain C++, no SystemC; no allocation after construction.
 #pragma once
 
@@ -29,7 +31,7 @@ class mshr_table {
     int frame = -1;  // the cache line reserved for the fill, when the cache allocates on miss
   };
 
-  mshr_table(std::size_t entries, std::size_t merge);
+  mshr_table(std::size_t entries, std::size_t merge, bool hashed = true);
 
   std::size_t capacity() const { return m_entries.size(); }
   std::size_t merge_limit() const { return m_merge; }
