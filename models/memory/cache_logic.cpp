@@ -88,8 +88,8 @@ int tag_array::lookup(std::uint64_t line, std::uint32_t set) const {
   const __m128i want = _mm_set1_epi16(static_cast<short>(fp));
   for (; w + 8 <= m_g.ways; w += 8) {
     const __m128i got = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f + w));
-    for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(got, want)));
-         m != 0; m &= m - 1) {
+    for (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(got, want))); m != 0;
+         m &= m - 1) {
       const std::size_t k = w + unsigned(__builtin_ctz(m)) / 2;
       m &= m - 1;  // (the match's second bit)
       if (is(k)) return static_cast<int>(base + k);
@@ -193,7 +193,7 @@ access_result cache_logic::read(const access_request& req) {
   r.sector_miss = idx >= 0;
 
   // Allocating on miss, a line has a live MSHR entry exactly while its frame is reserved.
-  const int pending = m_g.alloc != alloc_policy::on_miss ? m_mshr.find(r.line)
+  const int pending = m_g.alloc != alloc_policy::on_miss    ? m_mshr.find(r.line)
                       : idx >= 0 && m_tags.at(idx).reserved ? m_frame_mshr[idx]
                                                             : -1;
   assert(pending == m_mshr.find(r.line));

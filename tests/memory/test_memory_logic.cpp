@@ -928,30 +928,33 @@ TEST(dram_scheduler, matches_a_reference_scan_of_the_queue_under_random_traffic)
 // and releases that fill the table (probe runs that wrap and are shifted back on release).
 TEST(mshr_table, find_matches_a_scan_of_live_entries_under_churn) {
   for (std::size_t entries : {1u, 3u, 8u, 192u}) {
-    mshr_table t(entries, 2);
-    std::vector<std::pair<std::uint64_t, int>> live;  // reference: (line, index)
-    std::uint64_t x = entries;
-    auto rnd = [&] {
-      x = x * 6364136223846793005ull + 1442695040888963407ull;
-      return x >> 33;
-    };
-    for (int step = 0; step < 20000; ++step) {
-      // Few distinct lines, so that lookups hit as well as miss.
-      const std::uint64_t line = (rnd() % (3 * entries + 5)) * 128;
-      int want = -1;
-      for (const auto& [l, i] : live)
-        if (l == line) want = i;
-      ASSERT_EQ(t.find(line), want) << "entries " << entries << " step " << step;
-      if (want < 0 && !t.full() && rnd() % 3) {
-        live.push_back({line, t.allocate(line, 1, nullptr)});
-      } else if (!live.empty() && rnd() % 2) {
-        const std::size_t k = rnd() % live.size();
-        std::vector<mshr_table::slot> out;
-        t.release(live[k].second, out);
-        EXPECT_EQ(out.size(), 1u);
-        live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+    for (bool hashed : {true, false}) {  // (without the hash, find() scans)
+      mshr_table t(entries, 2, hashed);
+      std::vector<std::pair<std::uint64_t, int>> live;  // reference: (line, index)
+      std::uint64_t x = entries;
+      auto rnd = [&] {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        return x >> 33;
+      };
+      for (int step = 0; step < 20000; ++step) {
+        // Few distinct lines, so that lookups hit as well as miss.
+        const std::uint64_t line = (rnd() % (3 * entries + 5)) * 128;
+        int want = -1;
+        for (const auto& [l, i] : live)
+          if (l == line) want = i;
+        ASSERT_EQ(t.find(line), want)
+            << "entries " << entries << " hashed " << hashed << " step " << step;
+        if (want < 0 && !t.full() && rnd() % 3) {
+          live.push_back({line, t.allocate(line, 1, nullptr)});
+        } else if (!live.empty() && rnd() % 2) {
+          const std::size_t k = rnd() % live.size();
+          std::vector<mshr_table::slot> out;
+          t.release(live[k].second, out);
+          EXPECT_EQ(out.size(), 1u);
+          live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        ASSERT_EQ(t.used(), live.size());
       }
-      ASSERT_EQ(t.used(), live.size());
     }
   }
 }
