@@ -47,6 +47,7 @@ cache_geometry cache_config::geometry() const {
 void cache_config::validate() const {
   sets.require(power_of_two(*sets), "must be a power of two");
   ways.require(*ways >= 1, "must be at least 1");
+  ways.require(*ways <= 65534, "must be at most 65534 (the tag array's way numbers are 16-bit)");
   line_size.require(power_of_two(*line_size), "must be a power of two");
   size.require(*size == *sets * *ways * *line_size,
                "is " + units::format_bytes(*size) +

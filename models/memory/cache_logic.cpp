@@ -61,7 +61,7 @@ tag_array::tag_array(const cache_geometry& g)
       m_order(g.sets),
       m_empty(std::size_t(g.sets) * m_words, 0),
       m_reserved(std::size_t(g.sets) * m_words, 0) {
-  if (g.ways >= none) throw std::invalid_argument("a cache set holds at most 65534 ways");
+  // (cache_config::validate() rejects more than 65534 ways, after the blocks are built.)
   for (std::uint32_t s = 0; s < g.sets; ++s) {
     for (std::uint32_t w = 0; w < g.ways; ++w) {
       m_lines[std::size_t(s) * g.ways + w].set = s;

@@ -141,6 +141,12 @@ TEST(cli, bad_sets_not_power_of_two) {
              "gpu.l2[0].sets", "must be a power of two", 0, 5);
 }
 
+TEST(cli, bad_ways_too_many) {
+  // The tag array numbers a set's ways in 16 bits.
+  auto m = mutate("ways", "    sets: 64\n    ways: 8", "    sets: 1\n    ways: 65535");
+  expect_bad(m, "ways", "gpu.l2[0].ways", "must be at most 65534", m.line + 1, 5);
+}
+
 TEST(cli, bad_count_zero) {
   expect_bad(mutate("count0", "count: 6 ", "count: 0 "), "count0", "gpu.dram.count",
              "count must be at least 1", 0, 12);
