@@ -65,7 +65,7 @@ tag_array::tag_array(const cache_geometry& g)
   for (std::uint32_t s = 0; s < g.sets; ++s) {
     for (std::uint32_t w = 0; w < g.ways; ++w) {
       m_lines[std::size_t(s) * g.ways + w].set = s;
-      m_empty[std::size_t(s) * m_words + w / 64] |= 1ull << (w % 64);
+      set_way_bit(m_empty, s, w, true);
     }
   }
 }
@@ -116,12 +116,11 @@ int tag_array::victim(std::uint32_t set) const {
 
 void tag_array::install(int idx, std::uint64_t line) {
   cache_line& l = m_lines[idx];
-  const std::size_t base = std::size_t(l.set) * m_g.ways;
-  const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
+  const std::uint16_t w = way_of(idx, l);
   if (l.allocated)
-    unlink(l.set, base, w);
+    unlink(l.set, w);
   else
-    m_empty[std::size_t(l.set) * m_words + w / 64] &= ~(1ull << (w % 64));
+    set_way_bit(m_empty, l.set, w, false);
   if (l.reserved) set_reserved(idx, false);
   l.line = line;
   l.allocated = true;
@@ -130,17 +129,16 @@ void tag_array::install(int idx, std::uint64_t line) {
   l.filled_at = ++m_clock;
   l.used_at = m_clock;
   m_fp[idx] = fingerprint(line);
-  append(l.set, base, w);
+  append(l.set, w);
 }
 
 void tag_array::clear(int idx) {
   cache_line& l = m_lines[idx];
   if (l.reserved) set_reserved(idx, false);
   if (l.allocated) {
-    const std::size_t base = std::size_t(l.set) * m_g.ways;
-    const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
-    unlink(l.set, base, w);
-    m_empty[std::size_t(l.set) * m_words + w / 64] |= 1ull << (w % 64);
+    const std::uint16_t w = way_of(idx, l);
+    unlink(l.set, w);
+    set_way_bit(m_empty, l.set, w, true);
   }
   l = cache_line{{}, {}, {}, {}, {}, l.set, {}, {}};
 }

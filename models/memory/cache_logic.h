@@ -80,11 +80,10 @@ class tag_array {
     cache_line& l = m_lines[idx];
     l.used_at = ++m_clock;
     if (!m_g.fifo && l.allocated) {
-      const std::size_t base = std::size_t(l.set) * m_g.ways;
-      const auto w = static_cast<std::uint16_t>(std::size_t(idx) - base);
+      const std::uint16_t w = way_of(idx, l);
       if (m_order[l.set].tail != w) {
-        unlink(l.set, base, w);
-        append(l.set, base, w);
+        unlink(l.set, w);
+        append(l.set, w);
       }
     }
   }
@@ -92,10 +91,7 @@ class tag_array {
   void set_reserved(int idx, bool r) {
     cache_line& l = m_lines[idx];
     l.reserved = r;
-    const std::size_t w = std::size_t(idx) - std::size_t(l.set) * m_g.ways;
-    std::uint64_t& word = m_reserved[std::size_t(l.set) * m_words + w / 64];
-    const std::uint64_t bit = 1ull << (w % 64);
-    word = r ? word | bit : word & ~bit;
+    set_way_bit(m_reserved, l.set, way_of(idx, l), r);
   }
   void clear(int idx);  // the line becomes empty
   void invalidate_all();
@@ -113,13 +109,26 @@ class tag_array {
     const std::uint64_t x = line >> m_line_log2;
     return static_cast<std::uint16_t>(x ^ (x >> 16) ^ (x >> 32) ^ (x >> 48));
   }
-  void unlink(std::uint32_t set, std::size_t base, std::uint16_t w) {
+  // Line `idx`'s way within its set `l.set`.
+  std::uint16_t way_of(int idx, const cache_line& l) const {
+    return static_cast<std::uint16_t>(std::size_t(idx) - std::size_t(l.set) * m_g.ways);
+  }
+  // Sets or clears way `w`'s bit in the bitmask (m_empty or m_reserved) of `set`.
+  void set_way_bit(std::vector<std::uint64_t>& mask, std::uint32_t set, std::uint32_t w,
+                   bool on) {
+    std::uint64_t& word = mask[std::size_t(set) * m_words + w / 64];
+    const std::uint64_t bit = 1ull << (w % 64);
+    word = on ? word | bit : word & ~bit;
+  }
+  void unlink(std::uint32_t set, std::uint16_t w) {
+    const std::size_t base = std::size_t(set) * m_g.ways;
     link& k = m_link[base + w];
     order& o = m_order[set];
     (k.prev != none ? m_link[base + k.prev].next : o.head) = k.next;
     (k.next != none ? m_link[base + k.next].prev : o.tail) = k.prev;
   }
-  void append(std::uint32_t set, std::size_t base, std::uint16_t w) {
+  void append(std::uint32_t set, std::uint16_t w) {
+    const std::size_t base = std::size_t(set) * m_g.ways;
     link& k = m_link[base + w];
     order& o = m_order[set];
     k.prev = o.tail;
