@@ -51,7 +51,6 @@ tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned 
   gp.set_byte_enable_ptr(nullptr);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   s->ext = mem_request{};
-  s->ext.id = m_next_id++;
   gp.acquire();
   return gp;
 }

@@ -40,6 +40,7 @@ inline bool is_write(access_kind k) {
 }
 
 // Who asked, for what. Copied along when a cache creates its own request for a miss.
+// 56 bytes, so that a pool slot's payload and extension share three host cache lines.
 struct mem_request : tlm::tlm_extension<mem_request> {
   std::uint32_t smx = 0;
   std::uint32_t warp = 0;        // warp slot in the SMX
@@ -47,10 +48,13 @@ struct mem_request : tlm::tlm_extension<mem_request> {
   std::uint32_t kernel = 0;
   std::uint32_t pc = 0;
   std::uint32_t lane_mask = 0;   // lanes served by this request
+  // The interconnect port a request entered by, where its reply goes (set by the network
+  // at injection; a cache copying this record into its own request copies it too, and the
+  // network sets it again).
+  std::uint32_t icnt_port = 0;
   std::uint8_t sector_mask = 0;  // 32 B sectors of the 128 B line touched (bit i = sector i)
   access_kind kind = access_kind::global_load;
   std::uint64_t issue_time_fs = 0;  // when the requester issued it (for latency statistics)
-  std::uint64_t id = 0;             // unique per pool, for tracing and debugging
   void* origin = nullptr;           // requester-private context (e.g. the waiting warp)
 
   tlm::tlm_extension_base* clone() const override { return new mem_request(*this); }
@@ -58,6 +62,7 @@ struct mem_request : tlm::tlm_extension<mem_request> {
     *this = static_cast<const mem_request&>(other);
   }
 };
+static_assert(sizeof(mem_request) <= 56, "a pool slot's payload and extension fit three lines");
 
 class payload_pool : public tlm::tlm_mm_interface {
  public:
@@ -78,6 +83,9 @@ class payload_pool : public tlm::tlm_mm_interface {
   }
   // The same, or null for a payload that carries no mem_request.
   static const mem_request* find_request(const tlm::tlm_generic_payload& gp);
+  static mem_request* find_request(tlm::tlm_generic_payload& gp) {
+    return const_cast<mem_request*>(find_request(static_cast<const tlm::tlm_generic_payload&>(gp)));
+  }
 
   void free(tlm::tlm_generic_payload* gp) override;
 
@@ -89,11 +97,12 @@ class payload_pool : public tlm::tlm_mm_interface {
   std::vector<slot*> m_free;
   std::vector<slot*> m_all;
   std::size_t m_in_use = 0;
-  std::uint64_t m_next_id = 0;
 };
 
-// A payload with its extension and data buffer in one allocation.
-struct payload_pool::slot : tlm::tlm_generic_payload {
+// A payload with its extension and data buffer in one allocation, aligned to a host cache
+// line: the payload's fields and the extension fill three lines (the data buffer, never
+// touched, follows them).
+struct alignas(64) payload_pool::slot : tlm::tlm_generic_payload {
   mem_request ext;
   unsigned char data[max_bytes] = {};
   explicit slot(payload_pool* pool) : tlm::tlm_generic_payload(pool) {
@@ -114,7 +123,7 @@ inline const mem_request* payload_pool::find_request(const tlm::tlm_generic_payl
 }
 
 inline mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {
-  return *const_cast<mem_request*>(find_request(gp));
+  return *find_request(gp);
 }
 
 }  // namespace gputlm

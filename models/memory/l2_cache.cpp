@@ -145,9 +145,7 @@ void l2_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command c
                          std::uint64_t now) {
   tlm::tlm_generic_payload& gp = m_pool.acquire(addr, length, cmd);
   mem_request& r = payload_pool::request(gp);
-  const std::uint64_t id = r.id;
   r = from;
-  r.id = id;
   r.kind = kind;
   r.sector_mask = sectors;
   r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();

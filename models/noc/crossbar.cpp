@@ -66,13 +66,13 @@ void crossbar::validate() {
 void crossbar::route(packet& p, std::uint32_t source) const {
   p.hops = 1;
   if (!p.reply) {
-    p.buffers[0] = req_in(source);
-    p.links[0] = p.endpoint;
-    p.buffers[1] = req_out(p.endpoint);
+    p.buffer(0) = req_in(source);
+    p.link(0) = p.endpoint;
+    p.buffer(1) = req_out(p.endpoint);
   } else {
-    p.buffers[0] = rep_in(source);
-    p.links[0] = mem_ports() + p.endpoint;
-    p.buffers[1] = rep_out(p.endpoint);
+    p.buffer(0) = rep_in(source);
+    p.link(0) = mem_ports() + p.endpoint;
+    p.buffer(1) = rep_out(p.endpoint);
   }
 }
 

@@ -97,7 +97,7 @@ void mesh::route(packet& p, std::uint32_t source) const {
   std::uint32_t node = p.reply ? m_mem_node[source] : m_smx_node[source];
   const std::uint32_t dest = p.reply ? m_smx_node[p.endpoint] : m_mem_node[p.endpoint];
   std::uint32_t h = 0;
-  p.buffers[0] = in_buffer(subnet, node, local);
+  p.buffer(0) = in_buffer(subnet, node, local);
   while (node != dest) {
     const std::uint32_t x = node % cols, y = node / cols, dx = dest % cols, dy = dest / cols;
     std::uint32_t out, in, nxt;
@@ -110,13 +110,13 @@ void mesh::route(packet& p, std::uint32_t source) const {
       in = dy > y ? north : south;
       nxt = dy > y ? node + cols : node - cols;
     }
-    p.links[h] = out_link(subnet, node, out);
-    p.buffers[h + 1] = in_buffer(subnet, nxt, in);
+    p.link(h) = out_link(subnet, node, out);
+    p.buffer(h + 1) = in_buffer(subnet, nxt, in);
     ++h;
     node = nxt;
   }
-  p.links[h] = out_link(subnet, node, local);
-  p.buffers[h + 1] = p.reply ? eject_smx(p.endpoint) : eject_mem(p.endpoint);
+  p.link(h) = out_link(subnet, node, local);
+  p.buffer(h + 1) = p.reply ? eject_smx(p.endpoint) : eject_mem(p.endpoint);
   p.hops = static_cast<std::uint8_t>(h + 1);
 }
 

@@ -6,7 +6,8 @@
 
 namespace gputlm::noc {
 
-// The SMX port a request came from, so its reply finds the way back. Pooled per network.
+// The SMX port a request came from, so its reply finds the way back, for a payload without
+// a mem_request (which carries it as icnt_port). Pooled per network.
 struct noc_route : tlm::tlm_extension<noc_route> {
   std::uint32_t source = 0;
   tlm::tlm_extension_base* clone() const override { return new noc_route(*this); }
@@ -114,6 +115,12 @@ void network::start_of_simulation() {
   }
 }
 
+std::size_t network::packet_list::size() const {
+  std::size_t n = 0;
+  for (const packet* p = head; p; p = p->next) ++n;
+  return n;
+}
+
 std::string network::pending_work() const {
   if (m_in_flight == 0 && m_timed.empty()) return {};
   std::size_t waiting = 0, to_mem = 0, to_smx = 0, held = 0;
@@ -164,6 +171,19 @@ void network::free_packet(packet* p) {
   m_packet_free.push_back(p);
 }
 
+void network::add_route(tlm::tlm_generic_payload& gp, std::uint32_t source) {
+  noc_route* r;
+  if (m_route_free.empty()) {
+    m_route_all.push_back(std::make_unique<noc_route>());
+    r = m_route_all.back().get();
+  } else {
+    r = m_route_free.back();
+    m_route_free.pop_back();
+  }
+  r->source = source;
+  gp.set_extension(r);
+}
+
 bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply,
                          pending_in& held) {
   packet* p = new_packet();
@@ -171,30 +191,29 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   p->reply = reply;
   p->flits = flits_of(gp, reply);
   if (reply) {
-    noc_route* r = gp.get_extension<noc_route>();
-    p->endpoint = r ? r->source : 0;
+    if (const mem_request* req = payload_pool::find_request(gp)) {
+      p->endpoint = req->icnt_port;
+    } else {
+      const noc_route* r = gp.get_extension<noc_route>();
+      p->endpoint = r ? r->source : 0;
+    }
   } else {
     p->endpoint = port_of(gp.get_address());
   }
   p->hop = 0;
   route(*p, source);
-  buffer& in = m_buffers[p->buffers[0]];
+  buffer& in = m_buffers[p->buffer(0)];
   if (!in.has_room(p->flits)) {
-    held = {&gp, p->buffers[0], p->flits};
+    held = {&gp, p->buffer(0), p->flits};
     free_packet(p);
     return false;
   }
   if (!reply) {
-    noc_route* r;
-    if (m_route_free.empty()) {
-      m_route_all.push_back(std::make_unique<noc_route>());
-      r = m_route_all.back().get();
+    if (mem_request* req = payload_pool::find_request(gp)) {
+      req->icnt_port = source;
     } else {
-      r = m_route_free.back();
-      m_route_free.pop_back();
+      add_route(gp, source);
     }
-    r->source = source;
-    gp.set_extension(r);
   }
   in.enter(p->flits);
   const std::uint64_t now = clock().now_cycle();
@@ -202,7 +221,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   ++m_in_flight;
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
   m_trace_busy.set(true);
-  p->eligible = now + m_links[p->links[0]].routing_latency;
+  p->eligible = now + m_links[p->link(0)].routing_latency;
   m_timed.push(p->eligible, p);
   wake_at(p->eligible);
   return true;
@@ -263,26 +282,25 @@ void network::arrive(packet* p, std::uint64_t now) {
     (p->reply ? m_eject_smx : m_eject_mem).set(p->endpoint);
     return;
   }
-  const std::uint32_t li = p->links[p->hop];
+  const std::uint32_t li = p->link(p->hop);
   link& l = m_links[li];
-  const std::uint32_t in = p->buffers[p->hop];
+  const std::uint32_t in = p->buffer(p->hop);
   if (l.slot_of.empty()) {
     l.slot_of.assign(m_buffers.size(), 0);
     l.nonempty.resize(m_buffers.size());
   }
   if (l.slot_of[in] == 0) {
-    l.queues.emplace_back(4);
-    l.heads.push_back({});
+    l.queues.emplace_back();
     l.slot_of[in] = static_cast<std::uint32_t>(l.queues.size());
   }
-  const std::uint32_t ahead = p->buffers[p->hop + 1];
+  const std::uint32_t ahead = p->buffer(p->hop + 1u);
   if (l.ahead == ~0u) l.ahead = ahead;
   else if (l.ahead != ahead) l.ahead = ~1u;
   p->arrival = m_arrivals++;
   l.stalled = false;
-  memory::fifo<packet*>& q = queue_of(l, in);
-  q.push(p);
-  if (q.size() == 1) l.heads[l.slot_of[in] - 1] = head_of(*p);
+  link::input_queue& q = queue_of(l, in);
+  if (q.packets.empty()) q.head = head_of(*p);
+  q.packets.push(p);
   l.nonempty.set(in);
   ++l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
@@ -298,9 +316,7 @@ std::uint32_t network::choose(link& l) const {
 }
 
 std::uint32_t network::arbitrate(const link& l) const {
-  auto head = [&](std::uint32_t in) -> const link::head_info& {
-    return l.heads[l.slot_of[in] - 1];
-  };
+  auto head = [&](std::uint32_t in) -> const link::head_info& { return queue_of(l, in).head; };
   auto fits = [&](const link::head_info& h) { return m_buffers[h.ahead].has_room(h.flits); };
   // A buffer ahead without room even for a one-flit packet blocks every input.
   if (l.ahead < m_buffers.size() && !m_buffers[l.ahead].has_room(1)) return none;
@@ -340,16 +356,15 @@ std::uint32_t network::arbitrate(const link& l) const {
 // The head packet of `input`'s queue for link li is granted: it moves to the buffer ahead.
 void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now) {
   link& l = m_links[li];
-  memory::fifo<packet*>& q = queue_of(l, input);
-  packet* p = q.front();
-  q.pop();
-  if (q.empty())
+  link::input_queue& q = queue_of(l, input);
+  packet* p = q.packets.pop();
+  if (q.packets.empty())
     l.nonempty.clear(input);
   else
-    l.heads[l.slot_of[input] - 1] = head_of(*q.front());
+    q.head = head_of(*q.packets.head);
   --l.waiting;
   if (!m_trace_waiting.empty()) m_trace_waiting[li].set(l.waiting);
-  buffer& ahead = m_buffers[p->buffers[p->hop + 1]];
+  buffer& ahead = m_buffers[p->buffer(p->hop + 1u)];
   l.rr_next = input + 1 == m_buffers.size() ? 0 : input + 1;
   buffer& behind = m_buffers[input];
   behind.leave(p->flits);
@@ -367,7 +382,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   // Cut-through: the head goes on to be routed at the next router while the tail streams
   // behind it; only the ejection waits for the tail.
   const std::uint64_t at = p->hop < p->hops
-                               ? now + l.channel_latency + m_links[p->links[p->hop]].routing_latency
+                               ? now + l.channel_latency + m_links[p->link(p->hop)].routing_latency
                                : now + l.channel_latency + ser - 1;
   p->eligible = at;
   m_timed.push(at, p);
@@ -375,10 +390,9 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
 
 // The packet at the head of an ejection queue leaves the network: its buffer is freed and
 // it is counted; returns its payload.
-tlm::tlm_generic_payload* network::eject(memory::fifo<packet*>& queue, std::uint64_t now) {
-  packet* p = queue.front();
-  queue.pop();
-  buffer& b = m_buffers[p->buffers[p->hops]];
+tlm::tlm_generic_payload* network::eject(packet_list& queue, std::uint64_t now) {
+  packet* p = queue.pop();
+  buffer& b = m_buffers[p->buffer(p->hops)];
   b.leave(p->flits);
   m_freed = true;
   ++m_packets;
@@ -463,10 +477,11 @@ void network::run() {
   m_eject_smx.for_each([&](std::size_t i) {
     if (m_smx_channel[i].busy()) return;
     tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
-    if (noc_route* r = gp->get_extension<noc_route>()) {
-      gp->clear_extension(r);
-      m_route_free.push_back(r);
-    }
+    if (!payload_pool::find_request(*gp))
+      if (noc_route* r = gp->get_extension<noc_route>()) {
+        gp->clear_extension(r);
+        m_route_free.push_back(r);
+      }
     m_smx_channel[i].send(*gp);
     if (!m_to_smx[i].empty())
       next = std::min(next, now + 1);

@@ -100,25 +100,37 @@ class network : public component {
           f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
     }
   };
+  // Packets linked through packet::next, oldest first (a packet waits in one list at a
+  // time: a link's input queue or an ejection queue).
+  struct packet_list {
+    packet* head = nullptr;
+    packet* tail = nullptr;
+    bool empty() const { return head == nullptr; }
+    inline void push(packet* p);
+    inline packet* pop();
+    std::size_t size() const;
+  };
   struct link {
     std::uint32_t owner = 0;  // router or port index for statistics
     std::uint64_t busy_until = 0;
     std::uint32_t channel_latency = 1;
     std::uint32_t routing_latency = 0;  // at the buffer feeding this link
-    // Packets waiting for this link, one FIFO per input (the buffer they wait in), each in
-    // arrival order; `nonempty` is a bitmap over the network's buffers marking the inputs
-    // with packets, so that arbitration visits only those. Sized on first use.
-    std::vector<std::uint32_t> slot_of;         // buffer -> 1 + queue index (0: none yet)
-    std::vector<memory::fifo<packet*>> queues;  // by queue index
-    // What arbitration needs of each queue's head packet, kept beside the queues so that
-    // choosing among many inputs does not visit every queue and packet (by queue index;
-    // valid while the queue is not empty).
+    // What arbitration needs of an input queue's head packet, kept with the queue so that
+    // choosing among many inputs does not visit their packets (valid while not empty).
     struct head_info {
       std::uint64_t arrival;
       std::uint32_t flits;
       std::uint32_t ahead;  // the buffer it goes to
     };
-    std::vector<head_info> heads;
+    struct input_queue {
+      packet_list packets;
+      head_info head;
+    };
+    // Packets waiting for this link, one queue per input (the buffer they wait in), each in
+    // arrival order; `nonempty` is a bitmap over the network's buffers marking the inputs
+    // with packets, so that arbitration visits only those. Sized on first use.
+    std::vector<std::uint32_t> slot_of;  // buffer -> 1 + queue index (0: none yet)
+    std::vector<input_queue> queues;     // by queue index
     bit_set nonempty;
     std::uint32_t waiting = 0;                  // packets in all queues
     // The buffer every waiting packet goes to next (topologies route a link into one
@@ -134,18 +146,28 @@ class network : public component {
     std::uint64_t flits = 0;
     std::uint64_t stall_cycles = 0;
   };
-  struct packet {
+  // A packet's fields, ordered so that those of a one-hop route (a crossbar's) share one
+  // host cache line.
+  struct alignas(64) packet {
     tlm::tlm_generic_payload* gp = nullptr;
-    std::uint32_t flits = 1;
-    bool reply = false;
-    std::uint32_t endpoint = 0;  // destination port (mem j for requests, smx i for replies)
-    std::uint8_t hop = 0;
-    std::uint8_t hops = 0;
-    std::array<std::uint32_t, max_hops> links{};
-    std::array<std::uint32_t, max_hops + 1> buffers{};  // buffers[0]: injection, [hops]: ejection
     std::uint64_t eligible = 0;
     std::uint64_t injected = 0;
-    std::uint64_t arrival = 0;  // order of arrival at the link it waits for (oldest first)
+    std::uint64_t arrival = 0;   // order of arrival at the link it waits for (oldest first)
+    packet* next = nullptr;      // in its packet_list
+    std::uint32_t endpoint = 0;  // destination port (mem j for requests, smx i for replies)
+    std::uint32_t flits = 1;
+    bool reply = false;
+    std::uint8_t hop = 0;
+    std::uint8_t hops = 0;
+    // The route, set by the topology: buffer(0) is the injection buffer, link(h) leaves
+    // buffer(h) into buffer(h + 1), buffer(hops) is the ejection buffer.
+    std::uint32_t& buffer(std::uint32_t h) { return m_route[2 * h]; }
+    std::uint32_t& link(std::uint32_t h) { return m_route[2 * h + 1]; }
+    std::uint32_t buffer(std::uint32_t h) const { return m_route[2 * h]; }
+    std::uint32_t link(std::uint32_t h) const { return m_route[2 * h + 1]; }
+
+   private:
+    std::array<std::uint32_t, 2 * max_hops + 1> m_route{};
   };
 
   // Filled by the topology before end of elaboration.
@@ -197,6 +219,8 @@ class network : public component {
     std::uint32_t flits = 0;
   };
 
+  // Records the SMX port of a request without a mem_request, for its reply.
+  void add_route(tlm::tlm_generic_payload& gp, std::uint32_t source);
   tlm::tlm_sync_enum smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                             sc_core::sc_time& t);
   tlm::tlm_sync_enum mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -208,7 +232,7 @@ class network : public component {
   void wake_at(std::uint64_t cycle);
   packet* new_packet();
   void free_packet(packet* p);
-  tlm::tlm_generic_payload* eject(memory::fifo<packet*>& queue, std::uint64_t now);
+  tlm::tlm_generic_payload* eject(packet_list& queue, std::uint64_t now);
   void arrive(packet* p, std::uint64_t now);
   void activate(std::uint32_t l);
 
@@ -227,12 +251,12 @@ class network : public component {
   std::uint32_t arbitrate(const link& l) const;
   // What arbitration keeps of a queue's head (link::heads).
   static link::head_info head_of(const packet& p) {
-    return {p.arrival, p.flits, p.buffers[p.hop + 1]};
+    return {p.arrival, p.flits, p.buffer(p.hop + 1u)};
   }
-  static memory::fifo<packet*>& queue_of(link& l, std::uint32_t input) {
+  static link::input_queue& queue_of(link& l, std::uint32_t input) {
     return l.queues[l.slot_of[input] - 1];
   }
-  static const memory::fifo<packet*>& queue_of(const link& l, std::uint32_t input) {
+  static const link::input_queue& queue_of(const link& l, std::uint32_t input) {
     return l.queues[l.slot_of[input] - 1];
   }
   void traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now);
@@ -245,7 +269,7 @@ class network : public component {
 
   // Interface units: pending injections (one per socket) and ejection queues.
   std::vector<pending_in> m_smx_pending, m_mem_pending;
-  std::vector<memory::fifo<packet*>> m_to_mem, m_to_smx;
+  std::vector<packet_list> m_to_mem, m_to_smx;
   // Which ports have something to do, so run() visits only those: an ejection queue with
   // packets, a held injection.
   bit_set m_eject_mem, m_eject_smx, m_held_smx, m_held_mem;
@@ -270,5 +294,18 @@ class network : public component {
   traced_value m_trace_in_flight;
   traced_value m_trace_busy;
 };
+
+inline void network::packet_list::push(packet* p) {
+  p->next = nullptr;
+  (tail ? tail->next : head) = p;
+  tail = p;
+}
+
+inline network::packet* network::packet_list::pop() {
+  packet* p = head;
+  head = p->next;
+  if (!head) tail = nullptr;
+  return p;
+}
 
 }  // namespace gputlm::noc
