@@ -1,7 +1,14 @@
 #include "models/memory/cache_config.h"
 
+#include "models/memory/mshr_table.h"
+
 namespace gputlm::memory {
+
 namespace {
+// Bounds that keep a cache's tables a sane size (they are allocated at validation).
+constexpr std::uint64_t max_lines = std::uint64_t(1) << 24;
+constexpr std::uint64_t max_bytes = std::uint64_t(256) << 20;
+constexpr std::uint64_t max_mshr_slots = std::uint64_t(1) << 18;
 bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 }  // namespace
 
@@ -48,7 +55,11 @@ void cache_config::validate() const {
   sets.require(power_of_two(*sets), "must be a power of two");
   ways.require(*ways >= 1, "must be at least 1");
   ways.require(*ways <= 65534, "must be at most 65534 (the tag array's way numbers are 16-bit)");
+  sets.require(*sets <= max_lines / *ways,
+               "sets x ways must be at most " + std::to_string(max_lines) + " lines per cache");
   line_size.require(power_of_two(*line_size), "must be a power of two");
+  line_size.require(*line_size <= 4096, "must be at most 4KiB");
+  size.require(*size <= max_bytes, "must be at most " + units::format_bytes(max_bytes));
   size.require(*size == *sets * *ways * *line_size,
                "is " + units::format_bytes(*size) +
                    " but sets x ways x line_size = " + std::to_string(*sets) + " x " +
@@ -68,7 +79,11 @@ void cache_config::validate() const {
   if (write_allocate.is("fetch_on_write") || write_allocate.is("lazy_fetch_on_read"))
     allocate.require(!allocate.is("on_fill"), "fetch-on-write write-allocate needs on_miss");
   mshr_entries.require(*mshr_entries >= 1, "must be at least 1");
+  mshr_entries.require(*mshr_entries <= mshr_table::max_entries,
+                       "must be at most " + std::to_string(mshr_table::max_entries));
   mshr_merge.require(*mshr_merge >= 1, "must be at least 1");
+  mshr_merge.require(*mshr_merge <= max_mshr_slots / *mshr_entries,
+                     "mshr_entries x mshr_merge must be at most " + std::to_string(max_mshr_slots));
   miss_queue.require(*miss_queue >= 1, "must be at least 1");
   data_port_width.require(*data_port_width >= 1 && *line_size % *data_port_width == 0,
                           "must divide line_size");

@@ -126,8 +126,6 @@ void tag_array::install(int idx, std::uint64_t line) {
   l.allocated = true;
   l.valid = 0;
   l.dirty = 0;
-  l.filled_at = ++m_clock;
-  l.used_at = m_clock;
   m_fp[idx] = fingerprint(line);
   append(l.set, w);
 }
@@ -140,7 +138,9 @@ void tag_array::clear(int idx) {
     unlink(l.set, w);
     set_way_bit(m_empty, l.set, w, true);
   }
-  l = cache_line{{}, {}, {}, {}, {}, l.set, {}, {}};
+  const std::uint32_t set = l.set;
+  l = cache_line{};
+  l.set = set;
 }
 
 void tag_array::invalidate_all() {
@@ -151,10 +151,7 @@ void tag_array::invalidate_all() {
 // ---- cache policy ---------------------------------------------------------------------
 
 cache_logic::cache_logic(const cache_geometry& g)
-    : m_g(g),
-      m_tags(g),
-      m_mshr(g.mshr_entries, g.mshr_merge, g.alloc != alloc_policy::on_miss),
-      m_frame_mshr(g.alloc == alloc_policy::on_miss ? m_tags.size() : 0, -1) {}
+    : m_g(g), m_tags(g), m_mshr(g.mshr_entries, g.mshr_merge, g.alloc != alloc_policy::on_miss) {}
 
 access_result cache_logic::access(const access_request& req) {
   return req.write ? write(req) : read(req);
@@ -192,7 +189,7 @@ access_result cache_logic::read(const access_request& req) {
 
   // Allocating on miss, a line has a live MSHR entry exactly while its frame is reserved.
   const int pending = m_g.alloc != alloc_policy::on_miss    ? m_mshr.find(r.line)
-                      : idx >= 0 && m_tags.at(idx).reserved ? m_frame_mshr[idx]
+                      : idx >= 0 && m_tags.at(idx).reserved ? m_tags.at(idx).mshr
                                                             : -1;
   assert(pending == m_mshr.find(r.line));
   if (int m = pending; m >= 0) {
@@ -238,7 +235,7 @@ access_result cache_logic::read(const access_request& req) {
     r.frame = target;
   }
   r.mshr = m_mshr.allocate(r.line, missing, req.requester, r.frame);
-  if (r.frame >= 0) m_frame_mshr[r.frame] = r.mshr;
+  if (r.frame >= 0) m_tags.at(r.frame).mshr = r.mshr;
   r.fetch = missing;
   r.kind = access_result::miss;
   return r;

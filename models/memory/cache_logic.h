@@ -47,13 +47,14 @@ struct cache_geometry {
 
 struct cache_line {
   std::uint64_t line = 0;  // line address
+  std::uint32_t set = 0;   // the set it belongs to (fixed)
+  // Allocating on miss: the MSHR entry of the fill this line is reserved for (valid while
+  // `reserved`; a line has a live entry exactly while it is reserved).
+  std::int32_t mshr = -1;
   bool allocated = false;
   bool reserved = false;  // waiting for a fill: not replaceable
   std::uint8_t valid = 0;
   std::uint8_t dirty = 0;
-  std::uint32_t set = 0;        // the set it belongs to (fixed)
-  std::uint64_t used_at = 0;    // LRU stamp
-  std::uint64_t filled_at = 0;  // FIFO stamp
 };
 
 // The lines of a set are found by a 16-bit fingerprint of their address (one or two host
@@ -77,8 +78,7 @@ class tag_array {
   cache_line& at(int idx) { return m_lines[idx]; }
   const cache_line& at(int idx) const { return m_lines[idx]; }
   void touch(int idx) {
-    cache_line& l = m_lines[idx];
-    l.used_at = ++m_clock;
+    const cache_line& l = m_lines[idx];
     if (!m_g.fifo && l.allocated) {
       const std::uint16_t w = way_of(idx, l);
       if (m_order[l.set].tail != w) {
@@ -146,7 +146,6 @@ class tag_array {
   std::vector<order> m_order;             // per set: allocated lines, by rank
   std::vector<std::uint64_t> m_empty;     // per set, m_words words: the empty ways
   std::vector<std::uint64_t> m_reserved;  // per set, m_words words: the reserved ways
-  std::uint64_t m_clock = 0;
 };
 
 struct access_request {
@@ -221,7 +220,6 @@ class cache_logic {
   cache_geometry m_g;
   tag_array m_tags;
   mshr_table m_mshr;
-  std::vector<int> m_frame_mshr;  // allocating on miss: per line, its MSHR entry while reserved
   std::uint64_t m_fills = 0;
 };
 

@@ -13,12 +13,6 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   icnt.register_nb_transport_bw(this, &l1_cache::icnt_bw);
   m_down.bind(icnt);
   m_up.bind(core);
-  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
-  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
-  m_origin_tags.resize(*m_cache.mshr_entries + 1);
-  m_ready_slots.reserve(*m_cache.mshr_merge);
-  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
-  m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
   m_bank_busy_until.assign(std::max<std::uint64_t>(1, *m_banks), 0);
   m_bank_bytes.assign(m_bank_busy_until.size(), 0);
 
@@ -41,6 +35,12 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
 
 void l1_cache::validate() {
   m_cache.validate();
+  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
+  m_origin_tags.resize(*m_cache.mshr_entries + 1);
+  m_ready_slots.reserve(*m_cache.mshr_merge);
+  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
+  m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
   m_banks.require(*m_banks >= 1, "must be at least 1");
   m_bank_interleave.require(*m_bank_interleave >= 1, "must be at least 1 B");
   m_dirty_line_cap.require(*m_dirty_line_cap <= 100, "is a percentage (0-100)");
@@ -280,7 +280,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (r.kind == access_result::fail) return fail(r.cause);
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
-                      (r.kind == access_result::miss && m_logic->mshr().at(r.mshr).slots.size() > 1);
+                      (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
   if (merged) ++m_stats_v.mshr_hits;
   const std::uint64_t wake = m_power->access(r, sectors, merged);
 

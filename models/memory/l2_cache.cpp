@@ -14,11 +14,6 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   dram.register_nb_transport_bw(this, &l2_cache::dram_bw);
   m_down.bind(dram);
   m_up.bind(icnt);
-  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
-  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
-  m_origin_tags.resize(*m_cache.mshr_entries + 1);
-  m_ready_slots.reserve(*m_cache.mshr_merge);
-  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
 
   m_stats_v.register_with(*this, "L2->DRAM queue");
   add_stat("writes", m_stats_v.writes, "writes taken");
@@ -33,6 +28,11 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
 
 void l2_cache::validate() {
   m_cache.validate();
+  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
+  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
+  m_origin_tags.resize(*m_cache.mshr_entries + 1);
+  m_ready_slots.reserve(*m_cache.mshr_merge);
+  m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
   for (const param<std::uint64_t>* q :
        {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_dram_to_l2_queue, &m_l2_to_icnt_queue})
     q->require(**q >= 1, "a queue needs at least one entry");
@@ -200,7 +200,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   }
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
-                      (r.kind == access_result::miss && m_logic->mshr().at(r.mshr).slots.size() > 1);
+                      (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
   if (merged) ++m_stats_v.mshr_hits;
   const std::uint64_t wake = m_power->access(r, sectors, merged);
   if (req.kind == access_kind::atomic) ++m_stats_v.atomics;

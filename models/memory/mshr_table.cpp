@@ -5,24 +5,20 @@
 namespace gputlm::memory {
 
 mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
-    : m_entries(entries), m_merge(merge) {
+    : m_entries(entries), m_more(entries * (merge > 1 ? merge - 1 : 0)), m_merge(merge) {
   m_free.reserve(entries);
-  m_order.reserve(entries);
   if (hashed) {
     std::size_t buckets = 2;
     while (buckets < 2 * entries) buckets *= 2;
     m_hash.resize(buckets);
     m_hash_shift = 64 - static_cast<unsigned>(__builtin_ctzll(buckets));
   }
-  for (std::size_t i = entries; i-- > 0;) {
-    m_entries[i].slots.reserve(merge);
-    m_free.push_back(static_cast<int>(i));
-  }
+  for (std::size_t i = entries; i-- > 0;) m_free.push_back(static_cast<int>(i));
 }
 
 int mshr_table::find(std::uint64_t line) const {
   if (m_hash.empty()) {
-    for (int idx : m_order)
+    for (std::uint16_t idx = m_oldest; idx != none; idx = m_entries[idx].next)
       if (m_entries[idx].line == line) return idx;
     return -1;
   }
@@ -32,6 +28,12 @@ int mshr_table::find(std::uint64_t line) const {
     if (h.idx < 0) return -1;
     if (h.line == line) return h.idx;
   }
+}
+
+std::vector<int> mshr_table::order() const {
+  std::vector<int> out;
+  for (std::uint16_t idx = m_oldest; idx != none; idx = m_entries[idx].next) out.push_back(idx);
+  return out;
 }
 
 void mshr_table::unhash(std::uint64_t line, int idx) {
@@ -51,17 +53,22 @@ void mshr_table::unhash(std::uint64_t line, int idx) {
 }
 
 int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) {
-  int idx = m_free.back();
+  const int idx = m_free.back();
   m_free.pop_back();
   entry& e = m_entries[idx];
   e.line = line;
+  e.first_requester = requester;
+  e.first_sectors = sectors;
+  e.slots = 1;
   e.pending_sectors = sectors;
   e.outstanding_fills = 1;
   e.valid = true;
   e.frame = frame;
-  e.slots.clear();
-  e.slots.push_back({requester, sectors});
-  m_order.push_back(idx);
+  e.prev = m_youngest;
+  e.next = none;
+  (m_youngest != none ? m_entries[m_youngest].next : m_oldest) = static_cast<std::uint16_t>(idx);
+  m_youngest = static_cast<std::uint16_t>(idx);
+  ++m_used;
   ++m_slots_used;
   if (m_hash.empty()) return idx;
   const std::size_t mask = m_hash.size() - 1;
@@ -73,7 +80,8 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
 
 void mshr_table::merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors) {
   entry& e = m_entries[idx];
-  e.slots.push_back({requester, sectors});
+  more(idx, e.slots) = {requester, sectors};
+  ++e.slots;
   ++m_slots_used;
   if (extra_sectors) {
     e.pending_sectors |= extra_sectors;
@@ -89,12 +97,15 @@ bool mshr_table::fill_arrived(int idx) {
 
 void mshr_table::release(int idx, std::vector<slot>& out) {
   entry& e = m_entries[idx];
-  out.insert(out.end(), e.slots.begin(), e.slots.end());
-  m_slots_used -= e.slots.size();
-  e.slots.clear();
+  out.push_back({e.first_requester, e.first_sectors});
+  for (std::size_t k = 1; k < e.slots; ++k) out.push_back(more(idx, k));
+  m_slots_used -= e.slots;
+  e.slots = 0;
   e.valid = false;
   if (!m_hash.empty()) unhash(e.line, idx);
-  m_order.erase(std::find(m_order.begin(), m_order.end(), idx));
+  (e.prev != none ? m_entries[e.prev].next : m_oldest) = e.next;
+  (e.next != none ? m_entries[e.next].prev : m_youngest) = e.prev;
+  --m_used;
   m_free.push_back(idx);
 }
 

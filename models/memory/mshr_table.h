@@ -1,14 +1,17 @@
 // Miss Status Holding Registers of a cache: `entries` distinct outstanding lines, each
 // merging up to `merge` requests (slots). The first request to a line is the primary miss
 // and allocates an entry; later ones to the same line are secondary misses (merges). Entries
-// are kept in allocation (FIFO) order, entry 0 being the oldest, as the LATOA paper's MSHR
+// are kept in allocation (FIFO) order, the oldest first, as the LATOA paper's MSHR
 // (../shared/reference/platforms.md §2.6: "entry 1 is the next to go out").
 // Occupancy of entries and of the slots of each entry can be read at any time.
 // Lines are found through a small open-addressing hash (linear probing, deletion by
 // backward shift), so a lookup costs the same with 8 entries or 256. A cache that reserves
 // a line for every miss finds its entries through the reserved lines instead and builds
-// the table without the hash (find() then scans the live entries).
-// Plain C++, no SystemC; no allocation after construction.
+// the table without the hash (find() then walks the live entries).
+// An entry is 32 bytes and holds its first slot, the usual case: a miss and its fill then
+// touch one host cache line of the table; further slots of a merge sit in a side array.
+// Plain C++, no SystemC; no allocation after construction. At most max_entries entries
+// and max_merge slots per entry (the caches validate their parameters against these).
 #pragma once
 
 #include <cstdint>
@@ -18,24 +21,32 @@ namespace gputlm::memory {
 
 class mshr_table {
  public:
+  static constexpr std::size_t max_entries = 65535;
+  static constexpr std::size_t max_merge = 65535;
+
   struct slot {
     void* requester = nullptr;
     std::uint8_t sectors = 0;
   };
   struct entry {
     std::uint64_t line = 0;
+    void* first_requester = nullptr;  // slot 0
+    std::int32_t frame =
+        -1;  // the cache line reserved for the fill, when the cache allocates on miss
+    std::uint16_t prev = none, next = none;  // neighbours in allocation order (live entries)
+    std::uint16_t outstanding_fills = 0;
+    std::uint16_t slots = 0;           // requests merged so far, the first included
     std::uint8_t pending_sectors = 0;  // sectors requested from the next level
-    std::uint32_t outstanding_fills = 0;
-    std::vector<slot> slots;
+    std::uint8_t first_sectors = 0;    // slot 0
     bool valid = false;
-    int frame = -1;  // the cache line reserved for the fill, when the cache allocates on miss
   };
+  static_assert(sizeof(entry) == 32, "two entries per host cache line");
 
   mshr_table(std::size_t entries, std::size_t merge, bool hashed = true);
 
   std::size_t capacity() const { return m_entries.size(); }
   std::size_t merge_limit() const { return m_merge; }
-  std::size_t used() const { return m_order.size(); }
+  std::size_t used() const { return m_used; }
   bool full() const { return used() == capacity(); }
   std::size_t slots_used() const { return m_slots_used; }
 
@@ -44,7 +55,8 @@ class mshr_table {
   // Primary miss: a new entry (the table must not be full); `frame`: the line reserved for
   // it, if any (-1).
   int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1);
-  bool can_merge(int idx) const { return m_entries[idx].slots.size() < m_merge; }
+  bool can_merge(int idx) const { return m_entries[idx].slots < m_merge; }
+  std::size_t slot_count(int idx) const { return m_entries[idx].slots; }
   // Secondary miss; `extra_sectors` are fetched by an additional fill.
   void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
   const entry& at(int idx) const { return m_entries[idx]; }
@@ -54,15 +66,19 @@ class mshr_table {
   void release(int idx, std::vector<slot>& out);
 
   // Live entries, oldest first.
-  const std::vector<int>& order() const { return m_order; }
+  std::vector<int> order() const;
 
  private:
+  static constexpr std::uint16_t none = 0xffff;
   std::size_t home(std::uint64_t line) const {
     return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> m_hash_shift);
   }
   void unhash(std::uint64_t line, int idx);
+  // Slot k >= 1 of entry idx.
+  slot& more(int idx, std::size_t k) { return m_more[std::size_t(idx) * (m_merge - 1) + k - 1]; }
 
   std::vector<entry> m_entries;
+  std::vector<slot> m_more;  // per entry, slots 1 .. merge - 1
   // line -> entry index; -1 marks an empty bucket. Size: a power of two >= 2 x entries.
   struct bucket {
     std::uint64_t line = 0;
@@ -71,7 +87,8 @@ class mshr_table {
   std::vector<bucket> m_hash;
   unsigned m_hash_shift = 63;
   std::vector<int> m_free;
-  std::vector<int> m_order;
+  std::uint16_t m_oldest = none, m_youngest = none;  // the live entries' list
+  std::size_t m_used = 0;
   std::size_t m_merge;
   std::size_t m_slots_used = 0;
 };

@@ -147,6 +147,27 @@ TEST(cli, bad_ways_too_many) {
   expect_bad(m, "ways", "gpu.l2[0].ways", "must be at most 65534", m.line + 1, 5);
 }
 
+// A cache's tables are allocated once its parameters are valid, so sizes they cannot hold
+// are a one-line error too (they had ended in "internal error: std::bad_alloc").
+TEST(cli, bad_mshr_entries_too_many) {
+  auto m = mutate("mshrs", "      mshr_entries: 64", "      mshr_entries: 4000000000");
+  expect_bad(m, "mshrs", "gpu.smx[0].l1.mshr_entries", "must be at most 65535", m.line, 7);
+}
+
+TEST(cli, bad_mshr_slots_too_many) {
+  // 256 x 100000 slots: more than 2^18.
+  auto m = mutate("merge", "    mshr_merge: 4", "    mshr_merge: 100000");
+  expect_bad(m, "merge", "gpu.l2[0].mshr_merge", "mshr_entries x mshr_merge must be at most 262144",
+             m.line, 5);
+}
+
+TEST(cli, bad_cache_lines_too_many) {
+  // 2^25 sets of 8 ways: 2^28 lines (checked before the size, which no longer matches).
+  auto m = mutate("lines", "    sets: 64\n    ways: 8", "    sets: 33554432\n    ways: 8");
+  expect_bad(m, "lines", "gpu.l2[0].sets", "sets x ways must be at most 16777216 lines per cache",
+             m.line, 5);
+}
+
 TEST(cli, bad_count_zero) {
   expect_bad(mutate("count0", "count: 6 ", "count: 0 "), "count0", "gpu.dram.count",
              "count must be at least 1", 0, 12);
