@@ -1,5 +1,7 @@
 #include "models/common/mem_request.h"
 
+#include <algorithm>
+
 namespace gputlm {
 
 const char* to_string(access_kind k) {
@@ -21,11 +23,13 @@ const char* to_string(access_kind k) {
 
 payload_pool::~payload_pool() {
   // A run that ends in error (a deadlock, the livelock watchdog) may leave payloads in
-  // flight that still carry other blocks' extensions (the network's route), which may be
-  // gone by now: drop the pointers instead of letting the payload free them.
+  // flight that still carry other blocks' extensions, which may be gone by now: drop the
+  // pointers instead of letting the payload free them. (A payload in the pool may still
+  // count 1: see release().)
+  std::sort(m_free.begin(), m_free.end());
   const unsigned n = tlm::max_num_extensions();
   for (slot* s : m_all) {
-    if (s->get_ref_count() != 0)  // still in flight
+    if (!std::binary_search(m_free.begin(), m_free.end(), s))  // still in flight
       for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
     delete s;
   }
@@ -51,7 +55,7 @@ tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned 
   gp.set_byte_enable_ptr(nullptr);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   s->ext = mem_request{};
-  gp.acquire();
+  if (gp.get_ref_count() == 0) gp.acquire();  // (a payload back through release() still counts 1)
   return gp;
 }
 

@@ -12,6 +12,7 @@
 // initiator sends nothing more on that socket until END_REQ arrives.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <tlm>
@@ -88,6 +89,11 @@ class payload_pool : public tlm::tlm_mm_interface {
   }
 
   void free(tlm::tlm_generic_payload* gp) override;
+  // What gp.release() does for the holder of a payload of this pool, without reading the
+  // payload's memory-manager pointer (its own host cache line): the payload of a finished
+  // request goes back to the pool. A payload whose count is 1 keeps it in the pool, and
+  // acquire() does not count it again.
+  void release(tlm::tlm_generic_payload& gp);
 
   std::size_t in_use() const { return m_in_use; }
   std::size_t allocated() const { return m_all.size(); }
@@ -105,7 +111,13 @@ class payload_pool : public tlm::tlm_mm_interface {
 struct alignas(64) payload_pool::slot : tlm::tlm_generic_payload {
   mem_request ext;
   unsigned char data[max_bytes] = {};
+#ifndef NDEBUG
+  const payload_pool* owner;  // release() checks that a payload is its pool's
+#endif
   explicit slot(payload_pool* pool) : tlm::tlm_generic_payload(pool) {
+#ifndef NDEBUG
+    owner = pool;
+#endif
     set_extension(&ext);
     data_offset = data - reinterpret_cast<unsigned char*>(static_cast<tlm::tlm_generic_payload*>(this));
   }
@@ -120,6 +132,16 @@ inline const mem_request* payload_pool::find_request(const tlm::tlm_generic_payl
       gp.get_data_ptr() == reinterpret_cast<const unsigned char*>(&gp) + slot::data_offset)
     return &static_cast<const slot&>(gp).ext;
   return gp.get_extension<mem_request>();
+}
+
+inline void payload_pool::release(tlm::tlm_generic_payload& gp) {
+  assert(find_request(gp) == &static_cast<slot&>(gp).ext && static_cast<slot&>(gp).owner == this);
+  if (gp.get_ref_count() != 1) {
+    gp.release();
+    return;
+  }
+  m_free.push_back(static_cast<slot*>(&gp));
+  --m_in_use;
 }
 
 inline mem_request& payload_pool::request(tlm::tlm_generic_payload& gp) {

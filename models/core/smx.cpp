@@ -921,12 +921,12 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   edge_dispatcher::progress();
   const mem_request& r = payload_pool::request(gp);
   if (r.kind == access_kind::flush) {  // the L1 has been flushed
-    gp.release();
+    m_pool.release(gp);
     if (m_ldst_head < m_ldst_fifo.size()) wake_at(clock().next_cycle());
     return;
   }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
-  gp.release();
+  m_pool.release(gp);
   pending_load& pl = m_pending[p];
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;

@@ -185,7 +185,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
         m_ready_slots.clear();
         sample_mshr(now);
       }
-      gp.release();
+      m_pool.release(gp);
     }
     wake_at(now);
     return tlm::TLM_COMPLETED;

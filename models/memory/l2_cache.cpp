@@ -117,7 +117,8 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   if (ph == tlm::BEGIN_RESP) {
     mem_request& req = payload_pool::request(gp);
     const int* tag = static_cast<const int*>(req.origin);
-    if (tag >= m_origin_tags.data() && tag < &m_origin_tags.back()) {  // a fill
+    const bool own = tag >= m_origin_tags.data() && tag <= &m_origin_tags.back();
+    if (own && tag != &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
       ++m_logic_changes;
@@ -132,7 +133,10 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
       m_ready_slots.clear();
       sample_mshr(now);
     }
-    gp.release();
+    if (own)
+      m_pool.release(gp);
+    else
+      gp.release();
     wake_at(now);
     return tlm::TLM_COMPLETED;
   }
