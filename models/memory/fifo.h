@@ -25,7 +25,9 @@ class fifo {
   }
   void pop() {
     m_head = (m_head + 1) & m_mask;
-    --m_size;
+    // Emptied: start again at the front, so that a queue that drains often keeps using the
+    // same few host cache lines instead of walking its whole ring.
+    if (--m_size == 0) m_head = 0;
   }
   // Removes element i (order kept).
   void erase(std::size_t i) {

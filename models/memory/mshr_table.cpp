@@ -18,8 +18,8 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
 
 int mshr_table::find(std::uint64_t line) const {
   if (m_hash.empty()) {
-    for (std::uint16_t idx = m_oldest; idx != none; idx = m_entries[idx].next)
-      if (m_entries[idx].line == line) return idx;
+    for (std::size_t idx = 0; idx < m_entries.size(); ++idx)
+      if (m_entries[idx].valid && m_entries[idx].line == line) return static_cast<int>(idx);
     return -1;
   }
   const std::size_t mask = m_hash.size() - 1;
@@ -32,7 +32,12 @@ int mshr_table::find(std::uint64_t line) const {
 
 std::vector<int> mshr_table::order() const {
   std::vector<int> out;
-  for (std::uint16_t idx = m_oldest; idx != none; idx = m_entries[idx].next) out.push_back(idx);
+  for (std::size_t idx = 0; idx < m_entries.size(); ++idx)
+    if (m_entries[idx].valid) out.push_back(static_cast<int>(idx));
+  // Oldest first; live entries are fewer than 2^31 allocations apart.
+  std::sort(out.begin(), out.end(), [&](int a, int b) {
+    return static_cast<std::int32_t>(m_entries[a].seq - m_entries[b].seq) < 0;
+  });
   return out;
 }
 
@@ -64,10 +69,7 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   e.outstanding_fills = 1;
   e.valid = true;
   e.frame = frame;
-  e.prev = m_youngest;
-  e.next = none;
-  (m_youngest != none ? m_entries[m_youngest].next : m_oldest) = static_cast<std::uint16_t>(idx);
-  m_youngest = static_cast<std::uint16_t>(idx);
+  e.seq = m_seq++;
   ++m_used;
   ++m_slots_used;
   if (m_hash.empty()) return idx;
@@ -103,8 +105,6 @@ void mshr_table::release(int idx, std::vector<slot>& out) {
   e.slots = 0;
   e.valid = false;
   if (!m_hash.empty()) unhash(e.line, idx);
-  (e.prev != none ? m_entries[e.prev].next : m_oldest) = e.next;
-  (e.next != none ? m_entries[e.next].prev : m_youngest) = e.prev;
   --m_used;
   m_free.push_back(idx);
 }

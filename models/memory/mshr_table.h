@@ -7,9 +7,11 @@
 // Lines are found through a small open-addressing hash (linear probing, deletion by
 // backward shift), so a lookup costs the same with 8 entries or 256. A cache that reserves
 // a line for every miss finds its entries through the reserved lines instead and builds
-// the table without the hash (find() then walks the live entries).
+// the table without the hash (find() then scans the entries).
 // An entry is 32 bytes and holds its first slot, the usual case: a miss and its fill then
 // touch one host cache line of the table; further slots of a merge sit in a side array.
+// The allocation order is kept as a sequence number per entry, so that a release touches
+// no other entry (order() sorts by it).
 // Plain C++, no SystemC; no allocation after construction. At most max_entries entries
 // and max_merge slots per entry (the caches validate their parameters against these).
 #pragma once
@@ -31,9 +33,9 @@ class mshr_table {
   struct entry {
     std::uint64_t line = 0;
     void* first_requester = nullptr;  // slot 0
-    std::int32_t frame =
-        -1;  // the cache line reserved for the fill, when the cache allocates on miss
-    std::uint16_t prev = none, next = none;  // neighbours in allocation order (live entries)
+    // The cache line reserved for the fill, when the cache allocates on miss.
+    std::int32_t frame = -1;
+    std::uint32_t seq = 0;  // allocation order (wraps; compared as a difference)
     std::uint16_t outstanding_fills = 0;
     std::uint16_t slots = 0;           // requests merged so far, the first included
     std::uint8_t pending_sectors = 0;  // sectors requested from the next level
@@ -69,7 +71,6 @@ class mshr_table {
   std::vector<int> order() const;
 
  private:
-  static constexpr std::uint16_t none = 0xffff;
   std::size_t home(std::uint64_t line) const {
     return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> m_hash_shift);
   }
@@ -87,7 +88,7 @@ class mshr_table {
   std::vector<bucket> m_hash;
   unsigned m_hash_shift = 63;
   std::vector<int> m_free;
-  std::uint16_t m_oldest = none, m_youngest = none;  // the live entries' list
+  std::uint32_t m_seq = 0;  // of the next allocation
   std::size_t m_used = 0;
   std::size_t m_merge;
   std::size_t m_slots_used = 0;
