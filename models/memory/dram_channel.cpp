@@ -18,6 +18,8 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
 
   dram_timing t;
   t.banks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_banks));
+  m_bank_count = t.banks;
+  m_xor_banks = m_bank_indexing.is("xor");
   t.bank_groups = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_bank_groups));
   t.bank_group_low_bits = m_bank_group_indexing.is("low_bits");
   auto c = [](const param<cycles>& p) { return static_cast<std::uint32_t>(p->value); };
@@ -194,8 +196,8 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   const dram_address a = m_decoder->decode(gp.get_address());
   dram_scheduler::request r;
   r.tag = reinterpret_cast<void*>(static_cast<std::uintptr_t>(slot));
-  r.bank = a.bank % static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_banks));
-  if (m_bank_indexing.is("xor")) r.bank = (r.bank ^ a.row) % static_cast<std::uint32_t>(*m_banks);
+  r.bank = a.bank % m_bank_count;
+  if (m_xor_banks) r.bank = (r.bank ^ a.row) % m_bank_count;
   r.row = a.row;
   r.write = gp.is_write();
   const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;

@@ -119,6 +119,8 @@ class dram_channel : public component {
   std::unique_ptr<dram_scheduler> m_sched;
   std::unique_ptr<address_decoder> m_decoder;
   std::uint64_t m_atom = 0;  // burst_length x bus_width x chips (from the parameters, once)
+  std::uint32_t m_bank_count = 1;  // banks, and bank_indexing == xor (read per request)
+  bool m_xor_banks = false;
   struct waiting {
     tlm::tlm_generic_payload* gp;
     std::uint64_t arrival;
