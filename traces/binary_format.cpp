@@ -878,7 +878,7 @@ class binary_kernel_reader final : public kernel_reader {
                                    std::uint32_t block) {
     const std::string& file = m_file->path();
     unpacker u(p, n, file, fmt::format("block {}", block));
-    auto tb = std::make_shared<tb_trace>();
+    auto tb = new_tb();
     tb->linear_id = u.get<std::uint32_t>("TB linear id");
     tb->index = u.get_dim("TB index");
     const dim3& g = m_info.grid;

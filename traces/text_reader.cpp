@@ -57,7 +57,7 @@ class text_kernel_reader final : public kernel_reader, private text::unknown_opc
       index = scan_to(id);
       at_frontier = true;
     }
-    auto tb = std::make_shared<tb_trace>();
+    auto tb = new_tb();
     tb->index = index;
     tb->linear_id = id;
     parse_body(*tb);

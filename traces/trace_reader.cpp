@@ -17,9 +17,47 @@ namespace gputlm::traces {
 // ---------------------------------------------------------------- kernel_reader
 
 kernel_reader::kernel_reader(std::string source, const open_options& opts)
-    : m_opts(opts), m_source(std::move(source)) {}
+    : m_opts(opts), m_source(std::move(source)) {
+  m_graveyard->direct = m_opts.read_ahead == 0;
+}
 
-kernel_reader::~kernel_reader() { stop_thread(); }
+kernel_reader::~kernel_reader() {
+  stop_thread();
+  // TBs still held by the consumer are freed where they are dropped from now on.
+  {
+    std::lock_guard<std::mutex> g(m_graveyard->mutex);
+    m_graveyard->direct = true;
+  }
+  m_graveyard->clear();
+}
+
+void kernel_reader::graveyard::bury(tb_trace* tb) {
+  {
+    std::lock_guard<std::mutex> g(mutex);
+    if (!direct) {
+      dead.push_back(tb);
+      return;
+    }
+  }
+  delete tb;
+}
+
+void kernel_reader::graveyard::clear() {
+  std::vector<tb_trace*> batch;
+  {
+    std::lock_guard<std::mutex> g(mutex);
+    batch.swap(dead);
+  }
+  for (tb_trace* tb : batch) delete tb;
+  // The batch's own buffer is freed here too; the next one grows again on the consumer's
+  // side, so keep one of the usual size.
+  std::lock_guard<std::mutex> g(mutex);
+  if (dead.capacity() < batch.capacity()) dead.reserve(batch.capacity());
+}
+
+std::shared_ptr<tb_trace> kernel_reader::new_tb() {
+  return std::shared_ptr<tb_trace>(new tb_trace, [g = m_graveyard](tb_trace* tb) { g->bury(tb); });
+}
 
 void kernel_reader::stop_thread() {
   {
@@ -84,6 +122,7 @@ void kernel_reader::worker() {
     m_loading = true;
     m_loading_id = id;
     lock.unlock();
+    m_graveyard->clear();
     result r = load_caught(id);
     lock.lock();
     m_loading = false;

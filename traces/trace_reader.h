@@ -68,8 +68,14 @@ class kernel_reader {
  protected:
   kernel_reader(std::string source, const open_options& opts);
   // Decodes one TB; runs on the reader thread (or the caller's when read_ahead == 0), one
-  // call at a time.
+  // call at a time. The TB comes from new_tb().
   virtual std::shared_ptr<tb_trace> load_tb(std::uint32_t linear_id) = 0;
+  // An empty TB whose memory goes back through the reader thread: when the consumer drops
+  // the last reference, the TB is queued, and the reader thread frees it the next time it
+  // works (its blocks were allocated on that thread; freeing them there spares the
+  // consumer's thread the allocator's cross-thread path). Without a reader thread, or once
+  // the reader is gone, it is freed at once.
+  std::shared_ptr<tb_trace> new_tb();
   // For subclasses reporting unknown opcodes (any thread, one at a time).
   void note_unknown(std::uint16_t opcode, const source_location& where);
   // Must be called by the most-derived destructor before members go away.
@@ -84,12 +90,21 @@ class kernel_reader {
     std::shared_ptr<tb_trace> tb;
     std::exception_ptr error;
   };
+  // TBs the consumer is done with, for the reader thread to free (see new_tb()).
+  struct graveyard {
+    std::mutex mutex;
+    std::vector<tb_trace*> dead;
+    bool direct = false;  // no reader thread to free them (any more): free at once
+    void bury(tb_trace* tb);
+    void clear();  // frees the queued TBs
+  };
   void worker();
   void start_worker_locked(std::unique_lock<std::mutex>& lock);
   bool next_prefetch_locked(std::uint32_t& id);
   result load_caught(std::uint32_t id);
 
   std::string m_source;
+  std::shared_ptr<graveyard> m_graveyard = std::make_shared<graveyard>();
 
   std::mutex m_load_mutex;  // read_ahead == 0: serialises load_tb
   mutable std::mutex m_mutex;
