@@ -96,6 +96,7 @@ address_decoder::address_decoder(const std::string& map, std::uint32_t channels,
   m_col = field(col_mask);
   // ipoly hashes over the next power of two (16, 32 or 64) of all sub-partitions.
   while (m_ipoly_size < m_channels * m_subs && m_ipoly_size < 64) m_ipoly_size <<= 1;
+  m_ipoly = ipoly_hasher(m_ipoly_size);
 }
 
 address_decoder::field::field(std::uint64_t mask) {
@@ -116,7 +117,7 @@ address_decoder::field::field(std::uint64_t mask) {
 
 std::uint32_t address_decoder::hashed_partition(std::uint64_t chunk) const {
   const std::uint32_t total = m_channels * m_subs;
-  if (m_indexing == partition_indexing::ipoly) return ipoly_hash(chunk, m_ipoly_size) % total;
+  if (m_indexing == partition_indexing::ipoly) return m_ipoly(chunk) % total;
   return static_cast<std::uint32_t>(splitmix64(chunk ^ 0x5eedULL) % total);
 }
 

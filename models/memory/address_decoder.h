@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/memory/set_index.h"
+
 namespace gputlm::memory {
 
 enum class partition_indexing : std::uint8_t { linear, xor_fold, ipoly, random };
@@ -70,6 +72,7 @@ class address_decoder {
   field m_row, m_bank, m_col;
   unsigned m_bank_bits = 0;
   std::uint32_t m_ipoly_size = 16;
+  ipoly_hasher m_ipoly{16};  // over m_ipoly_size
 };
 
 }  // namespace gputlm::memory

@@ -60,8 +60,9 @@ tag_array::tag_array(const cache_geometry& g)
       m_link(m_lines.size()),
       m_order(g.sets),
       m_empty(std::size_t(g.sets) * m_words, 0),
-      m_reserved(std::size_t(g.sets) * m_words, 0) {
-  // (cache_config::validate() rejects more than 65534 ways, after the blocks are built.)
+      m_reserved(std::size_t(g.sets) * m_words, 0),
+      m_ipoly(g.sets) {
+  // (Built once cache_config::validate() has bounded the geometry: at most 65534 ways.)
   for (std::uint32_t s = 0; s < g.sets; ++s) {
     for (std::uint32_t w = 0; w < g.ways; ++w) {
       m_lines[std::size_t(s) * g.ways + w].set = s;
@@ -71,6 +72,7 @@ tag_array::tag_array(const cache_geometry& g)
 }
 
 std::uint32_t tag_array::set_of(std::uint64_t addr) const {
+  if (m_g.index == index_function::ipoly) return m_ipoly(addr >> m_line_log2);
   return set_index(m_g.index, addr, m_g.sets, m_line_log2);
 }
 

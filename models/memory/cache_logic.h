@@ -146,6 +146,7 @@ class tag_array {
   std::vector<order> m_order;             // per set: allocated lines, by rank
   std::vector<std::uint64_t> m_empty;     // per set, m_words words: the empty ways
   std::vector<std::uint64_t> m_reserved;  // per set, m_words words: the reserved ways
+  ipoly_hasher m_ipoly;                   // the set index, when it is IPOLY
 };
 
 struct access_request {

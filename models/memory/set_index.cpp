@@ -35,13 +35,22 @@ struct ipoly_tables {
               reduce_bitwise(std::uint64_t(v) << (8 * k), k_polys[p], 4 + p));
   }
 };
+
+const ipoly_tables& tables() {
+  static const ipoly_tables t;
+  return t;
+}
 }  // namespace
+
+ipoly_hasher::ipoly_hasher(std::uint32_t size) : m_mask(size - 1) {
+  const unsigned degree = log2_floor(size);
+  if (degree >= 4 && degree <= 6) m_table = tables().t[degree - 4];
+}
 
 std::uint32_t ipoly_hash(std::uint64_t value, std::uint32_t size) {
   const unsigned degree = log2_floor(size);
   if (degree < 4 || degree > 6) return static_cast<std::uint32_t>(value & (size - 1));
-  static const ipoly_tables tables;
-  const auto& t = tables.t[degree - 4];
+  const auto& t = tables().t[degree - 4];
   std::uint32_t h = 0;
   for (unsigned k = 0; value != 0; ++k, value >>= 8) h ^= t[k][value & 0xff];  // zero bytes add 0
   return h;

@@ -55,6 +55,34 @@ TEST(set_index, ipoly_is_the_remainder_modulo_the_irreducible_polynomial) {
   EXPECT_EQ(ipoly_hash(0x40, 64), 0x3u);  // x^6 = x + 1
 }
 
+// The hasher that remembers the hash of the bits above the low 16 gives the same remainder,
+// whether those bits stay (runs of nearby values) or change (including back to zero).
+TEST(set_index, ipoly_hasher_matches_the_remainder) {
+  auto reference = [](std::uint64_t v, unsigned degree) {
+    const std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : 0x43;
+    for (unsigned bit = 63; bit >= degree; --bit)
+      if (v >> bit & 1) v ^= poly << (bit - degree);
+    return static_cast<std::uint32_t>(v);
+  };
+  for (std::uint32_t size : {8u, 16u, 32u, 64u, 128u}) {
+    const ipoly_hasher h(size);
+    const unsigned degree = size == 16 ? 4 : size == 32 ? 5 : 6;
+    const bool ipoly = size >= 16 && size <= 64;  // else the low bits, as ipoly_hash
+    std::uint64_t x = 0x2545f4914f6cdd1dULL;
+    for (int i = 0; i < 3000; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      // Mostly small steps within 64 KiB, now and then a jump or a value below 2^16.
+      const std::uint64_t v = i % 7 == 0    ? x
+                              : i % 11 == 0 ? (x & 0xffff)
+                                            : (x & ~0xffffULL) | (i * 128 & 0xffff);
+      const std::uint32_t want = ipoly ? reference(v, degree) : std::uint32_t(v & (size - 1));
+      ASSERT_EQ(h(v), want) << "size " << size << " value " << std::hex << v;
+    }
+  }
+}
+
 TEST(set_index, ipoly_spreads_a_power_of_two_stride_over_every_set) {
   for (std::uint32_t sets : {16u, 32u, 64u}) {
     std::set<std::uint32_t> linear, ipoly;
