@@ -126,6 +126,18 @@ std::string indexed(const std::string& name, std::uint64_t i) {
   return name + "[" + std::to_string(i) + "]";
 }
 
+// Nested arrays multiply: a block's instances (its count times its ancestors' counts) stay
+// within max_block_count, checked before anything is built.
+void check_counts(const block_spec& spec, std::uint64_t enclosing) {
+  const std::uint64_t n = enclosing * spec.count.value_or(1);  // each factor <= 1024
+  if (n > max_block_count)
+    throw input_error(spec.count_where, spec.spec_path + ".count",
+                      "gives " + std::to_string(n) +
+                          " instances with the enclosing blocks' counts; at most " +
+                          std::to_string(max_block_count));
+  for (const auto& child : spec.children) check_counts(child, n);
+}
+
 // gpu.smx[3].l1 -> gpu.smx[0].l1
 std::string representative(const std::string& path) {
   static const std::regex idx("\\[[0-9]+\\]");
@@ -146,6 +158,7 @@ std::unique_ptr<platform> platform::load(const std::string& file,
   p->m_spec = load_platform_yaml(file);
   for (const auto& s : sets) p->m_spec.overrides.push_back(parse_set_option(s));
   p->apply_spec_overrides();
+  check_counts(p->m_spec.top, 1);
   p->make_clocks();
   if (p->m_spec.power.present) p->m_power = std::make_unique<pm::power_model>(p->m_spec.power);
 
@@ -237,6 +250,9 @@ void platform::apply_spec_overrides() {
     } else {
       auto c = units::parse_uint(o.value.text);
       if (!c || *c == 0) throw input_error(o.value.where, o.key, "count must be a positive integer");
+      if (*c > max_block_count)
+        throw input_error(o.value.where, o.key,
+                          "count must be at most " + std::to_string(max_block_count));
       b->count = *c;
       b->count_where = o.value.where;
     }

@@ -19,6 +19,10 @@ struct binding_spec {
   std::string key;   // for messages: "gpu.bind[2]"
 };
 
+// A block array (`count:`) has at most this many instances, its enclosing arrays'
+// instances included (smx[i].l1[j] counts i x j).
+constexpr std::uint64_t max_block_count = 1024;
+
 struct block_spec {
   std::string name;                 // key in the parent: "smx"
   std::string type;

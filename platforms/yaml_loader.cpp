@@ -77,6 +77,8 @@ block_spec parse_block(const std::string& file, const std::string& name, const Y
       auto c = units::parse_uint(scalar(file, value, key_path));
       if (!c) fail(file, value, key_path, "expected a positive integer, got '" + value.Scalar() + "'");
       if (*c == 0) fail(file, value, key_path, "count must be at least 1");
+      if (*c > max_block_count)
+        fail(file, value, key_path, "count must be at most " + std::to_string(max_block_count));
       b.count = *c;
       b.count_where = at(file, value.Mark());
     } else if (key == "bind") {

@@ -15,12 +15,15 @@ kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
   scheduler.register_b_transport(this, &kernel_distributor::scheduler_b);
   add_stat("kernels", m_kernels, "kernels that held an entry");
   add_stat("full_stalls", m_full_stalls, "launches that waited for a free entry");
-  m_kde.assign(*m_entries, kde_record{});
-  m_launch.assign(*m_entries, nullptr);
-  m_entry_traces.resize(*m_entries);
 }
 
-void kernel_distributor::validate() { m_entries.require(*m_entries >= 1, "needs at least one entry"); }
+void kernel_distributor::validate() {
+  m_entries.require(*m_entries >= 1, "needs at least one entry");
+  m_entries.require(*m_entries <= 4096, "must be at most 4096");
+  m_kde.assign(*m_entries, kde_record{});
+  m_launch.assign(*m_entries, nullptr);
+  m_entry_traces.assign(*m_entries, entry_traces{});
+}
 
 void kernel_distributor::add_traces(vcd_writer& vcd) {
   m_valid_entries.trace(vcd, name(), "valid_entries", 8);

@@ -18,7 +18,14 @@ kmu::kmu(const sc_core::sc_module_name& name, const block_context& ctx) : compon
   add_stat("kernels_completed", m_kernels_completed, "kernels completed");
 }
 
-void kmu::validate() { m_hw_queues.require(*m_hw_queues >= 1, "needs at least one hardware queue"); }
+void kmu::validate() {
+  m_hw_queues.require(*m_hw_queues >= 1, "needs at least one hardware queue");
+  m_hw_queues.require(*m_hw_queues <= 4096, "must be at most 4096");
+  // Latencies near 2^64 cycles overflow simulated time (the run never ends).
+  constexpr std::uint64_t max_latency = std::uint64_t(1) << 32;
+  for (const param<cycles>* l : {&m_kernel_launch_latency, &m_dispatch_latency})
+    l->require((*l)->value <= max_latency, "must be at most " + units::format_cycles(max_latency));
+}
 
 void kmu::host_thread() {
   workload* w = work().ptr;

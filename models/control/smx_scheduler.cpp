@@ -14,6 +14,8 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   declare_socket("kd", kd);
   declare_socket("doorbell", doorbell);
   doorbell.register_b_transport(this, &smx_scheduler::doorbell_b);
+  // One socket per SMX: bounded before the sockets are made.
+  m_smxs.require(*m_smxs <= 4096, "must be at most 4096");
   for (std::uint64_t i = 0; i < *m_smxs; ++i) {
     smx.push_back(std::make_unique<socket_type>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_bw(this, &smx_scheduler::smx_bw, static_cast<int>(i));
@@ -29,7 +31,13 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   add_stat("tbs_completed", m_tbs_completed, "TBs completed");
 }
 
-void smx_scheduler::validate() { m_smxs.require(*m_smxs >= 1, "serves at least one SMX"); }
+void smx_scheduler::validate() {
+  m_smxs.require(*m_smxs >= 1, "serves at least one SMX");
+  // Latencies near 2^64 cycles overflow simulated time (the run never ends).
+  constexpr std::uint64_t max_latency = std::uint64_t(1) << 32;
+  m_tb_launch_latency.require(m_tb_launch_latency->value <= max_latency,
+                              "must be at most " + units::format_cycles(max_latency));
+}
 
 void smx_scheduler::add_traces(vcd_writer& vcd) {
   m_resident_tbs.trace(vcd, name(), "resident_tbs", 16);

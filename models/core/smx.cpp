@@ -23,6 +23,15 @@ const char* to_string(stall_reason r) {
 }
 
 namespace {
+// Bounds that keep an SMX's state a sane size (checked before anything is sized).
+constexpr std::uint64_t max_registers = std::uint64_t(1) << 20;
+constexpr std::uint64_t max_register_banks = 1024;
+constexpr std::uint64_t max_threads_bound = 4096;  // 128 warps of 32
+constexpr std::uint64_t max_tbs_bound = 1024;
+constexpr std::uint64_t max_warp_schedulers = 64;
+constexpr std::uint64_t max_ldst_queue = 65536;
+constexpr std::uint64_t max_units = 1024;  // per unit class, and operand collectors per kind
+
 const char* k_unit_names[] = {"sp",      "sfu",    "int",     "dp",      "tensor", "ldst",
                               "branch",  "barrier", "exit",   "texture", "other"};
 
@@ -79,6 +88,11 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   add_stat("device_launches", m_device_launches,
            "CDP/DTBL launch instructions issued (child kernels are not yet modelled)");
   add_stat("activations", m_activations, "cycles the SMX was evaluated (the rest it slept)");
+  // The register file's power elements come from these two: bounded before it is declared.
+  m_registers.require(*m_registers <= max_registers,
+                      "must be at most " + std::to_string(max_registers));
+  m_register_banks.require(*m_register_banks <= max_register_banks,
+                           "must be at most " + std::to_string(max_register_banks));
   m_power = std::make_unique<smx_power>(*this, *m_registers * 4,
                                         static_cast<std::uint32_t>(*m_register_banks));
 }
@@ -100,13 +114,20 @@ void smx::validate() {
   m_max_threads.require(*m_max_threads >= *m_warp_size && *m_max_threads % *m_warp_size == 0,
                         "must be a positive multiple of warp_size (" +
                             std::to_string(*m_warp_size) + ")");
+  m_max_threads.require(*m_max_threads <= max_threads_bound,
+                        "must be at most " + std::to_string(max_threads_bound) + " (" +
+                            std::to_string(max_threads_bound / *m_warp_size) + " warps)");
   m_max_tbs.require(*m_max_tbs >= 1, "must be at least 1");
+  m_max_tbs.require(*m_max_tbs <= max_tbs_bound,
+                    "must be at most " + std::to_string(max_tbs_bound));
   m_registers.require(*m_registers >= 1, "must be at least 1");
   m_max_shared_memory_per_tb.require(*m_max_shared_memory_per_tb <= *m_shared_memory,
                                      "exceeds shared_memory");
   m_shared_memory_banks.require(*m_shared_memory_banks >= 1 && *m_shared_memory_banks <= 64,
                                 "must be 1 to 64");
   m_warp_schedulers.require(*m_warp_schedulers >= 1, "must be at least 1");
+  m_warp_schedulers.require(*m_warp_schedulers <= max_warp_schedulers,
+                            "must be at most " + std::to_string(max_warp_schedulers));
   m_max_threads.require(max_warps() <= 64 * *m_warp_schedulers,
                         "gives more than 64 warps per warp scheduler (warp_schedulers is " +
                             std::to_string(*m_warp_schedulers) + ")");
@@ -114,11 +135,19 @@ void smx::validate() {
   m_fetch_width.require(*m_fetch_width >= 1, "must be at least 1");
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1, "must be at least 1");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
+  for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
+    u->count.require(*u->count <= max_units, "must be at most " + std::to_string(max_units));
   m_sp.count.require(*m_sp.count >= 1, "an SMX needs at least one SP unit");
   m_sfu.count.require(*m_sfu.count >= 1,
                       "an SMX needs at least one SFU (it also runs DP when dp_units is 0)");
   m_ldst_units.require(*m_ldst_units >= 1, "must be at least 1");
+  m_ldst_units.require(*m_ldst_units <= max_units, "must be at most " + std::to_string(max_units));
   m_ldst_queue.require(*m_ldst_queue >= 32, "must hold a whole warp's requests (32)");
+  m_ldst_queue.require(*m_ldst_queue <= max_ldst_queue,
+                       "must be at most " + std::to_string(max_ldst_queue));
+  for (const param<std::uint64_t>* c :
+       {&m_collectors_sp, &m_collectors_sfu, &m_collectors_mem, &m_collectors_generic})
+    c->require(**c <= max_units, "must be at most " + std::to_string(max_units));
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->initiation.require(*u->initiation >= 1, "initiation interval must be at least 1 cycle");
   m_pipeline_widths.require(m_pipeline_widths->size() == 11 || m_pipeline_widths->size() == 13,

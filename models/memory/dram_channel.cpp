@@ -4,8 +4,19 @@
 
 namespace gputlm::memory {
 
+namespace {
+// Bounds that keep a channel's tables a sane size (checked before anything is sized).
+constexpr std::uint64_t max_sub_partitions = 16;
+constexpr std::uint64_t max_queue = 4096;  // queue_depth, return_queue
+constexpr std::uint64_t max_banks = 64;    // the scheduler keeps banks in 64-bit masks
+constexpr std::uint64_t max_atom = 4096;   // burst_length x bus_width x chips, bytes
+}  // namespace
+
 dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
+  // One socket per sub-partition: bounded before the sockets are made.
+  m_sub_partitions.require(*m_sub_partitions <= max_sub_partitions,
+                           "must be at most " + std::to_string(max_sub_partitions));
   for (std::uint64_t i = 0; i < *m_sub_partitions; ++i) {
     l2.push_back(std::make_unique<socket_type>(("l2_" + std::to_string(i)).c_str()));
     l2.back()->register_nb_transport_fw(this, &dram_channel::l2_fw, static_cast<int>(i));
@@ -16,44 +27,13 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   for (std::size_t i = 0; i < l2.size(); ++i) m_up[i].bind(*l2[i]);
   m_held.assign(l2.size(), nullptr);
 
-  dram_timing t;
-  t.banks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_banks));
-  m_bank_count = t.banks;
-  m_xor_banks = m_bank_indexing.is("xor");
-  t.bank_groups = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_bank_groups));
-  t.bank_group_low_bits = m_bank_group_indexing.is("low_bits");
-  auto c = [](const param<cycles>& p) { return static_cast<std::uint32_t>(p->value); };
-  t.tCCD = c(m_tCCD);
-  t.tRRD = c(m_tRRD);
-  t.tRCD = c(m_tRCD);
-  t.tRAS = c(m_tRAS);
-  t.tRP = c(m_tRP);
-  t.tRC = c(m_tRC);
-  t.CL = c(m_CL);
-  t.WL = c(m_WL);
-  t.tCDLR = c(m_tCDLR);
-  t.tWR = c(m_tWR);
-  t.tCCDL = c(m_tCCDL);
-  t.tRTPL = c(m_tRTPL);
-  t.burst_cycles = static_cast<std::uint32_t>(
-      std::max<std::uint64_t>(1, *m_burst_length / std::max<std::uint64_t>(1, *m_data_rate)));
-  t.dual_bus = *m_dual_bus;
-  t.fr_fcfs = m_scheduler.is("fr_fcfs");
-  m_sched = std::make_unique<dram_scheduler>(t, std::max<std::uint64_t>(1, *m_queue_depth));
-  m_atom = *m_burst_length * m_bus_width->value * *m_chips;
   const std::string map = address_decoder::check(*m_address_map).empty()
                               ? *m_address_map
                               : std::string("dramid@8;") + std::string(64, '0');
   m_decoder = std::make_unique<address_decoder>(
       map, static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_channels)),
       static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_sub_partitions)));
-
-  const std::size_t slots = *m_queue_depth + *m_return_queue;
-  m_arrival.resize(slots);
-  m_port_of.resize(slots);
-  for (std::size_t s = slots; s-- > 0;) m_free_slots.push_back(static_cast<std::uint32_t>(s));
   m_completions.reserve(4);
-  m_stats_v.queue_occupancy = histogram(1, *m_queue_depth + 1);
 
   add_stat("reads", m_stats_v.reads, "read requests");
   add_stat("writes", m_stats_v.writes, "write requests");
@@ -86,8 +66,6 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
       "DRAM cycles from arrival in the queue to the first command issued for the request");
   add_stat("queue_occupancy", m_stats_v.queue_occupancy, "cycles with n requests queued");
 
-  m_trace_open_row.assign(t.banks, traced_value(k_row_closed));
-
   m_wake.bind<dram_channel, &dram_channel::run>(this, clock());
   // Never woken unless `bytes` or `data_bus` is traced.
   m_bus_wake.bind<dram_channel, &dram_channel::trace_bus>(this, clock());
@@ -109,15 +87,30 @@ void dram_channel::validate() {
   m_sub_partitions.require(*m_sub_partitions >= 1, "must be at least 1");
   m_channels.require(*m_channels >= 1, "must be at least 1");
   m_chips.require(*m_chips >= 1, "must be at least 1");
+  m_chips.require(*m_chips <= max_atom, "must be at most " + std::to_string(max_atom));
+  m_bus_width.require(m_bus_width->value >= 1, "must be at least 1B");
+  m_bus_width.require(m_bus_width->value <= max_atom,
+                      "must be at most " + units::format_bytes(max_atom));
   m_burst_length.require(*m_burst_length >= 1, "must be at least 1");
+  m_burst_length.require(*m_burst_length <= max_atom,
+                         "must be at most " + std::to_string(max_atom));
+  // Each factor is at most 4096, so the product does not wrap.
+  m_burst_length.require(*m_burst_length * m_bus_width->value * *m_chips <= max_atom,
+                         "burst_length x bus_width x chips (bytes per column access) must be "
+                         "at most " +
+                             units::format_bytes(max_atom));
   m_data_rate.require(*m_data_rate >= 1, "must be at least 1");
   m_banks.require(*m_banks >= 1 && *m_banks % *m_sub_partitions == 0,
                   "must be a positive multiple of sub_partitions");
-  m_banks.require(*m_banks <= 64, "at most 64 banks per channel");
+  m_banks.require(*m_banks <= max_banks, "at most 64 banks per channel");
   m_bank_groups.require(power_of_two(*m_bank_groups) && *m_banks % *m_bank_groups == 0,
                         "must be a power of two dividing banks");
   m_queue_depth.require(*m_queue_depth >= 1, "must be at least 1");
+  m_queue_depth.require(*m_queue_depth <= max_queue,
+                        "must be at most " + std::to_string(max_queue));
   m_return_queue.require(*m_return_queue >= 1, "must be at least 1");
+  m_return_queue.require(*m_return_queue <= max_queue,
+                         "must be at most " + std::to_string(max_queue));
   m_write_queue.require(m_write_queue->size() == 3 && (*m_write_queue)[1] <= (*m_write_queue)[0] &&
                             (*m_write_queue)[2] <= (*m_write_queue)[1],
                         "needs [size, high, low] with low <= high <= size");
@@ -125,6 +118,42 @@ void dram_channel::validate() {
   m_address_map.require(err.empty(), err);
   m_address_map.require(err.empty() && m_decoder->banks() >= *m_banks,
                         "has fewer B bits than log2(banks)");
+
+  // The geometry is valid: build the scheduler and size the tables.
+  dram_timing t;
+  t.banks = static_cast<std::uint32_t>(*m_banks);
+  m_bank_count = t.banks;
+  m_xor_banks = m_bank_indexing.is("xor");
+  t.bank_groups = static_cast<std::uint32_t>(*m_bank_groups);
+  t.bank_group_low_bits = m_bank_group_indexing.is("low_bits");
+  auto c = [](const param<cycles>& p) { return static_cast<std::uint32_t>(p->value); };
+  t.tCCD = c(m_tCCD);
+  t.tRRD = c(m_tRRD);
+  t.tRCD = c(m_tRCD);
+  t.tRAS = c(m_tRAS);
+  t.tRP = c(m_tRP);
+  t.tRC = c(m_tRC);
+  t.CL = c(m_CL);
+  t.WL = c(m_WL);
+  t.tCDLR = c(m_tCDLR);
+  t.tWR = c(m_tWR);
+  t.tCCDL = c(m_tCCDL);
+  t.tRTPL = c(m_tRTPL);
+  t.burst_cycles =
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_burst_length / *m_data_rate));
+  t.dual_bus = *m_dual_bus;
+  t.fr_fcfs = m_scheduler.is("fr_fcfs");
+  m_sched = std::make_unique<dram_scheduler>(t, *m_queue_depth);
+  m_atom = *m_burst_length * m_bus_width->value * *m_chips;
+
+  const std::size_t slots = *m_queue_depth + *m_return_queue;
+  m_arrival.assign(slots, waiting{});
+  m_port_of.assign(slots, 0);
+  m_free_slots.clear();
+  m_free_slots.reserve(slots);
+  for (std::size_t s = slots; s-- > 0;) m_free_slots.push_back(static_cast<std::uint32_t>(s));
+  m_stats_v.queue_occupancy = histogram(1, *m_queue_depth + 1);
+  m_trace_open_row.assign(t.banks, traced_value(k_row_closed));
 }
 
 std::string dram_channel::pending_work() const {

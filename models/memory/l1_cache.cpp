@@ -13,8 +13,6 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   icnt.register_nb_transport_bw(this, &l1_cache::icnt_bw);
   m_down.bind(icnt);
   m_up.bind(core);
-  m_bank_busy_until.assign(std::max<std::uint64_t>(1, *m_banks), 0);
-  m_bank_bytes.assign(m_bank_busy_until.size(), 0);
 
   m_stats_v.register_with(*this, "miss queue");
   add_stat("stores", m_stats_v.stores, "stores taken");
@@ -42,6 +40,9 @@ void l1_cache::validate() {
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
   m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
   m_banks.require(*m_banks >= 1, "must be at least 1");
+  m_banks.require(*m_banks <= 64, "must be at most 64");
+  m_bank_busy_until.assign(*m_banks, 0);
+  m_bank_bytes.assign(*m_banks, 0);
   m_bank_interleave.require(*m_bank_interleave >= 1, "must be at least 1 B");
   m_dirty_line_cap.require(*m_dirty_line_cap <= 100, "is a percentage (0-100)");
   if (*m_unified_size != 0) {

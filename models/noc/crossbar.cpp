@@ -59,8 +59,13 @@ void crossbar::validate() {
   m_vc_buffer.require(*m_vc_buffer >= 1, "must be at least 1");
   const std::uint64_t max_flits = (8 + 128 + m_flit_size->value - 1) / m_flit_size->value;
   m_input_buffer.require(*m_input_buffer >= max_flits, "must hold the largest packet");
+  m_input_buffer.require(*m_input_buffer <= max_buffer,
+                         "must be at most " + std::to_string(max_buffer) + " flits");
   m_output_buffer.require(*m_output_buffer >= max_flits, "must hold the largest packet");
+  m_output_buffer.require(*m_output_buffer <= max_buffer,
+                          "must be at most " + std::to_string(max_buffer) + " flits");
   m_internal_speedup.require(*m_internal_speedup > 0, "must be positive");
+  m_internal_speedup.require(*m_internal_speedup <= 64, "must be at most 64");
 }
 
 void crossbar::route(packet& p, std::uint32_t source) const {

@@ -5,6 +5,9 @@
 namespace gputlm::noc {
 
 mesh::mesh(const sc_core::sc_module_name& name, const block_context& ctx) : network(name, ctx) {
+  // The routers, buffers and links are sized by these: checked first.
+  m_columns.require(*m_columns >= 1 && *m_columns <= 16, "must be 1..16");
+  m_rows.require(*m_rows >= 1 && *m_rows <= 16, "must be 1..16");
   const std::uint32_t n = nodes();
   const std::uint32_t m = mem_ports(), s = smx_ports();
   // Placement.
@@ -67,13 +70,16 @@ mesh::mesh(const sc_core::sc_module_name& name, const block_context& ctx) : netw
 
 void mesh::validate() {
   network::validate();
-  m_columns.require(*m_columns >= 1 && *m_columns <= 16, "must be 1..16");
-  m_rows.require(*m_rows >= 1 && *m_rows <= 16, "must be 1..16");
   m_vcs.require(*m_vcs >= 1, "must be at least 1");
+  m_vcs.require(*m_vcs <= 64, "must be at most 64");
+  m_vc_buffer.require(*m_vc_buffer <= max_buffer,
+                      "must be at most " + std::to_string(max_buffer) + " flits");
   const std::uint64_t max_flits = (8 + 128 + m_flit_size->value - 1) / m_flit_size->value;
   m_vc_buffer.require(*m_vcs * *m_vc_buffer >= max_flits,
                       "vcs x vc_buffer must hold the largest packet");
   m_mem_buffer.require(*m_mem_buffer >= max_flits, "must hold the largest packet");
+  m_mem_buffer.require(*m_mem_buffer <= max_buffer,
+                       "must be at most " + std::to_string(max_buffer) + " flits");
   const std::uint64_t n = *m_columns * *m_rows;
   m_mem_nodes.require(m_mem_nodes->empty() || m_mem_nodes->size() == *m_mem_ports,
                       "needs one node per memory port");

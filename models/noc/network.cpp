@@ -20,6 +20,13 @@ network::~network() = default;
 
 network::network(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
+  // Checked before the sockets and tables are sized, and before the topologies divide by
+  // the flit size in their constructors.
+  m_smx_ports.require(*m_smx_ports <= max_ports, "must be at most " + std::to_string(max_ports));
+  m_mem_ports.require(*m_mem_ports <= max_ports, "must be at most " + std::to_string(max_ports));
+  m_flit_size.require(*m_flit_size >= 8, "must hold at least the 8 B packet header");
+  m_flit_size.require(*m_flit_size <= max_flit_size,
+                      "must be at most " + units::format_bytes(max_flit_size));
   for (std::uint64_t i = 0; i < *m_smx_ports; ++i) {
     smx.push_back(std::make_unique<target_type>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_fw(this, &network::smx_fw, static_cast<int>(i));
@@ -63,8 +70,9 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
 void network::validate() {
   m_smx_ports.require(*m_smx_ports >= 1, "must be at least 1");
   m_mem_ports.require(*m_mem_ports >= 1, "must be at least 1");
-  m_flit_size.require(*m_flit_size >= 8, "must hold at least the 8 B packet header");
   m_ejection_buffer.require(*m_ejection_buffer >= 1, "must be at least 1");
+  m_ejection_buffer.require(*m_ejection_buffer <= max_buffer,
+                            "must be at most " + std::to_string(max_buffer));
   m_mem_channels.require(*m_mem_channels >= 1 && *m_mem_ports % *m_mem_channels == 0,
                          "must divide mem_ports");
   const std::string err = memory::address_decoder::check(*m_address_map);

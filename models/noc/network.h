@@ -65,6 +65,10 @@ class network : public component {
 
  protected:
   static constexpr std::size_t max_hops = 40;
+  // Bounds on the parameters (checked before anything is sized by them).
+  static constexpr std::uint64_t max_ports = 1024;      // smx_ports, mem_ports
+  static constexpr std::uint64_t max_flit_size = 4096;  // bytes
+  static constexpr std::uint64_t max_buffer = 65536;    // flits or packets per buffer
   struct packet;
   struct buffer {
     std::uint32_t capacity_flits = 0;

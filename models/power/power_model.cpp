@@ -1,6 +1,7 @@
 #include "models/power/power_model.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "models/common/input_error.h"
 
@@ -44,12 +45,20 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
     evs[static_cast<std::size_t>(it - events.begin())].joules = ev.joules;
   }
   if (spec->granularity_bytes && capacity_bytes) {
-    if (capacity_bytes % spec->granularity_bytes != 0 ||
-        capacity_bytes / spec->granularity_bytes > 0xffffffffull)
-      throw input_error(spec->granularity_where, "power.components." + spec->key() + ".granularity",
+    const std::string key = "power.components." + spec->key() + ".granularity";
+    if (capacity_bytes % spec->granularity_bytes != 0)
+      throw input_error(spec->granularity_where, key,
                         "does not divide the " + std::to_string(capacity_bytes) + " B of " + block);
+    if (capacity_bytes / spec->granularity_bytes > max_elements)
+      throw input_error(spec->granularity_where, key,
+                        "splits the " + std::to_string(capacity_bytes) + " B of " + block +
+                            " into " + std::to_string(capacity_bytes / spec->granularity_bytes) +
+                            " elements; at most " + std::to_string(max_elements));
     elements = static_cast<std::uint32_t>(capacity_bytes / spec->granularity_bytes);
   }
+  if (elements > max_elements)  // the blocks bound their element counts: not input
+    throw std::logic_error(block + "." + name + ": " + std::to_string(elements) +
+                           " power elements, more than " + std::to_string(max_elements));
   if (elements == 0) elements = 1;
   std::vector<power_state> states;
   for (const auto& st : spec->states)

@@ -27,6 +27,9 @@ class power_model {
     bool modelled;      // the table has coefficients for it
   };
 
+  // At most this many elements per component (a gating policy keeps state per element).
+  static constexpr std::uint64_t max_elements = std::uint64_t(1) << 24;
+
   explicit power_model(power_spec spec);
   ~power_model();
 
@@ -35,7 +38,8 @@ class power_model {
 
   // A block's component: coefficients from the table entry `block_type.name` (zero, and
   // not reported, when there is none). Elements: capacity / granularity when the entry
-  // sets a granularity and the block gives its capacity, otherwise `elements`.
+  // sets a granularity and the block gives its capacity, otherwise `elements`; more than
+  // max_elements from a granularity is an input error naming the entry's granularity.
   entry& declare(const std::string& block, const std::string& block_type, const std::string& name,
                  const std::vector<std::string>& events, std::uint64_t capacity_bytes,
                  std::uint32_t elements, double nominal_volts, std::uint64_t period_fs);

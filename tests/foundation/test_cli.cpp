@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "tests/common/run_command.h"
 
@@ -13,25 +15,39 @@ using namespace gputlm::testing;
 namespace {
 
 const std::string k_fermi = std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml";
+const std::string k_latoa = std::string(GPUTLM_SOURCE_DIR) + "/yaml/latoa.yaml";
 
 struct mutated {
   std::string path;
-  std::size_t line;    // 1-based line of the replaced text
-  std::size_t column;  // 1-based column where it starts
+  std::size_t line = 0;    // 1-based line of the (first) replaced text
+  std::size_t column = 0;  // 1-based column where it starts
 };
+
+// `base` with the first occurrence of each `from` replaced by its `to`, in order; the
+// position is that of the first replacement.
+mutated mutate_many(const std::string& base, const std::string& name,
+                    const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string text = slurp(base);
+  mutated m;
+  m.path = std::string(GPUTLM_TEST_TMP) + "/" + name + ".yaml";
+  for (std::size_t k = 0; k < edits.size(); ++k) {
+    const auto& [from, to] = edits[k];
+    auto pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos == std::string::npos) continue;
+    text.replace(pos, from.size(), to);
+    if (k == 0) {
+      m.line = 1 + std::count(text.begin(), text.begin() + pos, '\n');
+      m.column = pos - text.rfind('\n', pos - 1);
+    }
+  }
+  write_text(m.path, text);
+  return m;
+}
 
 // fermi.yaml with the first occurrence of `from` replaced by `to`.
 mutated mutate(const std::string& name, const std::string& from, const std::string& to) {
-  std::string text = slurp(k_fermi);
-  auto pos = text.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  text.replace(pos, from.size(), to);
-  mutated m;
-  m.path = std::string(GPUTLM_TEST_TMP) + "/" + name + ".yaml";
-  m.line = 1 + std::count(text.begin(), text.begin() + pos, '\n');
-  m.column = pos - text.rfind('\n', pos - 1);
-  write_text(m.path, text);
-  return m;
+  return mutate_many(k_fermi, name, {{from, to}});
 }
 
 std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
@@ -171,6 +187,151 @@ TEST(cli, bad_cache_lines_too_many) {
 TEST(cli, bad_count_zero) {
   expect_bad(mutate("count0", "count: 6 ", "count: 0 "), "count0", "gpu.dram.count",
              "count must be at least 1", 0, 12);
+}
+
+// Sizes that had ended in std::bad_alloc, SIGFPE, SIGSEGV, a hang while sockets or tables
+// were built, or a deadlock (a value truncated to 0) are one-line errors, reported before
+// anything is sized by them (each of these returns at once).
+TEST(cli, bad_count_too_many) {
+  expect_bad(mutate("count_big", "count: 15 ", "count: 100000000 "), "count_big", "gpu.smx.count",
+             "count must be at most 1024", 0, 12);
+  auto r =
+      run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set l2.count=5000", "count_set");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: --set l2.count=5000: l2.count: count must be at most 1024\n");
+  // Nested arrays multiply.
+  auto n = run_command(
+      gputlm_bin() + " elaborate " + k_fermi + " -q --set smx.count=1024 --set smx.l1.count=2",
+      "count_nested");
+  EXPECT_EQ(n.status, 2);
+  EXPECT_EQ(n.err,
+            "error: --set smx.l1.count=2: gpu.smx.l1.count: gives 2048 instances with the "
+            "enclosing blocks' counts; at most 1024\n");
+}
+
+TEST(cli, bad_dram_queue_depth_too_large) {
+  auto m = mutate("dram_qd", "    queue_depth: 64", "    queue_depth: 1000000000000");
+  expect_bad(m, "dram_qd", "gpu.dram[0].queue_depth", "must be at most 4096", m.line, 5);
+  auto r = mutate("dram_rq", "    return_queue: 116", "    return_queue: 1000000000000");
+  expect_bad(r, "dram_rq", "gpu.dram[0].return_queue", "must be at most 4096", r.line, 5);
+}
+
+TEST(cli, bad_dram_banks_too_many) {
+  auto m = mutate("dram_banks", "    banks: 16", "    banks: 1000000000");
+  expect_bad(m, "dram_banks", "gpu.dram[0].banks", "at most 64 banks per channel", m.line, 5);
+}
+
+TEST(cli, bad_dram_sub_partitions_too_many) {
+  auto m = mutate("dram_subs", "    sub_partitions: 2 ", "    sub_partitions: 100000 ");
+  expect_bad(m, "dram_subs", "gpu.dram[0].sub_partitions", "must be at most 16", m.line, 5);
+}
+
+TEST(cli, bad_dram_atom_too_large) {
+  // 2^30 x 4 B x 2 chips had wrapped to a 0-byte column access (SIGFPE in the channel).
+  auto m = mutate("dram_burst", "    burst_length: 8 ", "    burst_length: 1073741824 ");
+  expect_bad(m, "dram_burst", "gpu.dram[0].burst_length", "must be at most 4096", m.line, 5);
+  auto p = mutate("dram_atom", "    burst_length: 8 ", "    burst_length: 1024 ");
+  expect_bad(p, "dram_atom", "gpu.dram[0].burst_length",
+             "burst_length x bus_width x chips (bytes per column access) must be at most 4KiB",
+             p.line, 5);
+  auto w = mutate("dram_bus0", "    bus_width: 4B", "    bus_width: 0B");
+  expect_bad(w, "dram_bus0", "gpu.dram[0].bus_width", "must be at least 1B", w.line, 5);
+}
+
+TEST(cli, bad_smx_sizes) {
+  // 2^32 schedulers had become 0 as a 32-bit count (SIGFPE).
+  auto w = mutate("smx_sched", "    warp_schedulers: 2", "    warp_schedulers: 4294967296");
+  expect_bad(w, "smx_sched", "gpu.smx[0].warp_schedulers", "must be at most 64", w.line, 5);
+  // 2^32 SP units had become 0 units (a deadlock).
+  auto u = mutate("smx_units", "    sp_units: 2", "    sp_units: 4294967296");
+  expect_bad(u, "smx_units", "gpu.smx[0].sp_units", "must be at most 1024", u.line, 5);
+  auto t = mutate("smx_tbs", "    max_tbs: 8", "    max_tbs: 100000000000");
+  expect_bad(t, "smx_tbs", "gpu.smx[0].max_tbs", "must be at most 1024", t.line, 5);
+  auto th = mutate("smx_threads", "    max_threads: 1536", "    max_threads: 1048576");
+  expect_bad(th, "smx_threads", "gpu.smx[0].max_threads", "must be at most 4096 (128 warps)",
+             th.line, 5);
+  auto c = mutate("smx_coll", "    collectors_sp: 6", "    collectors_sp: 4294967296");
+  expect_bad(c, "smx_coll", "gpu.smx[0].collectors_sp", "must be at most 1024", c.line, 5);
+  auto q = mutate("smx_ldstq", "    max_tbs: 8", "    max_tbs: 8\n    ldst_queue: 100000000000");
+  expect_bad(q, "smx_ldstq", "gpu.smx[0].ldst_queue", "must be at most 65536", q.line + 1, 5);
+}
+
+TEST(cli, bad_register_file_too_large) {
+  // The register file's power component is declared by the SMX's constructor.
+  auto r = mutate("smx_regs", "    registers: 32768", "    registers: 4294967296");
+  expect_bad(r, "smx_regs", "gpu.smx[0].registers", "must be at most 1048576", r.line, 5);
+  auto b = mutate("smx_rbanks", "    register_banks: 16", "    register_banks: 100000000");
+  expect_bad(b, "smx_rbanks", "gpu.smx[0].register_banks", "must be at most 1024", b.line, 5);
+}
+
+TEST(cli, bad_power_elements_too_many) {
+  // A 32 MiB L2 bank in 1-byte elements: 2^25 of them (a gating policy keeps state for each).
+  auto m = mutate_many(k_fermi, "pw_elements",
+                       {{"    l2_cache:\n      data:\n        granularity: 32B",
+                         "    l2_cache:\n      data:\n        granularity: 1B"},
+                        {"    size: 64KiB", "    size: 32MiB"},
+                        {"    sets: 64\n    ways: 8", "    sets: 32768\n    ways: 8"}});
+  expect_bad(m, "pw_elements", "power.components.l2_cache.data.granularity",
+             "splits the 33554432 B of gpu.l2[0] into 33554432 elements; at most 16777216",
+             m.line + 2, 9);
+}
+
+TEST(cli, bad_l1_banks_too_many) {
+  auto m = mutate("l1_banks", "      banks: 1 ", "      banks: 100000000 ");
+  expect_bad(m, "l1_banks", "gpu.smx[0].l1.banks", "must be at most 64", m.line, 7);
+}
+
+TEST(cli, bad_control_sizes) {
+  auto kd = mutate("kd_entries", "    entries: 32", "    entries: 100000000");
+  expect_bad(kd, "kd_entries", "gpu.kd.entries", "must be at most 4096", kd.line, 5);
+  auto tb = mutate("tb_smxs", "    smxs: 15", "    smxs: 100000000");
+  expect_bad(tb, "tb_smxs", "gpu.tb_scheduler.smxs", "must be at most 4096", tb.line, 5);
+  // 2^64 - 1 cycles had overflowed simulated time (the run never ended).
+  auto l = mutate("kmu_lat", "    dispatch_latency: 0cycles",
+                  "    dispatch_latency: 18446744073709551615cycles");
+  expect_bad(l, "kmu_lat", "gpu.kmu.dispatch_latency", "must be at most 4294967296cycles", l.line,
+             5);
+}
+
+TEST(cli, bad_kmu_hw_queues_on_run) {
+  // The KMU's queues are built when the simulation starts: the bound is checked at
+  // elaboration, so `run` stops before simulating and writes nothing.
+  auto m = mutate("kmu_hwq", "    hw_queues: 32", "    hw_queues: 10000000000");
+  const std::string stats = std::string(GPUTLM_TEST_TMP) + "/kmu_hwq.json";
+  std::filesystem::remove(stats);
+  auto r = run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR +
+                           "/traces/samples/vectoradd --no-wall-clock --stats " + stats,
+                       "kmu_hwq");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "error: " + m.path + ":" + std::to_string(m.line) +
+                       ":5: gpu.kmu.hw_queues: must be at most 4096\n");
+  EXPECT_FALSE(std::filesystem::exists(stats));
+}
+
+TEST(cli, bad_icnt_sizes) {
+  auto p = mutate("icnt_ports", "    smx_ports: 15", "    smx_ports: 100000000");
+  expect_bad(p, "icnt_ports", "gpu.icnt.smx_ports", "must be at most 1024", p.line, 5);
+  auto mp = mutate("icnt_mports", "    mem_ports: 12", "    mem_ports: 100000000");
+  expect_bad(mp, "icnt_mports", "gpu.icnt.mem_ports", "must be at most 1024", mp.line, 5);
+  // A 0-byte flit had divided by zero while the crossbar was built.
+  auto f = mutate("icnt_flit", "    flit_size: 40B", "    flit_size: 0B");
+  expect_bad(f, "icnt_flit", "gpu.icnt.flit_size", "must hold at least the 8 B packet header",
+             f.line, 5);
+  // 2^32 flits had become a 0-flit buffer (a deadlock).
+  auto b = mutate("icnt_inbuf", "    input_buffer: 64", "    input_buffer: 4294967296");
+  expect_bad(b, "icnt_inbuf", "gpu.icnt.input_buffer", "must be at most 65536 flits", b.line, 5);
+}
+
+TEST(cli, bad_mesh_geometry) {
+  auto c = mutate_many(k_latoa, "mesh_cols", {{"    columns: 8", "    columns: 0"}});
+  expect_bad(c, "mesh_cols", "gpu.icnt.columns", "must be 1..16", c.line, 5);
+  auto big =
+      mutate_many(k_latoa, "mesh_big",
+                  {{"    columns: 8 ", "    columns: 65536 "}, {"    rows: 8", "    rows: 65536"}});
+  expect_bad(big, "mesh_big", "gpu.icnt.columns", "must be 1..16", big.line, 5);
+  auto f = mutate_many(k_latoa, "mesh_flit", {{"    flit_size: ", "    flit_size: 0B #"}});
+  expect_bad(f, "mesh_flit", "gpu.icnt.flit_size", "must hold at least the 8 B packet header",
+             f.line, 5);
 }
 
 TEST(cli, bad_socket_bound_twice) {
