@@ -19,7 +19,7 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
 int mshr_table::find(std::uint64_t line) const {
   if (m_hash.empty()) {
     for (std::size_t idx = 0; idx < m_entries.size(); ++idx)
-      if (m_entries[idx].valid && m_entries[idx].line == line) return static_cast<int>(idx);
+      if (m_entries[idx].live() && m_entries[idx].line == line) return static_cast<int>(idx);
     return -1;
   }
   const std::size_t mask = m_hash.size() - 1;
@@ -33,7 +33,7 @@ int mshr_table::find(std::uint64_t line) const {
 std::vector<int> mshr_table::order() const {
   std::vector<int> out;
   for (std::size_t idx = 0; idx < m_entries.size(); ++idx)
-    if (m_entries[idx].valid) out.push_back(static_cast<int>(idx));
+    if (m_entries[idx].live()) out.push_back(static_cast<int>(idx));
   // Oldest first; live entries are fewer than 2^31 allocations apart.
   std::sort(out.begin(), out.end(), [&](int a, int b) {
     return static_cast<std::int32_t>(m_entries[a].seq - m_entries[b].seq) < 0;
@@ -67,7 +67,6 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   e.slots = 1;
   e.pending_sectors = sectors;
   e.outstanding_fills = 1;
-  e.valid = true;
   e.frame = frame;
   e.seq = m_seq++;
   ++m_used;
@@ -103,7 +102,6 @@ void mshr_table::release(int idx, std::vector<slot>& out) {
   for (std::size_t k = 1; k < e.slots; ++k) out.push_back(more(idx, k));
   m_slots_used -= e.slots;
   e.slots = 0;
-  e.valid = false;
   if (!m_hash.empty()) unhash(e.line, idx);
   --m_used;
   m_free.push_back(idx);

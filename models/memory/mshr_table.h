@@ -37,10 +37,10 @@ class mshr_table {
     std::int32_t frame = -1;
     std::uint32_t seq = 0;  // allocation order (wraps; compared as a difference)
     std::uint16_t outstanding_fills = 0;
-    std::uint16_t slots = 0;           // requests merged so far, the first included
+    std::uint16_t slots = 0;           // requests merged so far, the first included (0: free)
     std::uint8_t pending_sectors = 0;  // sectors requested from the next level
     std::uint8_t first_sectors = 0;    // slot 0
-    bool valid = false;
+    bool live() const { return slots != 0; }
   };
   static_assert(sizeof(entry) == 32, "two entries per host cache line");
 

@@ -30,11 +30,10 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/common/mem_request.h"
 #include "models/common/timed_queue.h"
 #include "models/common/wakeup.h"
-#include "models/common/mem_request.h"
 #include "models/memory/address_decoder.h"
-#include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
 #include "models/power/power_component.h"
 

@@ -35,21 +35,24 @@ TEST(set_index, fermi_hash_by_hand) {
   EXPECT_EQ(set_index(index_function::fermi_hash, 0x1000, 32, 7), 0u);
 }
 
+namespace {
+// Reference: GF(2) long division of the 64-bit value by x^4+x+1, x^5+x^2+1 or x^6+x+1.
+std::uint32_t gf2_remainder(std::uint64_t v, unsigned degree) {
+  const std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : 0x43;
+  for (unsigned bit = 63; bit >= degree; --bit)
+    if (v >> bit & 1) v ^= poly << (bit - degree);
+  return static_cast<std::uint32_t>(v);
+}
+}  // namespace
+
 TEST(set_index, ipoly_is_the_remainder_modulo_the_irreducible_polynomial) {
-  // Reference: GF(2) long division of the 64-bit value by x^4+x+1, x^5+x^2+1, x^6+x+1.
-  auto reference = [](std::uint64_t v, unsigned degree) {
-    const std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : 0x43;
-    for (unsigned bit = 63; bit >= degree; --bit)
-      if (v >> bit & 1) v ^= poly << (bit - degree);
-    return static_cast<std::uint32_t>(v);
-  };
   std::uint64_t x = 0x9e3779b97f4a7c15ULL;
   for (int i = 0; i < 2000; ++i) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     for (unsigned degree = 4; degree <= 6; ++degree)
-      ASSERT_EQ(ipoly_hash(x, 1u << degree), reference(x, degree)) << std::hex << x;
+      ASSERT_EQ(ipoly_hash(x, 1u << degree), gf2_remainder(x, degree)) << std::hex << x;
   }
   EXPECT_EQ(ipoly_hash(0x10, 16), 0x3u);  // x^4 = x + 1
   EXPECT_EQ(ipoly_hash(0x40, 64), 0x3u);  // x^6 = x + 1
@@ -58,12 +61,6 @@ TEST(set_index, ipoly_is_the_remainder_modulo_the_irreducible_polynomial) {
 // The hasher that remembers the hash of the bits above the low 16 gives the same remainder,
 // whether those bits stay (runs of nearby values) or change (including back to zero).
 TEST(set_index, ipoly_hasher_matches_the_remainder) {
-  auto reference = [](std::uint64_t v, unsigned degree) {
-    const std::uint64_t poly = degree == 4 ? 0x13 : degree == 5 ? 0x25 : 0x43;
-    for (unsigned bit = 63; bit >= degree; --bit)
-      if (v >> bit & 1) v ^= poly << (bit - degree);
-    return static_cast<std::uint32_t>(v);
-  };
   for (std::uint32_t size : {8u, 16u, 32u, 64u, 128u}) {
     const ipoly_hasher h(size);
     const unsigned degree = size == 16 ? 4 : size == 32 ? 5 : 6;
@@ -77,7 +74,7 @@ TEST(set_index, ipoly_hasher_matches_the_remainder) {
       const std::uint64_t v = i % 7 == 0    ? x
                               : i % 11 == 0 ? (x & 0xffff)
                                             : (x & ~0xffffULL) | (i * 128 & 0xffff);
-      const std::uint32_t want = ipoly ? reference(v, degree) : std::uint32_t(v & (size - 1));
+      const std::uint32_t want = ipoly ? gf2_remainder(v, degree) : std::uint32_t(v & (size - 1));
       ASSERT_EQ(h(v), want) << "size " << size << " value " << std::hex << v;
     }
   }
