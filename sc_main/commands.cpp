@@ -151,6 +151,7 @@ int run_main(const std::vector<std::string>& args) {
   // Open every host-launched kernel now, so a missing or malformed kernel file is reported
   // before the simulation starts.
   for (std::uint32_t k = 0; k < work.kernels().size(); ++k) work.reader(k);
+  if (!work.kernels().empty()) work.reader(0).read_ahead();
   p->set_workload(&work);
 
   std::unique_ptr<vcd_writer> vcd;

@@ -179,6 +179,12 @@ void kernel_reader::prefetch(std::vector<std::uint32_t> order) {
   m_cv_work.notify_one();
 }
 
+void kernel_reader::read_ahead() {
+  if (m_opts.read_ahead == 0) return;
+  std::unique_lock<std::mutex> lock(m_mutex);
+  start_worker_locked(lock);
+}
+
 void kernel_reader::note_unknown(std::uint16_t opcode, const source_location& where) {
   std::lock_guard<std::mutex> g(m_unknown_mutex);
   auto it = m_unknown.find(opcode);

@@ -1,6 +1,7 @@
 #include "models/common/mem_request.h"
 
 #include <algorithm>
+#include <new>
 
 namespace gputlm {
 
@@ -31,16 +32,28 @@ payload_pool::~payload_pool() {
   for (slot* s : m_all) {
     if (!std::binary_search(m_free.begin(), m_free.end(), s))  // still in flight
       for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
-    delete s;
+    s->~slot();
   }
+  for (void* c : m_chunks) ::operator delete(c, std::align_val_t(alignof(slot)));
+}
+
+payload_pool::slot* payload_pool::new_slot() {
+  if (m_chunk_used == k_chunk) {
+    m_chunks.push_back(::operator new(k_chunk * sizeof(slot), std::align_val_t(alignof(slot))));
+    m_chunk_used = 0;
+  }
+  void* at = static_cast<char*>(m_chunks.back()) + m_chunk_used * sizeof(slot);
+  slot* s = new (at) slot(this);  // (counted as made only once constructed)
+  ++m_chunk_used;
+  m_all.push_back(s);
+  return s;
 }
 
 tlm::tlm_generic_payload& payload_pool::acquire(std::uint64_t address, unsigned length,
                                                 tlm::tlm_command cmd) {
   slot* s;
   if (m_free.empty()) {
-    s = new slot(this);
-    m_all.push_back(s);
+    s = new_slot();
   } else {
     s = m_free.back();
     m_free.pop_back();

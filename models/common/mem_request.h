@@ -100,8 +100,14 @@ class payload_pool : public tlm::tlm_mm_interface {
 
  private:
   struct slot;
+  // Slots are made k_chunk at a time in one allocation (a pool grows by thousands while a
+  // run warms up), and live until the pool goes.
+  static constexpr std::size_t k_chunk = 64;
+  slot* new_slot();
   std::vector<slot*> m_free;
   std::vector<slot*> m_all;
+  std::vector<void*> m_chunks;
+  std::size_t m_chunk_used = k_chunk;  // slots made in m_chunks.back()
   std::size_t m_in_use = 0;
 };
 

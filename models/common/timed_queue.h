@@ -22,7 +22,11 @@ class timed_queue {
   static constexpr std::uint64_t never = ~std::uint64_t(0);
   static constexpr std::uint64_t window = 256;  // cycles the wheel covers (a power of two)
 
-  timed_queue() : m_buckets(window) {}
+  timed_queue() : m_buckets(window) {
+    // Room for a few items per cycle from the start, instead of each bucket growing from
+    // nothing while a run warms up.
+    for (bucket& b : m_buckets) b.items.reserve(4);
+  }
 
   bool empty() const { return m_size == 0; }
   std::size_t size() const { return m_size; }

@@ -347,3 +347,88 @@ TEST(crossbar, round_robin_lets_an_input_feed_two_outputs_in_one_cycle) {
   EXPECT_EQ(mem1.log[0].cycle, 1u + 1 + 4 - 1);
   EXPECT_EQ(tg.pool.in_use(), 0u);
 }
+
+namespace {
+// Sends plain payloads of its own (no mem_request, as a block outside the memory hierarchy
+// would), one at a time, each of its two payloads in turn: the crossbar must then carry a
+// reply's way back itself, and take its note of it off again before delivering.
+class plain_initiator : public sc_core::sc_module, public tlm::tlm_mm_interface {
+ public:
+  SC_HAS_PROCESS(plain_initiator);
+  plain_initiator(sc_core::sc_module_name n, std::uint64_t addr, int sends)
+      : sc_module(n), socket("socket"), m_sends(sends) {
+    socket.register_nb_transport_bw(this, &plain_initiator::bw);
+    for (int k = 0; k < 2; ++k) {
+      m_gp[k].set_mm(this);
+      m_gp[k].set_address(addr);
+      m_gp[k].set_data_ptr(m_data[k]);
+      m_gp[k].set_data_length(128);
+      m_gp[k].set_streaming_width(128);
+    }
+    SC_THREAD(run);
+  }
+  void free(tlm::tlm_generic_payload*) override {}
+
+  tlm_utils::simple_initiator_socket<plain_initiator> socket;
+  int responses = 0;
+  int foreign = 0;         // replies for payloads that are not this initiator's
+  int with_extension = 0;  // replies that still carry an extension
+
+ private:
+  void run() {
+    for (int s = 0; s < m_sends; ++s) {
+      tlm::tlm_generic_payload& gp = m_gp[s % 2];
+      gp.set_command(s % 3 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      gp.acquire();
+      m_answered = false;
+      tlm::tlm_phase ph = tlm::BEGIN_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      socket->nb_transport_fw(gp, ph, t);
+      while (!m_answered) wait(m_response);
+    }
+  }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+    if (&gp != &m_gp[0] && &gp != &m_gp[1]) {
+      ++foreign;
+      return tlm::TLM_COMPLETED;
+    }
+    for (unsigned i = 0; i < tlm::max_num_extensions(); ++i)
+      if (gp.get_extension(i)) ++with_extension;
+    ++responses;
+    gp.release();
+    m_answered = true;
+    m_response.notify(sc_core::SC_ZERO_TIME);
+    return tlm::TLM_COMPLETED;
+  }
+
+  int m_sends;
+  tlm::tlm_generic_payload m_gp[2];
+  unsigned char m_data[2][128] = {};
+  bool m_answered = false;
+  sc_core::sc_event m_response;
+};
+}  // namespace
+
+TEST(crossbar, a_payload_without_mem_request_finds_its_way_back) {
+  // Both SMX ports address memory port 0 (chunk 0); the replies must come
+  // back to the port each request entered by, not to port 0 for both.
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>("xbar", clk, fermi_xbar({}), "crossbar");
+  plain_initiator a("a", 0x0, 6), b("b", 0x0, 6);
+  fixed_memory mem0("mem0", clk, 3), mem1("mem1", clk, 0);
+  a.socket.bind(*x->smx[0]);
+  b.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  EXPECT_EQ(a.responses, 6);
+  EXPECT_EQ(b.responses, 6);
+  EXPECT_EQ(a.foreign + b.foreign, 0);
+  EXPECT_EQ(a.with_extension + b.with_extension, 0);
+  EXPECT_EQ(mem0.log.size(), 12u);
+  EXPECT_EQ(mem1.log.size(), 0u);
+  EXPECT_EQ(x->packets_in_flight(), 0u);
+}

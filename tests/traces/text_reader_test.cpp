@@ -336,7 +336,8 @@ TEST(TextReader, CompressedKernelsXzAndGz) {
 }
 
 // TBs requested in an order unrelated to the file's, repeatedly, with and without the
-// read-ahead thread, and with a prefetch order that the consumer does not follow.
+// read-ahead thread, with parsing started before the first request, and with a prefetch
+// order that the consumer does not follow.
 TEST(TextReader, RandomAccessAndReadAhead) {
   std::string body;
   const int tbs = 24;
@@ -376,6 +377,15 @@ TEST(TextReader, RandomAccessAndReadAhead) {
     auto app = open_trace(dir.string(), opts);
     kernel_reader& k = app->kernel(1);
     for (std::uint32_t id : order) check(*k.read_tb(id), id);
+    // Parsing started before the first request (as `gputlm run` does while it builds the
+    // platform), asked for twice, then requests in and out of the default order.
+    {
+      auto early = open_trace(dir.string(), opts);
+      kernel_reader& e = early->kernel(1);
+      e.read_ahead();
+      e.read_ahead();
+      for (std::uint32_t id : order) check(*e.read_tb(id), id);
+    }
     // Announced order followed exactly.
     std::vector<std::uint32_t> rev(order.rbegin(), order.rend());
     k.prefetch(rev);
