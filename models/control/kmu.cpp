@@ -37,7 +37,11 @@ void kmu::host_thread() {
     m_queues[info.stream_id % m_queues.size()].kernels.push_back(k);
     w->kernel(k).launch_cycle = 0;
   }
-  for (auto& q : m_queues) q.eligible_cycle = *m_kernel_launch_latency;
+  for (auto& q : m_queues) {
+    q.eligible_cycle = *m_kernel_launch_latency;
+    // Host side only: the trace of a queue's head kernel is parsed while it waits to launch.
+    if (!q.kernels.empty()) w->reader(q.kernels.front()).read_ahead();
+  }
 
   while (true) {
     // The eligible head kernel launched first goes next.
@@ -106,6 +110,7 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     q.kernels.pop_front();
     q.in_flight = false;
     q.eligible_cycle = clock().now_cycle() + *m_kernel_launch_latency;
+    if (!q.kernels.empty()) w->reader(q.kernels.front()).read_ahead();  // (as above)
     ++m_kernels_completed;
     edge_dispatcher::progress();
     gp.release();
