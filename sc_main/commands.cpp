@@ -151,6 +151,8 @@ int run_main(const std::vector<std::string>& args) {
   // Open every host-launched kernel now, so a missing or malformed kernel file is reported
   // before the simulation starts.
   for (std::uint32_t k = 0; k < work.kernels().size(); ++k) work.reader(k);
+  // The first kernel's TBs are parsed from here on: the KMU asks for it too, but only once
+  // the simulation runs, too late for the first launches of a short kernel.
   if (!work.kernels().empty()) work.reader(0).read_ahead();
   p->set_workload(&work);
 

@@ -59,8 +59,9 @@ class kernel_reader {
   // Default: 0, 1, 2, ... Replaces the previous order and drops TBs parsed ahead.
   void prefetch(std::vector<std::uint32_t> order);
   // Starts parsing ahead along the order now instead of at the first read_tb(), so that
-  // the first TBs are ready when the simulation asks (`gputlm run` calls it while the
-  // platform is still being built). Nothing happens without a reader thread.
+  // the first TBs are ready when the simulation asks (`gputlm run` calls it for the first
+  // kernel before it starts the simulation, the KMU for each queue's next kernel). Nothing
+  // happens without a reader thread, or with one already at work.
   void read_ahead();
   // Mnemonics of this kernel's instructions (warp_instruction::opcode indexes it). Grows
   // while TBs are decoded; ids already handed out stay valid.

@@ -29,12 +29,25 @@ payload_pool::~payload_pool() {
   // count 1: see release().)
   std::sort(m_free.begin(), m_free.end());
   const unsigned n = tlm::max_num_extensions();
-  for (slot* s : m_all) {
-    if (!std::binary_search(m_free.begin(), m_free.end(), s))  // still in flight
-      for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
-    s->~slot();
+  for (std::size_t c = 0; c < m_chunks.size(); ++c) {
+    const std::size_t made = c + 1 == m_chunks.size() ? m_chunk_used : k_chunk;
+    for (std::size_t k = 0; k < made; ++k) {
+      slot* s = slot_at(c, k);
+      if (!std::binary_search(m_free.begin(), m_free.end(), s))  // still in flight
+        for (unsigned i = 0; i < n; ++i) s->set_extension(i, nullptr);
+      s->~slot();
+    }
+    ::operator delete(m_chunks[c], std::align_val_t(alignof(slot)));
   }
-  for (void* c : m_chunks) ::operator delete(c, std::align_val_t(alignof(slot)));
+}
+
+payload_pool::slot* payload_pool::slot_at(std::size_t chunk, std::size_t k) const {
+  return std::launder(
+      reinterpret_cast<slot*>(static_cast<char*>(m_chunks[chunk]) + k * sizeof(slot)));
+}
+
+std::size_t payload_pool::allocated() const {
+  return m_chunks.empty() ? 0 : (m_chunks.size() - 1) * k_chunk + m_chunk_used;
 }
 
 payload_pool::slot* payload_pool::new_slot() {
@@ -45,7 +58,6 @@ payload_pool::slot* payload_pool::new_slot() {
   void* at = static_cast<char*>(m_chunks.back()) + m_chunk_used * sizeof(slot);
   slot* s = new (at) slot(this);  // (counted as made only once constructed)
   ++m_chunk_used;
-  m_all.push_back(s);
   return s;
 }
 

@@ -96,16 +96,16 @@ class payload_pool : public tlm::tlm_mm_interface {
   void release(tlm::tlm_generic_payload& gp);
 
   std::size_t in_use() const { return m_in_use; }
-  std::size_t allocated() const { return m_all.size(); }
+  std::size_t allocated() const;
 
  private:
   struct slot;
   // Slots are made k_chunk at a time in one allocation (a pool grows by thousands while a
-  // run warms up), and live until the pool goes.
+  // run warms up), and live until the pool goes: every chunk but the last is full.
   static constexpr std::size_t k_chunk = 64;
   slot* new_slot();
+  slot* slot_at(std::size_t chunk, std::size_t k) const;  // the k-th slot made in a chunk
   std::vector<slot*> m_free;
-  std::vector<slot*> m_all;
   std::vector<void*> m_chunks;
   std::size_t m_chunk_used = k_chunk;  // slots made in m_chunks.back()
   std::size_t m_in_use = 0;

@@ -377,8 +377,8 @@ TEST(TextReader, RandomAccessAndReadAhead) {
     auto app = open_trace(dir.string(), opts);
     kernel_reader& k = app->kernel(1);
     for (std::uint32_t id : order) check(*k.read_tb(id), id);
-    // Parsing started before the first request (as `gputlm run` does while it builds the
-    // platform), asked for twice, then requests in and out of the default order.
+    // Parsing started before the first request (as `gputlm run` does before the
+    // simulation starts), asked for twice, then requests in and out of the default order.
     {
       auto early = open_trace(dir.string(), opts);
       kernel_reader& e = early->kernel(1);
