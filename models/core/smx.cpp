@@ -974,9 +974,26 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     m_pending_free.push_back(p);
   }
   if (w.outstanding == 0) w.at_membar = false;
-  unblock_warp(pl.warp);
+  // A response that leaves the warp waiting for a load (a store's, another load's, one of
+  // several requests of a load) does not make the scheduler examine it again.
+  if (!waits_for_a_load(pl.warp)) unblock_warp(pl.warp);
   maybe_finish_warp(pl.warp);
   wake_at(now);
+}
+
+bool smx::waits_for_a_load(std::uint32_t wi) const {
+  const warp_state& w = m_warps[wi];
+  const blocked_state& b = m_blocked[wi];
+  if (b.until != never || b.reason != stall_reason::scoreboard || w.at_membar ||
+      w.pending_dst_loads == 0 || !w.live || w.checked != w.issued || w.issued >= w.size)
+    return false;
+  const warp_instruction& in = w.insts[w.issued];
+  const reg_file& regs = m_reg_ready[wi];
+  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+    if (in.src[k] < num_regs && regs[in.src[k]] == never) return true;
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+    if (in.dst[k] < num_regs && regs[in.dst[k]] == never) return true;
+  return false;
 }
 
 }  // namespace gputlm::core

@@ -335,6 +335,9 @@ class smx : public component {
     set_blocked(wi, 0, m_blocked[wi].reason);
     masks_of(wi).quiet_until = 0;
   }
+  // Whether warp wi is parked by the scoreboard on its next instruction and one of that
+  // instruction's registers still waits for a load (`never`): check() would park it again.
+  bool waits_for_a_load(std::uint32_t wi) const;
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_banks m_banks;
