@@ -889,6 +889,7 @@ class binary_kernel_reader final : public kernel_reader {
     std::uint32_t nw = u.get<std::uint32_t>("warp count");
     if (nw > 2048) u.fail("warp count", fmt::format("{} warps (at most 2048)", nw));
     tb->warps.resize(nw);
+    std::vector<std::uint64_t> scratch;
     const std::uint32_t nstatic = std::uint32_t(m_statics.size());
     const warp_instruction* statics = m_statics.data();
     for (warp_trace& w : tb->warps) {
@@ -913,9 +914,11 @@ class binary_kernel_reader final : public kernel_reader {
       u.skip(std::size_t(nl) * launch_record_bytes, "launches");
 
       w.insts.reserve(ni);
-      w.addresses.resize(nslots);
-      std::uint64_t* out = w.addresses.data();
-      std::uint32_t slot_at = 0, ext_at = 0, launch_at = 0;
+      // Decoded into `scratch`, then kept in the forms set_addresses() makes (a list can
+      // become half-strided: fewer entries than the file's).
+      if (scratch.size() < nslots) scratch.resize(nslots);
+      std::uint64_t* out = scratch.data();
+      std::uint32_t slot_at = 0, mem_at = 0, ext_at = 0, launch_at = 0;
       auto bad = [&](std::uint32_t i, const char* what) {
         u.fail("instruction", fmt::format("record {} of a warp in TB {}: {}", i, id, what));
       };
@@ -945,11 +948,11 @@ class binary_kernel_reader final : public kernel_reader {
                                         : lanes             ? std::size_t(lanes - 1) * bytes
                                                             : 0);
           if (std::size_t(a_end - a) < need) bad(i, "address stream too short");
-          in.addr_index = slot_at;
+          in.addr_index = mem_at;
           std::uint64_t base;
           std::memcpy(&base, a, 8);
           a += 8;
-          std::uint64_t* o = out + slot_at;
+          std::uint64_t* o = out + mem_at;
           auto get_signed = [bytes](const char* q) -> std::uint64_t {
             switch (bytes) {
               case 1: {
@@ -979,12 +982,22 @@ class binary_kernel_reader final : public kernel_reader {
             in.addr_stride = std::int32_t(get_signed(a));  // bytes <= 4: in range
             a += bytes;
             o[0] = base;
+            mem_at += 1;
           } else if (lanes > 0) {
             o[0] = base;
             for (std::uint32_t k = 1; k < lanes; ++k, a += bytes) {
               base += get_signed(a);
               o[k] = base;
             }
+            std::uint64_t packed[3];
+            std::int32_t stride;
+            in.addr_form = compact_addresses(o, lanes, packed, stride);
+            in.addr_stride = stride;
+            const std::uint32_t kept = in.addr_form == address_form::list      ? lanes
+                                       : in.addr_form == address_form::strided ? 1
+                                                                               : 3;
+            if (in.addr_form != address_form::list) std::copy(packed, packed + kept, o);
+            mem_at += kept;
           }
           slot_at += slots;
         } else if (in.access_size != 0) {
@@ -1002,6 +1015,7 @@ class binary_kernel_reader final : public kernel_reader {
       }
       if (slot_at != nslots || a != a_end || ext_at != next || launch_at != nl)
         u.fail("warp", fmt::format("stream lengths in TB {} disagree with the records", id));
+      w.addresses.assign(out, out + mem_at);
       w.launches.resize(nl);
       for (device_launch& dl : w.launches) {
         std::memcpy(&dl.child_kernel, l + 0, 4);

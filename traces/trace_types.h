@@ -80,6 +80,11 @@ struct device_launch {
 enum class address_form : std::uint8_t {
   list,     // popcount(active_mask) addresses, one per active lane, in lane order
   strided,  // one address (the first active lane's); active lane k is that + k * addr_stride
+  // Two strided halves, as a warp of a TB 16 threads wide touches two rows of a tile: of n
+  // active lanes (n even, at least 8), lane k < n/2 is a0 + k * s0 and lane n/2 + k is
+  // a1 + k * s1. Three entries: a0, a1, then s0 and s1 as 32-bit signed numbers (s0 in the
+  // low half).
+  half_strided,
 };
 
 // One dynamic warp instruction. Fixed size; variable parts (addresses, launch records)
@@ -130,24 +135,34 @@ inline std::uint32_t lane_count(std::uint32_t mask) {
 inline std::uint32_t address_slots(const warp_instruction& in) {
   if (in.addr_index == warp_instruction::none) return 0;
   const std::uint32_t n = lane_count(in.active_mask);
-  return in.addr_form == address_form::strided && n > 0 ? 1 : n;
+  if (n == 0) return 0;
+  return in.addr_form == address_form::strided        ? 1
+         : in.addr_form == address_form::half_strided ? 3
+                                                      : n;
 }
 
 // The per-lane addresses of `in` (one per active lane, in lane order), read from the
-// warp's address array `addresses`: the list form in place, the strided form expanded into
-// `scratch`. nullptr for an instruction without addresses; `scratch` (nothing to read) when
-// no lane is active.
+// warp's address array `addresses`: the list form in place, the strided and half-strided
+// forms expanded into `scratch`. nullptr for an instruction without addresses; `scratch` (nothing
+// to read) when no lane is active.
 inline const std::uint64_t* lane_addresses(const std::uint64_t* addresses,
                                            const warp_instruction& in, std::uint64_t scratch[32]) {
   if (in.addr_index == warp_instruction::none) return nullptr;
   const std::uint32_t n = lane_count(in.active_mask);
   const std::uint64_t* a = addresses + in.addr_index;
   if (n == 0) return scratch;
-  if (in.addr_form != address_form::strided) return a;
+  if (in.addr_form == address_form::list) return a;
   // Unsigned arithmetic: wraps exactly as the list form's stored addresses would.
-  const auto step = std::uint64_t(std::int64_t(in.addr_stride));
-  std::uint64_t v = a[0];
-  for (std::uint32_t k = 0; k < n; ++k, v += step) scratch[k] = v;
+  auto run = [&](std::uint32_t from, std::uint32_t to, std::uint64_t v, std::int32_t stride) {
+    const auto step = std::uint64_t(std::int64_t(stride));
+    for (std::uint32_t k = from; k < to; ++k, v += step) scratch[k] = v;
+  };
+  if (in.addr_form == address_form::strided) {
+    run(0, n, a[0], in.addr_stride);
+  } else {
+    run(0, n / 2, a[0], std::int32_t(std::uint32_t(a[2])));
+    run(n / 2, n, a[1], std::int32_t(std::uint32_t(a[2] >> 32)));
+  }
   return scratch;
 }
 
@@ -173,27 +188,59 @@ inline void set_strided_addresses(warp_trace& w, warp_instruction& in, std::uint
   w.addresses.push_back(base);
 }
 
+// Whether addrs[0..n) (n >= 2) step by one constant stride that fits 32 bits, and which.
+inline bool constant_stride(const std::uint64_t* addrs, std::uint32_t n, std::int32_t& stride) {
+  const std::uint64_t step = addrs[1] - addrs[0];
+  const auto s = std::int64_t(step);
+  if (s < std::numeric_limits<std::int32_t>::min() || s > std::numeric_limits<std::int32_t>::max())
+    return false;
+  for (std::uint32_t k = 2; k < n; ++k)
+    if (addrs[k] - addrs[k - 1] != step) return false;
+  stride = std::int32_t(s);
+  return true;
+}
+
+// The form set_addresses() stores `n` per-lane addresses in, and its entries in `out`
+// (at most 3; a list's are the addresses themselves and are not written).
+inline address_form compact_addresses(const std::uint64_t* addrs, std::uint32_t n,
+                                      std::uint64_t out[3], std::int32_t& stride) {
+  stride = 0;
+  if (n >= 2 && constant_stride(addrs, n, stride)) {
+    out[0] = addrs[0];
+    return address_form::strided;
+  }
+  std::int32_t s0 = 0, s1 = 0;
+  if (n >= 8 && n % 2 == 0 && constant_stride(addrs, n / 2, s0) &&
+      constant_stride(addrs + n / 2, n / 2, s1)) {
+    out[0] = addrs[0];
+    out[1] = addrs[n / 2];
+    out[2] = std::uint64_t(std::uint32_t(s0)) | std::uint64_t(std::uint32_t(s1)) << 32;
+    return address_form::half_strided;
+  }
+  return address_form::list;
+}
+
 // Appends the `n` per-lane addresses of `in` (n = popcount(in.active_mask), lane order) to
 // `w` and points `in` at them: strided when there are at least two and they are one constant
-// stride that fits 32 bits, a list otherwise. Every reader and generator stores addresses
-// this way, so equal addresses always get the same form.
+// stride that fits 32 bits, else half-strided when both halves are, a list otherwise. Every
+// reader and generator stores addresses this way, so equal addresses always get the same
+// form.
 inline void set_addresses(warp_trace& w, warp_instruction& in, const std::uint64_t* addrs,
                           std::uint32_t n) {
-  if (n >= 2) {
-    const std::uint64_t step = addrs[1] - addrs[0];
-    const auto s = std::int64_t(step);
-    bool constant = s >= std::numeric_limits<std::int32_t>::min() &&
-                    s <= std::numeric_limits<std::int32_t>::max();
-    for (std::uint32_t k = 2; constant && k < n; ++k) constant = addrs[k] - addrs[k - 1] == step;
-    if (constant) {
-      set_strided_addresses(w, in, addrs[0], std::int32_t(s));
-      return;
-    }
+  std::uint64_t packed[3];
+  std::int32_t stride;
+  const address_form form = compact_addresses(addrs, n, packed, stride);
+  if (form == address_form::strided) {
+    set_strided_addresses(w, in, addrs[0], stride);
+    return;
   }
   in.addr_index = std::uint32_t(w.addresses.size());
-  in.addr_form = address_form::list;
+  in.addr_form = form;
   in.addr_stride = 0;
-  w.addresses.insert(w.addresses.end(), addrs, addrs + n);
+  if (form == address_form::half_strided)
+    w.addresses.insert(w.addresses.end(), packed, packed + 3);
+  else
+    w.addresses.insert(w.addresses.end(), addrs, addrs + n);
 }
 
 struct tb_trace {

@@ -1,6 +1,6 @@
-// Compact per-lane addresses (trace_types.h): the list and strided forms, the helpers that
-// choose and expand them, the readers' choice of form, and round trips of both forms through
-// the text and binary writers. Expected addresses are written out by hand.
+// Compact per-lane addresses (trace_types.h): the list, strided and half-strided forms, the
+// helpers that choose and expand them, the readers' choice of form, and round trips of every
+// form through the text and binary writers. Expected addresses are written out by hand.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -113,6 +113,53 @@ TEST(AddressForm, IrregularOrWideStridesStayLists) {
   EXPECT_EQ(expand(w, w.insts[3]), (addrs{0x100000000ull, 0x80000000ull}));
 }
 
+// A full warp of a TB 16 threads wide: two rows of a tile (1 KB apart), each strided.
+TEST(AddressForm, TwoStridedHalvesAreStoredAsThreeEntries) {
+  warp_trace w;
+  addrs rows;
+  for (std::uint64_t k = 0; k < 16; ++k) rows.push_back(0x7ff000000000ull + 4 * k);
+  for (std::uint64_t k = 0; k < 16; ++k) rows.push_back(0x7ff000000400ull + 4 * k);
+  const warp_instruction in = add(w, 0xffffffff, rows);
+  EXPECT_EQ(in.addr_form, address_form::half_strided);
+  EXPECT_EQ(address_slots(in), 3u);
+  EXPECT_EQ(w.addresses, (addrs{0x7ff000000000ull, 0x7ff000000400ull, 0x0000000400000004ull}));
+  EXPECT_EQ(expand(w, in), rows);
+  // One address per half (a row's element broadcast to its 16 threads), and strides of
+  // opposite signs over eight active lanes with holes.
+  addrs broadcast(16, 0x7ff000000100ull);
+  broadcast.insert(broadcast.end(), 16, 0x7ff000000140ull);
+  const warp_instruction b = add(w, 0xffffffff, broadcast);
+  EXPECT_EQ(b.addr_form, address_form::half_strided);
+  EXPECT_EQ(b.addr_index, 3u);
+  EXPECT_EQ(expand(w, b), broadcast);
+  const addrs mixed = {0x100, 0x108, 0x110, 0x118, 0x900, 0x8f0, 0x8e0, 0x8d0};
+  const warp_instruction m = add(w, 0x0f0f0000, mixed);
+  EXPECT_EQ(m.addr_form, address_form::half_strided);
+  EXPECT_EQ(w.addresses[8], std::uint64_t(8) | std::uint64_t(std::uint32_t(-16)) << 32);
+  EXPECT_EQ(expand(w, m), mixed);
+  EXPECT_EQ(w.addresses.size(), 9u);
+}
+
+TEST(AddressForm, HalvesNeedFourLanesEachAnEvenCountAnd32BitStrides) {
+  warp_trace w;
+  // Three lanes a half: kept as a list.
+  const warp_instruction six = add(w, 0x3f, {0x0, 0x4, 0x8, 0x100, 0x104, 0x108});
+  EXPECT_EQ(six.addr_form, address_form::list);
+  // Nine lanes: no halves.
+  const warp_instruction odd =
+      add(w, 0x1ff, {0x0, 0x4, 0x8, 0xc, 0x100, 0x104, 0x108, 0x10c, 0x110});
+  EXPECT_EQ(odd.addr_form, address_form::list);
+  // A half whose stride does not fit 32 bits.
+  const warp_instruction wide =
+      add(w, 0xff, {0x0, 0x100000000ull, 0x200000000ull, 0x300000000ull, 0x10, 0x14, 0x18, 0x1c});
+  EXPECT_EQ(wide.addr_form, address_form::list);
+  // A half that is not one stride.
+  const warp_instruction bent = add(w, 0xff, {0x0, 0x4, 0x8, 0x10, 0x20, 0x24, 0x28, 0x2c});
+  EXPECT_EQ(bent.addr_form, address_form::list);
+  EXPECT_EQ(w.addresses.size(), 6u + 9 + 8 + 8);
+  EXPECT_EQ(expand(w, bent), (addrs{0x0, 0x4, 0x8, 0x10, 0x20, 0x24, 0x28, 0x2c}));
+}
+
 TEST(AddressForm, NoAddresses) {
   warp_trace w;
   warp_instruction none;
@@ -147,7 +194,7 @@ TEST(AddressForm, TextReaderCompactsConstantStrides) {
       "#BEGIN_TB\n"
       "thread block = 0,0,0\n"
       "warp = 0\n"
-      "insts = 7\n"
+      "insts = 8\n"
       "0000 0000000f 1 R2 LDG.E 1 R4 4 1 0x1000 4\n"              // mode 1
       "0010 00000003 1 R2 LDG.E 1 R4 4 1 0x1000 8589934592\n"     // mode 1, 2^33
       "0020 00000007 1 R2 LDG.E 1 R4 4 0 0x3000 0x2ff8 0x2ff0\n"  // mode 0, stride -8
@@ -155,23 +202,26 @@ TEST(AddressForm, TextReaderCompactsConstantStrides) {
       "0040 0000000b 1 R2 LDG.E 1 R4 4 2 0x4000 16 16\n"          // mode 2, holes
       "0050 0000000b 1 R2 LDG.E 1 R4 4 2 0x4000 -16 48\n"         // mode 2, irregular
       "0060 00000100 1 R2 LDG.E 1 R4 4 1 0x5000 4\n"              // one lane
+      "0070 000000ff 1 R2 LDG.E 1 R4 4 0 0x10 0x14 0x18 0x1c 0x80 0x84 0x88 0x8c\n"  // halves
       "#END_TB\n";
   auto dir = one_kernel_trace(scratch_dir(), header(3, false) + body);
   auto app = open_trace(dir.string(), {});
   auto tb = app->kernel(1).read_tb(0);
   const warp_trace& w = tb->warps[0];
-  ASSERT_EQ(w.insts.size(), 7u);
-  const address_form s = address_form::strided, l = address_form::list;
-  const address_form want_form[] = {s, l, s, l, s, l, l};
-  const std::int32_t want_stride[] = {4, 0, -8, 0, 16, 0, 0};
+  ASSERT_EQ(w.insts.size(), 8u);
+  const address_form s = address_form::strided, l = address_form::list,
+                     h = address_form::half_strided;
+  const address_form want_form[] = {s, l, s, l, s, l, l, h};
+  const std::int32_t want_stride[] = {4, 0, -8, 0, 16, 0, 0, 0};
   const addrs want[] = {{0x1000, 0x1004, 0x1008, 0x100c},
                         {0x1000, 0x200001000ull},
                         {0x3000, 0x2ff8, 0x2ff0},
                         {0x3000, 0x3008, 0x3018},
                         {0x4000, 0x4010, 0x4020},
                         {0x4000, 0x3ff0, 0x4020},
-                        {0x5000}};
-  for (std::size_t i = 0; i < 7; ++i) {
+                        {0x5000},
+                        {0x10, 0x14, 0x18, 0x1c, 0x80, 0x84, 0x88, 0x8c}};
+  for (std::size_t i = 0; i < 8; ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(w.insts[i].addr_form, want_form[i]);
     if (want_form[i] == s) {
@@ -179,13 +229,14 @@ TEST(AddressForm, TextReaderCompactsConstantStrides) {
     }
     EXPECT_EQ(expand(w, w.insts[i]), want[i]);
   }
-  // 1 + 2 + 1 + 3 + 1 + 3 + 1 entries instead of 19.
-  EXPECT_EQ(w.addresses.size(), 12u);
+  // 1 + 2 + 1 + 3 + 1 + 3 + 1 + 3 entries instead of 27.
+  EXPECT_EQ(w.addresses.size(), 15u);
 }
 
-// A TB holding both forms, written as text and as binary and read back: same lane
+// A TB holding every form, written as text and as binary and read back: same lane
 // addresses, the canonical form (strided exactly for constant 32-bit strides over >= 2
-// lanes), and the binary reader keeps strided addresses compact.
+// lanes, else half-strided for two such halves of >= 4 lanes), and the binary reader keeps
+// the addresses compact (its file holds the half-strided ones as lists of deltas).
 TEST(AddressForm, RoundTripBothForms) {
   fs::path root = scratch_dir();
   opcode_table ops(70);
@@ -205,13 +256,20 @@ TEST(AddressForm, RoundTripBothForms) {
     addrs lanes;
     address_form form;  // as a reader stores it
   };
-  const address_form S = address_form::strided, L = address_form::list;
+  const address_form S = address_form::strided, L = address_form::list,
+                     H = address_form::half_strided;
+  addrs rows, broadcast(16, 0x7ff000000100ull);
+  for (std::uint64_t k = 0; k < 16; ++k) rows.push_back(0x7ff000000000ull + 4 * k);
+  for (std::uint64_t k = 0; k < 16; ++k) rows.push_back(0x7ff000000400ull + 4 * k);
+  broadcast.insert(broadcast.end(), 16, 0x7ff000000140ull);
   const std::vector<want_inst> insts = {
       {0x0000ff00, {0x8000, 0x8008, 0x8010, 0x8018, 0x8020, 0x8028, 0x8030, 0x8038}, S},
       {0x80000005, {0x9000, 0x8ff0, 0x8fe0}, S},  // strided over holes: text mode 2
       {0x80000005, {0xffffffffffff0000ull, 0x10, 0x8}, L},
       {0x00000001, {0x7f00}, L},
       {0x00000003, {0x0, 0x100000000ull}, L},  // constant, too wide for 32 bits
+      {0xffffffff, rows, H},
+      {0xffffffff, broadcast, H},
   };
   for (std::size_t wi = 0; wi < 2; ++wi) {
     warp_trace& w = tb.warps[wi];
@@ -235,7 +293,7 @@ TEST(AddressForm, RoundTripBothForms) {
       w.insts.push_back(in);
     }
   }
-  ASSERT_EQ(tb.warps[1].addresses.size(), 1u + 1 + 3 + 1 + 2);
+  ASSERT_EQ(tb.warps[1].addresses.size(), 1u + 1 + 3 + 1 + 2 + 3 + 3);
 
   for (bool binary : {false, true}) {
     SCOPED_TRACE(binary ? "binary" : "text");
@@ -256,7 +314,7 @@ TEST(AddressForm, RoundTripBothForms) {
         EXPECT_EQ(w.insts[i].addr_form, insts[i].form) << i;
         EXPECT_EQ(expand(w, w.insts[i]), insts[i].lanes) << i;
       }
-      EXPECT_EQ(w.addresses.size(), 8u);
+      EXPECT_EQ(w.addresses.size(), 14u);
     }
     EXPECT_EQ(back->warps[0].insts[1].addr_stride, -16);
   }
