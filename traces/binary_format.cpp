@@ -993,9 +993,7 @@ class binary_kernel_reader final : public kernel_reader {
             std::int32_t stride;
             in.addr_form = compact_addresses(o, lanes, packed, stride);
             in.addr_stride = stride;
-            const std::uint32_t kept = in.addr_form == address_form::list      ? lanes
-                                       : in.addr_form == address_form::strided ? 1
-                                                                               : 3;
+            const std::uint32_t kept = address_slots(in);
             if (in.addr_form != address_form::list) std::copy(packed, packed + kept, o);
             mem_at += kept;
           }

@@ -143,8 +143,8 @@ inline std::uint32_t address_slots(const warp_instruction& in) {
 
 // The per-lane addresses of `in` (one per active lane, in lane order), read from the
 // warp's address array `addresses`: the list form in place, the strided and half-strided
-// forms expanded into `scratch`. nullptr for an instruction without addresses; `scratch` (nothing
-// to read) when no lane is active.
+// forms expanded into `scratch`. nullptr for an instruction without addresses; `scratch`
+// (nothing to read) when no lane is active.
 inline const std::uint64_t* lane_addresses(const std::uint64_t* addresses,
                                            const warp_instruction& in, std::uint64_t scratch[32]) {
   if (in.addr_index == warp_instruction::none) return nullptr;

@@ -558,12 +558,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
   if (w.checked != w.issued || w.checked_from > now) {
     const warp_instruction& in = w.insts[w.issued];
     if (w.pending_dst_loads != 0 || w.regs_ready_by > now) {  // else every register is ready
-      const reg_file& regs = m_reg_ready[wi];
-      std::uint64_t ready = 0;
-      for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
-        if (in.src[k] < num_regs) ready = std::max(ready, regs[in.src[k]]);
-      for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-        if (in.dst[k] < num_regs) ready = std::max(ready, regs[in.dst[k]]);
+      const std::uint64_t ready = registers_ready(wi, in);
       if (ready > now) {
         // Memory instructions are read again when they pass (to warm up their addresses).
         w.checked = w.issued;
@@ -987,13 +982,7 @@ bool smx::waits_for_a_load(std::uint32_t wi) const {
   if (b.until != never || b.reason != stall_reason::scoreboard || w.at_membar ||
       w.pending_dst_loads == 0 || !w.live || w.checked != w.issued || w.issued >= w.size)
     return false;
-  const warp_instruction& in = w.insts[w.issued];
-  const reg_file& regs = m_reg_ready[wi];
-  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
-    if (in.src[k] < num_regs && regs[in.src[k]] == never) return true;
-  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-    if (in.dst[k] < num_regs && regs[in.dst[k]] == never) return true;
-  return false;
+  return registers_ready(wi, w.insts[w.issued]) == never;
 }
 
 }  // namespace gputlm::core

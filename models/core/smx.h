@@ -15,18 +15,20 @@
 // (mem_request.h) towards the L1.
 #pragma once
 
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
 #include <queue>
-#include <tlm_utils/peq_with_cb_and_phase.h>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "models/common/component.h"
-#include "models/common/wakeup.h"
 #include "models/common/mem_request.h"
+#include "models/common/wakeup.h"
 #include "models/control/control_registers.h"
 #include "models/core/coalescer.h"
 #include "models/core/functional_units.h"
@@ -338,6 +340,19 @@ class smx : public component {
   // Whether warp wi is parked by the scoreboard on its next instruction and one of that
   // instruction's registers still waits for a load (`never`): check() would park it again.
   bool waits_for_a_load(std::uint32_t wi) const;
+  // The cycle by which every source and destination register of `in` (warp wi) is ready:
+  // the scoreboard's answer, `never` while one waits for a load.
+  // (Inline: check() asks on every examination.)
+  [[gnu::always_inline]] std::uint64_t registers_ready(std::uint32_t wi,
+                                                       const traces::warp_instruction& in) const {
+    const reg_file& regs = m_reg_ready[wi];
+    std::uint64_t ready = 0;
+    for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+      if (in.src[k] < num_regs) ready = std::max(ready, regs[in.src[k]]);
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      if (in.dst[k] < num_regs) ready = std::max(ready, regs[in.dst[k]]);
+    return ready;
+  }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_banks m_banks;
