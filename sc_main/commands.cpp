@@ -147,7 +147,8 @@ int run_main(const std::vector<std::string>& args) {
     std::cerr << "warning: " << u.first_seen.to_string() << ": unknown opcode '" << u.mnemonic
               << "' (counted, executed on the INT path)\n";
   };
-  control::workload work(traces::open_trace(trace_path, topts));
+  auto work_owner = std::make_unique<control::workload>(traces::open_trace(trace_path, topts));
+  control::workload& work = *work_owner;
   // Open every host-launched kernel now, so a missing or malformed kernel file is reported
   // before the simulation starts.
   for (std::uint32_t k = 0; k < work.kernels().size(); ++k) work.reader(k);
@@ -286,6 +287,11 @@ int run_main(const std::vector<std::string>& args) {
 
   if (vcd) vcd->finish();
   if (vm.count("stats")) write_file_atomically(vm["stats"].as<std::string>(), stats.to_json());
+  // Everything is written. The platform and the workload are left to the end of the process
+  // (main leaves with _Exit, and nothing they hold writes on destruction): taking apart
+  // thousands of SystemC objects, statistics and parsed thread blocks is work for nothing.
+  (void)p.release();
+  (void)work_owner.release();
   return exit_ok;
 }
 
