@@ -12,6 +12,9 @@ struct bytes {
 };
 
 struct cycles {
+  // The largest latency a block accepts as a parameter: latencies near 2^64 cycles would
+  // overflow simulated time (the run would never end).
+  static constexpr std::uint64_t max_latency = std::uint64_t(1) << 32;
   std::uint64_t value = 0;
   constexpr operator std::uint64_t() const { return value; }
 };

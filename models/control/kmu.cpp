@@ -21,10 +21,9 @@ kmu::kmu(const sc_core::sc_module_name& name, const block_context& ctx) : compon
 void kmu::validate() {
   m_hw_queues.require(*m_hw_queues >= 1, "needs at least one hardware queue");
   m_hw_queues.require(*m_hw_queues <= 4096, "must be at most 4096");
-  // Latencies near 2^64 cycles overflow simulated time (the run never ends).
-  constexpr std::uint64_t max_latency = std::uint64_t(1) << 32;
   for (const param<cycles>* l : {&m_kernel_launch_latency, &m_dispatch_latency})
-    l->require((*l)->value <= max_latency, "must be at most " + units::format_cycles(max_latency));
+    l->require((*l)->value <= cycles::max_latency,
+               "must be at most " + units::format_cycles(cycles::max_latency));
 }
 
 void kmu::host_thread() {

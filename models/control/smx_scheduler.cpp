@@ -33,10 +33,8 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
 
 void smx_scheduler::validate() {
   m_smxs.require(*m_smxs >= 1, "serves at least one SMX");
-  // Latencies near 2^64 cycles overflow simulated time (the run never ends).
-  constexpr std::uint64_t max_latency = std::uint64_t(1) << 32;
-  m_tb_launch_latency.require(m_tb_launch_latency->value <= max_latency,
-                              "must be at most " + units::format_cycles(max_latency));
+  m_tb_launch_latency.require(m_tb_launch_latency->value <= cycles::max_latency,
+                              "must be at most " + units::format_cycles(cycles::max_latency));
 }
 
 void smx_scheduler::add_traces(vcd_writer& vcd) {
