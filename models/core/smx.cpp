@@ -339,7 +339,9 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
 
   std::uint32_t next_free = 0;
   for (const traces::warp_trace& wt : tb.trace->warps) {
-    while (next_free < m_warps.size() && m_warps[next_free].live) ++next_free;
+    // (The schedulers' live masks say it without visiting each warp's state.)
+    while (next_free < m_warps.size() && (masks_of(next_free).live & sched_bit(next_free)))
+      ++next_free;
     if (next_free == m_warps.size()) {
       SC_REPORT_ERROR(name(), "TB has more warps than the SMX has free warp slots");
       return;
