@@ -43,9 +43,25 @@ void edge_dispatcher::reschedule() {
   if (!m_running) notify_next();
 }
 
+inline bool edge_scheduler::run_due(edge_stage stage) {
+  return next_busy() <= m_clk.now_cycle() && run_due_now(stage);
+}
+
 void edge_dispatcher::run() {
   m_notified_fs = ~std::uint64_t(0);
   const std::uint64_t now = sc_core::sc_time_stamp().value();
+  // SystemC processes due at this time too (a TB launch, a control register, a test's
+  // target) deliver first: wait a delta cycle while any is pending.
+  if (now != m_deferred_fs) {
+    m_deferred_fs = now;
+    m_deltas = 0;
+  }
+  if (m_deltas < k_max_deltas && sc_core::sc_pending_activity_at_current_time()) {
+    ++m_deltas;
+    m_notified_fs = now;
+    m_event.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
   if (s_progress != m_progress_seen) {  // the last instant's blocks got somewhere
     m_progress_seen = s_progress;
     m_quiet = 0;
@@ -65,14 +81,14 @@ void edge_dispatcher::run() {
         clock_domain::s_dispatch_fs = ~std::uint64_t(0);
       }
     } guard{m_running, now};
-    for (bool again = true; again;) {  // a block may wake another domain's block for now
-      again = false;
-      for (std::size_t i = 0; i < m_domains.size(); ++i) {
-        edge_scheduler* s = m_domains[i];
-        if (s->next_time() > now) continue;
-        s->run_due();
-        again = true;
-      }
+    // Passes: the deliver stage of every domain until none is due, then the issue stage;
+    // again while a block was woken for now (another domain's included).
+    for (;;) {
+      bool ran = false;
+      for (edge_scheduler* s : m_domains) ran |= s->run_due(edge_stage::deliver);
+      if (ran) continue;
+      for (edge_scheduler* s : m_domains) ran |= s->run_due(edge_stage::issue);
+      if (!ran) break;
     }
   }
   notify_next();
@@ -96,13 +112,44 @@ void edge_dispatcher::stop_livelocked(std::uint64_t now) {
 // One domain's calendar
 
 edge_scheduler::edge_scheduler(clock_domain& clk)
-    : m_clk(clk), m_dispatcher(edge_dispatcher::instance()), m_buckets(k_wheel) {
+    : m_clk(clk),
+      m_dispatcher(edge_dispatcher::instance()),
+      m_bits(k_wheel * m_words, 0),
+      m_count(k_wheel * k_edge_stages, 0) {
   m_dispatcher.m_domains.push_back(this);
 }
 
 edge_scheduler::~edge_scheduler() {
   auto& d = edge_dispatcher::instance().m_domains;
   d.erase(std::remove(d.begin(), d.end(), this), d.end());
+}
+
+void edge_scheduler::add(client& c) {
+  c.bound = static_cast<std::uint32_t>(m_clients.size());
+  c.bucket = none;
+  m_clients.push_back(&c);
+  relayout();
+}
+
+void edge_scheduler::relayout() {
+  std::stable_sort(m_clients.begin(), m_clients.end(), [](const client* a, const client* b) {
+    return a->stage != b->stage ? a->stage < b->stage : a->bound < b->bound;
+  });
+  std::uint32_t n = 0;
+  for (std::size_t s = 0; s <= k_edge_stages; ++s) m_stage_begin[s] = 0;
+  for (client* c : m_clients) {
+    c->word = n / 64;
+    c->bit = std::uint64_t(1) << (n % 64);
+    c->index = n++;
+    for (std::size_t s = std::size_t(c->stage) + 1; s <= k_edge_stages; ++s) m_stage_begin[s] = n;
+  }
+  m_words = std::max<std::uint32_t>(1, (n + 63) / 64);
+  m_stage_mask.assign(k_edge_stages * m_words, 0);
+  for (const client* c : m_clients)
+    m_stage_mask[std::size_t(c->stage) * m_words + c->word] |= c->bit;
+  m_bits.assign(k_wheel * m_words, 0);
+  for (const client* c : m_clients)
+    if (c->bucket != none) m_bits[std::size_t(c->bucket) * m_words + c->word] |= c->bit;
 }
 
 void edge_scheduler::advance(std::uint64_t cycle) {
@@ -125,9 +172,13 @@ std::uint64_t edge_scheduler::scan_busy() const {
 }
 
 void edge_scheduler::waiting_owners(std::vector<const sc_core::sc_object*>& out) const {
-  for (std::uint64_t k = 0; k < k_wheel; ++k)
-    for (const client* c = m_buckets[(m_base + k) % k_wheel].head; c; c = c->next)
-      out.push_back(c->owner);
+  for (std::uint64_t k = 0; k < k_wheel; ++k) {
+    const std::uint32_t b = static_cast<std::uint32_t>((m_base + k) % k_wheel);
+    if (!m_busy.test(b)) continue;
+    const auto n = static_cast<std::uint32_t>(m_clients.size());
+    for (std::uint32_t i = first_in(b, 0, n); i != none; i = first_in(b, i + 1, n))
+      out.push_back(m_clients[i]->owner);
+  }
   std::vector<far_request> far = m_far;
   std::sort(far.begin(), far.end(), [](const far_request& a, const far_request& b) {
     return later{}(b, a);
@@ -150,7 +201,7 @@ void edge_scheduler::schedule_other(client& c, std::uint64_t cycle, std::uint64_
   edge_dispatcher& d = m_dispatcher;
   // Every request before the current edge has run, so the window may start there.
   if (!d.running()) advance(now);
-  if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
+  if (c.bucket != none) unlink(c);  // an earlier request replaces it
   c.live = ++m_seq;
   put(cycle, c);
   // While the dispatcher runs, requests for now are met in the same pass and later ones
@@ -160,15 +211,44 @@ void edge_scheduler::schedule_other(client& c, std::uint64_t cycle, std::uint64_
 
 void edge_scheduler::period_changed() { m_dispatcher.reschedule(); }
 
-void edge_scheduler::run_due() {
+bool edge_scheduler::run_due_now(edge_stage stage) {
   const std::uint64_t now = m_clk.now_cycle();
-  for (std::uint64_t cycle = next_busy(); cycle <= now; cycle = next_busy()) {
-    advance(cycle);
-    bucket& q = m_buckets[cycle % k_wheel];
-    while (client* c = q.head) {  // blocks woken for this edge meanwhile join at the tail
-      unlink(*c);
-      c->live = 0;
-      c->call(c->self);
+  const std::uint64_t first = next_busy();
+  if (first > now) return false;
+  advance(first);  // every bucket before it is empty; far requests due come in
+  const std::size_t st = std::size_t(stage);
+  const std::uint32_t begin = m_stage_begin[st];
+  const std::uint32_t end = m_stage_begin[st + 1];
+  bool ran = false;
+  for (std::uint64_t cycle = m_base;; ++cycle) {  // the buckets up to now, in cycle order
+    const std::uint64_t k = m_busy.first_from(cycle % k_wheel);
+    if (k == k_wheel || (cycle += k) > now) return ran;
+    const auto b = static_cast<std::uint32_t>(cycle % k_wheel);
+    std::uint32_t* const count = &m_count[std::size_t(b) * k_edge_stages];
+    std::uint64_t* const words = &m_bits[std::size_t(b) * m_words];
+    const std::uint64_t* const masks = &m_stage_mask[st * m_words];
+    client* const* const clients = m_clients.data();  // (no block binds while running)
+    // Passes in the domain's order, word by word; a block woken for this edge behind the
+    // last one run (or itself) waits for the next pass.
+    while (count[st] != 0) {
+      ran = true;
+      for (std::uint32_t w = begin / 64; w * 64 < end; ++w) {
+        std::uint64_t range = masks[w];
+        for (std::uint64_t bits; (bits = words[w] & range) != 0;) {
+          const std::uint64_t bit = bits & (0 - bits);
+          range &= ~((bit << 1) - 1);  // this one and those before it: done in this pass
+          words[w] &= ~bit;
+          --count[st];
+          client* c = clients[w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bit))];
+          c->bucket = none;
+          c->live = 0;
+          c->call(c->self);
+        }
+      }
+    }
+    if (count[0] == 0 && count[1] == 0) {
+      m_busy.clear(b);
+      m_first_valid = false;
     }
   }
 }

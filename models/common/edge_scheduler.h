@@ -1,16 +1,26 @@
 // The activation calendar of the clock domains. Event-driven blocks ask to run at a cycle
-// of their domain (wakeup::at); each domain's edge_scheduler keeps those requests ordered
-// by cycle, then by the order they were made. One SystemC method for the whole platform
-// (edge_dispatcher) runs at each time some domain has an edge with work: it runs the
-// domains due then in the order they were made, each one every block due at its edge,
-// again and again until none is due (blocks woken for the current edge meanwhile included).
-// SystemC sees one timed notification per busy instant instead of one per block wake-up,
-// and the order of blocks within an instant depends only on the requests, not on the
-// SystemC kernel's history. Cycles, not times, are stored, so a change of period (DVFS)
-// moves the pending activations with the clock. An earlier request replaces a later one.
-// The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (a list
-// through the clients, appended and taken in order; a bitmap finds the next busy cycle)
-// with a heap for requests further out.
+// of their domain (wakeup::at); each domain's edge_scheduler keeps those requests by
+// cycle. One SystemC method for the whole platform (edge_dispatcher) runs at each time
+// some domain has an edge with work. The blocks due at one instant run in a fixed order
+// that depends only on the platform, never on when or in which order they asked:
+//  - first every block of the deliver stage (memory side, network), then every block of
+//    the issue stage (the SMXs): a response, a grant or a fill that reaches a core at an
+//    edge is there when the core evaluates that cycle, as GPGPU-Sim's cycle loop moves
+//    the memory side and the interconnect before the cores issue;
+//  - within a stage, domain by domain in the order the domains were made, and within a
+//    domain in the order the blocks were bound (elaboration order);
+//  - a block woken for the current instant after its turn (by a block after it, or by
+//    itself) runs in another pass; passes repeat, deliver stage first, until none is due.
+// So an extra or a missing wake-up of a block that has nothing to do changes nothing, and
+// results do not depend on the order of requests. The dispatcher also lets the SystemC
+// processes due at the same time (TB launches, control registers, test targets) run
+// first: it waits a delta cycle while they are pending.
+// SystemC sees one timed notification per busy instant instead of one per block wake-up.
+// Cycles, not times, are stored, so a change of period (DVFS) moves the pending
+// activations with the clock. An earlier request replaces a later one.
+// The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (a bitmap of
+// the domain's blocks, in their order; a bitmap finds the next busy cycle) with a heap for
+// requests further out.
 // The dispatcher also keeps the livelock watchdog: blocks report forward progress
 // (edge_dispatcher::progress()); when it runs `limit` busy instants in a row without any,
 // blocks are waking without getting anywhere, and it stops the simulation (sc_stop) and
@@ -30,6 +40,13 @@ namespace gputlm {
 class clock_domain;
 class edge_dispatcher;
 
+// When a block runs among the blocks due at the same instant (see above).
+enum class edge_stage : std::uint8_t {
+  deliver = 0,  // memory side and network: move what arrives at this edge
+  issue = 1,    // cores: evaluate the cycle with this edge's deliveries in place
+};
+inline constexpr std::size_t k_edge_stages = 2;  // (unlink() knows there are two)
+
 class edge_scheduler {
  public:
   // What is called: a block's activation function and its object.
@@ -38,10 +55,12 @@ class edge_scheduler {
     void* self = nullptr;
     const sc_core::sc_object* owner = nullptr;  // the block, for reports (null: unnamed)
     std::uint64_t live = 0;  // sequence number of the request that stands, 0: none
-    // In a bucket's list (bucket < k_wheel) or not (far away or not waiting).
-    client* prev = nullptr;
-    client* next = nullptr;
-    std::uint32_t bucket = ~0u;
+    std::uint32_t index = 0;     // position in the domain's order (stage, then binding)
+    std::uint32_t word = 0;      // index / 64 ...
+    std::uint64_t bit = 0;       // ... and its bit in that word
+    std::uint32_t bucket = ~0u;  // the wheel bucket it waits in, or none (far or idle)
+    std::uint32_t bound = 0;     // binding order within the domain
+    edge_stage stage = edge_stage::deliver;
   };
 
   explicit edge_scheduler(clock_domain& clk);
@@ -49,10 +68,12 @@ class edge_scheduler {
   edge_scheduler(const edge_scheduler&) = delete;
   edge_scheduler& operator=(const edge_scheduler&) = delete;
 
+  // Makes `c` one of the domain's blocks, last of its stage so far (elaboration).
+  void add(client& c);
   // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
   // its earlier request. `now` is the domain's current cycle and `on_edge` whether now is
   // its edge (the caller has both). Inline: a request made while the dispatcher runs (by a
-  // block) needs only the calendar's list work.
+  // block) needs only the calendar's bit work.
   inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
@@ -61,10 +82,7 @@ class edge_scheduler {
   friend class edge_dispatcher;
   static constexpr std::uint64_t k_wheel = 512;  // cycles ahead held in buckets
   static constexpr std::uint64_t never = ~std::uint64_t(0);
-  struct bucket {
-    client* head = nullptr;
-    client* tail = nullptr;
-  };
+  static constexpr std::uint32_t none = ~0u;
   struct far_request {
     std::uint64_t cycle;
     std::uint64_t seq;
@@ -77,14 +95,33 @@ class edge_scheduler {
   };
   // The time (fs) of the earliest edge with a request, or never.
   std::uint64_t next_time() const;
-  // Runs the blocks due at the edges up to now (the dispatcher calls it).
-  void run_due();
+  // Runs the blocks of `stage` due at the edges up to now (the dispatcher calls it);
+  // whether there were any.
+  // (Inline in edge_scheduler.cpp: most calls find nothing due.)
+  bool run_due(edge_stage stage);
+  bool run_due_now(edge_stage stage);  // the rest, when a request is due
   // Moves the window to start at `cycle` (every bucket before it is empty) and brings the
   // far requests that now fall inside it into their buckets.
   void advance(std::uint64_t cycle);
   [[gnu::always_inline]] inline void put(std::uint64_t cycle, client& c);
   [[gnu::always_inline]] inline void unlink(client& c);
   void schedule_other(client& c, std::uint64_t cycle, std::uint64_t now);  // the rest
+  // The first client waiting in bucket `b` at an index in [from, end), or none.
+  [[gnu::always_inline]] std::uint32_t first_in(std::uint32_t b, std::uint32_t from,
+                                                std::uint32_t end) const {
+    const std::uint64_t* w = &m_bits[std::size_t(b) * m_words];
+    for (std::uint32_t i = from; i < end;) {
+      const std::uint64_t bits = w[i / 64] >> (i % 64);
+      if (bits) {
+        const std::uint32_t k = i + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        return k < end ? k : none;
+      }
+      i += 64 - i % 64;
+    }
+    return none;
+  }
+  // Gives the clients their indices (stage, then binding order) and rebuilds the buckets.
+  void relayout();
   // The earliest cycle of the window with a request, else the earliest far request (which
   // may have been superseded), or never; kept until a bucket empties or the window moves.
   std::uint64_t next_busy() const {
@@ -101,12 +138,17 @@ class edge_scheduler {
   clock_domain& m_clk;
   edge_dispatcher& m_dispatcher;
   std::uint64_t m_seq = 0;
-  std::uint64_t m_base = 0;                 // first cycle of the wheel's window
-  std::vector<bucket> m_buckets;            // k_wheel, by cycle mod k_wheel
-  ring_bitmap<k_wheel> m_busy;              // buckets with requests
-  std::vector<far_request> m_far;           // min-heap by (cycle, seq)
-  mutable std::uint64_t m_first = never;    // next_busy()'s answer ...
-  mutable bool m_first_valid = true;        // ... while this holds
+  std::uint64_t m_base = 0;                             // first cycle of the wheel's window
+  std::vector<client*> m_clients;                       // by index
+  std::uint32_t m_stage_begin[k_edge_stages + 1] = {};  // each stage's first index
+  std::uint32_t m_words = 1;                            // bitmap words per bucket
+  std::vector<std::uint64_t> m_stage_mask;              // per stage, per word: the stage's bits
+  std::vector<std::uint64_t> m_bits;                    // k_wheel buckets of m_words words
+  std::vector<std::uint32_t> m_count;                   // clients waiting, per bucket and stage
+  ring_bitmap<k_wheel> m_busy;                          // buckets with requests
+  std::vector<far_request> m_far;                       // min-heap by (cycle, seq)
+  mutable std::uint64_t m_first = never;                // next_busy()'s answer ...
+  mutable bool m_first_valid = true;                    // ... while this holds
 };
 
 // The one SystemC method that runs the domains' calendars (see above); made on first use.
@@ -139,9 +181,13 @@ class edge_dispatcher {
   void run();
   void notify_next();
 
+  // Delta cycles an instant waits at most for the SystemC processes due with it.
+  static constexpr unsigned k_max_deltas = 16;
   std::vector<edge_scheduler*> m_domains;  // in the order they were made
   bool m_running = false;
   std::uint64_t m_notified_fs = ~std::uint64_t(0);  // time of the pending notification
+  std::uint64_t m_deferred_fs = ~std::uint64_t(0);  // instant being deferred ...
+  unsigned m_deltas = 0;                            // ... and delta cycles waited so far
   sc_core::sc_event m_event;
   static inline std::uint64_t s_progress = 0;
   std::uint64_t m_progress_seen = 0;  // s_progress when the last instant ran
@@ -161,28 +207,22 @@ void edge_scheduler::put(std::uint64_t cycle, client& c) {
     return;
   }
   const std::uint32_t b = static_cast<std::uint32_t>(cycle % k_wheel);
-  bucket& q = m_buckets[b];
   c.bucket = b;
-  c.next = nullptr;
-  c.prev = q.tail;
-  if (q.tail)
-    q.tail->next = &c;
-  else
-    q.head = &c;
-  q.tail = &c;
+  m_bits[std::size_t(b) * m_words + c.word] |= c.bit;
+  ++m_count[std::size_t(b) * k_edge_stages + std::size_t(c.stage)];
   m_busy.set(b);
 }
 
 void edge_scheduler::unlink(client& c) {
-  bucket& q = m_buckets[c.bucket];
-  (c.prev ? c.prev->next : q.head) = c.next;
-  (c.next ? c.next->prev : q.tail) = c.prev;
-  if (!q.head) {
-    m_busy.clear(c.bucket);
+  const std::uint32_t b = c.bucket;
+  m_bits[std::size_t(b) * m_words + c.word] &= ~c.bit;
+  std::uint32_t* count = &m_count[std::size_t(b) * k_edge_stages];
+  --count[std::size_t(c.stage)];
+  if (count[0] == 0 && count[1] == 0) {
+    m_busy.clear(b);
     m_first_valid = false;
   }
-  c.prev = c.next = nullptr;
-  c.bucket = ~0u;
+  c.bucket = none;
 }
 
 void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge) {
@@ -190,7 +230,7 @@ void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now,
     // A cycle whose edge has passed means the next edge: now's when now is an edge, else
     // the one after.
     if (cycle <= now) cycle = on_edge ? now : now + 1;
-    if (c.bucket != ~0u) unlink(c);  // an earlier request replaces it
+    if (c.bucket != none) unlink(c);  // an earlier request replaces it
     c.live = ++m_seq;
     put(cycle, c);
     return;

@@ -15,6 +15,7 @@ class ring_bitmap {
  public:
   void set(std::size_t slot) { m_words[slot / 64] |= std::uint64_t(1) << (slot % 64); }
   void clear(std::size_t slot) { m_words[slot / 64] &= ~(std::uint64_t(1) << (slot % 64)); }
+  bool test(std::size_t slot) const { return (m_words[slot / 64] >> (slot % 64)) & 1; }
   // How many slots after `start` the first busy one lies (0: start itself), or N if none.
   std::uint64_t first_from(std::uint64_t start) const {
     for (std::uint64_t k = 0; k < N;) {

@@ -1,7 +1,9 @@
 // The one pending activation of an event-driven block: bind() names the block's activation
-// function and its clock domain; at() asks for a run at a cycle of that clock and keeps only
-// the earliest one asked for; the function calls fired() when it runs. The domain's
-// edge_scheduler makes the calls (one SystemC method per domain, not one per block).
+// function, its clock domain and its stage among the blocks due at the same instant
+// (edge_scheduler.h: deliver for the memory side and the network, issue for the cores);
+// at() asks for a run at a cycle of that clock and keeps only the earliest one asked for;
+// the function calls fired() when it runs. The domain's edge_scheduler makes the calls
+// (one SystemC method for the whole platform, not one per block).
 #pragma once
 
 #include <cstdint>
@@ -16,22 +18,28 @@ class wakeup {
  public:
   // `run` is called at the cycles asked for; call from the block's constructor.
   template <class T, void (T::*run)()>
-  void bind(T* self, clock_domain& clk) {
+  void bind(T* self, clock_domain& clk, edge_stage stage = edge_stage::deliver) {
     m_clk = &clk;
     m_scheduler = &clk.scheduler();
     m_client.self = self;
     m_client.call = [](void* p) { (static_cast<T*>(p)->*run)(); };
     if constexpr (std::is_base_of_v<sc_core::sc_object, T>) m_client.owner = self;
+    m_client.stage = stage;
+    m_scheduler->add(m_client);
   }
 
   // Runs at `cycle` (the current cycle's next edge when it is already past), unless a run
   // no later than that is pending.
   void at(std::uint64_t cycle) {
     const std::uint64_t now = m_clk->now_cycle();
-    if (cycle < now) cycle = now;
+    const bool on_edge = m_clk->now_on_edge();
+    // A cycle whose edge has passed means the next edge: now's when now is an edge, else
+    // the one after (a wake from another domain between two edges). Kept as asked for, a
+    // later request before that edge would have replaced it: a lost wake-up.
+    if (cycle <= now) cycle = on_edge ? now : now + 1;
     if (m_cycle >= now && m_cycle <= cycle) return;
     m_cycle = cycle;
-    m_scheduler->schedule(m_client, cycle, now, m_clk->now_on_edge());
+    m_scheduler->schedule(m_client, cycle, now, on_edge);
   }
   void fired() { m_cycle = ~std::uint64_t(0); }
 

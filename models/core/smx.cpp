@@ -57,7 +57,8 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   tbcr.register_b_transport(this, &smx::tbcr_b);
   ldst.register_nb_transport_bw(this, &smx::ldst_bw);
   m_id = index_in_name(this->name());
-  m_wake.bind<smx, &smx::cycle>(this, clock());
+  // Issues after the memory side has delivered at the same edge (edge_scheduler.h).
+  m_wake.bind<smx, &smx::cycle>(this, clock(), edge_stage::issue);
 
   add_stat("active_cycles", m_active_cycles, "cycles with at least one resident warp");
   add_stat("idle_cycles",
@@ -426,6 +427,9 @@ void smx::finish_tb(std::uint32_t slot) {
 // The pipeline, one evaluated cycle at a time
 
 void smx::wake_at(std::uint64_t cycle) {
+  // A cycle already evaluated means the next one. (Asked directly: the calendar's order
+  // within an instant does not depend on when a block asked.)
+  if (m_last_cycle != never && cycle <= m_last_cycle) cycle = m_last_cycle + 1;
   m_wake.at(cycle);
 }
 
@@ -953,6 +957,9 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
   m_pool.release(gp);
+  // The cycles slept so far count with the warps resident before this response (it may end
+  // a warp), whether or not it wakes the SMX.
+  account_until(clock().next_cycle());
   pending_load& pl = m_pending[p];
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;
@@ -973,9 +980,11 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   if (w.outstanding == 0) w.at_membar = false;
   // A response that leaves the warp waiting for a load (a store's, another load's, one of
   // several requests of a load) does not make the scheduler examine it again.
-  if (!waits_for_a_load(pl.warp)) unblock_warp(pl.warp);
+  if (!waits_for_a_load(pl.warp)) {
+    unblock_warp(pl.warp);
+    wake_at(now);
+  }
   maybe_finish_warp(pl.warp);
-  wake_at(now);
 }
 
 bool smx::waits_for_a_load(std::uint32_t wi) const {

@@ -368,6 +368,7 @@ void l1_cache::run() {
       core->nb_transport_bw(*gp, ph, t);
     } else {
       m_input_failed = true;
+      m_next_input_cycle = now + 1;  // one lookup a cycle, also when a run repeats in it
     }
   }
 

@@ -282,6 +282,7 @@ void l2_cache::run() {
       if (!m_in.empty()) next = std::min(next, std::max(now + 1, m_in.front().at));
     } else {
       m_head_failed = true;
+      m_next_lookup = now + 1;  // one lookup a cycle, also when a run repeats in the cycle
     }
   }
 

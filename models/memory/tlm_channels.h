@@ -1,7 +1,8 @@
 // The two halves of the AT base protocol every memory block speaks: an initiator sends
 // one BEGIN_REQ at a time and waits for END_REQ (a target withholding END_REQ pushes back);
 // a target sends one BEGIN_RESP at a time and waits for END_RESP. Calls are made from the
-// owner's SC_METHOD, never from inside the peer's nb_transport call.
+// owner's activation, not from inside the peer's nb_transport call; the one exception is a
+// zero-latency interface unit passing a request straight on (interface_unit.h).
 #pragma once
 
 #include <systemc>

@@ -45,6 +45,15 @@ tlm::tlm_sync_enum interface_unit::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
     ++m_req_count;
+    if (m_delay == 0 && m_requests.empty() && !m_down.busy() && now >= m_next_req &&
+        clock().now_on_edge()) {
+      // Nothing ahead of it, no unpacking delay and now is this unit's edge: it leaves in
+      // this cycle, in the sender's call, as run() would send it at this edge.
+      m_next_req = now + 1;
+      m_down.send(gp);
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
     if (m_requests.size() < m_request_slots) {
       m_requests.push({now + m_delay, &gp});
       m_trace_req.set(m_requests.size());

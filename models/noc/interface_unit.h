@@ -2,9 +2,13 @@
 // ejection buffers, or a memory sub-partition's, as GPGPU-Sim keeps per cluster
 // (-gpgpu_n_cluster_ejection_buffer_size) and per sub-partition. Requests cross from `in`
 // to `out` through the request buffer, responses from `out` back to `in` through the
-// response buffer, one per cycle each way after `latency` cycles of (un)packing. A full
-// request buffer withholds END_REQ on `in`; a full response buffer withholds END_RESP on
-// `out`. Debug transactions (transport_dbg) pass from `in` to `out` unchanged. The packing into flits itself is the interconnect's (network::flits_of).
+// response buffer, one per cycle each way after `latency` cycles of (un)packing. With a
+// latency of 0, a request that finds the buffer empty and `out` free at this unit's edge
+// leaves at once, inside the sender's call: the unit is then transparent, and where it sits
+// in the instant's order (its clock domain) changes nothing. A full request buffer
+// withholds END_REQ on `in`; a full response buffer withholds END_RESP on `out`. Debug
+// transactions (transport_dbg) pass from `in` to `out` unchanged. The packing into flits
+// itself is the interconnect's (network::flits_of).
 // Sockets: `in` (target), `out` (initiator).
 #pragma once
 

@@ -130,17 +130,17 @@ std::size_t network::packet_list::size() const {
 }
 
 std::string network::pending_work() const {
-  if (m_in_flight == 0 && m_timed.empty()) return {};
+  if (m_in_flight == 0 && m_timed.empty() && m_injected.empty()) return {};
   std::size_t waiting = 0, to_mem = 0, to_smx = 0, held = 0;
   for (std::uint32_t li : m_active) waiting += m_links[li].waiting;
   for (const auto& q : m_to_mem) to_mem += q.size();
   for (const auto& q : m_to_smx) to_smx += q.size();
   for (const bit_set* b : {&m_held_smx, &m_held_mem}) b->for_each([&](std::size_t) { ++held; });
   return "packets in flight " + std::to_string(m_in_flight) + ": moving " +
-         std::to_string(m_timed.size()) + ", waiting " + std::to_string(waiting) + " at " +
-         std::to_string(m_active.size()) + " links, in ejection queues " +
-         std::to_string(to_mem) + " (memory ports) and " + std::to_string(to_smx) +
-         " (core ports); injections held " + std::to_string(held);
+         std::to_string(m_timed.size() + m_injected.size()) + ", waiting " +
+         std::to_string(waiting) + " at " + std::to_string(m_active.size()) +
+         " links, in ejection queues " + std::to_string(to_mem) + " (memory ports) and " +
+         std::to_string(to_smx) + " (core ports); injections held " + std::to_string(held);
 }
 
 void network::add_traces(vcd_writer& vcd) {
@@ -230,7 +230,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
   m_trace_busy.set(true);
   p->eligible = now + m_links[p->link(0)].routing_latency;
-  m_timed.push(p->eligible, p);
+  m_injected.push(p->eligible, p);
   wake_at(p->eligible);
   return true;
 }
@@ -418,8 +418,11 @@ void network::run() {
   std::uint64_t next = ~std::uint64_t(0);
   m_freed = false;
 
-  // Packets whose routing delay (or link traversal) has elapsed.
+  // Packets whose link traversal has elapsed, then those whose routing delay after
+  // injection has: whether an injection reached the network before or after it moved
+  // this cycle's packets makes no difference to their order.
   for (packet* p; m_timed.take_due(now, p);) arrive(p, now);
+  for (packet* p; m_injected.take_due(now, p);) arrive(p, now);
 
   // Link allocation (arbitration: see network.h), then links left with nothing to send go
   // idle.
@@ -524,7 +527,7 @@ void network::run() {
     }
   });
 
-  next = std::min(next, m_timed.next());
+  next = std::min({next, m_timed.next(), m_injected.next()});
   // A link held by a full buffer ahead retries once room was made this cycle.
   if (m_freed && !m_active.empty()) next = std::min(next, now + 1);
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));

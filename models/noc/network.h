@@ -265,8 +265,10 @@ class network : public component {
   void traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now);
   wakeup m_wake;
 
-  // Packets by the cycle their routing delay or link traversal ends, then in push order.
-  timed_queue<packet*> m_timed;
+  // Packets by the cycle their routing delay or link traversal ends, then in push order;
+  // run() takes those on links first, then the injected ones.
+  timed_queue<packet*> m_timed;     // packets on links (pushed by run())
+  timed_queue<packet*> m_injected;  // packets injected, until their routing delay passed
   std::uint64_t m_arrivals = 0;
   std::vector<std::uint32_t> m_active;  // links with waiting packets
 

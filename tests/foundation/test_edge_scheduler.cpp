@@ -1,8 +1,11 @@
 // The per-domain activation calendar (models/common/edge_scheduler.h): blocks run at the
-// edges they asked for, in the order asked within an edge; a block woken for the edge
-// being run runs again in the same pass; an earlier request replaces a later one; requests
-// beyond the calendar's near window keep their cycle and order; a DVFS change moves pending
-// activations to the new edges; a wake-up from another domain lands on the next edge.
+// edges they asked for, within an edge in the order they were bound (never the order they
+// asked in), the deliver stage of every domain before the issue stage; a block woken for
+// the edge being run runs again, in the same pass when it comes later in the order, else in
+// the next; an earlier request replaces a later one; requests beyond the calendar's near
+// window keep their cycle; a DVFS change moves pending activations to the new edges; a
+// wake-up from another domain lands on the next edge and is not lost to a later request;
+// SystemC processes due at the same time run before the blocks.
 // Expected times are computed by hand in femtoseconds.
 #include <gtest/gtest.h>
 
@@ -30,9 +33,10 @@ struct block {
   std::vector<run_record>& log;
   wakeup wake;
   std::function<void()> action;  // done on every run
-  block(std::string n, clock_domain& c, std::vector<run_record>& l)
+  block(std::string n, clock_domain& c, std::vector<run_record>& l,
+        gputlm::edge_stage stage = gputlm::edge_stage::deliver)
       : name(std::move(n)), clk(c), log(l) {
-    wake.bind<block, &block::run>(this, clk);
+    wake.bind<block, &block::run>(this, clk, stage);
   }
   void run() {
     wake.fired();
@@ -72,19 +76,19 @@ std::vector<std::string> names_at(const std::vector<run_record>& log, std::uint6
 }
 }  // namespace
 
-TEST(edge_scheduler, request_order_same_pass_and_superseding) {
+TEST(edge_scheduler, binding_order_passes_and_superseding) {
   clock_domain::init_time_resolution();
   clock_domain clk("core", 1e9, 1.0);
   std::vector<run_record> log;
   block a("a", clk, log), b("b", clk, log), c("c", clk, log), d("d", clk, log);
   bool once = false;
-  a.action = [&] {  // c has run at this edge already: it runs again, after b
-    if (!once) c.wake.at(clk.now_cycle());
+  c.action = [&] {  // a has run at this edge already: it runs again, in a second pass
+    if (!once) a.wake.at(clk.now_cycle());
     once = true;
   };
   driver drv("drv");
   drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
-                         c.wake.at(5);
+                         c.wake.at(5);  // asked first, runs after a and b (bound earlier)
                          a.wake.at(5);
                          b.wake.at(5);
                          b.wake.at(7);  // later than pending: ignored
@@ -92,7 +96,7 @@ TEST(edge_scheduler, request_order_same_pass_and_superseding) {
                          d.wake.at(10);  // earlier: replaces 20
                        }});
   sc_core::sc_start();
-  EXPECT_EQ(names_at(log, 5), (std::vector<std::string>{"c", "a", "b", "c"}));
+  EXPECT_EQ(names_at(log, 5), (std::vector<std::string>{"a", "b", "c", "a"}));
   for (const auto& r : log) {
     if (r.cycle == 5) {
       EXPECT_EQ(r.fs, 5 * ns);
@@ -104,6 +108,121 @@ TEST(edge_scheduler, request_order_same_pass_and_superseding) {
   EXPECT_EQ(log.size(), 5u);
 }
 
+TEST(edge_scheduler, a_block_woken_later_in_the_order_runs_in_the_same_pass) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block a("a", clk, log), b("b", clk, log), c("c", clk, log);
+  a.action = [&] {  // c comes after a: it joins this pass, after b
+    if (clk.now_cycle() == 3) c.wake.at(3);
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         b.wake.at(3);
+                         a.wake.at(3);
+                       }});
+  sc_core::sc_start();
+  EXPECT_EQ(names_at(log, 3), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(log.size(), 3u);
+}
+
+TEST(edge_scheduler, deliver_stage_of_every_domain_runs_before_issue_stage) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);
+  clock_domain l2("l2", 1e9, 1.0);  // same edges as core
+  std::vector<run_record> log;
+  // The core's issue-stage block is bound first, and asks first; the deliver-stage blocks
+  // of both domains still run before it at the shared edge.
+  block smx("smx", core, log, gputlm::edge_stage::issue);
+  block l1("l1", core, log), l2b("l2b", l2, log);
+  bool once = false;
+  smx.action = [&] {  // a request sent during issue: the L1 runs again after the SMX
+    if (!once) l1.wake.at(core.now_cycle());
+    once = true;
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         smx.wake.at(6);
+                         l2b.wake.at(6);
+                         l1.wake.at(6);
+                       }});
+  sc_core::sc_start();
+  EXPECT_EQ(names_at(log, 6), (std::vector<std::string>{"l1", "l2b", "smx", "l1"}));
+}
+
+TEST(edge_scheduler, wake_between_edges_is_not_lost_to_a_later_request) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);  // 1 ns
+  clock_domain mem("mem", 400e6, 1.0);  // 2.5 ns
+  std::vector<run_record> log;
+  block a("a", core, log), m("m", mem, log);
+  // At core cycle 3 (3 ns, between mem edges 1 and 2) a wakes m "now", which means m's
+  // next edge (cycle 2, 5 ns).
+  // At core cycle 5 (5 ns, mem's edge 2, core's calendar runs first) a asks m for its
+  // cycle 10: the request for edge 2 stands.
+  a.action = [&] {
+    if (core.now_cycle() == 3) {
+      m.wake.at(mem.now_cycle());
+      a.wake.at(5);
+    } else {
+      m.wake.at(10);
+    }
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] { a.wake.at(3); }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 3u);
+  expect_run(log[0], "a", 3, 3 * ns);
+  expect_run(log[1], "a", 5, 5 * ns);
+  expect_run(log[2], "m", 2, 5 * ns);
+}
+
+namespace {
+// A SystemC method that sets a flag at a given time (a delivery made outside the calendar,
+// like a TB launch through a control register).
+struct flag_setter : sc_core::sc_module {
+  bool flag = false;
+  sc_core::sc_event ev;
+  bool by_thread = false;
+  SC_HAS_PROCESS(flag_setter);
+  explicit flag_setter(sc_core::sc_module_name n, bool thread = false)
+      : sc_module(n), by_thread(thread) {
+    SC_METHOD(set);
+    sensitive << ev;
+    dont_initialize();
+    SC_THREAD(wait_then_set);
+  }
+  void set() { flag = true; }
+  void wait_then_set() {
+    if (!by_thread) return;
+    wait(sc_core::sc_time::from_value(4 * ns));
+    flag = true;
+  }
+};
+}  // namespace
+
+TEST(edge_scheduler, systemc_processes_at_the_same_time_deliver_first) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block a("a", clk, log), b("b", clk, log);
+  flag_setter early("early"), late("late"), timed("timed", true);
+  std::vector<bool> seen;
+  a.action = [&] { seen.push_back(early.flag && timed.flag); };
+  b.action = [&] { seen.push_back(late.flag); };
+  driver drv("drv");
+  // `early`'s event is notified before the blocks ask, `late`'s after: both set their flag
+  // before the blocks run at 4 ns.
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         early.ev.notify(sc_core::sc_time::from_value(4 * ns));
+                         a.wake.at(4);
+                         b.wake.at(4);
+                         late.ev.notify(sc_core::sc_time::from_value(4 * ns));
+                       }});
+  sc_core::sc_start();
+  EXPECT_EQ(seen, (std::vector<bool>{true, true}));
+}
+
 TEST(edge_scheduler, far_requests_keep_cycle_and_order) {
   clock_domain::init_time_resolution();
   clock_domain clk("core", 1e9, 1.0);
@@ -111,7 +230,7 @@ TEST(edge_scheduler, far_requests_keep_cycle_and_order) {
   block e("e", clk, log), f("f", clk, log), g("g", clk, log), h("h", clk, log);
   driver drv("drv");
   // e asks for cycle 2000 at time 0 (far beyond the near window), f for the same cycle at
-  // cycle 1600 (inside it by then): e was asked first and runs first.
+  // cycle 1600 (inside it by then): e was bound first and runs first.
   drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
                          e.wake.at(2000);
                          g.wake.at(1000);
