@@ -70,11 +70,11 @@ class edge_scheduler {
 
   // Makes `c` one of the domain's blocks, last of its stage so far (elaboration).
   void add(client& c);
-  // Runs `c` at the edge of `cycle` (the next edge when that edge has passed), replacing
-  // its earlier request. `now` is the domain's current cycle and `on_edge` whether now is
-  // its edge (the caller has both). Inline: a request made while the dispatcher runs (by a
-  // block) needs only the calendar's bit work.
-  inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge);
+  // Runs `c` at the edge of `cycle`, replacing its earlier request. `cycle` is not before
+  // the next edge (now's when now is an edge), as wakeup::at makes it; `now` is the
+  // domain's current cycle. Inline: a request made while the dispatcher runs (by a block)
+  // needs only the calendar's bit work.
+  inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
 
@@ -225,11 +225,8 @@ void edge_scheduler::unlink(client& c) {
   c.bucket = none;
 }
 
-void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now, bool on_edge) {
+void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now) {
   if (m_dispatcher.running()) {
-    // A cycle whose edge has passed means the next edge: now's when now is an edge, else
-    // the one after.
-    if (cycle <= now) cycle = on_edge ? now : now + 1;
     if (c.bucket != none) unlink(c);  // an earlier request replaces it
     c.live = ++m_seq;
     put(cycle, c);

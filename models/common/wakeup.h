@@ -39,7 +39,7 @@ class wakeup {
     if (cycle <= now) cycle = on_edge ? now : now + 1;
     if (m_cycle >= now && m_cycle <= cycle) return;
     m_cycle = cycle;
-    m_scheduler->schedule(m_client, cycle, now, on_edge);
+    m_scheduler->schedule(m_client, cycle, now);
   }
   void fired() { m_cycle = ~std::uint64_t(0); }
 
