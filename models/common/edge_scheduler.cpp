@@ -131,6 +131,18 @@ void edge_scheduler::add(client& c) {
   relayout();
 }
 
+void edge_scheduler::remove(client& c) {
+  if (c.bucket != none) unlink(c);
+  c.live = 0;
+  m_far.erase(
+      std::remove_if(m_far.begin(), m_far.end(), [&](const far_request& f) { return f.c == &c; }),
+      m_far.end());
+  std::make_heap(m_far.begin(), m_far.end(), later{});
+  m_first_valid = false;
+  m_clients.erase(std::remove(m_clients.begin(), m_clients.end(), &c), m_clients.end());
+  relayout();
+}
+
 void edge_scheduler::relayout() {
   std::stable_sort(m_clients.begin(), m_clients.end(), [](const client* a, const client* b) {
     return a->stage != b->stage ? a->stage < b->stage : a->bound < b->bound;

@@ -70,6 +70,8 @@ class edge_scheduler {
 
   // Makes `c` one of the domain's blocks, last of its stage so far (elaboration).
   void add(client& c);
+  // Forgets `c` and its request (its block is being destroyed).
+  void remove(client& c);
   // Runs `c` at the edge of `cycle`, replacing its earlier request. `cycle` is not before
   // the next edge (now's when now is an edge), as wakeup::at makes it; `now` is the
   // domain's current cycle. Inline: a request made while the dispatcher runs (by a block)

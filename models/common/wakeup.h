@@ -16,6 +16,13 @@ namespace gputlm {
 
 class wakeup {
  public:
+  wakeup() = default;
+  wakeup(const wakeup&) = delete;  // the calendar knows it by address
+  wakeup& operator=(const wakeup&) = delete;
+  ~wakeup() {
+    if (m_scheduler) m_scheduler->remove(m_client);
+  }
+
   // `run` is called at the cycles asked for; call from the block's constructor.
   template <class T, void (T::*run)()>
   void bind(T* self, clock_domain& clk, edge_stage stage = edge_stage::deliver) {

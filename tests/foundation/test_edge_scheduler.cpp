@@ -5,7 +5,8 @@
 // the next; an earlier request replaces a later one; requests beyond the calendar's near
 // window keep their cycle; a DVFS change moves pending activations to the new edges; a
 // wake-up from another domain lands on the next edge and is not lost to a later request;
-// SystemC processes due at the same time run before the blocks.
+// SystemC processes due at the same time run before the blocks; a destroyed block leaves
+// the calendar, its requests with it.
 // Expected times are computed by hand in femtoseconds.
 #include <gtest/gtest.h>
 
@@ -221,6 +222,27 @@ TEST(edge_scheduler, systemc_processes_at_the_same_time_deliver_first) {
                        }});
   sc_core::sc_start();
   EXPECT_EQ(seen, (std::vector<bool>{true, true}));
+}
+
+TEST(edge_scheduler, a_destroyed_block_leaves_the_calendar) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  std::vector<run_record> log;
+  block a("a", clk, log);
+  {
+    block gone("gone", clk, log);
+    gone.wake.at(100000);  // far beyond the near window (a heap entry) ...
+    gone.wake.at(5);       // ... superseded by a near one
+  }
+  block c("c", clk, log);  // bound after the removal: takes the freed place in the order
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         c.wake.at(5);
+                         a.wake.at(5);
+                       }});
+  sc_core::sc_start();
+  EXPECT_EQ(names_at(log, 5), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(log.size(), 2u);
 }
 
 TEST(edge_scheduler, far_requests_keep_cycle_and_order) {
