@@ -152,7 +152,7 @@ void edge_scheduler::relayout() {
   for (client* c : m_clients) {
     c->word = n / 64;
     c->bit = std::uint64_t(1) << (n % 64);
-    c->index = n++;
+    ++n;
     for (std::size_t s = std::size_t(c->stage) + 1; s <= k_edge_stages; ++s) m_stage_begin[s] = n;
   }
   m_words = std::max<std::uint32_t>(1, (n + 63) / 64);
@@ -184,10 +184,10 @@ std::uint64_t edge_scheduler::scan_busy() const {
 }
 
 void edge_scheduler::waiting_owners(std::vector<const sc_core::sc_object*>& out) const {
+  const auto n = static_cast<std::uint32_t>(m_clients.size());
   for (std::uint64_t k = 0; k < k_wheel; ++k) {
     const std::uint32_t b = static_cast<std::uint32_t>((m_base + k) % k_wheel);
     if (!m_busy.test(b)) continue;
-    const auto n = static_cast<std::uint32_t>(m_clients.size());
     for (std::uint32_t i = first_in(b, 0, n); i != none; i = first_in(b, i + 1, n))
       out.push_back(m_clients[i]->owner);
   }
@@ -258,7 +258,7 @@ bool edge_scheduler::run_due_now(edge_stage stage) {
         }
       }
     }
-    if (count[0] == 0 && count[1] == 0) {
+    if (empty_bucket(count)) {
       m_busy.clear(b);
       m_first_valid = false;
     }

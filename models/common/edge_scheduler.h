@@ -45,7 +45,7 @@ enum class edge_stage : std::uint8_t {
   deliver = 0,  // memory side and network: move what arrives at this edge
   issue = 1,    // cores: evaluate the cycle with this edge's deliveries in place
 };
-inline constexpr std::size_t k_edge_stages = 2;  // (unlink() knows there are two)
+inline constexpr std::size_t k_edge_stages = 2;
 
 class edge_scheduler {
  public:
@@ -55,9 +55,9 @@ class edge_scheduler {
     void* self = nullptr;
     const sc_core::sc_object* owner = nullptr;  // the block, for reports (null: unnamed)
     std::uint64_t live = 0;  // sequence number of the request that stands, 0: none
-    std::uint32_t index = 0;     // position in the domain's order (stage, then binding)
-    std::uint32_t word = 0;      // index / 64 ...
-    std::uint64_t bit = 0;       // ... and its bit in that word
+    // Its position in the domain's order (stage, then binding) as a bitmap word and bit.
+    std::uint32_t word = 0;
+    std::uint64_t bit = 0;
     std::uint32_t bucket = ~0u;  // the wheel bucket it waits in, or none (far or idle)
     std::uint32_t bound = 0;     // binding order within the domain
     edge_stage stage = edge_stage::deliver;
@@ -122,7 +122,13 @@ class edge_scheduler {
     }
     return none;
   }
-  // Gives the clients their indices (stage, then binding order) and rebuilds the buckets.
+  // Whether a bucket with these per-stage counts holds no client.
+  [[gnu::always_inline]] static bool empty_bucket(const std::uint32_t* count) {
+    for (std::size_t s = 0; s < k_edge_stages; ++s)
+      if (count[s] != 0) return false;
+    return true;
+  }
+  // Gives the clients their places (stage, then binding order) and rebuilds the buckets.
   void relayout();
   // The earliest cycle of the window with a request, else the earliest far request (which
   // may have been superseded), or never; kept until a bucket empties or the window moves.
@@ -220,7 +226,7 @@ void edge_scheduler::unlink(client& c) {
   m_bits[std::size_t(b) * m_words + c.word] &= ~c.bit;
   std::uint32_t* count = &m_count[std::size_t(b) * k_edge_stages];
   --count[std::size_t(c.stage)];
-  if (count[0] == 0 && count[1] == 0) {
+  if (empty_bucket(count)) {
     m_busy.clear(b);
     m_first_valid = false;
   }
