@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "models/memory/sectors.h"
 #include "traces/trace_types.h"
 
 namespace gputlm::core {
@@ -41,8 +42,7 @@ std::uint32_t subwarp_of(std::uint32_t arch, std::uint32_t access_size) {
   return access_size <= 4 ? 32 : access_size == 8 ? 16 : 8;
 }
 void set_bytes(std::vector<coalesced_request>& out) {
-  for (auto& r : out)
-    r.bytes = static_cast<std::uint32_t>(__builtin_popcount(r.sector_mask) * sector_bytes);
+  for (auto& r : out) r.bytes = memory::popcount8(r.sector_mask) * sector_bytes;
 }
 // Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range, whose
 // lines come out in address order (= order of their lowest lane).

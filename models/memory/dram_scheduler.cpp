@@ -34,10 +34,16 @@ void dram_scheduler::push(const request& r) {
   ++m_live;
   bank_state& b = m_banks[r.bank];
   ++b.queued;
+  const auto at = static_cast<std::uint32_t>(m_queue.size() - 1);
+  if (b.head == k_none)
+    b.head = at;
+  else
+    m_queue[b.tail].bank_next = at;
+  b.tail = at;
   // The youngest request: the oldest hit of its kind only if there was none.
   if (b.open && b.row == r.row && b.oldest_hit[r.write] == never) {
     b.oldest_hit[r.write] = e.seq;
-    b.oldest_at[r.write] = static_cast<std::uint32_t>(m_queue.size() - 1);
+    b.oldest_at[r.write] = at;
   }
   update_bank_bits(r.bank);
 }
@@ -69,12 +75,13 @@ std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
 void dram_scheduler::find_oldest_hit(std::uint32_t bank, bool write, std::size_t from) {
   bank_state& b = m_banks[bank];
   b.oldest_hit[write] = never;
+  while (b.head != k_none && m_queue[b.head].done) b.head = m_queue[b.head].bank_next;
   if (b.open)
-    for (std::size_t i = std::max(from, m_first); i < m_queue.size(); ++i) {
+    for (std::uint32_t i = b.head; i != k_none; i = m_queue[i].bank_next) {
       const entry& e = m_queue[i];
-      if (!e.done && e.bank == bank && e.row == b.row && e.write == write) {
+      if (i >= from && !e.done && e.row == b.row && e.write == write) {
         b.oldest_hit[write] = e.seq;
-        b.oldest_at[write] = static_cast<std::uint32_t>(i);
+        b.oldest_at[write] = i;
         return;
       }
     }
@@ -86,11 +93,19 @@ void dram_scheduler::compact() {
     if (!m_queue[i].done) m_queue[n++] = m_queue[i];
   m_queue.resize(n);
   m_first = 0;
-  // The oldest hits keep their seq; their positions moved.
-  for (std::size_t i = 0; i < n; ++i) {
-    const entry& e = m_queue[i];
+  // The oldest hits keep their seq; their positions moved, and the banks' lists are made
+  // again from the new positions.
+  for (bank_state& b : m_banks) b.head = b.tail = k_none;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    entry& e = m_queue[i];
     bank_state& b = m_banks[e.bank];
-    if (b.oldest_hit[e.write] == e.seq) b.oldest_at[e.write] = static_cast<std::uint32_t>(i);
+    if (b.oldest_hit[e.write] == e.seq) b.oldest_at[e.write] = i;
+    e.bank_next = k_none;
+    if (b.head == k_none)
+      b.head = i;
+    else
+      m_queue[b.tail].bank_next = i;
+    b.tail = i;
   }
 }
 
@@ -209,7 +224,7 @@ void dram_scheduler::issue_column(std::size_t i, std::uint64_t now, std::vector<
     const std::uint32_t bank = e.bank;
     const bool write = e.write;
     const bool oldest = b.oldest_hit[write] == e.seq;
-    --b.queued;
+    if (--b.queued == 0) b.head = b.tail = k_none;
     e.done = true;
     --m_live;
     if (m_live == 0) {

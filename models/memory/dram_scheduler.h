@@ -83,6 +83,7 @@ class dram_scheduler {
   std::uint64_t last_data_end() const { return m_bus_free; }
 
  private:
+  static constexpr std::uint32_t k_none = 0xffffffffu;
   struct entry {
     void* tag;
     std::uint32_t bank, row;
@@ -93,6 +94,7 @@ class dram_scheduler {
     bool done = false;  // served: a gap in the queue until it is compacted
     std::uint64_t first_command = never;
     std::uint64_t seq = 0;  // arrival order: increases along the queue
+    std::uint32_t bank_next = k_none;  // queue position of the bank's next request
   };
   struct bank_state {
     bool open = false;
@@ -107,6 +109,9 @@ class dram_scheduler {
     // position in the queue
     std::uint64_t oldest_hit[2] = {never, never};
     std::uint32_t oldest_at[2] = {0, 0};
+    // The bank's requests in age order, linked through entry::bank_next (queue positions;
+    // k_none: empty). Served requests leave the list lazily, from its head.
+    std::uint32_t head = k_none, tail = k_none;
   };
 
   std::uint32_t group_of(std::uint32_t bank) const;
@@ -127,7 +132,7 @@ class dram_scheduler {
   }
   std::uint64_t row_ready(std::uint32_t bank) const;  // PRE or ACT
   // The bank's oldest read / write to its open row: the first queued one from queue
-  // position `from` on.
+  // position `from` on (a walk along the bank's own requests).
   void find_oldest_hit(std::uint32_t bank, bool write, std::size_t from);
   // Drops the served entries (gaps) from the queue; positions change.
   void compact();

@@ -63,6 +63,34 @@ void l1_cache::validate() {
     m_hot.pow2_banks = il && !(il & (il - 1)) && nb && !(nb & (nb - 1));
     m_hot.interleave_log2 = il ? static_cast<unsigned>(__builtin_ctzll(il)) : 0;
   }
+  build_bank_shares();
+}
+
+void l1_cache::build_bank_shares() {
+  const std::uint64_t line = m_hot.line_size, il = m_hot.bank_interleave;
+  const std::uint64_t nb = m_bank_bytes.size(), port = m_hot.data_port;
+  m_shares.clear();
+  m_share_begin.clear();
+  m_share_masks = 0;
+  const bool pow2_line = line && !(line & (line - 1));
+  if (!pow2_line || !il || !nb || (line % il != 0 && il % line != 0)) return;
+  const std::uint64_t sectors = std::min<std::uint64_t>(line / 32, 8);
+  const std::uint64_t step = std::min<std::uint64_t>(il, 32);
+  m_share_masks = 1u << sectors;
+  std::vector<std::uint64_t> bytes(nb);
+  for (std::uint32_t mask = 0; mask < m_share_masks; ++mask) {
+    m_share_begin.push_back(static_cast<std::uint32_t>(m_shares.size()));
+    std::fill(bytes.begin(), bytes.end(), 0);
+    for (std::uint64_t s = 0; s < sectors; ++s)
+      if (mask >> s & 1)
+        for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step)
+          bytes[off / il % nb] += step;
+    for (std::uint64_t b = 0; b < nb; ++b)
+      if (bytes[b])
+        m_shares.push_back({static_cast<std::uint32_t>(b),
+                            static_cast<std::uint32_t>((bytes[b] + port - 1) / port)});
+  }
+  m_share_begin.push_back(static_cast<std::uint32_t>(m_shares.size()));
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
@@ -94,23 +122,41 @@ void l1_cache::bank_bytes(std::uint64_t line_addr, std::uint8_t sectors) {
   }
 }
 
-std::uint64_t l1_cache::banks_free_at(std::uint64_t line_addr, std::uint8_t sectors) {
+template <class F>
+void l1_cache::for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F f) {
+  const std::uint64_t nb = m_bank_bytes.size();
+  if (m_share_masks) {
+    const std::uint64_t base = line_addr & ~(m_hot.line_size - 1);
+    const std::uint32_t mask = sectors & (m_share_masks - 1);
+    if (m_hot.pow2_banks) {
+      const std::uint64_t first = base >> m_hot.interleave_log2;
+      for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k)
+        f((first + m_shares[k].bank) & (nb - 1), m_shares[k].cycles);
+    } else {
+      const std::uint64_t first = base / m_hot.bank_interleave % nb;
+      for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k)
+        f((first + m_shares[k].bank) % nb, m_shares[k].cycles);
+    }
+    return;
+  }
+  const std::uint64_t port = m_hot.data_port;
   bank_bytes(line_addr, sectors);
+  for (std::size_t b = 0; b < nb; ++b)
+    if (m_bank_bytes[b]) f(b, (m_bank_bytes[b] + port - 1) / port);
+}
+
+std::uint64_t l1_cache::banks_free_at(std::uint64_t line_addr, std::uint8_t sectors) {
   std::uint64_t t = 0;
-  for (std::size_t b = 0; b < m_bank_bytes.size(); ++b)
-    if (m_bank_bytes[b]) t = std::max(t, m_bank_busy_until[b]);
+  for_each_bank_of(line_addr, sectors,
+                   [&](std::size_t b, std::uint64_t) { t = std::max(t, m_bank_busy_until[b]); });
   return t;
 }
 
 void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now) {
-  const std::uint64_t port = m_hot.data_port;
-  bank_bytes(line_addr, sectors);
-  for (std::size_t b = 0; b < m_bank_bytes.size(); ++b) {
-    if (!m_bank_bytes[b]) continue;
-    const std::uint64_t c = (m_bank_bytes[b] + port - 1) / port;
+  for_each_bank_of(line_addr, sectors, [&](std::size_t b, std::uint64_t c) {
     m_bank_busy_until[b] = std::max(m_bank_busy_until[b], now) + c;
     m_stats_v.data_port_cycles += c;
-  }
+  });
 }
 
 bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {

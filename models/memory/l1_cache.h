@@ -83,6 +83,11 @@ class l1_cache : public component {
   void sample_mshr(std::uint64_t now);
   // Bytes of the touched sectors in each bank (into m_bank_bytes).
   void bank_bytes(std::uint64_t line_addr, std::uint8_t sectors);
+  // Calls f(bank, data-port cycles) for each bank holding some of `sectors`.
+  template <class F>
+  void for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F f);
+  // The per-mask bank table (m_shares), from the geometry.
+  void build_bank_shares();
   // First cycle at which every bank holding `sectors` is free.
   std::uint64_t banks_free_at(std::uint64_t line_addr, std::uint8_t sectors);
   // Occupies the banks holding `sectors` from max(now, free) for their data-port cycles.
@@ -141,6 +146,16 @@ class l1_cache : public component {
   std::vector<int> m_origin_tags;  // origin of own payloads: fill i -> &[i], others -> &back()
   std::vector<std::uint64_t> m_bank_busy_until;  // first free cycle of each data bank
   std::vector<std::uint64_t> m_bank_bytes;
+  // For every sector mask, the banks its sectors occupy, numbered from the bank of the
+  // line's first byte, with their data-port cycles: a line holds whole interleave chunks or
+  // a chunk whole lines, so the pattern only turns with the line's first bank. Empty (and
+  // bank_bytes() used per access) for other geometries.
+  struct bank_share {
+    std::uint32_t bank, cycles;
+  };
+  std::vector<bank_share> m_shares;
+  std::vector<std::uint32_t> m_share_begin;  // per mask: its first entry; mask + 1: its end
+  std::uint32_t m_share_masks = 0;           // sector masks in the table (0: no table)
 
   statistics m_stats_v;
   std::uint64_t m_sampled_at = 0;

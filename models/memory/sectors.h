@@ -17,6 +17,13 @@ inline std::uint8_t sectors_of(const tlm::tlm_generic_payload& gp, std::uint32_t
   return m;
 }
 
-inline unsigned popcount8(std::uint8_t v) { return static_cast<unsigned>(__builtin_popcount(v)); }
+// Sectors in a mask. (Bit arithmetic: without -mpopcnt, __builtin_popcount is a call into
+// libgcc, and this runs for every fill and write-back.)
+inline unsigned popcount8(std::uint8_t v) {
+  unsigned x = v;
+  x = x - ((x >> 1) & 0x55u);
+  x = (x & 0x33u) + ((x >> 2) & 0x33u);
+  return (x + (x >> 4)) & 0x0fu;
+}
 
 }  // namespace gputlm::memory

@@ -305,6 +305,33 @@ TEST(l1_banks, pascal_two_banks_32B_interleave_four_sector_hit_takes_two_cycles)
   EXPECT_EQ(b.s("data_port_cycles"), 4 + 4 + 4 + 2 + 1 + 2 + 1);
 }
 
+TEST(l1_banks, a_line_starts_in_the_bank_its_address_selects) {
+  // 8 banks x 32 B interleave, 16 B port: a 128 B line covers 4 banks, starting at bank
+  // (address / 32) mod 8, so line 0x1000 is in banks 0-3 and line 0x1080 in banks 4-7. A
+  // sector holds its bank 2 cycles. The lines are filled in turn (at 100 and 200). At 300,
+  // r2 reads sector 0 of 0x1000 (bank 0, busy [300, 302)) and r3, sent right behind it,
+  // sector 0 of 0x1080 (bank 4): r3 is looked up at 301 without waiting. (Were every line to
+  // start in bank 0, r3 would wait for 302.) r5, sent right behind r4, reads the same
+  // sector as r4 (bank 0) and waits: one conflict.
+  tg_request r2 = load(0x1000, false, 32);
+  r2.not_before = 300;
+  bench b(l1_params({{"hit_latency", "1cycles"},
+                     {"sectored", "true"},
+                     {"banks", "8"},
+                     {"bank_interleave", "32B"},
+                     {"data_port_width", "16B"}}),
+          {load(0x1000, false, 128), load(0x1080, true, 128), r2, load(0x1080, false, 32),
+           load(0x1000, true, 32), load(0x1000, false, 32)},
+          100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  EXPECT_EQ(b.tg->records[2].accepted, 300u);
+  EXPECT_EQ(b.tg->records[3].accepted, 301u);
+  EXPECT_EQ(b.s("hits"), 4);
+  EXPECT_EQ(b.s("bank_conflicts"), 1);                    // r5
+  EXPECT_EQ(b.s("data_port_cycles"), 2 * 4 * 2 + 4 * 2);  // two fills, four 1-sector hits
+}
+
 TEST(l1_cache, blocking_transport_is_refused_with_an_error) {
   // The memory blocks speak the AT base protocol only; an LT initiator's b_transport gets
   // a command error and a SystemC error report naming the block, not a silent adapter.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bitset>
 #include <random>
 #include <set>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "models/memory/address_decoder.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/dram_scheduler.h"
+#include "models/memory/sectors.h"
 #include "models/memory/set_index.h"
 
 using namespace gputlm::memory;
@@ -546,6 +548,11 @@ TEST(cache_logic, sectored_misses_fetch_only_missing_sectors) {
 }
 
 // ---- address map ------------------------------------------------------------------------
+
+TEST(sectors, popcount8_counts_the_set_bits_of_every_mask) {
+  for (unsigned m = 0; m < 256; ++m)
+    EXPECT_EQ(popcount8(static_cast<std::uint8_t>(m)), std::bitset<8>(m).count()) << m;
+}
 
 TEST(address_decoder, gtx480_map_by_hand) {
   const std::string map =
