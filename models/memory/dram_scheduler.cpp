@@ -35,11 +35,7 @@ void dram_scheduler::push(const request& r) {
   bank_state& b = m_banks[r.bank];
   ++b.queued;
   const auto at = static_cast<std::uint32_t>(m_queue.size() - 1);
-  if (b.head == k_none)
-    b.head = at;
-  else
-    m_queue[b.tail].bank_next = at;
-  b.tail = at;
+  link_to_bank(at);
   // The youngest request: the oldest hit of its kind only if there was none.
   if (b.open && b.row == r.row && b.oldest_hit[r.write] == never) {
     b.oldest_hit[r.write] = e.seq;
@@ -97,16 +93,22 @@ void dram_scheduler::compact() {
   // again from the new positions.
   for (bank_state& b : m_banks) b.head = b.tail = k_none;
   for (std::uint32_t i = 0; i < n; ++i) {
-    entry& e = m_queue[i];
+    const entry& e = m_queue[i];
     bank_state& b = m_banks[e.bank];
     if (b.oldest_hit[e.write] == e.seq) b.oldest_at[e.write] = i;
-    e.bank_next = k_none;
-    if (b.head == k_none)
-      b.head = i;
-    else
-      m_queue[b.tail].bank_next = i;
-    b.tail = i;
+    link_to_bank(i);
   }
+}
+
+void dram_scheduler::link_to_bank(std::uint32_t at) {
+  entry& e = m_queue[at];
+  bank_state& b = m_banks[e.bank];
+  e.bank_next = k_none;
+  if (b.head == k_none)
+    b.head = at;
+  else
+    m_queue[b.tail].bank_next = at;
+  b.tail = at;
 }
 
 void dram_scheduler::update_bank_bits(std::uint32_t bank) {

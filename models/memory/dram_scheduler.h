@@ -136,6 +136,8 @@ class dram_scheduler {
   void find_oldest_hit(std::uint32_t bank, bool write, std::size_t from);
   // Drops the served entries (gaps) from the queue; positions change.
   void compact();
+  // Appends the request at queue position `at` to its bank's list (the youngest there).
+  void link_to_bank(std::uint32_t at);
   void update_bank_bits(std::uint32_t bank);  // from the bank's state
   void issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done);
   void issue_row(entry& e, std::uint64_t now);

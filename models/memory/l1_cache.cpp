@@ -68,29 +68,21 @@ void l1_cache::validate() {
 
 void l1_cache::build_bank_shares() {
   const std::uint64_t line = m_hot.line_size, il = m_hot.bank_interleave;
-  const std::uint64_t nb = m_bank_bytes.size(), port = m_hot.data_port;
   m_shares.clear();
   m_share_begin.clear();
-  m_share_masks = 0;
+  m_share_masks = 0;  // (for_each_bank_of counts per access until the table is made)
   const bool pow2_line = line && !(line & (line - 1));
-  if (!pow2_line || !il || !nb || (line % il != 0 && il % line != 0)) return;
-  const std::uint64_t sectors = std::min<std::uint64_t>(line / 32, 8);
-  const std::uint64_t step = std::min<std::uint64_t>(il, 32);
-  m_share_masks = 1u << sectors;
-  std::vector<std::uint64_t> bytes(nb);
-  for (std::uint32_t mask = 0; mask < m_share_masks; ++mask) {
+  if (!pow2_line || !il || m_bank_bytes.empty() || (line % il != 0 && il % line != 0)) return;
+  // A line at address 0 starts in bank 0: its banks are the relative ones.
+  const std::uint32_t masks = 1u << std::min<std::uint64_t>(line / 32, 8);
+  for (std::uint32_t mask = 0; mask < masks; ++mask) {
     m_share_begin.push_back(static_cast<std::uint32_t>(m_shares.size()));
-    std::fill(bytes.begin(), bytes.end(), 0);
-    for (std::uint64_t s = 0; s < sectors; ++s)
-      if (mask >> s & 1)
-        for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step)
-          bytes[off / il % nb] += step;
-    for (std::uint64_t b = 0; b < nb; ++b)
-      if (bytes[b])
-        m_shares.push_back({static_cast<std::uint32_t>(b),
-                            static_cast<std::uint32_t>((bytes[b] + port - 1) / port)});
+    for_each_bank_of(0, static_cast<std::uint8_t>(mask), [&](std::size_t b, std::uint64_t c) {
+      m_shares.push_back({static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c)});
+    });
   }
   m_share_begin.push_back(static_cast<std::uint32_t>(m_shares.size()));
+  m_share_masks = masks;
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
@@ -128,14 +120,11 @@ void l1_cache::for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F
   if (m_share_masks) {
     const std::uint64_t base = line_addr & ~(m_hot.line_size - 1);
     const std::uint32_t mask = sectors & (m_share_masks - 1);
-    if (m_hot.pow2_banks) {
-      const std::uint64_t first = base >> m_hot.interleave_log2;
-      for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k)
-        f((first + m_shares[k].bank) & (nb - 1), m_shares[k].cycles);
-    } else {
-      const std::uint64_t first = base / m_hot.bank_interleave % nb;
-      for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k)
-        f((first + m_shares[k].bank) % nb, m_shares[k].cycles);
+    const bool pow2 = m_hot.pow2_banks;
+    const std::uint64_t first = pow2 ? base >> m_hot.interleave_log2 : base / m_hot.bank_interleave;
+    for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k) {
+      const std::uint64_t b = first + m_shares[k].bank;
+      f(pow2 ? b & (nb - 1) : b % nb, m_shares[k].cycles);
     }
     return;
   }
