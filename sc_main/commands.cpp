@@ -186,6 +186,9 @@ int run_main(const std::vector<std::string>& args) {
   }
 
   edge_dispatcher::instance().set_watchdog(watchdog);
+  // SystemC's end of elaboration (port binding checks over every socket, the start-of-
+  // simulation callbacks) before the clock starts: wall_seconds times the simulation.
+  sc_core::sc_get_curr_simcontext()->initialize(true);
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall =

@@ -43,10 +43,6 @@ void edge_dispatcher::reschedule() {
   if (!m_running) notify_next();
 }
 
-inline bool edge_scheduler::run_due(edge_stage stage) {
-  return next_busy() <= m_clk.now_cycle() && run_due_now(stage);
-}
-
 void edge_dispatcher::run() {
   m_notified_fs = ~std::uint64_t(0);
   const std::uint64_t now = sc_core::sc_time_stamp().value();
@@ -82,16 +78,42 @@ void edge_dispatcher::run() {
       }
     } guard{m_running, now};
     // Passes: the deliver stage of every domain until none is due, then the issue stage;
-    // again while a block was woken for now (another domain's included).
+    // again while a block was woken for now (another domain's included). Only the domains
+    // marked due are visited: at the start those with a request by their current cycle,
+    // later those a block woke for now.
+    for (std::uint32_t i = 0; i < m_domains.size(); ++i) m_domains[i]->begin_instant(i, now);
     for (;;) {
-      bool ran = false;
-      for (edge_scheduler* s : m_domains) ran |= s->run_due(edge_stage::deliver);
-      if (ran) continue;
-      for (edge_scheduler* s : m_domains) ran |= s->run_due(edge_stage::issue);
-      if (!ran) break;
+      if (any_due(edge_stage::deliver))
+        run_stage(edge_stage::deliver);
+      else if (any_due(edge_stage::issue))
+        run_stage(edge_stage::issue);
+      else
+        break;
     }
   }
   notify_next();
+}
+
+void edge_dispatcher::run_stage(edge_stage stage) {
+  std::vector<std::uint64_t>& due = m_due[std::size_t(stage)];
+  // One pass in the domains' order: a domain marked meanwhile before the last one run (or
+  // that one again) waits for the next pass, as a full pass over every domain would find
+  // it.
+  for (std::size_t w = 0; w < due.size(); ++w) {
+    std::uint64_t done = 0;  // this word's places at or before the last one run
+    for (std::uint64_t bits; (bits = due[w] & ~done) != 0;) {
+      const std::uint64_t bit = bits & (0 - bits);
+      due[w] &= ~bit;
+      done = (bit << 1) - 1;
+      m_domains[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bit))]->run_due_now(stage);
+    }
+  }
+}
+
+void edge_dispatcher::renumber() {
+  for (std::uint32_t i = 0; i < m_domains.size(); ++i) m_domains[i]->m_index = i;
+  const std::size_t words = (m_domains.size() + 63) / 64;
+  for (auto& due : m_due) due.assign(words, 0);
 }
 
 void edge_dispatcher::stop_livelocked(std::uint64_t now) {
@@ -117,11 +139,13 @@ edge_scheduler::edge_scheduler(clock_domain& clk)
       m_bits(k_wheel * m_words, 0),
       m_count(k_wheel * k_edge_stages, 0) {
   m_dispatcher.m_domains.push_back(this);
+  m_dispatcher.renumber();
 }
 
 edge_scheduler::~edge_scheduler() {
-  auto& d = edge_dispatcher::instance().m_domains;
-  d.erase(std::remove(d.begin(), d.end(), this), d.end());
+  edge_dispatcher& d = edge_dispatcher::instance();
+  d.m_domains.erase(std::remove(d.m_domains.begin(), d.m_domains.end(), this), d.m_domains.end());
+  d.renumber();
 }
 
 void edge_scheduler::add(client& c) {
@@ -223,6 +247,19 @@ void edge_scheduler::schedule_other(client& c, std::uint64_t cycle, std::uint64_
 
 void edge_scheduler::period_changed() { m_dispatcher.reschedule(); }
 
+void edge_scheduler::begin_instant(std::uint32_t index, std::uint64_t now_fs) {
+  const std::uint64_t first = next_busy();
+  if (first == never || m_clk.edge_fs(first) > now_fs) return;
+  if (first >= m_base && first < m_base + k_wheel && m_clk.edge_fs(first) == now_fs) {
+    // The usual case: the stages with blocks in the current edge's bucket.
+    const std::uint32_t* count = &m_count[std::size_t(first % k_wheel) * k_edge_stages];
+    for (std::size_t st = 0; st < k_edge_stages; ++st)
+      if (count[st] != 0) m_dispatcher.mark_due(index, edge_stage(st));
+    return;
+  }
+  for (std::size_t st = 0; st < k_edge_stages; ++st) m_dispatcher.mark_due(index, edge_stage(st));
+}
+
 bool edge_scheduler::run_due_now(edge_stage stage) {
   const std::uint64_t now = m_clk.now_cycle();
   const std::uint64_t first = next_busy();
@@ -262,6 +299,7 @@ bool edge_scheduler::run_due_now(edge_stage stage) {
       m_busy.clear(b);
       m_first_valid = false;
     }
+    if (cycle == now) return ran;  // (no block asks for a cycle before now)
   }
 }
 

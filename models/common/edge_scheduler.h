@@ -11,6 +11,8 @@
 //    domain in the order the blocks were bound (elaboration order);
 //  - a block woken for the current instant after its turn (by a block after it, or by
 //    itself) runs in another pass; passes repeat, deliver stage first, until none is due.
+// The dispatcher visits only the domains with a stage due: those with a request whose edge
+// has come when the instant begins, and those a block wakes for the current edge.
 // So an extra or a missing wake-up of a block that has nothing to do changes nothing, and
 // results do not depend on the order of requests. The dispatcher also lets the SystemC
 // processes due at the same time (TB launches, control registers, test targets) run
@@ -97,11 +99,12 @@ class edge_scheduler {
   };
   // The time (fs) of the earliest edge with a request, or never.
   std::uint64_t next_time() const;
-  // Runs the blocks of `stage` due at the edges up to now (the dispatcher calls it);
-  // whether there were any.
-  // (Inline in edge_scheduler.cpp: most calls find nothing due.)
-  bool run_due(edge_stage stage);
-  bool run_due_now(edge_stage stage);  // the rest, when a request is due
+  // At the start of the instant at `now_fs` (the dispatcher calls it): marks the domain,
+  // at place `index`, due for the stages with a request whose edge has come.
+  void begin_instant(std::uint32_t index, std::uint64_t now_fs);
+  // Runs the blocks of `stage` due at the edges up to now (the dispatcher calls it, for a
+  // domain it knows may have some); whether there were any.
+  bool run_due_now(edge_stage stage);
   // Moves the window to start at `cycle` (every bucket before it is empty) and brings the
   // far requests that now fall inside it into their buckets.
   void advance(std::uint64_t cycle);
@@ -145,6 +148,7 @@ class edge_scheduler {
 
   clock_domain& m_clk;
   edge_dispatcher& m_dispatcher;
+  std::uint32_t m_index = 0;  // its place in the dispatcher's order of domains
   std::uint64_t m_seq = 0;
   std::uint64_t m_base = 0;                             // first cycle of the wheel's window
   std::vector<client*> m_clients;                       // by index
@@ -188,10 +192,27 @@ class edge_dispatcher {
   edge_dispatcher();
   void run();
   void notify_next();
+  // Domain `index` has a request of `stage` due at this instant (or may have).
+  void mark_due(std::uint32_t index, edge_stage stage) {
+    m_due[std::size_t(stage)][index / 64] |= std::uint64_t(1) << (index % 64);
+  }
+  bool any_due(edge_stage stage) const {
+    for (std::uint64_t w : m_due[std::size_t(stage)])
+      if (w != 0) return true;
+    return false;
+  }
+  // Runs the domains marked due for `stage`, in their order, a domain marked again behind
+  // the last one run waiting for the next pass.
+  void run_stage(edge_stage stage);
 
   // Delta cycles an instant waits at most for the SystemC processes due with it.
   static constexpr unsigned k_max_deltas = 16;
   std::vector<edge_scheduler*> m_domains;  // in the order they were made
+  // While running, per stage: the domains (bit per place in m_domains) that may have
+  // requests of that stage due at the instant. A request made for the instant marks its
+  // domain; a domain is unmarked when it runs the stage's due blocks.
+  std::vector<std::uint64_t> m_due[k_edge_stages];
+  void renumber();  // the domains' places, after one was made or destroyed
   bool m_running = false;
   std::uint64_t m_notified_fs = ~std::uint64_t(0);  // time of the pending notification
   std::uint64_t m_deferred_fs = ~std::uint64_t(0);  // instant being deferred ...
@@ -238,6 +259,9 @@ void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now)
     if (c.bucket != none) unlink(c);  // an earlier request replaces it
     c.live = ++m_seq;
     put(cycle, c);
+    // (A request for `now` is for the current edge: wakeup::at asks for the next one when
+    // now is between two edges.)
+    if (cycle <= now) m_dispatcher.mark_due(m_index, c.stage);
     return;
   }
   schedule_other(c, cycle, now);

@@ -146,8 +146,10 @@ void tag_array::clear(int idx) {
 }
 
 void tag_array::invalidate_all() {
+  // Lines never allocated, or cleared since, hold nothing to clear (clear() leaves every
+  // field but the set as a new line's).
   for (std::size_t i = 0; i < m_lines.size(); ++i)
-    if (!m_lines[i].reserved) clear(static_cast<int>(i));
+    if (m_lines[i].allocated && !m_lines[i].reserved) clear(static_cast<int>(i));
 }
 
 // ---- cache policy ---------------------------------------------------------------------

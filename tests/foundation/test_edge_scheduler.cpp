@@ -335,3 +335,53 @@ TEST(edge_scheduler, domains_with_the_same_edge_run_in_the_order_made) {
   }
   EXPECT_EQ(order, (std::vector<std::string>{"x", "a", "b", "x"}));
 }
+
+TEST(edge_scheduler, a_deliver_block_woken_for_now_runs_before_the_issue_stage) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);
+  clock_domain l2("l2", 1e9, 1.0);  // same edges as core
+  std::vector<run_record> log;
+  // At edge 1000 the core has only issue-stage work (s); l2's x wakes the core's
+  // deliver-stage d for now. Every deliver block runs before any issue block: x, d, then s
+  // and l2's own issue block y (core's first: made first).
+  block d("d", core, log), s("s", core, log, gputlm::edge_stage::issue);
+  block x("x", l2, log), y("y", l2, log, gputlm::edge_stage::issue);
+  x.action = [&] { d.wake.at(core.now_cycle()); };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         x.wake.at(1000);  // far beyond the near window when asked
+                         y.wake.at(1000);
+                       }});
+  // Asked at 600 ns: within the core calendar's window, in the bucket of edge 1000.
+  drv.steps.push_back({sc_core::sc_time::from_value(600 * ns), [&] { s.wake.at(1000); }});
+  sc_core::sc_start();
+  std::vector<std::string> order;
+  for (const auto& r : log) {
+    EXPECT_EQ(r.fs, 1000 * ns);
+    order.push_back(r.who);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"x", "d", "s", "y"}));
+}
+
+TEST(edge_scheduler, a_block_of_an_idle_domain_woken_for_now_runs_in_that_instant) {
+  clock_domain::init_time_resolution();
+  clock_domain core("core", 1e9, 1.0);
+  clock_domain l2("l2", 1e9, 1.0);  // same edges as core
+  std::vector<run_record> log;
+  // The core has nothing asked for since time 0: its calendar's window still starts there,
+  // so d's request for edge 3000 is beyond it. Made by x's run at that edge, it is met in
+  // the same instant's deliver stage, before l2's issue-stage y.
+  block d("d", core, log);
+  block x("x", l2, log), y("y", l2, log, gputlm::edge_stage::issue);
+  x.action = [&] { d.wake.at(core.now_cycle()); };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         x.wake.at(3000);
+                         y.wake.at(3000);
+                       }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 3u);
+  expect_run(log[0], "x", 3000, 3000 * ns);
+  expect_run(log[1], "d", 3000, 3000 * ns);
+  expect_run(log[2], "y", 3000, 3000 * ns);
+}
