@@ -245,6 +245,15 @@ void edge_scheduler::schedule_other(client& c, std::uint64_t cycle, std::uint64_
   if (!d.running()) d.notify_at(m_clk.edge_fs(cycle));
 }
 
+void edge_scheduler::put_far(std::uint64_t cycle, client& c) {
+  m_far.push_back({cycle, c.live, &c});
+  std::push_heap(m_far.begin(), m_far.end(), later{});
+}
+
+void edge_scheduler::due_now(const client& c) {
+  if (m_dispatcher.running()) m_dispatcher.mark_due(m_index, c.stage);
+}
+
 void edge_scheduler::period_changed() { m_dispatcher.reschedule(); }
 
 void edge_scheduler::begin_instant(std::uint32_t index, std::uint64_t now_fs) {

@@ -79,6 +79,9 @@ class edge_scheduler {
   // domain's current cycle. Inline: a request made while the dispatcher runs (by a block)
   // needs only the calendar's bit work.
   inline void schedule(client& c, std::uint64_t cycle, std::uint64_t now);
+  // A request of `c` was made for the current edge (wakeup::at tells, after schedule()):
+  // while the dispatcher runs, the domain's stage is due in this instant.
+  [[gnu::noinline]] void due_now(const client& c);
   // The domain's period changed: pending activations move to the new edges.
   void period_changed();
 
@@ -110,7 +113,9 @@ class edge_scheduler {
   void advance(std::uint64_t cycle);
   [[gnu::always_inline]] inline void put(std::uint64_t cycle, client& c);
   [[gnu::always_inline]] inline void unlink(client& c);
+  [[gnu::noinline]] void put_far(std::uint64_t cycle, client& c);          // beyond the window
   void schedule_other(client& c, std::uint64_t cycle, std::uint64_t now);  // the rest
+
   // The first client waiting in bucket `b` at an index in [from, end), or none.
   [[gnu::always_inline]] std::uint32_t first_in(std::uint32_t b, std::uint32_t from,
                                                 std::uint32_t end) const {
@@ -231,8 +236,7 @@ class edge_dispatcher {
 void edge_scheduler::put(std::uint64_t cycle, client& c) {
   if (m_first_valid && cycle < m_first) m_first = cycle;  // (a far cycle only if none nearer)
   if (cycle >= m_base + k_wheel) {
-    m_far.push_back({cycle, c.live, &c});
-    std::push_heap(m_far.begin(), m_far.end(), later{});
+    put_far(cycle, c);
     return;
   }
   const std::uint32_t b = static_cast<std::uint32_t>(cycle % k_wheel);
@@ -259,9 +263,6 @@ void edge_scheduler::schedule(client& c, std::uint64_t cycle, std::uint64_t now)
     if (c.bucket != none) unlink(c);  // an earlier request replaces it
     c.live = ++m_seq;
     put(cycle, c);
-    // (A request for `now` is for the current edge: wakeup::at asks for the next one when
-    // now is between two edges.)
-    if (cycle <= now) m_dispatcher.mark_due(m_index, c.stage);
     return;
   }
   schedule_other(c, cycle, now);

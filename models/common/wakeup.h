@@ -43,7 +43,10 @@ class wakeup {
     // A cycle whose edge has passed means the next edge: now's when now is an edge, else
     // the one after (a wake from another domain between two edges). Kept as asked for, a
     // later request before that edge would have replaced it: a lost wake-up.
-    if (cycle <= now) cycle = on_edge ? now : now + 1;
+    if (cycle <= now) {
+      if (on_edge) return at_current_edge(now);
+      cycle = now + 1;
+    }
     if (m_cycle >= now && m_cycle <= cycle) return;
     m_cycle = cycle;
     m_scheduler->schedule(m_client, cycle, now);
@@ -51,6 +54,15 @@ class wakeup {
   void fired() { m_cycle = ~std::uint64_t(0); }
 
  private:
+  // A run at the current edge, `now`: the calendar is told it is due in this instant (a
+  // pending request for it was, when made or when the instant began).
+  [[gnu::noinline]] void at_current_edge(std::uint64_t now) {
+    if (m_cycle == now) return;
+    m_cycle = now;
+    m_scheduler->schedule(m_client, now, now);
+    m_scheduler->due_now(m_client);
+  }
+
   clock_domain* m_clk = nullptr;
   edge_scheduler* m_scheduler = nullptr;
   edge_scheduler::client m_client;
