@@ -39,7 +39,7 @@ void kmu::host_thread() {
   for (auto& q : m_queues) {
     q.eligible_cycle = *m_kernel_launch_latency;
     // Host side only: the trace of a queue's head kernel is parsed while it waits to launch.
-    if (!q.kernels.empty()) w->reader(q.kernels.front()).read_ahead();
+    if (!q.empty()) w->reader(q.front()).read_ahead();
   }
 
   while (true) {
@@ -47,11 +47,11 @@ void kmu::host_thread() {
     hw_queue* next = nullptr;
     bool pending = false;
     for (auto& q : m_queues) {
-      if (q.kernels.empty()) continue;
+      if (q.empty()) continue;
       pending = true;
       if (q.in_flight) continue;
       if (!next || q.eligible_cycle < next->eligible_cycle ||
-          (q.eligible_cycle == next->eligible_cycle && q.kernels.front() < next->kernels.front()))
+          (q.eligible_cycle == next->eligible_cycle && q.front() < next->front()))
         next = &q;
     }
     if (!pending) return;
@@ -64,7 +64,7 @@ void kmu::host_thread() {
       wait(clock().edge_time(next->eligible_cycle) - sc_core::sc_time_stamp(), m_changed);
       continue;
     }
-    const std::uint32_t k = next->kernels.front();
+    const std::uint32_t k = next->front();
     next->in_flight = true;
     if (*m_dispatch_latency) wait(clock().delay_cycles(*m_dispatch_latency));
 
@@ -106,10 +106,10 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     std::memcpy(&rec, gp.get_data_ptr(), sizeof rec);
     workload* w = work().ptr;
     hw_queue& q = m_queues[w->reader(rec.kernel).info().stream_id % m_queues.size()];
-    q.kernels.pop_front();
+    ++q.head;
     q.in_flight = false;
     q.eligible_cycle = clock().now_cycle() + *m_kernel_launch_latency;
-    if (!q.kernels.empty()) w->reader(q.kernels.front()).read_ahead();  // (as above)
+    if (!q.empty()) w->reader(q.front()).read_ahead();  // (as above)
     ++m_kernels_completed;
     edge_dispatcher::progress();
     gp.release();

@@ -8,8 +8,8 @@
 // Sockets: `kd` (initiator) writes Kernel Distributor entries (control_registers.h).
 #pragma once
 
-#include <deque>
 #include <tlm_utils/simple_initiator_socket.h>
+
 #include <vector>
 
 #include "models/common/component.h"
@@ -27,9 +27,12 @@ class kmu : public component {
 
  private:
   struct hw_queue {
-    std::deque<std::uint32_t> kernels;  // workload kernel ids, launch order
-    bool in_flight = false;             // head kernel dispatched, not yet complete
-    std::uint64_t eligible_cycle = 0;   // head may be dispatched from this cycle on
+    std::vector<std::uint32_t> kernels;  // workload kernel ids, launch order ...
+    std::size_t head = 0;                // ... from this one on
+    bool in_flight = false;              // head kernel dispatched, not yet complete
+    std::uint64_t eligible_cycle = 0;    // head may be dispatched from this cycle on
+    bool empty() const { return head == kernels.size(); }
+    std::uint32_t front() const { return kernels[head]; }
   };
 
   void host_thread();

@@ -166,8 +166,11 @@ std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply) 
 
 network::packet* network::new_packet() {
   if (m_packet_free.empty()) {
-    m_packet_all.push_back(std::make_unique<packet>());
-    return m_packet_all.back().get();
+    if (m_packet_chunk_used == k_packet_chunk) {
+      m_packet_all.push_back(std::make_unique<packet[]>(k_packet_chunk));
+      m_packet_chunk_used = 0;
+    }
+    return &m_packet_all.back()[m_packet_chunk_used++];
   }
   packet* p = m_packet_free.back();
   m_packet_free.pop_back();

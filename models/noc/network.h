@@ -281,7 +281,11 @@ class network : public component {
   std::vector<memory::request_channel> m_mem_channel;
   std::vector<memory::response_channel> m_smx_channel;
   std::vector<packet*> m_packet_free;
-  std::vector<std::unique_ptr<packet>> m_packet_all;
+  // Packets are made k_packet_chunk at a time (one allocation while a run warms up, not
+  // one per packet) and live as long as the network.
+  static constexpr std::size_t k_packet_chunk = 64;
+  std::vector<std::unique_ptr<packet[]>> m_packet_all;
+  std::size_t m_packet_chunk_used = k_packet_chunk;  // packets handed out of the last chunk
   std::uint64_t m_in_flight = 0;
   std::vector<std::unique_ptr<noc_route>> m_route_all;
   std::vector<noc_route*> m_route_free;
