@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -384,4 +385,37 @@ TEST(edge_scheduler, a_block_of_an_idle_domain_woken_for_now_runs_in_that_instan
   expect_run(log[0], "x", 3000, 3000 * ns);
   expect_run(log[1], "d", 3000, 3000 * ns);
   expect_run(log[2], "y", 3000, 3000 * ns);
+}
+
+TEST(edge_scheduler, more_domains_than_a_bitmap_word_keep_the_order) {
+  clock_domain::init_time_resolution();
+  // 70 domains with the same edges: the dispatcher's bitmap of due domains spans two words.
+  std::vector<std::unique_ptr<clock_domain>> clocks;
+  std::vector<std::unique_ptr<block>> blocks;
+  std::vector<run_record> log;
+  for (int i = 0; i < 70; ++i) {
+    clocks.push_back(std::make_unique<clock_domain>("d" + std::to_string(i), 1e9, 1.0));
+    blocks.push_back(std::make_unique<block>("b" + std::to_string(i), *clocks.back(), log));
+  }
+  // At edge 7 blocks 2, 65 and 69 are due. Block 2 wakes block 66 for now: later in the
+  // order, it runs in the same pass. Block 69 wakes block 3 and block 1: both earlier,
+  // they run in the next pass, in their order.
+  blocks[2]->action = [&] { blocks[66]->wake.at(clocks[66]->now_cycle()); };
+  blocks[69]->action = [&] {
+    blocks[3]->wake.at(clocks[3]->now_cycle());
+    blocks[1]->wake.at(clocks[1]->now_cycle());
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         blocks[69]->wake.at(7);
+                         blocks[65]->wake.at(7);
+                         blocks[2]->wake.at(7);
+                       }});
+  sc_core::sc_start();
+  std::vector<std::string> order;
+  for (const auto& r : log) {
+    EXPECT_EQ(r.fs, 7 * ns);
+    order.push_back(r.who);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"b2", "b65", "b66", "b69", "b1", "b3"}));
 }
