@@ -298,6 +298,9 @@ bool edge_scheduler::run_due_now(edge_stage stage) {
           words[w] &= ~bit;
           --count[st];
           client* c = clients[w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bit))];
+          // Host-cache warm-up only: the next block due in this word, while this one runs.
+          if (const std::uint64_t rest = bits & (bits - 1); rest != 0)
+            __builtin_prefetch(clients[w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(rest))]);
           c->bucket = none;
           c->live = 0;
           c->call(c->self);
