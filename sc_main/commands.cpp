@@ -118,6 +118,9 @@ int run_main(const std::vector<std::string>& args) {
       "no-wall-clock", "leave host timing (wall_seconds, kips) out of the statistics, so that "
                        "the same run always writes byte-identical JSON")(
       "no-tb-log", "leave the per-TB dispatch log out of the statistics")(
+      "kernel-every-instant",
+      "return to the SystemC kernel after every busy instant instead of running the next "
+      "instants ahead of it while no SystemC process is due (slower; the same results)")(
       "watchdog", po::value<std::string>()->default_value(std::to_string(k_default_watchdog)),
       "stop with an error after N busy instants in a row in which no warp instruction issues, "
       "no memory response reaches a core and no thread block or kernel begins or ends: blocks "
@@ -186,6 +189,7 @@ int run_main(const std::vector<std::string>& args) {
   }
 
   edge_dispatcher::instance().set_watchdog(watchdog);
+  edge_dispatcher::instance().set_run_ahead(vm.count("kernel-every-instant") == 0);
   // SystemC's end of elaboration (port binding checks over every socket, the start-of-
   // simulation callbacks) before the clock starts: wall_seconds times the simulation.
   sc_core::sc_get_curr_simcontext()->initialize(true);
@@ -196,7 +200,7 @@ int run_main(const std::vector<std::string>& args) {
   if (work.error) throw *work.error;  // a trace turned out bad during the run
 
   clock_domain& core = p->top().clock();
-  const std::uint64_t total_cycles = core.cycle_at(sc_core::sc_time_stamp());
+  const std::uint64_t total_cycles = core.cycle_at_fs(clock_domain::now_fs());
   std::uint64_t warp_insts = 0, thread_insts = 0;
   nlohmann::json kernels = nlohmann::json::array();
   bool all_finished = true;
@@ -242,7 +246,8 @@ int run_main(const std::vector<std::string>& args) {
   auto& stats = p->stats();
   stats.set_summary_text("platform", p->spec().name);
   stats.set_summary_text("trace", trace_path);
-  stats.set_summary("simulated_seconds", sc_core::sc_time_stamp().to_seconds());
+  stats.set_summary("simulated_seconds",
+                    sc_core::sc_time::from_value(clock_domain::now_fs()).to_seconds());
   stats.set_summary_count("total_cycles", total_cycles);
   stats.set_summary_count("warp_instructions", warp_insts);
   stats.set_summary_count("thread_instructions", thread_insts);
@@ -256,7 +261,7 @@ int run_main(const std::vector<std::string>& args) {
   if (pm::power_model* pw = p->power()) {
     // Chip totals; per block and component in the blocks' `power.*` statistics.
     const std::uint64_t now = component::now_fs();
-    const double seconds = sc_core::sc_time_stamp().to_seconds();
+    const double seconds = sc_core::sc_time::from_value(clock_domain::now_fs()).to_seconds();
     pw->settle(now);
     const double st = pw->static_joules(now), dyn = pw->dynamic_joules();
     stats.set_summary("static_joules", st);

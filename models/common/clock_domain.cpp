@@ -33,13 +33,12 @@ edge_scheduler& clock_domain::scheduler() {
 }
 
 sc_time clock_domain::delay_cycles(std::uint64_t n) const {
-  sc_time now = sc_core::sc_time_stamp();
-  return edge_time(next_cycle_at(now) + n) - now;
+  const std::uint64_t now = now_fs();
+  return fs(edge_fs(next_cycle_at_fs(now) + n) - now);
 }
 
 void clock_domain::set_operating_point(double hz, double volts) {
-  sc_time now = sc_core::sc_time_stamp();
-  std::uint64_t edge = next_cycle_at(now);
+  std::uint64_t edge = next_cycle_at_fs(now_fs());
   m_epoch_fs = edge_time(edge).value();
   m_epoch_cycle = edge;
   m_hz = hz;

@@ -48,9 +48,26 @@ class clock_domain {
     return m_epoch_fs + (cycle - m_epoch_cycle) * m_period_fs;
   }
   // The current simulation time in fs. While the edge dispatcher runs (every block
-  // activation) it is the dispatcher's instant, read without asking the kernel.
+  // activation) it is the dispatcher's instant, read without asking the kernel. The
+  // dispatcher may run instants ahead of the kernel's time while no SystemC process is due
+  // before them (edge_scheduler.h): the kernel's time then lags, and outside the dispatcher
+  // now is the later of the two (a SystemC process never runs before an instant already
+  // run; after the last one, the simulation's end is that instant).
   static std::uint64_t now_fs() {
-    return s_dispatch_fs != ~std::uint64_t(0) ? s_dispatch_fs : sc_core::sc_time_stamp().value();
+    if (s_dispatch_fs != ~std::uint64_t(0)) return s_dispatch_fs;
+    const std::uint64_t kernel = sc_core::sc_time_stamp().value();
+    return kernel > s_horizon_fs ? kernel : s_horizon_fs;
+  }
+  // A notification of a SystemC event or PEQ for the absolute time `fs` (not before now):
+  // the delay from the kernel's own time, which lags now while the dispatcher runs ahead.
+  // Zero (a delta notification) for now when the kernel is not behind.
+  static sc_core::sc_time kernel_delay_to(std::uint64_t fs) {
+    s_kernel_notified = true;  // (the dispatcher asks the kernel again before running ahead)
+    return sc_core::sc_time::from_value(fs - sc_core::sc_time_stamp().value());
+  }
+  // The same for a delay annotated from now (TLM's local time).
+  static sc_core::sc_time kernel_delay(const sc_core::sc_time& from_now) {
+    return kernel_delay_to(now_fs() + from_now.value());
   }
   // The current cycle; remembered for the current time, which many blocks ask for.
   std::uint64_t now_cycle() const {
@@ -70,7 +87,7 @@ class clock_domain {
   // The first edge at or after now (now_cycle() when now is an edge).
   std::uint64_t next_cycle() const { return next_cycle_at_fs(now_fs()); }
   // Time from now until `n` cycles after the next edge (n = 0: the next edge itself,
-  // or now when now is an edge).
+  // or now when now is an edge). (A SystemC event is notified with kernel_delay() of it.)
   sc_core::sc_time delay_cycles(std::uint64_t n) const;
 
   // DVFS: change frequency and voltage at the current simulation time.
@@ -89,6 +106,8 @@ class clock_domain {
  private:
   friend class edge_dispatcher;
   static inline std::uint64_t s_dispatch_fs = ~std::uint64_t(0);  // see now_fs()
+  static inline std::uint64_t s_horizon_fs = 0;  // the last instant the dispatcher ran
+  static inline bool s_kernel_notified = false;  // kernel_delay_to() was asked
   static sc_core::sc_time fs(std::uint64_t v) {
     return sc_core::sc_time::from_value(v);  // resolution is 1 fs
   }

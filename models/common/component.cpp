@@ -9,7 +9,7 @@ namespace {
 // A quantity per second of simulated time so far, and per one of `count` elements (0 before
 // any time has passed).
 double per_simulated_second(double x, double count = 1.0) {
-  const double s = sc_core::sc_time_stamp().to_seconds();
+  const double s = sc_core::sc_time::from_value(clock_domain::now_fs()).to_seconds();
   return s > 0 ? x / (s * count) : 0.0;
 }
 }  // namespace

@@ -26,15 +26,42 @@ edge_dispatcher::edge_dispatcher() : m_event("gputlm_edges_event") {
 
 void edge_dispatcher::notify_at(std::uint64_t t) {
   if (t >= m_notified_fs) return;
-  const std::uint64_t now = clock_domain::now_fs();
+  // (From the kernel's time, which lags the last instant run after a run ahead.)
+  const std::uint64_t kernel = sc_core::sc_time_stamp().value();
   m_notified_fs = t;
-  m_event.notify(sc_core::sc_time::from_value(t > now ? t - now : 0));
+  m_event.notify(sc_core::sc_time::from_value(t > kernel ? t - kernel : 0));
+}
+
+std::uint64_t edge_dispatcher::next_instant() {
+  std::uint64_t t = edge_scheduler::never;
+  for (std::size_t i = 0; i < m_domains.size(); ++i) {
+    m_next_fs[i] = m_domains[i]->next_time();
+    t = std::min(t, m_next_fs[i]);
+  }
+  return t;
 }
 
 void edge_dispatcher::notify_next() {
-  std::uint64_t t = edge_scheduler::never;
-  for (const edge_scheduler* s : m_domains) t = std::min(t, s->next_time());
+  const std::uint64_t t = next_instant();
   if (t != edge_scheduler::never) notify_at(t);
+}
+
+bool edge_dispatcher::kernel_quiet_through(std::uint64_t t) {
+  sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
+  if (k->sim_status() != sc_core::SC_SIM_OK) return false;  // sc_stop() was called
+  if (!m_kernel_next_known || clock_domain::s_kernel_notified) {
+    // Asked again after a block notified a SystemC event (its time is absolute: see
+    // clock_domain::kernel_delay_to). Zero with a process runnable at the kernel's time;
+    // with nothing pending, up to the kernel's maximum time.
+    clock_domain::s_kernel_notified = false;
+    const std::uint64_t until = sc_core::sc_time_to_pending_activity(k).value();
+    if (until == 0) return false;
+    m_kernel_next_fs = sc_core::sc_time_stamp().value() + until;
+    m_kernel_next_known = true;
+  } else if (sc_core::sc_pending_activity_at_current_time(k)) {
+    return false;  // (a delta notification made otherwise)
+  }
+  return m_kernel_next_fs > t;
 }
 
 void edge_dispatcher::reschedule() {
@@ -58,40 +85,54 @@ void edge_dispatcher::run() {
     m_event.notify(sc_core::SC_ZERO_TIME);
     return;
   }
-  if (s_progress != m_progress_seen) {  // the last instant's blocks got somewhere
-    m_progress_seen = s_progress;
-    m_quiet = 0;
-  } else if (++m_quiet > m_watchdog && m_watchdog != 0) {
-    stop_livelocked(now);
-    return;
-  }
+  ++m_kernel_activations;
+  m_kernel_next_known = false;
+  std::uint64_t next = next_instant();  // (also each domain's, for the first instant)
   {
     struct running_guard {  // also undone when a block throws (a bad trace found while running)
       bool& running;
-      running_guard(bool& r, std::uint64_t t) : running(r) {
-        running = true;
-        clock_domain::s_dispatch_fs = t;
-      }
+      explicit running_guard(bool& r) : running(r) { running = true; }
       ~running_guard() {
         running = false;
         clock_domain::s_dispatch_fs = ~std::uint64_t(0);
       }
-    } guard{m_running, now};
-    // Passes: the deliver stage of every domain until none is due, then the issue stage;
-    // again while a block was woken for now (another domain's included). Only the domains
-    // marked due are visited: at the start those with a request by their current cycle,
-    // later those a block woke for now.
-    for (std::uint32_t i = 0; i < m_domains.size(); ++i) m_domains[i]->begin_instant(i, now);
-    for (;;) {
-      if (any_due(edge_stage::deliver))
-        run_stage(edge_stage::deliver);
-      else if (any_due(edge_stage::issue))
-        run_stage(edge_stage::issue);
-      else
-        break;
+    } guard{m_running};
+    for (std::uint64_t t = now;; t = next) {
+      if (s_progress != m_progress_seen) {  // the last instant's blocks got somewhere
+        m_progress_seen = s_progress;
+        m_quiet = 0;
+      } else if (++m_quiet > m_watchdog && m_watchdog != 0) {
+        stop_livelocked(t);
+        return;
+      }
+      clock_domain::s_dispatch_fs = t;
+      clock_domain::s_horizon_fs = t;
+      run_instant(t);
+      ++m_instants;
+      next = next_instant();
+      // Ahead of the kernel's time to the next instant, while no SystemC process is due
+      // until then (nor at it: those run first) and the simulation was not stopped.
+      if (!m_run_ahead || next == edge_scheduler::never || !kernel_quiet_through(next)) break;
     }
   }
-  notify_next();
+  if (next != edge_scheduler::never) notify_at(next);
+}
+
+void edge_dispatcher::run_instant(std::uint64_t now) {
+  // Passes: the deliver stage of every domain until none is due, then the issue stage;
+  // again while a block was woken for now (another domain's included). Only the domains
+  // marked due are visited: at the start those with a request by their current cycle
+  // (next_instant() found each domain's earliest), later those a block woke for now.
+  for (std::uint32_t i = 0; i < m_domains.size(); ++i)
+    if (m_next_fs[i] <= now) m_domains[i]->begin_instant(i, now);
+  for (;;) {
+    if (any_due(edge_stage::deliver))
+      run_stage(edge_stage::deliver);
+    else if (any_due(edge_stage::issue))
+      run_stage(edge_stage::issue);
+    else
+      break;
+  }
 }
 
 void edge_dispatcher::run_stage(edge_stage stage) {
@@ -112,6 +153,7 @@ void edge_dispatcher::run_stage(edge_stage stage) {
 
 void edge_dispatcher::renumber() {
   for (std::uint32_t i = 0; i < m_domains.size(); ++i) m_domains[i]->m_index = i;
+  m_next_fs.assign(m_domains.size(), edge_scheduler::never);
   const std::size_t words = (m_domains.size() + 63) / 64;
   for (auto& due : m_due) due.assign(words, 0);
 }
@@ -304,9 +346,11 @@ bool edge_scheduler::run_due_now(edge_stage stage) {
           c->bucket = none;
           c->live = 0;
           c->call(c->self);
+          if (count[st] == 0) goto stage_done;  // none left: the later words are empty
         }
       }
     }
+  stage_done:
     if (empty_bucket(count)) {
       m_busy.clear(b);
       m_first_valid = false;

@@ -17,7 +17,16 @@
 // results do not depend on the order of requests. The dispatcher also lets the SystemC
 // processes due at the same time (TB launches, control registers, test targets) run
 // first: it waits a delta cycle while they are pending.
-// SystemC sees one timed notification per busy instant instead of one per block wake-up.
+// SystemC sees one timed notification per busy instant instead of one per block wake-up;
+// with run-ahead on (gputlm run turns it on), not even that: after an instant, while no
+// SystemC process is due before the next one or at it, and sc_stop() was not called, the
+// dispatcher runs the next instant at once, ahead of the kernel's time. Blocks read the
+// time from their clock domain (clock_domain::now_fs(), the instant's); a SystemC event or
+// PEQ a block notifies is notified for its absolute time (clock_domain::kernel_delay_to),
+// so it fires when it would have, and the dispatcher then stops running ahead before it.
+// The instants, their order and everything the blocks see are the same either way. Off by
+// default: a caller that runs the kernel for a set time (sc_start(t)) needs the kernel's
+// time to be the blocks'.
 // Cycles, not times, are stored, so a change of period (DVFS) moves the pending
 // activations with the clock. An earlier request replaces a later one.
 // The calendar is a wheel of one bucket per cycle for the next k_wheel cycles (a bitmap of
@@ -175,6 +184,12 @@ class edge_dispatcher {
   bool running() const { return m_running; }
   // A domain has a request at time t (fs).
   void notify_at(std::uint64_t t);
+  // Run instants ahead of the kernel's time while no SystemC process is due (see above).
+  void set_run_ahead(bool on) { m_run_ahead = on; }
+  bool run_ahead() const { return m_run_ahead; }
+  // Busy instants run, and the kernel's activations of the dispatcher that ran them.
+  std::uint64_t instants() const { return m_instants; }
+  std::uint64_t kernel_activations() const { return m_kernel_activations; }
   // Recomputes the next notification (a domain's period changed).
   void reschedule();
 
@@ -196,7 +211,14 @@ class edge_dispatcher {
   friend class edge_scheduler;
   edge_dispatcher();
   void run();
+  // The blocks due at instant `now` (fs), stage by stage, pass by pass.
+  void run_instant(std::uint64_t now);
+  // The time of the earliest edge with a request in any domain, or never; each domain's
+  // is kept in m_next_fs.
+  std::uint64_t next_instant();
   void notify_next();
+  // Whether the kernel has nothing to run until after time t (fs) and was not stopped.
+  bool kernel_quiet_through(std::uint64_t t);
   // Domain `index` has a request of `stage` due at this instant (or may have).
   void mark_due(std::uint32_t index, edge_stage stage) {
     m_due[std::size_t(stage)][index / 64] |= std::uint64_t(1) << (index % 64);
@@ -213,12 +235,18 @@ class edge_dispatcher {
   // Delta cycles an instant waits at most for the SystemC processes due with it.
   static constexpr unsigned k_max_deltas = 16;
   std::vector<edge_scheduler*> m_domains;  // in the order they were made
+  std::vector<std::uint64_t> m_next_fs;    // per domain: next_instant()'s last answer
   // While running, per stage: the domains (bit per place in m_domains) that may have
   // requests of that stage due at the instant. A request made for the instant marks its
   // domain; a domain is unmarked when it runs the stage's due blocks.
   std::vector<std::uint64_t> m_due[k_edge_stages];
   void renumber();  // the domains' places, after one was made or destroyed
   bool m_running = false;
+  bool m_run_ahead = false;
+  std::uint64_t m_instants = 0, m_kernel_activations = 0;
+  // The time of the kernel's next activity, while no block notified it since it was read.
+  std::uint64_t m_kernel_next_fs = 0;
+  bool m_kernel_next_known = false;
   std::uint64_t m_notified_fs = ~std::uint64_t(0);  // time of the pending notification
   std::uint64_t m_deferred_fs = ~std::uint64_t(0);  // instant being deferred ...
   unsigned m_deltas = 0;                            // ... and delta cycles waited so far

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <systemc>
 
+#include "models/common/clock_domain.h"
+
 namespace gputlm {
 namespace {
 // Orders scopes as a person reads them: smx[2] before smx[10].
@@ -194,7 +196,7 @@ void vcd_writer::open_window(std::uint64_t at_fs) {
 }
 
 bool vcd_writer::in_window(std::uint64_t& now) {
-  now = sc_core::sc_time_stamp().value();
+  now = clock_domain::now_fs();
   if (now < m_opts.from_fs || now > m_opts.to_fs) return false;
   if (!m_open) open_window(m_opts.from_fs);  // the values as they were when the window opened
   if (now != m_last_time) {
@@ -287,7 +289,7 @@ void vcd_writer::write_gtkw() const {
 }
 
 void vcd_writer::finish() {
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t now = clock_domain::now_fs();
   if (!m_open) open_window(std::min(m_opts.from_fs, now));
   const std::uint64_t end = std::min(now, m_opts.to_fs);
   m_end_fs = end;

@@ -94,13 +94,13 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
                                         sc_core::sc_time&) {
   if (phase == tlm::END_REQ) {
     m_waiting_end_req = false;
-    m_end_req.notify(sc_core::SC_ZERO_TIME);
+    m_end_req.notify(clock_domain::kernel_delay(sc_core::SC_ZERO_TIME));
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {  // the kernel has completed
     if (m_waiting_end_req) {       // a response implies the request phase ended
       m_waiting_end_req = false;
-      m_end_req.notify(sc_core::SC_ZERO_TIME);
+      m_end_req.notify(clock_domain::kernel_delay(sc_core::SC_ZERO_TIME));
     }
     kde_record rec;
     std::memcpy(&rec, gp.get_data_ptr(), sizeof rec);
@@ -113,7 +113,7 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     ++m_kernels_completed;
     edge_dispatcher::progress();
     gp.release();
-    m_changed.notify(sc_core::SC_ZERO_TIME);
+    m_changed.notify(clock_domain::kernel_delay(sc_core::SC_ZERO_TIME));
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
   }

@@ -94,7 +94,7 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
     k.tbs.assign(m_entries.back().tbs_total, tb_log_entry{});
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  m_wake.notify(clock().delay_cycles(0));
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
 }
 
 core::tb_demand smx_scheduler::demand_of(const kde_record& e) const {
@@ -129,7 +129,9 @@ void smx_scheduler::kernel_done(std::uint32_t kernel) {
   }
 }
 
-void smx_scheduler::wake_next_cycle() { m_wake.notify(clock().delay_cycles(1)); }
+void smx_scheduler::wake_next_cycle() {
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(1)));
+}
 
 void smx_scheduler::dispatch() {
   const std::uint64_t now = clock().now_cycle();
@@ -246,7 +248,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     }
     break;
   }
-  m_wake.notify(clock().delay_cycles(0));
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }

@@ -267,7 +267,7 @@ void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
 tlm::tlm_sync_enum smx::tbcr_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                 sc_core::sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
-    m_peq.notify(gp, phase, delay);  // launch at the annotated time
+    m_peq.notify(gp, phase, clock_domain::kernel_delay(delay));  // launch at the annotated time
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -281,7 +281,7 @@ tlm::tlm_sync_enum smx::ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph
   if (delay == sc_core::SC_ZERO_TIME)
     peq_cb(gp, phase);
   else
-    m_peq.notify(gp, phase, delay);
+    m_peq.notify(gp, phase, clock_domain::kernel_delay(delay));
   if (phase == tlm::BEGIN_RESP) {
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
@@ -913,7 +913,7 @@ void smx::send_requests(std::uint64_t now) {
       m_ldst_blocked = true;
       m_blocked_request = &gp;
     } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
-      m_peq.notify(gp, tlm::BEGIN_RESP, delay);
+      m_peq.notify(gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(delay));
     if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
     return;
   }
@@ -941,7 +941,7 @@ void smx::send_requests(std::uint64_t now) {
     m_ldst_blocked = true;  // END_REQ withheld: the L1 pushes back
     m_blocked_request = &gp;
   } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
-    m_peq.notify(gp, tlm::BEGIN_RESP, delay);
+    m_peq.notify(gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(delay));
   }
   if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
   (void)now;

@@ -24,7 +24,7 @@ tlm::tlm_sync_enum fixed_latency_memory::fw(tlm::tlm_generic_payload& gp, tlm::t
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return tlm::TLM_COMPLETED;
   }
-  const std::uint64_t now = clock().next_cycle_at(sc_core::sc_time_stamp() + delay);
+  const std::uint64_t now = clock().next_cycle_at_fs(clock_domain::now_fs() + delay.value());
   if (now != m_cycle) {
     m_cycle = now;
     m_taken = 0;
@@ -32,12 +32,13 @@ tlm::tlm_sync_enum fixed_latency_memory::fw(tlm::tlm_generic_payload& gp, tlm::t
   if (m_taken >= *m_requests_per_cycle) {  // full this cycle: accept in the next one
     ++m_pushbacks;
     m_waiting = &gp;
-    m_retry.notify(clock().edge_time(now + 1) - sc_core::sc_time_stamp());
+    m_retry.notify(clock_domain::kernel_delay_to(clock().edge_fs(now + 1)));
     return tlm::TLM_ACCEPTED;
   }
   ++m_taken;
   ++m_requests;
-  m_peq.notify(gp, tlm::BEGIN_RESP, clock().edge_time(now + *m_latency) - sc_core::sc_time_stamp());
+  m_peq.notify(gp, tlm::BEGIN_RESP,
+               clock_domain::kernel_delay_to(clock().edge_fs(now + *m_latency)));
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
@@ -52,7 +53,7 @@ void fixed_latency_memory::accept_waiting() {
   tlm::tlm_phase phase = tlm::END_REQ;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   core->nb_transport_bw(*gp, phase, d);
-  m_peq.notify(*gp, tlm::BEGIN_RESP, clock().delay_cycles(*m_latency));
+  m_peq.notify(*gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(clock().delay_cycles(*m_latency)));
 }
 
 void fixed_latency_memory::respond(tlm::tlm_generic_payload& gp, const tlm::tlm_phase&) {

@@ -179,7 +179,7 @@ tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   if (t == sc_core::SC_ZERO_TIME)
     peq_cb(gp, ph);
   else
-    m_peq.notify(gp, ph, t);
+    m_peq.notify(gp, ph, clock_domain::kernel_delay(t));
   return tlm::TLM_ACCEPTED;
 }
 

@@ -6,7 +6,8 @@
 // window keep their cycle; a DVFS change moves pending activations to the new edges; a
 // wake-up from another domain lands on the next edge and is not lost to a later request;
 // SystemC processes due at the same time run before the blocks; a destroyed block leaves
-// the calendar, its requests with it.
+// the calendar, its requests with it; running instants ahead of the kernel's time changes
+// none of this (at the end of the file).
 // Expected times are computed by hand in femtoseconds.
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "models/common/clock_domain.h"
+#include "models/common/edge_scheduler.h"
 #include "models/common/wakeup.h"
 
 using gputlm::clock_domain;
@@ -418,4 +420,141 @@ TEST(edge_scheduler, more_domains_than_a_bitmap_word_keep_the_order) {
     order.push_back(r.who);
   }
   EXPECT_EQ(order, (std::vector<std::string>{"b2", "b65", "b66", "b69", "b1", "b3"}));
+}
+
+// ---- Running ahead of the kernel's time ---------------------------------------------------
+// With run-ahead on, the dispatcher runs the next instant at once while no SystemC process
+// is due before it or at it. The blocks see the same cycles and times (their clock
+// domain's), a SystemC event a block notifies fires at the time asked for (not at the
+// kernel's lagging time), and a SystemC process due before the next instant runs first,
+// at its own time. The scenario, counted by hand (1 GHz, edges at whole ns):
+//  - x runs at cycles 1..4, waking itself for the next cycle; y runs at cycle 2 and
+//    notifies q's event for now (a delta notification when not ahead); p's event is due at
+//    3.5 ns, and p wakes z for the next edge (4).
+//  - Kernel activation at 1 ns: instant 1; the kernel's next activity is p at 3.5 ns, so
+//    instant 2 runs at once (kernel time still 1 ns). There y notifies q for 2 ns: the
+//    kernel is due at 2 ns, before instant 3, so the dispatcher hands back. q runs at 2 ns.
+//  - Kernel activation at 3 ns: instant 3; p is due at 3.5 ns, before instant 4: hand back.
+//    p runs at 3.5 ns and wakes z for 4.
+//  - Kernel activation at 4 ns: instant 4 (x, then z in binding order). Nothing after.
+// So 4 instants and 3 kernel activations ahead; 4 and 4 without.
+namespace {
+struct systemc_method : sc_core::sc_module {
+  sc_core::sc_event ev;
+  std::function<void()> action;
+  std::vector<std::uint64_t> kernel_fs, now_fs;  // when it ran: kernel's time, blocks' time
+  SC_HAS_PROCESS(systemc_method);
+  explicit systemc_method(sc_core::sc_module_name n) : sc_module(n) {
+    SC_METHOD(run);
+    sensitive << ev;
+    dont_initialize();
+  }
+  void run() {
+    kernel_fs.push_back(sc_core::sc_time_stamp().value());
+    now_fs.push_back(clock_domain::now_fs());
+    if (action) action();
+  }
+};
+
+struct ahead_outcome {
+  std::vector<run_record> log;             // blocks' runs with their clock's time
+  std::vector<std::uint64_t> x_kernel_fs;  // the kernel's time at x's runs
+  std::vector<std::uint64_t> q_kernel_fs, q_now_fs, p_kernel_fs, p_now_fs;
+  std::uint64_t instants = 0, kernel_activations = 0, end_fs = 0;
+};
+
+ahead_outcome run_ahead_scenario(bool ahead) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  auto& dispatcher = gputlm::edge_dispatcher::instance();
+  dispatcher.set_run_ahead(ahead);
+  ahead_outcome out;
+  std::vector<run_record> raw;  // (the block helper records the kernel's time)
+  block x("x", clk, raw), y("y", clk, raw), z("z", clk, raw);
+  systemc_method q("q"), p("p");
+  auto note = [&](const std::string& who) {
+    out.log.push_back({who, clk.now_cycle(), clock_domain::now_fs()});
+  };
+  x.action = [&] {
+    note("x");
+    out.x_kernel_fs.push_back(sc_core::sc_time_stamp().value());
+    if (clk.now_cycle() < 4) x.wake.at(clk.now_cycle() + 1);
+  };
+  y.action = [&] {
+    note("y");
+    q.ev.notify(clock_domain::kernel_delay(sc_core::SC_ZERO_TIME));
+  };
+  z.action = [&] { note("z"); };
+  p.action = [&] { z.wake.at(clk.next_cycle()); };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         x.wake.at(1);
+                         y.wake.at(2);
+                         p.ev.notify(sc_core::sc_time::from_value(3 * ns + ns / 2));
+                       }});
+  sc_core::sc_start();
+  out.q_kernel_fs = q.kernel_fs;
+  out.q_now_fs = q.now_fs;
+  out.p_kernel_fs = p.kernel_fs;
+  out.p_now_fs = p.now_fs;
+  out.instants = dispatcher.instants();
+  out.kernel_activations = dispatcher.kernel_activations();
+  out.end_fs = clock_domain::now_fs();
+  return out;
+}
+
+void expect_same_runs_either_way(const ahead_outcome& o) {
+  ASSERT_EQ(o.log.size(), 6u);
+  expect_run(o.log[0], "x", 1, 1 * ns);
+  expect_run(o.log[1], "x", 2, 2 * ns);
+  expect_run(o.log[2], "y", 2, 2 * ns);
+  expect_run(o.log[3], "x", 3, 3 * ns);
+  expect_run(o.log[4], "x", 4, 4 * ns);
+  expect_run(o.log[5], "z", 4, 4 * ns);
+  // The SystemC processes ran at their own times, which the blocks' clock agreed with.
+  EXPECT_EQ(o.q_kernel_fs, std::vector<std::uint64_t>{2 * ns});
+  EXPECT_EQ(o.q_now_fs, std::vector<std::uint64_t>{2 * ns});
+  EXPECT_EQ(o.p_kernel_fs, std::vector<std::uint64_t>{3 * ns + ns / 2});
+  EXPECT_EQ(o.p_now_fs, std::vector<std::uint64_t>{3 * ns + ns / 2});
+  EXPECT_EQ(o.instants, 4u);
+  EXPECT_EQ(o.end_fs, 4 * ns);
+}
+}  // namespace
+
+TEST(edge_scheduler, run_ahead_runs_instants_before_the_kernel_and_hands_back_for_processes) {
+  const ahead_outcome o = run_ahead_scenario(true);
+  expect_same_runs_either_way(o);
+  EXPECT_EQ(o.kernel_activations, 3u);
+  // x's run at 2 ns happened with the kernel still at 1 ns.
+  EXPECT_EQ(o.x_kernel_fs, (std::vector<std::uint64_t>{1 * ns, 1 * ns, 3 * ns, 4 * ns}));
+}
+
+TEST(edge_scheduler, without_run_ahead_the_kernel_runs_every_instant) {
+  const ahead_outcome o = run_ahead_scenario(false);
+  expect_same_runs_either_way(o);
+  EXPECT_EQ(o.kernel_activations, 4u);
+  EXPECT_EQ(o.x_kernel_fs, (std::vector<std::uint64_t>{1 * ns, 2 * ns, 3 * ns, 4 * ns}));
+}
+
+// A block that stops the simulation while the dispatcher runs ahead: no later instant
+// runs, and the simulation's end is the instant that stopped it, though the kernel's time
+// stayed at the first instant.
+TEST(edge_scheduler, run_ahead_ends_at_the_instant_that_called_sc_stop) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  gputlm::edge_dispatcher::instance().set_run_ahead(true);
+  std::vector<run_record> log;
+  block x("x", clk, log);
+  x.action = [&] {  // asks for every next cycle: only the stop ends the run
+    x.wake.at(clk.now_cycle() + 1);
+    if (clk.now_cycle() == 3) sc_core::sc_stop();
+  };
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] { x.wake.at(1); }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 3u);  // cycles 1, 2, 3 (recorded with the kernel's time: 1 ns)
+  for (const auto& r : log) EXPECT_EQ(r.fs, 1 * ns);
+  EXPECT_EQ(log.back().cycle, 3u);
+  EXPECT_EQ(clock_domain::now_fs(), 3 * ns);
+  EXPECT_EQ(gputlm::edge_dispatcher::instance().kernel_activations(), 1u);
 }

@@ -62,3 +62,53 @@ TEST(instant_order, fermi_histogram) { expect_same_whatever_the_iu_domain("fermi
 TEST(instant_order, volta_histogram) { expect_same_whatever_the_iu_domain("volta", "histogram"); }
 // A mesh, and L2 input queues of 8 that fill.
 TEST(instant_order, latoa_spmv) { expect_same_whatever_the_iu_domain("latoa", "spmv"); }
+
+// Running instants ahead of the SystemC kernel (the default of `gputlm run`) or returning
+// to it after every instant (--kernel-every-instant) gives byte-identical statistics, the
+// blocks' activation counts included, and the same waveforms. Multi-kernel traces bring
+// the KMU's thread and the SMX scheduler's method (SystemC processes) into the run.
+namespace {
+void expect_same_with_the_kernel_every_instant(const std::string& platform,
+                                               const std::string& trace) {
+  const std::string tag = "ahead_" + platform + "_" + trace;
+  const std::string base = std::string(GPUTLM_TEST_TMP) + "/" + tag;
+  auto one = [&](const std::string& mode, const std::string& name) {
+    auto r = run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/yaml/" +
+                             platform + ".yaml " + GPUTLM_SOURCE_DIR + "/traces/samples/" + trace +
+                             " --no-wall-clock " + mode + " --stats " + base + name +
+                             ".json --vcd " + base + name + ".vcd",
+                         tag + name);
+    EXPECT_EQ(r.status, 0) << r.err;
+  };
+  one("", "_ahead");
+  one("--kernel-every-instant", "_lockstep");
+  const std::string a = slurp(base + "_ahead.json"), l = slurp(base + "_lockstep.json");
+  ASSERT_FALSE(a.empty());
+  EXPECT_GT(nlohmann::json::parse(a).at("total_cycles").get<double>(), 0.0);
+  EXPECT_TRUE(a == l) << "statistics differ";
+  const std::string va = slurp(base + "_ahead.vcd"), vl = slurp(base + "_lockstep.vcd");
+  ASSERT_FALSE(va.empty());
+  EXPECT_TRUE(va == vl) << "waveforms differ";
+}
+}  // namespace
+
+TEST(instant_order, run_ahead_fermi) {
+  for (const char* t : {"bfs", "bfs_cdp", "histogram"})
+    expect_same_with_the_kernel_every_instant("fermi", t);
+}
+TEST(instant_order, run_ahead_kepler) {
+  for (const char* t : {"bfs", "bfs_cdp", "spmv"})
+    expect_same_with_the_kernel_every_instant("kepler", t);
+}
+TEST(instant_order, run_ahead_pascal) {
+  for (const char* t : {"bfs_cdp", "reduction"})
+    expect_same_with_the_kernel_every_instant("pascal", t);
+}
+TEST(instant_order, run_ahead_volta) {
+  for (const char* t : {"bfs", "bfs_cdp", "sgemm_tiled"})
+    expect_same_with_the_kernel_every_instant("volta", t);
+}
+TEST(instant_order, run_ahead_latoa) {
+  for (const char* t : {"spmv", "spu_stencil"})
+    expect_same_with_the_kernel_every_instant("latoa", t);
+}
