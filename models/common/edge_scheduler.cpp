@@ -98,6 +98,7 @@ void edge_dispatcher::run() {
       }
     } guard{m_running};
     for (std::uint64_t t = now;; t = next) {
+      clock_domain::s_horizon_fs = t;       // (also the end when the watchdog stops here)
       if (s_progress != m_progress_seen) {  // the last instant's blocks got somewhere
         m_progress_seen = s_progress;
         m_quiet = 0;
@@ -106,7 +107,6 @@ void edge_dispatcher::run() {
         return;
       }
       clock_domain::s_dispatch_fs = t;
-      clock_domain::s_horizon_fs = t;
       run_instant(t);
       ++m_instants;
       next = next_instant();

@@ -83,6 +83,26 @@ TEST(watchdog, progress_resets_the_count) {
   EXPECT_EQ(report.waking, std::vector<std::string>{"spinner"});
 }
 
+// The same count with the dispatcher running instants ahead of the SystemC kernel: the
+// first instant (cycle 0) is the only one the kernel starts, so the stop and the run's end
+// are read from the blocks' clock, at the instant that would have counted 101.
+TEST(watchdog, stops_at_the_same_instant_when_running_ahead) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  ticker spinner("spinner", clk, ~std::uint64_t(0));
+  edge_dispatcher::instance().set_watchdog(100);
+  edge_dispatcher::instance().set_run_ahead(true);
+  sc_core::sc_start();
+  const auto& report = edge_dispatcher::instance().livelock_report();
+  ASSERT_TRUE(report.stopped);
+  EXPECT_EQ(report.at_fs, 100 * ns);
+  ASSERT_EQ(spinner.runs.size(), 100u);
+  EXPECT_EQ(spinner.runs.back(), 99u);
+  EXPECT_EQ(edge_dispatcher::instance().kernel_activations(), 1u);
+  EXPECT_EQ(sc_core::sc_time_stamp().value(), 0u);
+  EXPECT_EQ(clock_domain::now_fs(), 100 * ns);
+}
+
 TEST(watchdog, off_lets_a_long_quiet_run_end) {
   clock_domain::init_time_resolution();
   clock_domain clk("core", 1e9, 1.0);
