@@ -42,11 +42,18 @@ void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
   throw r;
 }
 
+#ifdef GPUTLM_PROFILE_GENERATE
+extern "C" void __gcov_dump();
+#endif
+
 [[noreturn]] void finish(int status) {
   std::cout.flush();
   std::cerr.flush();
   // SystemC's objects may be half-built after an error: leave without running their
   // destructors.
+#ifdef GPUTLM_PROFILE_GENERATE
+  __gcov_dump();  // (an instrumented build for profile-guided optimisation: write its counts)
+#endif
   std::_Exit(status);
 }
 
