@@ -558,3 +558,45 @@ TEST(edge_scheduler, run_ahead_ends_at_the_instant_that_called_sc_stop) {
   EXPECT_EQ(clock_domain::now_fs(), 3 * ns);
   EXPECT_EQ(gputlm::edge_dispatcher::instance().kernel_activations(), 1u);
 }
+
+// DVFS made by a block while the dispatcher runs ahead (a governor on the calendar): the
+// change takes effect at the instant's edge, and the pending requests move with the clock,
+// as in dvfs_moves_pending_activations. g runs at edge 2 (2 ns) and sets 2 GHz: edge 10 is
+// at 2 + 8 x 0.5 = 6 ns and edge 14 at 8 ns, where g sets 500 MHz: edge 20 is at
+// 8 + 6 x 2 = 20 ns. No SystemC process is due after time 0, so the kernel starts only
+// the first instant.
+TEST(edge_scheduler, run_ahead_follows_a_period_change_made_by_a_block) {
+  clock_domain::init_time_resolution();
+  clock_domain clk("core", 1e9, 1.0);
+  gputlm::edge_dispatcher::instance().set_run_ahead(true);
+  std::vector<run_record> log;  // (records the kernel's time; the clock's is checked below)
+  std::vector<std::uint64_t> at_fs;
+  block g("g", clk, log), a("a", clk, log), b("b", clk, log);
+  auto note = [&] { at_fs.push_back(clock_domain::now_fs()); };
+  g.action = [&] {
+    note();
+    if (clk.now_cycle() == 2) {
+      clk.set_operating_point(2e9, 1.1);
+      g.wake.at(14);
+    } else {
+      clk.set_operating_point(500e6, 0.9);
+    }
+  };
+  a.action = note;
+  b.action = note;
+  driver drv("drv");
+  drv.steps.push_back({sc_core::SC_ZERO_TIME, [&] {
+                         g.wake.at(2);
+                         a.wake.at(10);
+                         b.wake.at(20);
+                       }});
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 4u);
+  EXPECT_EQ(names_at(log, 2), std::vector<std::string>{"g"});
+  EXPECT_EQ(names_at(log, 10), std::vector<std::string>{"a"});
+  EXPECT_EQ(names_at(log, 14), std::vector<std::string>{"g"});
+  EXPECT_EQ(names_at(log, 20), std::vector<std::string>{"b"});
+  EXPECT_EQ(at_fs, (std::vector<std::uint64_t>{2 * ns, 6 * ns, 8 * ns, 20 * ns}));
+  EXPECT_EQ(gputlm::edge_dispatcher::instance().kernel_activations(), 1u);
+  EXPECT_EQ(gputlm::edge_dispatcher::instance().instants(), 4u);
+}
