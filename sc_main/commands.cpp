@@ -200,7 +200,11 @@ int run_main(const std::vector<std::string>& args) {
   if (work.error) throw *work.error;  // a trace turned out bad during the run
 
   clock_domain& core = p->top().clock();
-  const std::uint64_t total_cycles = core.cycle_at_fs(clock_domain::now_fs());
+  // The simulation's end: the last instant run (the kernel's time may lag it, see
+  // clock_domain::now_fs).
+  const std::uint64_t end_fs = clock_domain::now_fs();
+  const double simulated_seconds = sc_core::sc_time::from_value(end_fs).to_seconds();
+  const std::uint64_t total_cycles = core.cycle_at_fs(end_fs);
   std::uint64_t warp_insts = 0, thread_insts = 0;
   nlohmann::json kernels = nlohmann::json::array();
   bool all_finished = true;
@@ -246,8 +250,7 @@ int run_main(const std::vector<std::string>& args) {
   auto& stats = p->stats();
   stats.set_summary_text("platform", p->spec().name);
   stats.set_summary_text("trace", trace_path);
-  stats.set_summary("simulated_seconds",
-                    sc_core::sc_time::from_value(clock_domain::now_fs()).to_seconds());
+  stats.set_summary("simulated_seconds", simulated_seconds);
   stats.set_summary_count("total_cycles", total_cycles);
   stats.set_summary_count("warp_instructions", warp_insts);
   stats.set_summary_count("thread_instructions", thread_insts);
@@ -260,20 +263,19 @@ int run_main(const std::vector<std::string>& args) {
   stats.set_section_json("kernels", kernels.dump());
   if (pm::power_model* pw = p->power()) {
     // Chip totals; per block and component in the blocks' `power.*` statistics.
-    const std::uint64_t now = component::now_fs();
-    const double seconds = sc_core::sc_time::from_value(clock_domain::now_fs()).to_seconds();
-    pw->settle(now);
-    const double st = pw->static_joules(now), dyn = pw->dynamic_joules();
+    pw->settle(end_fs);
+    const double st = pw->static_joules(end_fs), dyn = pw->dynamic_joules();
     stats.set_summary("static_joules", st);
     stats.set_summary("dynamic_joules", dyn);
     stats.set_summary("energy_joules", st + dyn);
-    stats.set_summary("average_watts", seconds > 0 ? (st + dyn) / seconds : 0.0);
+    stats.set_summary("average_watts",
+                      simulated_seconds > 0 ? (st + dyn) / simulated_seconds : 0.0);
     nlohmann::json by;  // per table entry (block type.component), summed over instances
     for (const auto& e : pw->entries()) {
       if (!e->modelled) continue;
       nlohmann::json& j = by[e->key];
       if (j.is_null()) j = {{"static_joules", 0.0}, {"dynamic_joules", 0.0}, {"instances", 0}};
-      j["static_joules"] = j["static_joules"].get<double>() + e->component->static_joules(now);
+      j["static_joules"] = j["static_joules"].get<double>() + e->component->static_joules(end_fs);
       j["dynamic_joules"] = j["dynamic_joules"].get<double>() + e->component->dynamic_joules();
       j["instances"] = j["instances"].get<int>() + 1;
     }

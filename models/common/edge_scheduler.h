@@ -186,7 +186,6 @@ class edge_dispatcher {
   void notify_at(std::uint64_t t);
   // Run instants ahead of the kernel's time while no SystemC process is due (see above).
   void set_run_ahead(bool on) { m_run_ahead = on; }
-  bool run_ahead() const { return m_run_ahead; }
   // Busy instants run, and the kernel's activations of the dispatcher that ran them.
   std::uint64_t instants() const { return m_instants; }
   std::uint64_t kernel_activations() const { return m_kernel_activations; }

@@ -72,6 +72,16 @@ void expect_run(const run_record& r, const std::string& who, std::uint64_t cycle
   EXPECT_EQ(r.fs, fs);
 }
 
+// The blocks' names in the order they ran, every run expected at time `fs`.
+std::vector<std::string> run_order(const std::vector<run_record>& log, std::uint64_t fs) {
+  std::vector<std::string> out;
+  for (const auto& r : log) {
+    EXPECT_EQ(r.fs, fs) << r.who;
+    out.push_back(r.who);
+  }
+  return out;
+}
+
 std::vector<std::string> names_at(const std::vector<run_record>& log, std::uint64_t cycle) {
   std::vector<std::string> out;
   for (const auto& r : log)
@@ -331,12 +341,7 @@ TEST(edge_scheduler, domains_with_the_same_edge_run_in_the_order_made) {
                          x.wake.at(4);
                        }});
   sc_core::sc_start();
-  std::vector<std::string> order;
-  for (const auto& r : log) {
-    EXPECT_EQ(r.fs, 4 * ns);
-    order.push_back(r.who);
-  }
-  EXPECT_EQ(order, (std::vector<std::string>{"x", "a", "b", "x"}));
+  EXPECT_EQ(run_order(log, 4 * ns), (std::vector<std::string>{"x", "a", "b", "x"}));
 }
 
 TEST(edge_scheduler, a_deliver_block_woken_for_now_runs_before_the_issue_stage) {
@@ -358,12 +363,7 @@ TEST(edge_scheduler, a_deliver_block_woken_for_now_runs_before_the_issue_stage) 
   // Asked at 600 ns: within the core calendar's window, in the bucket of edge 1000.
   drv.steps.push_back({sc_core::sc_time::from_value(600 * ns), [&] { s.wake.at(1000); }});
   sc_core::sc_start();
-  std::vector<std::string> order;
-  for (const auto& r : log) {
-    EXPECT_EQ(r.fs, 1000 * ns);
-    order.push_back(r.who);
-  }
-  EXPECT_EQ(order, (std::vector<std::string>{"x", "d", "s", "y"}));
+  EXPECT_EQ(run_order(log, 1000 * ns), (std::vector<std::string>{"x", "d", "s", "y"}));
 }
 
 TEST(edge_scheduler, a_block_of_an_idle_domain_woken_for_now_runs_in_that_instant) {
@@ -414,12 +414,8 @@ TEST(edge_scheduler, more_domains_than_a_bitmap_word_keep_the_order) {
                          blocks[2]->wake.at(7);
                        }});
   sc_core::sc_start();
-  std::vector<std::string> order;
-  for (const auto& r : log) {
-    EXPECT_EQ(r.fs, 7 * ns);
-    order.push_back(r.who);
-  }
-  EXPECT_EQ(order, (std::vector<std::string>{"b2", "b65", "b66", "b69", "b1", "b3"}));
+  EXPECT_EQ(run_order(log, 7 * ns),
+            (std::vector<std::string>{"b2", "b65", "b66", "b69", "b1", "b3"}));
 }
 
 // ---- Running ahead of the kernel's time ---------------------------------------------------
