@@ -30,7 +30,7 @@ payload_pool::~payload_pool() {
   std::sort(m_free.begin(), m_free.end());
   const unsigned n = tlm::max_num_extensions();
   for (std::size_t c = 0; c < m_chunks.size(); ++c) {
-    const std::size_t made = c + 1 == m_chunks.size() ? m_chunk_used : k_chunk;
+    const std::size_t made = c + 1 == m_chunks.size() ? m_chunk_used : chunk_slots(c);
     for (std::size_t k = 0; k < made; ++k) {
       slot* s = slot_at(c, k);
       if (!std::binary_search(m_free.begin(), m_free.end(), s))  // still in flight
@@ -46,18 +46,18 @@ payload_pool::slot* payload_pool::slot_at(std::size_t chunk, std::size_t k) cons
       reinterpret_cast<slot*>(static_cast<char*>(m_chunks[chunk]) + k * sizeof(slot)));
 }
 
-std::size_t payload_pool::allocated() const {
-  return m_chunks.empty() ? 0 : (m_chunks.size() - 1) * k_chunk + m_chunk_used;
-}
+std::size_t payload_pool::allocated() const { return m_made; }
 
 payload_pool::slot* payload_pool::new_slot() {
-  if (m_chunk_used == k_chunk) {
-    m_chunks.push_back(::operator new(k_chunk * sizeof(slot), std::align_val_t(alignof(slot))));
+  if (m_chunks.empty() || m_chunk_used == chunk_slots(m_chunks.size() - 1)) {
+    const std::size_t n = chunk_slots(m_chunks.size());
+    m_chunks.push_back(::operator new(n * sizeof(slot), std::align_val_t(alignof(slot))));
     m_chunk_used = 0;
   }
   void* at = static_cast<char*>(m_chunks.back()) + m_chunk_used * sizeof(slot);
   slot* s = new (at) slot(this);  // (counted as made only once constructed)
   ++m_chunk_used;
+  ++m_made;
   return s;
 }
 

@@ -100,14 +100,22 @@ class payload_pool : public tlm::tlm_mm_interface {
 
  private:
   struct slot;
-  // Slots are made k_chunk at a time in one allocation (a pool grows by thousands while a
-  // run warms up), and live until the pool goes: every chunk but the last is full.
+  // Slots are made a chunk at a time in one allocation (a pool grows by thousands while a
+  // run warms up), and live until the pool goes: every chunk but the last is full. Chunks
+  // double from k_first_chunk to k_chunk slots: most of a platform's pools (one per SMX,
+  // one per L1) never hold more than a few payloads at once, and a run's first touch of
+  // memory it reserved costs the host a page fault (a huge page's, 2 MiB cleared).
+  static constexpr std::size_t k_first_chunk = 4;
   static constexpr std::size_t k_chunk = 64;
+  static constexpr std::size_t chunk_slots(std::size_t chunk) {
+    return chunk >= 4 ? k_chunk : k_first_chunk << chunk;
+  }
   slot* new_slot();
   slot* slot_at(std::size_t chunk, std::size_t k) const;  // the k-th slot made in a chunk
   std::vector<slot*> m_free;
   std::vector<void*> m_chunks;
-  std::size_t m_chunk_used = k_chunk;  // slots made in m_chunks.back()
+  std::size_t m_chunk_used = 0;  // slots made in m_chunks.back()
+  std::size_t m_made = 0;        // slots made in all chunks
   std::size_t m_in_use = 0;
 };
 

@@ -1,7 +1,7 @@
 // models/common/mem_request.h: the payload pool that every memory block draws its TLM
-// payloads from. Slots are made in chunks; each payload must still be its own, carry its
-// mem_request without an extension lookup, keep the host-cache-line alignment the layout
-// relies on, and come back for reuse instead of new slots being made.
+// payloads from. Slots are made in chunks that double up to 64 slots; each payload must still be
+// its own, carry its mem_request without an extension lookup, keep the host-cache-line alignment
+// the layout relies on, and come back for reuse instead of new slots being made.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,7 +15,7 @@ using gputlm::payload_pool;
 
 TEST(payload_pool, slots_made_in_chunks_are_distinct_aligned_and_reused) {
   payload_pool pool;
-  const std::size_t n = 200;  // more than three chunks of 64
+  const std::size_t n = 200;  // chunks of 4, 8, 16, 32, 64 and 64 slots, and into a seventh
   std::vector<tlm::tlm_generic_payload*> held;
   std::set<const void*> seen;
   for (std::size_t i = 0; i < n; ++i) {
