@@ -119,10 +119,12 @@ int tag_array::victim(std::uint32_t set) const {
 void tag_array::install(int idx, std::uint64_t line) {
   cache_line& l = m_lines[idx];
   const std::uint16_t w = way_of(idx, l);
-  if (l.allocated)
+  if (l.allocated) {
     unlink(l.set, w);
-  else
+  } else {
     set_way_bit(m_empty, l.set, w, false);
+    ++m_allocated;
+  }
   if (l.reserved) set_reserved(idx, false);
   l.line = line;
   l.allocated = true;
@@ -139,6 +141,7 @@ void tag_array::clear(int idx) {
     const std::uint16_t w = way_of(idx, l);
     unlink(l.set, w);
     set_way_bit(m_empty, l.set, w, true);
+    --m_allocated;
   }
   const std::uint32_t set = l.set;
   l = cache_line{};
@@ -146,10 +149,17 @@ void tag_array::clear(int idx) {
 }
 
 void tag_array::invalidate_all() {
-  // Lines never allocated, or cleared since, hold nothing to clear (clear() leaves every
-  // field but the set as a new line's).
-  for (std::size_t i = 0; i < m_lines.size(); ++i)
-    if (m_lines[i].allocated && !m_lines[i].reserved) clear(static_cast<int>(i));
+  // The allocated lines are those in the sets' orders; a reserved one stays (clear()
+  // leaves every field but the set as a new line's). An L1 flushed at every kernel's end
+  // is often empty already, or holds a few lines.
+  for (std::uint32_t set = 0; m_allocated != 0 && set < m_g.sets; ++set) {
+    const std::size_t base = std::size_t(set) * m_g.ways;
+    for (std::uint16_t w = m_order[set].head; w != none;) {
+      const std::uint16_t next = m_link[base + w].next;
+      if (!m_lines[base + w].reserved) clear(static_cast<int>(base + w));
+      w = next;
+    }
+  }
 }
 
 // ---- cache policy ---------------------------------------------------------------------

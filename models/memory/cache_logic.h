@@ -147,6 +147,7 @@ class tag_array {
   std::vector<std::uint64_t> m_empty;     // per set, m_words words: the empty ways
   std::vector<std::uint64_t> m_reserved;  // per set, m_words words: the reserved ways
   ipoly_hasher m_ipoly;                   // the set index, when it is IPOLY
+  std::size_t m_allocated = 0;            // allocated lines (those in the sets' orders)
 };
 
 struct access_request {
