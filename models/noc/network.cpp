@@ -48,6 +48,9 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   m_held_smx.resize(*m_smx_ports);
   m_eject_mem.resize(*m_mem_ports);
   m_held_mem.resize(*m_mem_ports);
+  m_retry_smx.resize(*m_smx_ports);
+  m_retry_mem.resize(*m_mem_ports);
+  m_waiter_listed.assign(2 * std::max(*m_smx_ports, *m_mem_ports), 0);
   for (std::size_t i = 0; i < smx.size(); ++i) m_smx_channel[i].bind(*smx[i]);
   for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
 
@@ -245,7 +248,7 @@ tlm::tlm_sync_enum network::smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tl
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
-    m_held_smx.set(static_cast<std::size_t>(id));
+    hold(false, static_cast<std::uint32_t>(id), m_smx_pending[id].buffer);
     ++m_injection_stalls;
     return tlm::TLM_ACCEPTED;
   }
@@ -267,12 +270,21 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
     m_mem_channel[id].end_req(gp);  // implicit END_REQ
     if (try_inject(gp, static_cast<std::uint32_t>(id), true, m_mem_pending[id]))
       return tlm::TLM_COMPLETED;
-    m_held_mem.set(static_cast<std::size_t>(id));
+    hold(true, static_cast<std::uint32_t>(id), m_mem_pending[id].buffer);
     ++m_injection_stalls;
     wake_at(clock().now_cycle());
     return tlm::TLM_ACCEPTED;
   }
   return tlm::TLM_ACCEPTED;
+}
+
+void network::hold(bool reply, std::uint32_t port, std::uint32_t buffer) {
+  (reply ? m_held_mem : m_held_smx).set(port);
+  const std::uint32_t code = 2 * port + (reply ? 1 : 0);
+  if (m_waiter_listed[code]) return;
+  m_waiter_listed[code] = 1;
+  if (m_buffer_waiters.size() < m_buffers.size()) m_buffer_waiters.resize(m_buffers.size());
+  m_buffer_waiters[buffer].push_back(code);
 }
 
 void network::wake_at(std::uint64_t cycle) {
@@ -379,6 +391,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   l.rr_next = input + 1 == m_buffers.size() ? 0 : input + 1;
   buffer& behind = m_buffers[input];
   behind.leave(p->flits);
+  left(input);
   m_freed = true;
   ahead.enter(p->flits);
   const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
@@ -405,6 +418,7 @@ tlm::tlm_generic_payload* network::eject(packet_list& queue, std::uint64_t now) 
   packet* p = queue.pop();
   buffer& b = m_buffers[p->buffer(p->hops)];
   b.leave(p->flits);
+  left(p->buffer(p->hops));
   m_freed = true;
   ++m_packets;
   m_flits_total += p->flits;
@@ -503,32 +517,32 @@ void network::run() {
       m_eject_smx.clear(i);
   });
 
-  // Held injections: accept them when their buffer has room again.
-  auto ready = [&](const pending_in& h) {
-    return h.gp && m_buffers[h.buffer].has_room(h.flits);
+  // Held injections: accept them when their buffer has room again. Only a port whose
+  // buffer a packet has left since it was last tried can have room now (the others are
+  // passed over as failing); each word of ports is read once, when the walk reaches it.
+  auto retry = [&](bit_set& held, bit_set& again, std::vector<pending_in>& pending, bool reply) {
+    for (std::size_t w = 0; w < held.words.size(); ++w) {
+      for (std::uint64_t bits = held.words[w] & again.words[w]; bits; bits &= bits - 1) {
+        const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        again.clear(i);
+        pending_in& h = pending[i];
+        tlm::tlm_generic_payload* gp = h.gp;
+        if (!gp || !m_buffers[h.buffer].has_room(h.flits) ||
+            !try_inject(*gp, static_cast<std::uint32_t>(i), reply, h))
+          continue;
+        h.gp = nullptr;
+        held.clear(i);
+        tlm::tlm_phase ph = reply ? tlm::END_RESP : tlm::END_REQ;
+        sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+        if (reply)
+          (*mem[i])->nb_transport_fw(*gp, ph, t);
+        else
+          (*smx[i])->nb_transport_bw(*gp, ph, t);
+      }
+    }
   };
-  m_held_smx.for_each([&](std::size_t i) {
-    tlm::tlm_generic_payload* gp = m_smx_pending[i].gp;
-    if (ready(m_smx_pending[i]) &&
-        try_inject(*gp, static_cast<std::uint32_t>(i), false, m_smx_pending[i])) {
-      m_smx_pending[i].gp = nullptr;
-      m_held_smx.clear(i);
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      (*smx[i])->nb_transport_bw(*gp, ph, t);
-    }
-  });
-  m_held_mem.for_each([&](std::size_t j) {
-    tlm::tlm_generic_payload* gp = m_mem_pending[j].gp;
-    if (ready(m_mem_pending[j]) &&
-        try_inject(*gp, static_cast<std::uint32_t>(j), true, m_mem_pending[j])) {
-      m_mem_pending[j].gp = nullptr;
-      m_held_mem.clear(j);
-      tlm::tlm_phase ph = tlm::END_RESP;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      (*mem[j])->nb_transport_fw(*gp, ph, t);
-    }
-  });
+  retry(m_held_smx, m_retry_smx, m_smx_pending, false);
+  retry(m_held_mem, m_retry_mem, m_mem_pending, true);
 
   next = std::min({next, m_timed.next(), m_injected.next()});
   // A link held by a full buffer ahead retries once room was made this cycle.

@@ -278,6 +278,20 @@ class network : public component {
   // Which ports have something to do, so run() visits only those: an ejection queue with
   // packets, a held injection.
   bit_set m_eject_mem, m_eject_smx, m_held_smx, m_held_mem;
+  // A held injection waits for room in its input buffer, which only a packet leaving that
+  // buffer makes: the port is tried again once one has (its m_retry_* bit), not at every
+  // run (a congested network holds most ports for many cycles). Per buffer, the ports that
+  // were ever held on it (an SMX port i as 2i, a memory port j as 2j + 1; a port's input
+  // buffer is fixed by the topology).
+  bit_set m_retry_smx, m_retry_mem;
+  std::vector<std::vector<std::uint32_t>> m_buffer_waiters;
+  std::vector<std::uint8_t> m_waiter_listed;  // per port code: in its buffer's list
+  void hold(bool reply, std::uint32_t port, std::uint32_t buffer);
+  void left(std::uint32_t buffer) {  // a packet left `buffer`
+    if (buffer < m_buffer_waiters.size())
+      for (std::uint32_t code : m_buffer_waiters[buffer])
+        (code & 1 ? m_retry_mem : m_retry_smx).set(code >> 1);
+  }
   std::vector<memory::request_channel> m_mem_channel;
   std::vector<memory::response_channel> m_smx_channel;
   std::vector<packet*> m_packet_free;

@@ -433,3 +433,61 @@ TEST(crossbar, a_payload_without_mem_request_finds_its_way_back) {
   EXPECT_EQ(mem1.log.size(), 0u);
   EXPECT_EQ(x->packets_in_flight(), 0u);
 }
+
+// A held injection waits for room in its input buffer and is taken in the network cycle a
+// packet leaves that buffer, not at some later retry. Four SMX ports share mesh node 0's
+// injection buffer (smx_nodes), and every buffer holds one 5-flit write, so 32 writes fill
+// the path to a memory that takes one request per 500 cycles: from then on each held write
+// enters when the memory's latest take has made room all the way back to node 0. A retry
+// that is lost leaves a port held for good (nothing else leaves that buffer at the end); a
+// late one shows as a gap after the memory's take.
+TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto m = env.make<noc::mesh>("mesh", clk,
+                               latoa_mesh({{"smx_ports", "4"},
+                                           {"mem_ports", "1"},
+                                           {"mem_channels", "1"},
+                                           {"vcs", "1"},
+                                           {"vc_buffer", "5"},
+                                           {"mem_buffer", "5"},
+                                           {"smx_nodes", "[0, 0, 0, 0]"},
+                                           {"mem_nodes", "[63]"}}),
+                               "mesh");
+  const int per_smx = 8;
+  std::vector<std::unique_ptr<traffic_generator>> tg;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<tg_request> s;
+    for (int k = 0; k < per_smx; ++k)
+      s.push_back(req(std::uint64_t(4 * k + i) * 128, access_kind::global_store));
+    tg.push_back(std::make_unique<traffic_generator>(("tg" + std::to_string(i)).c_str(), clk, s));
+    tg.back()->socket.bind(*m->smx[i]);
+  }
+  fixed_memory mem("mem", clk, 500, 1);
+  m->mem[0]->bind(mem.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(mem.log.size(), 4u * per_smx);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(tg[i]->completed, std::size_t(per_smx)) << i;
+    EXPECT_EQ(tg[i]->pool.in_use(), 0u);
+  }
+  // The memory's pace: one take per 500 cycles.
+  for (std::size_t k = 1; k < mem.log.size(); ++k)
+    EXPECT_EQ(mem.log[k].cycle - mem.log[k - 1].cycle, 500u) << k;
+  // Writes accepted once the path was full: each within the room's way back from node 63
+  // to node 0 (at most a cycle per router) after a take of the memory.
+  const std::uint64_t back = routers(0, 63);
+  int late = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < per_smx; ++k) {
+      const std::uint64_t a = tg[i]->records[std::size_t(k)].accepted;
+      if (a < mem.log[1].cycle) continue;
+      ++late;
+      bool after_a_take = false;
+      for (const auto& e : mem.log) after_a_take |= a > e.cycle && a - e.cycle <= back;
+      EXPECT_TRUE(after_a_take) << "tg" << i << " write " << k << " accepted at " << a;
+    }
+  EXPECT_GE(late, 3);
+  EXPECT_GT(stat(env.stats, "mesh", "injection_stalls"), 0);
+  EXPECT_EQ(m->packets_in_flight(), 0u);
+}
