@@ -107,8 +107,10 @@ class payload_pool : public tlm::tlm_mm_interface {
   // memory it reserved costs the host a page fault (a huge page's, 2 MiB cleared).
   static constexpr std::size_t k_first_chunk = 4;
   static constexpr std::size_t k_chunk = 64;
+  static constexpr std::size_t k_doublings = 4;
+  static_assert((k_first_chunk << k_doublings) == k_chunk);
   static constexpr std::size_t chunk_slots(std::size_t chunk) {
-    return chunk >= 4 ? k_chunk : k_first_chunk << chunk;
+    return chunk >= k_doublings ? k_chunk : k_first_chunk << chunk;
   }
   slot* new_slot();
   slot* slot_at(std::size_t chunk, std::size_t k) const;  // the k-th slot made in a chunk

@@ -519,27 +519,24 @@ void network::run() {
 
   // Held injections: accept them when their buffer has room again. Only a port whose
   // buffer a packet has left since it was last tried can have room now (the others are
-  // passed over as failing); each word of ports is read once, when the walk reaches it.
+  // passed over as failing).
   auto retry = [&](bit_set& held, bit_set& again, std::vector<pending_in>& pending, bool reply) {
-    for (std::size_t w = 0; w < held.words.size(); ++w) {
-      for (std::uint64_t bits = held.words[w] & again.words[w]; bits; bits &= bits - 1) {
-        const std::size_t i = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-        again.clear(i);
-        pending_in& h = pending[i];
-        tlm::tlm_generic_payload* gp = h.gp;
-        if (!gp || !m_buffers[h.buffer].has_room(h.flits) ||
-            !try_inject(*gp, static_cast<std::uint32_t>(i), reply, h))
-          continue;
-        h.gp = nullptr;
-        held.clear(i);
-        tlm::tlm_phase ph = reply ? tlm::END_RESP : tlm::END_REQ;
-        sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-        if (reply)
-          (*mem[i])->nb_transport_fw(*gp, ph, t);
-        else
-          (*smx[i])->nb_transport_bw(*gp, ph, t);
-      }
-    }
+    held.for_each_also_in(again, [&](std::size_t i) {
+      again.clear(i);
+      pending_in& h = pending[i];
+      tlm::tlm_generic_payload* gp = h.gp;
+      if (!gp || !m_buffers[h.buffer].has_room(h.flits) ||
+          !try_inject(*gp, static_cast<std::uint32_t>(i), reply, h))
+        return;
+      h.gp = nullptr;
+      held.clear(i);
+      tlm::tlm_phase ph = reply ? tlm::END_RESP : tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      if (reply)
+        (*mem[i])->nb_transport_fw(*gp, ph, t);
+      else
+        (*smx[i])->nb_transport_bw(*gp, ph, t);
+    });
   };
   retry(m_held_smx, m_retry_smx, m_smx_pending, false);
   retry(m_held_mem, m_retry_mem, m_mem_pending, true);

@@ -102,6 +102,13 @@ class network : public component {
         for (std::uint64_t bits = words[w]; bits; bits &= bits - 1)
           f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
     }
+    // The same for the members that are also in `other` (of the same size).
+    template <class F>
+    void for_each_also_in(const bit_set& other, F&& f) const {
+      for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::uint64_t bits = words[w] & other.words[w]; bits; bits &= bits - 1)
+          f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
   };
   // Packets linked through packet::next, oldest first (a packet waits in one list at a
   // time: a link's input queue or an ejection queue).

@@ -43,6 +43,21 @@ std::map<std::string, std::string> latoa_mesh(std::map<std::string, std::string>
 std::uint32_t routers(std::uint32_t a, std::uint32_t b) {
   return std::uint32_t(std::abs(int(a % 8) - int(b % 8)) + std::abs(int(a / 8) - int(b / 8)) + 1);
 }
+// Traffic generators on the network's first `ports` SMX ports, each writing `per_port`
+// 128 B lines, port i's k-th at line(i, k) x 128.
+template <class Line>
+std::vector<std::unique_ptr<traffic_generator>> line_writers(noc::network& net, clock_domain& clk,
+                                                             int ports, int per_port, Line line) {
+  std::vector<std::unique_ptr<traffic_generator>> tg;
+  for (int i = 0; i < ports; ++i) {
+    std::vector<tg_request> s;
+    for (int k = 0; k < per_port; ++k)
+      s.push_back(req(std::uint64_t(line(i, k)) * 128, access_kind::global_store));
+    tg.push_back(std::make_unique<traffic_generator>(("tg" + std::to_string(i)).c_str(), clk, s));
+    tg.back()->socket.bind(*net.smx[std::size_t(i)]);
+  }
+  return tg;
+}
 }  // namespace
 
 TEST(mesh, unloaded_latency_is_routers_times_router_plus_channel) {
@@ -96,14 +111,7 @@ TEST(mesh, latency_grows_under_contention) {
                                            {"mem_nodes", "[63]"}}),
                                "mesh");
   const int per_smx = 16;
-  std::vector<std::unique_ptr<traffic_generator>> tg;
-  for (int i = 0; i < 8; ++i) {
-    std::vector<tg_request> s;
-    for (int k = 0; k < per_smx; ++k)
-      s.push_back(req(std::uint64_t(k) * 128, access_kind::global_store));
-    tg.push_back(std::make_unique<traffic_generator>(("tg" + std::to_string(i)).c_str(), clk, s));
-    tg.back()->socket.bind(*m->smx[i]);
-  }
+  auto tg = line_writers(*m, clk, 8, per_smx, [](int, int k) { return k; });
   fixed_memory mem("mem", clk, 0);
   m->mem[0]->bind(mem.socket);
   sc_core::sc_start();
@@ -455,14 +463,7 @@ TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
                                            {"mem_nodes", "[63]"}}),
                                "mesh");
   const int per_smx = 8;
-  std::vector<std::unique_ptr<traffic_generator>> tg;
-  for (int i = 0; i < 4; ++i) {
-    std::vector<tg_request> s;
-    for (int k = 0; k < per_smx; ++k)
-      s.push_back(req(std::uint64_t(4 * k + i) * 128, access_kind::global_store));
-    tg.push_back(std::make_unique<traffic_generator>(("tg" + std::to_string(i)).c_str(), clk, s));
-    tg.back()->socket.bind(*m->smx[i]);
-  }
+  auto tg = line_writers(*m, clk, 4, per_smx, [](int i, int k) { return 4 * k + i; });
   fixed_memory mem("mem", clk, 500, 1);
   m->mem[0]->bind(mem.socket);
   sc_core::sc_start();
