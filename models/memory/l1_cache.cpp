@@ -416,7 +416,9 @@ void l1_cache::run() {
       m_down.send(*gp);
       if (m_input && m_input_failed) next = std::min(next, now + 1);  // room in the miss queue
     }
-    if (!m_miss_queue.empty()) next = std::min(next, std::max(now + 1, m_next_send_cycle));
+    // (While the interconnect withholds END_REQ, its END_REQ or response wakes this block.)
+    if (!m_miss_queue.empty() && !m_down.busy())
+      next = std::min(next, std::max(now + 1, m_next_send_cycle));
   }
 
   // Responses to the LDST unit, one per cycle: hits leave the hit pipeline (constant
@@ -435,7 +437,7 @@ void l1_cache::run() {
       m_up.send(*gp);
     }
     for (const fifo<ready>* q : {&m_responses, &m_replies})
-      if (!q->empty())
+      if (!q->empty() && !m_up.busy())  // (a withheld END_RESP wakes this block when it comes)
         next = std::min(next, std::max({now + 1, q->front().at, m_next_response_cycle}));
   }
 

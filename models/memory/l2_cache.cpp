@@ -306,7 +306,7 @@ void l2_cache::run() {
       changed = true;
       m_down.send(*gp);
     }
-    if (!m_to_dram.empty())
+    if (!m_to_dram.empty() && !m_down.busy())  // (else its END_REQ or response wakes it)
       next = std::min(next, std::max({now + 1, m_to_dram.front().at, m_next_send}));
   }
 

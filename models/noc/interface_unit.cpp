@@ -86,6 +86,7 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
     }
     ++m_resp_stalls;
     m_held_resp = &gp;
+    if (!m_requests.empty()) wake_at(now);  // (the implied END_REQ freed the channel)
     return tlm::TLM_ACCEPTED;
   }
   wake_at(now);
@@ -108,14 +109,14 @@ void interface_unit::run() {
       m_next_req = now + 1;
       m_down.send(*gp);
     }
-    if (!m_requests.empty())
+    if (!m_requests.empty() && !m_down.busy())
       next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
   }
   if (m_held_req && m_requests.size() < m_request_slots) {
     tlm::tlm_generic_payload* gp = m_held_req;
     m_held_req = nullptr;
     m_requests.push({now + m_delay, gp});
-    next = std::min(next, std::max(now + 1, m_requests.front().at));
+    if (!m_down.busy()) next = std::min(next, std::max(now + 1, m_requests.front().at));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     in->nb_transport_bw(*gp, ph, t);
@@ -128,14 +129,14 @@ void interface_unit::run() {
       m_next_resp = now + 1;
       m_up.send(*gp);
     }
-    if (!m_responses.empty())
+    if (!m_responses.empty() && !m_up.busy())
       next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
   }
   if (m_held_resp && m_responses.size() < m_response_slots) {
     tlm::tlm_generic_payload* gp = m_held_resp;
     m_held_resp = nullptr;
     m_responses.push({now + m_delay, gp});
-    next = std::min(next, std::max(now + 1, m_responses.front().at));
+    if (!m_up.busy()) next = std::min(next, std::max(now + 1, m_responses.front().at));
     tlm::tlm_phase ph = tlm::END_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     out->nb_transport_fw(*gp, ph, t);
