@@ -115,6 +115,49 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
   set_bytes(out);
 }
 
+void coalesce_atomic(std::uint32_t active_mask, const std::uint64_t* addresses,
+                     std::uint32_t access_size, std::vector<coalesced_request>& out) {
+  out.clear();
+  if (access_size == 0) access_size = 4;
+  // While requests are opened, `bytes` holds the mask of the sector's bytes their lanes
+  // update (bit b: byte b of the 32).
+  std::uint32_t index = 0;  // position in `addresses` (active lanes only)
+  for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
+    const std::uint64_t first = addresses[index++];
+    const std::uint64_t last = first + access_size - 1;
+    // Each sector the access touches (one, unless it is misaligned).
+    for (std::uint64_t sector = first & ~(sector_bytes - 1); sector <= last;
+         sector += sector_bytes) {
+      const std::uint64_t lo = std::max(first, sector) - sector;
+      const std::uint64_t hi = std::min(last, sector + sector_bytes - 1) - sector;
+      const std::uint32_t bytes = (hi == 31 ? ~0u : (2u << hi) - 1) & ~((1u << lo) - 1);
+      const std::uint64_t line = sector & ~(line_bytes - 1);
+      const auto mask = static_cast<std::uint8_t>(1u << ((sector - line) / sector_bytes));
+      coalesced_request* r = nullptr;
+      for (coalesced_request& o : out)
+        if (o.line_address == line && o.sector_mask == mask && (o.bytes & bytes) == 0) {
+          r = &o;
+          break;
+        }
+      if (!r) {
+        out.push_back({line, mask, 0, 0});
+        r = &out.back();
+      }
+      r->lane_mask |= 1u << lane;
+      r->bytes |= bytes;
+    }
+  }
+  // By address, stable (an insertion sort: at most a few dozen requests, no allocation).
+  auto key = [](const coalesced_request& r) {
+    return r.line_address | __builtin_ctz(r.sector_mask);
+  };
+  for (std::size_t i = 1; i < out.size(); ++i)
+    for (std::size_t j = i; j > 0 && key(out[j - 1]) > key(out[j]); --j)
+      std::swap(out[j - 1], out[j]);
+  set_bytes(out);
+}
+
 std::uint32_t shared_memory_cycles(std::uint32_t active_mask, const std::uint64_t* addresses,
                                    std::uint32_t access_size, std::uint32_t banks) {
   if (active_mask == 0) return 0;

@@ -8,6 +8,8 @@
 //          distinct 128 B line it touches.
 //   60, 61, 70 (Pascal, Volta): the whole warp makes one request per distinct 128 B line.
 // Requests come out in order of the lowest lane that touches each line (deterministic).
+// Global atomics follow GPGPU-Sim's own rule for them (coalesce_atomic below): 32 B
+// requests, lanes updating the same bytes in separate ones.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,17 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
 // every lane active and the stride equal to the access size): lane i at first + i * size.
 void coalesce_contiguous(std::uint32_t arch, std::uint64_t first, std::uint32_t access_size,
                          std::vector<coalesced_request>& out);
+
+// Global atomics (ATOM, RED), after GPGPU-Sim's memory_coalescing_arch_atomic as the
+// trace-driven simulator runs it: atomics carry the cache operator CACHE_GLOBAL (done at L2),
+// which makes every architecture's segment 32 B, and the warp is one part
+// (-gpgpu_shmem_warp_parts 1). One request per 32 B sector and per group of lanes whose bytes
+// do not overlap: a lane joins the first request of its sector that none of its bytes
+// touches, else opens another, so lanes updating the same word go as separate requests (the
+// L2 performs them one by one). Each request has one sector (32 bytes); they come out by
+// address, those of one sector in the order they were opened.
+void coalesce_atomic(std::uint32_t active_mask, const std::uint64_t* addresses,
+                     std::uint32_t access_size, std::vector<coalesced_request>& out);
 
 // Shared memory: cycles a warp's access takes with `banks` 4-byte banks: the largest
 // number of distinct 4-byte words any bank must serve (same word = broadcast). 0 lanes: 0.

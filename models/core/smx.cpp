@@ -856,7 +856,10 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     m_ldst_busy_until = now + 1;
     return;
   }
-  if (unit_stride)
+  if (in.space == traces::mem_space::global_atomic) {
+    if (unit_stride) addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
+    coalesce_atomic(in.active_mask, addrs, in.access_size, m_coalesced);
+  } else if (unit_stride)
     coalesce_contiguous(static_cast<std::uint32_t>(*m_coalescing_arch), addrs[0], size,
                         m_coalesced);
   else

@@ -2,6 +2,7 @@
 // 128 B lines (per sub-warp on Fermi/Kepler) and distinct words per bank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -193,5 +194,130 @@ TEST(shared_memory, matches_a_distinct_words_per_bank_reference) {
     for (const auto& b : words) want = std::max(want, b.size());
     EXPECT_EQ(shared_memory_cycles(mask, a.data(), size, banks), want)
         << "trial " << trial << " pattern " << pattern << " banks " << banks;
+  }
+}
+
+// Global atomics: one request per 32 B sector and per group of lanes with no byte in common
+// (GPGPU-Sim's atomic rule with trace-mode CACHE_GLOBAL), on every architecture alike.
+namespace {
+std::vector<coalesced_request> atomics(const std::vector<std::uint64_t>& a, std::uint32_t size,
+                                       std::uint32_t mask = 0xffffffffu) {
+  std::vector<coalesced_request> out;
+  coalesce_atomic(mask, a.data(), size, out);
+  return out;
+}
+}  // namespace
+
+TEST(coalescer, atomics_to_one_word_go_one_lane_per_request) {
+  // A warp counting into one counter: 32 updates of the same 4 bytes cannot share a request.
+  const std::vector<std::uint64_t> a(32, 0x2004);
+  auto out = atomics(a, 4);
+  ASSERT_EQ(out.size(), 32u);
+  for (std::uint32_t k = 0; k < 32; ++k) {
+    EXPECT_EQ(out[k].line_address, 0x2000u);
+    EXPECT_EQ(out[k].sector_mask, 0x1u);
+    EXPECT_EQ(out[k].lane_mask, 1u << k) << k;  // in the order the lanes opened them
+    EXPECT_EQ(out[k].bytes, 32u);
+  }
+}
+
+TEST(coalescer, unit_stride_atomics_make_one_request_per_sector) {
+  // 32 x 4 B over one 128 B line: 4 sectors of 8 lanes (a load of the same addresses makes
+  // one request for the line).
+  auto out = atomics(strided(0x10000, 4), 4);
+  ASSERT_EQ(out.size(), 4u);
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    EXPECT_EQ(out[s].line_address, 0x10000u);
+    EXPECT_EQ(out[s].sector_mask, 1u << s);
+    EXPECT_EQ(out[s].lane_mask, 0xffu << (8 * s));
+  }
+  EXPECT_EQ(requests(70, strided(0x10000, 4), 4), 1u);
+}
+
+TEST(coalescer, atomics_sharing_words_split_into_as_many_requests_as_the_busiest_word) {
+  // Lane i updates word i / 2: 16 words over 64 B (sectors 0 and 1), each word twice, so each
+  // sector needs two requests: the even lanes, then the odd ones.
+  std::vector<std::uint64_t> a;
+  for (std::uint64_t lane = 0; lane < 32; ++lane) a.push_back(0x8000 + lane / 2 * 4);
+  auto out = atomics(a, 4);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].sector_mask, 0x1u);
+  EXPECT_EQ(out[0].lane_mask, 0x00005555u);
+  EXPECT_EQ(out[1].sector_mask, 0x1u);
+  EXPECT_EQ(out[1].lane_mask, 0x0000aaaau);
+  EXPECT_EQ(out[2].sector_mask, 0x2u);
+  EXPECT_EQ(out[2].lane_mask, 0x55550000u);
+  EXPECT_EQ(out[3].lane_mask, 0xaaaa0000u);
+  // 8-byte atomics at a 4-byte stride overlap their neighbours: lane i and i+1 share bytes,
+  // lane i and i+2 do not. 32 lanes over bytes 0..131: sector 0 holds lanes 0..7 (lane 7
+  // reaches byte 35 of sector 1 too), and so on; every sector needs two requests.
+  auto wide = atomics(strided(0x8000, 4), 8);
+  std::size_t per_sector[5] = {};
+  for (const auto& r : wide)
+    ++per_sector[(r.line_address - 0x8000) / 32 + std::size_t(__builtin_ctz(r.sector_mask))];
+  EXPECT_EQ(per_sector[0], 2u);
+  EXPECT_EQ(per_sector[3], 2u);
+  EXPECT_EQ(per_sector[4], 1u);  // only lane 31's last 4 bytes (128..131)
+  EXPECT_EQ(wide.size(), 9u);
+}
+
+TEST(coalescer, atomics_skip_inactive_lanes_and_come_out_by_address) {
+  // Lanes 3 and 9 active, lane 3 at the higher address: requests by address, not lane.
+  std::vector<std::uint64_t> a = {0x4060, 0x4000};  // one address per active lane
+  auto out = atomics(a, 4, (1u << 3) | (1u << 9));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].sector_mask, 0x1u);
+  EXPECT_EQ(out[0].lane_mask, 1u << 9);
+  EXPECT_EQ(out[1].sector_mask, 0x8u);
+  EXPECT_EQ(out[1].lane_mask, 1u << 3);
+  EXPECT_TRUE(atomics({}, 4, 0).empty());
+}
+
+TEST(coalescer, atomics_match_a_byte_by_byte_reference) {
+  // Histogram-like scattered updates: each lane picks one of `bins` 4 B counters (few bins:
+  // many collisions). Reference: per 32 B sector, a list of transactions with a 32-entry byte
+  // array each; a lane goes to the first transaction of its sector with all its bytes free.
+  lcg rnd{7};
+  for (std::uint32_t bins : {1u, 3u, 8u, 64u, 256u, 4096u}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      const std::uint32_t mask = trial % 5 == 0 ? static_cast<std::uint32_t>(rnd()) : 0xffffffffu;
+      std::vector<std::uint64_t> a;
+      for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if (mask >> lane & 1) a.push_back(0x100000 + 4 * (rnd() % bins));
+      struct txn {
+        std::uint64_t sector;
+        bool byte[32];
+        std::uint32_t lanes;
+      };
+      std::vector<txn> ref;
+      std::size_t i = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const std::uint64_t addr = a[i++];
+        const std::uint64_t sector = addr / 32 * 32;
+        txn* t = nullptr;
+        for (txn& x : ref)
+          if (x.sector == sector && !x.byte[addr % 32] && !x.byte[addr % 32 + 3]) {
+            t = &x;
+            break;
+          }
+        if (!t) {
+          ref.push_back(txn{sector, {}, 0});
+          t = &ref.back();
+        }
+        for (std::uint64_t b = addr % 32; b < addr % 32 + 4; ++b) t->byte[b] = true;
+        t->lanes |= 1u << lane;
+      }
+      std::stable_sort(ref.begin(), ref.end(),
+                       [](const txn& x, const txn& y) { return x.sector < y.sector; });
+      auto out = atomics(a, 4, mask);
+      ASSERT_EQ(out.size(), ref.size()) << bins << " " << trial;
+      for (std::size_t k = 0; k < ref.size(); ++k) {
+        EXPECT_EQ(out[k].line_address + 32 * std::uint64_t(__builtin_ctz(out[k].sector_mask)),
+                  ref[k].sector);
+        EXPECT_EQ(out[k].lane_mask, ref[k].lanes) << bins << " " << trial << " " << k;
+        EXPECT_EQ(out[k].bytes, 32u);
+      }
+    }
   }
 }

@@ -297,6 +297,39 @@ TEST(smx_timing, coalesced_request_counts) {
   EXPECT_EQ(j["blocks"]["gpu.smx[0].mem"]["requests"], expected);
 }
 
+TEST(smx_timing, atomic_request_counts) {
+  // One warp, three global atomics (GPGPU-Sim's atomic rule: one request per 32 B sector and
+  // per group of lanes with no byte in common): 32 lanes on one counter -> 32 requests;
+  // unit stride over one line -> 4 sectors; lane i on word i / 2 over 64 B -> 2 sectors x 2.
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      warp_instruction at;
+      at.opcode = ops.intern("ATOMG.E.ADD.STRONG.GPU");
+      at.pc = 0x10 * static_cast<std::uint32_t>(pattern);
+      at.active_mask = 0xffffffffu;
+      at.num_dst = 1;
+      at.dst[0] = static_cast<std::uint16_t>(20 + pattern);
+      at.num_src = 2;
+      at.src[0] = 4;
+      at.src[1] = 5;
+      at.access_size = 4;
+      at.space = mem_space::global_atomic;
+      at.unit = unit_class::ldst;
+      at.addr_index = static_cast<std::uint32_t>(w.addresses.size());
+      for (std::uint64_t lane = 0; lane < 32; ++lane)
+        w.addresses.push_back(pattern == 0   ? 0x7f0000000040ull
+                              : pattern == 1 ? 0x7f0000001000ull + 4 * lane
+                                             : 0x7f0000002000ull + 4 * (lane / 2));
+      w.insts.push_back(at);
+    }
+  };
+  auto j = run(k.write("atomics", 1, 1), k_one_smx, "atomics");
+  const std::uint64_t expected = 32 + 4 + 4;
+  EXPECT_EQ(j["blocks"]["gpu.smx[0]"]["memory_requests"], expected);
+  EXPECT_EQ(j["blocks"]["gpu.smx[0].mem"]["requests"], expected);
+}
+
 TEST(smx_timing, k20_dispatch_example) {
   // DTBL thesis §2.2: 100 TBs on 13 SMXs with 3 TBs per SMX: TB i goes to SMX i mod 13 for
   // the first 39, one per cycle; TB 39 goes to whichever SMX frees a slot first. TB 5 is
