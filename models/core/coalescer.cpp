@@ -15,6 +15,10 @@ bool contiguous(const std::uint64_t* a, std::uint32_t size) {
   for (std::uint32_t i = 1; i < 32; ++i) unit &= a[i] == a[0] + std::uint64_t(i) * size;
   return unit;
 }
+// Bits lo..hi of a 32-bit mask (lo <= hi <= 31).
+std::uint32_t bits_from_to(std::uint64_t lo, std::uint64_t hi) {
+  return (hi == 31 ? ~0u : (2u << hi) - 1) & ~((1u << lo) - 1);
+}
 // The sectors holding bytes lo..hi (offsets within one line), as a mask.
 std::uint8_t sector_range(std::uint64_t lo, std::uint64_t hi) {
   return static_cast<std::uint8_t>((2u << (hi / sector_bytes)) - (1u << (lo / sector_bytes)));
@@ -55,7 +59,7 @@ void append_contiguous(std::uint32_t subwarp, std::uint64_t a0, std::uint32_t ac
       const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
       const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
       const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
-      const std::uint32_t lanes = (l1 == 31 ? ~0u : (2u << l1) - 1) & ~((1u << l0) - 1);
+      const std::uint32_t lanes = bits_from_to(l0, l1);
       out.push_back({line, sector_range(b0 - line, b1 - line), lanes, 0});
     }
   }
@@ -131,7 +135,7 @@ void coalesce_atomic(std::uint32_t active_mask, const std::uint64_t* addresses,
          sector += sector_bytes) {
       const std::uint64_t lo = std::max(first, sector) - sector;
       const std::uint64_t hi = std::min(last, sector + sector_bytes - 1) - sector;
-      const std::uint32_t bytes = (hi == 31 ? ~0u : (2u << hi) - 1) & ~((1u << lo) - 1);
+      const std::uint32_t bytes = bits_from_to(lo, hi);
       const std::uint64_t line = sector & ~(line_bytes - 1);
       const auto mask = static_cast<std::uint8_t>(1u << ((sector - line) / sector_bytes));
       coalesced_request* r = nullptr;

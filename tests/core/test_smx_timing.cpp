@@ -89,6 +89,25 @@ warp_instruction ffma(opcode_table& ops, std::uint32_t pc, std::uint16_t dst, st
   return in;
 }
 
+// A global memory instruction of the LDST unit with one 4 B access per lane (all 32 active),
+// its lane addresses appended to the warp's by the caller.
+warp_instruction memory_access(opcode_table& ops, const char* opcode, mem_space space,
+                               std::uint32_t pc, std::uint16_t dst, const warp_trace& w) {
+  warp_instruction in;
+  in.opcode = ops.intern(opcode);
+  in.pc = pc;
+  in.active_mask = 0xffffffffu;
+  in.num_dst = 1;
+  in.dst[0] = dst;
+  in.num_src = 1;
+  in.src[0] = 4;
+  in.access_size = 4;
+  in.space = space;
+  in.unit = unit_class::ldst;
+  in.addr_index = static_cast<std::uint32_t>(w.addresses.size());
+  return in;
+}
+
 // N FFMAs; dependent: each reads the previous one's result (R10 = R10*R2+R3).
 void ffmas(warp_trace& w, opcode_table& ops, std::uint32_t n, bool dependent) {
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -263,18 +282,9 @@ TEST(smx_timing, coalesced_request_counts) {
   k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
     std::uint64_t x = 99;
     for (int pattern = 0; pattern < 3; ++pattern) {
-      warp_instruction ld;
-      ld.opcode = ops.intern("LDG.E.SYS");
-      ld.pc = 0x10 * static_cast<std::uint32_t>(pattern);
-      ld.active_mask = 0xffffffffu;
-      ld.num_dst = 1;
-      ld.dst[0] = static_cast<std::uint16_t>(20 + pattern);
-      ld.num_src = 1;
-      ld.src[0] = 4;
-      ld.access_size = 4;
-      ld.space = mem_space::global;
-      ld.unit = unit_class::ldst;
-      ld.addr_index = static_cast<std::uint32_t>(w.addresses.size());
+      const warp_instruction ld =
+          memory_access(ops, "LDG.E.SYS", mem_space::global, 0x10 * std::uint32_t(pattern),
+                        static_cast<std::uint16_t>(20 + pattern), w);
       for (std::uint64_t lane = 0; lane < 32; ++lane) {
         std::uint64_t a;
         if (pattern == 0) {
@@ -304,19 +314,11 @@ TEST(smx_timing, atomic_request_counts) {
   kernel_builder k;
   k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
     for (int pattern = 0; pattern < 3; ++pattern) {
-      warp_instruction at;
-      at.opcode = ops.intern("ATOMG.E.ADD.STRONG.GPU");
-      at.pc = 0x10 * static_cast<std::uint32_t>(pattern);
-      at.active_mask = 0xffffffffu;
-      at.num_dst = 1;
-      at.dst[0] = static_cast<std::uint16_t>(20 + pattern);
-      at.num_src = 2;
-      at.src[0] = 4;
+      warp_instruction at =
+          memory_access(ops, "ATOMG.E.ADD.STRONG.GPU", mem_space::global_atomic,
+                        0x10 * std::uint32_t(pattern), static_cast<std::uint16_t>(20 + pattern), w);
+      at.num_src = 2;  // address and operand
       at.src[1] = 5;
-      at.access_size = 4;
-      at.space = mem_space::global_atomic;
-      at.unit = unit_class::ldst;
-      at.addr_index = static_cast<std::uint32_t>(w.addresses.size());
       for (std::uint64_t lane = 0; lane < 32; ++lane)
         w.addresses.push_back(pattern == 0   ? 0x7f0000000040ull
                               : pattern == 1 ? 0x7f0000001000ull + 4 * lane
