@@ -473,8 +473,13 @@ void smx::cycle() {
     const sched_masks& masks = m_sched_masks[s];
     stall_reason why = stall_reason::no_warp;
     if (masks.live != 0) {
-      if (now < masks.quiet_until && masks.quiet_version == masks.version)
-        why = masks.quiet_reason;
+      // While warps wait for the LDST unit, a quiet period lasts only as long as the unit
+      // is busy, and they stall for its state of this cycle (no_warp: no such warps).
+      const stall_reason ldst =
+          masks.ldst_wait != 0 ? ldst_state(now) : stall_reason::no_warp;
+      if (now < masks.quiet_until && masks.quiet_version == masks.version &&
+          ldst != stall_reason::issued)
+        why = std::max(masks.quiet_reason, ldst);
       else if (try_issue(s, now, why))
         ++issued;
     }
@@ -606,6 +611,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
 
 bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   sched_masks& masks = m_sched_masks[s];  // (cycle() handled no warps and a quiet period)
+  masks.quiet_until = 0;  // (one that the LDST unit's freeing ended early) decided anew below
   // The LDST unit's waiters compete again once it is free.
   if (masks.ldst_wait && ldst_state(now) == stall_reason::issued) masks.ldst_wait = 0;
   const std::uint64_t max_issue = m_hot.max_issue;
@@ -723,15 +729,15 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
       return issued_by(issuer);
   }
   if (masks.parked != 0) best = std::max(best, masks.parked_reason());
-  if (masks.ldst_wait != 0) {  // they were not known blocked: no quiet period
-    best = std::max(best, ldst_state(now));
-    all_blocked_until = 0;
-  }
+  // The LDST unit's waiters (not visited) stall for its state. A quiet period covers the
+  // other warps; cycle() adds the unit's state of each cycle and ends it once it is free.
+  const stall_reason others = best;
+  if (masks.ldst_wait != 0) best = std::max(best, ldst_state(now));
   why = best;
   if (all_blocked_until > now) {
     masks.quiet_until = all_blocked_until;
     masks.quiet_version = masks.version;
-    masks.quiet_reason = best;
+    masks.quiet_reason = others;
   }
   return false;
 }

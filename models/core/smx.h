@@ -267,10 +267,12 @@ class smx : public component {
   // With them, what the issue step reads of its scheduler, in one place: the list's
   // version (bumped when the list changes), the quiet period, the policy's order rule and
   // the last issuer (a scheduler has at most 64 warps, so the counts fit a byte).
-  // Quiet period: every warp is known blocked before `quiet_until` (the earliest m_blocked
-  // entry), so a cycle before then has outcome `quiet_reason` without looking at the
-  // warps. Valid while the list's version is `quiet_version`; unblocking one of its warps
-  // clears it. The struct fits one host cache line.
+  // Quiet period: every warp not waiting for the LDST unit is known blocked before
+  // `quiet_until` (the earliest m_blocked entry), so a cycle before then, while the LDST
+  // unit is busy if some warps wait for it, has outcome `quiet_reason` (with the unit's
+  // state of that cycle for its waiters) without looking at the warps. Valid while the
+  // list's version is `quiet_version`; unblocking one of its warps clears it. The struct
+  // fits one host cache line.
   struct alignas(64) sched_masks {
     std::uint64_t live = 0, parked = 0, ldst_wait = 0;
     std::uint64_t version = 0;

@@ -332,6 +332,35 @@ TEST(smx_timing, atomic_request_counts) {
   EXPECT_EQ(j["blocks"]["gpu.smx[0].mem"]["requests"], expected);
 }
 
+TEST(smx_timing, a_warp_waiting_for_the_ldst_unit_stalls_while_it_sends) {
+  // One scheduler, two warps (one per TB). Warp 0: an atomic whose 32 lanes update one
+  // counter, i.e. 32 requests, which the LDST unit sends one per cycle. Warp 1: a load,
+  // which must wait until the unit has sent them all. So about 31 cycles in which the
+  // scheduler's only candidate waits for the unit: each counts as unit busy (or memory
+  // back-pressure, should the L1 withhold a request). Warp 0 then has nothing left to issue.
+  kernel_builder k;
+  k.body = [&](std::uint32_t tb, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    warp_instruction in;
+    if (tb == 0) {
+      in = memory_access(ops, "ATOMG.E.ADD.STRONG.GPU", mem_space::global_atomic, 0, 20, w);
+      in.num_src = 2;
+      in.src[1] = 5;
+    } else {
+      in = memory_access(ops, "LDG.E.SYS", mem_space::global, 0, 20, w);
+    }
+    for (std::uint64_t lane = 0; lane < 32; ++lane)
+      w.addresses.push_back(tb == 0 ? 0x7f0000000040ull : 0x7f0000010000ull + 4 * lane);
+    w.insts.push_back(in);
+  };
+  auto j = run(k.write("ldst_wait", 2, 1), k_one_scheduler, "ldst_wait");
+  const auto& smx = j["blocks"]["gpu.smx[0]"];
+  EXPECT_EQ(smx["memory_requests"], 33u);
+  const std::uint64_t waiting = smx["issue_unit_busy"].get<std::uint64_t>() +
+                                smx["issue_memory_backpressure"].get<std::uint64_t>();
+  EXPECT_GE(waiting, 29u);
+  EXPECT_LE(waiting, 33u);
+}
+
 TEST(smx_timing, k20_dispatch_example) {
   // DTBL thesis §2.2: 100 TBs on 13 SMXs with 3 TBs per SMX: TB i goes to SMX i mod 13 for
   // the first 39, one per cycle; TB 39 goes to whichever SMX frees a slot first. TB 5 is
