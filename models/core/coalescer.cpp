@@ -123,42 +123,49 @@ void coalesce_atomic(std::uint32_t active_mask, const std::uint64_t* addresses,
                      std::uint32_t access_size, std::vector<coalesced_request>& out) {
   out.clear();
   if (access_size == 0) access_size = 4;
-  // While requests are opened, `bytes` holds the mask of the sector's bytes their lanes
-  // update (bit b: byte b of the 32).
+  // One key per lane and sector it touches (one, unless the access is misaligned or wider
+  // than a sector): the sector's address with the lane in its five zero bits. Sorted, they
+  // run by address and, within a sector, by lane: the order in which lanes join requests.
+  constexpr std::size_t max_sectors_per_lane = 255 / sector_bytes + 2;  // (8-bit sizes)
+  std::array<std::uint64_t, 32> first_of;                               // by lane
+  std::array<std::uint64_t, 32 * max_sectors_per_lane> keys;
+  std::size_t n = 0;
   std::uint32_t index = 0;  // position in `addresses` (active lanes only)
   for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
     const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
     const std::uint64_t first = addresses[index++];
+    first_of[lane] = first;
     const std::uint64_t last = first + access_size - 1;
-    // Each sector the access touches (one, unless it is misaligned).
-    for (std::uint64_t sector = first & ~(sector_bytes - 1); sector <= last;
-         sector += sector_bytes) {
-      const std::uint64_t lo = std::max(first, sector) - sector;
-      const std::uint64_t hi = std::min(last, sector + sector_bytes - 1) - sector;
-      const std::uint32_t bytes = bits_from_to(lo, hi);
-      const std::uint64_t line = sector & ~(line_bytes - 1);
-      const auto mask = static_cast<std::uint8_t>(1u << ((sector - line) / sector_bytes));
-      coalesced_request* r = nullptr;
-      for (coalesced_request& o : out)
-        if (o.line_address == line && o.sector_mask == mask && (o.bytes & bytes) == 0) {
-          r = &o;
-          break;
-        }
-      if (!r) {
-        out.push_back({line, mask, 0, 0});
-        r = &out.back();
-      }
-      r->lane_mask |= 1u << lane;
-      r->bytes |= bytes;
-    }
+    for (std::uint64_t sector = first & ~(sector_bytes - 1); sector <= last && n < keys.size();
+         sector += sector_bytes)
+      keys[n++] = sector | lane;
   }
-  // By address, stable (an insertion sort: at most a few dozen requests, no allocation).
-  auto key = [](const coalesced_request& r) {
-    return r.line_address | __builtin_ctz(r.sector_mask);
-  };
-  for (std::size_t i = 1; i < out.size(); ++i)
-    for (std::size_t j = i; j > 0 && key(out[j - 1]) > key(out[j]); --j)
-      std::swap(out[j - 1], out[j]);
+  std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n));
+  // While a sector's lanes are placed, its requests are out[opened..]; `bytes` holds the
+  // mask of the sector's bytes their lanes update (bit b: byte b of the 32).
+  std::size_t opened = 0;
+  std::uint64_t current = ~std::uint64_t(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t sector = keys[i] & ~(sector_bytes - 1);
+    const auto lane = static_cast<std::uint32_t>(keys[i] & (sector_bytes - 1));
+    if (sector != current) {
+      current = sector;
+      opened = out.size();
+    }
+    const std::uint64_t first = first_of[lane];
+    const std::uint64_t lo = std::max(first, sector) - sector;
+    const std::uint64_t hi = std::min(first + access_size - 1, sector + sector_bytes - 1) - sector;
+    const std::uint32_t bytes = bits_from_to(lo, hi);
+    std::size_t r = opened;
+    while (r < out.size() && (out[r].bytes & bytes) != 0) ++r;
+    if (r == out.size()) {
+      const std::uint64_t line = sector & ~(line_bytes - 1);
+      out.push_back(
+          {line, static_cast<std::uint8_t>(1u << ((sector - line) / sector_bytes)), 0, 0});
+    }
+    out[r].lane_mask |= 1u << lane;
+    out[r].bytes |= bytes;
+  }
   set_bytes(out);
 }
 

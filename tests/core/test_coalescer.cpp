@@ -321,3 +321,59 @@ TEST(coalescer, atomics_match_a_byte_by_byte_reference) {
     }
   }
 }
+
+TEST(coalescer, wide_and_misaligned_atomics_match_a_byte_by_byte_reference) {
+  // Any access size (1 B to the trace format's 255 B) at any byte address: a lane may touch
+  // several sectors, and joins, in each, the first transaction with all its bytes there
+  // free. Reference: lanes in order, each sector piece of a lane placed separately.
+  lcg rnd{11};
+  for (std::uint32_t size : {1u, 2u, 8u, 12u, 16u, 33u, 64u, 255u}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      const std::uint32_t mask = trial % 4 == 0 ? static_cast<std::uint32_t>(rnd()) : 0xffffffffu;
+      const std::uint64_t span = trial % 2 ? 64 : 1024;  // crowded or spread
+      std::vector<std::uint64_t> a;
+      for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if (mask >> lane & 1) a.push_back(0x200000 + rnd() % span);
+      struct txn {
+        std::uint64_t sector;
+        bool byte[32];
+        std::uint32_t lanes;
+      };
+      std::vector<txn> ref;
+      std::size_t i = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const std::uint64_t first = a[i++], last = first + size - 1;
+        for (std::uint64_t sector = first / 32 * 32; sector <= last; sector += 32) {
+          const std::uint64_t lo = std::max(first, sector), hi = std::min(last, sector + 31);
+          txn* t = nullptr;
+          for (txn& x : ref) {
+            if (x.sector != sector) continue;
+            bool free = true;
+            for (std::uint64_t b = lo; b <= hi; ++b) free = free && !x.byte[b - sector];
+            if (free) {
+              t = &x;
+              break;
+            }
+          }
+          if (!t) {
+            ref.push_back(txn{sector, {}, 0});
+            t = &ref.back();
+          }
+          for (std::uint64_t b = lo; b <= hi; ++b) t->byte[b - sector] = true;
+          t->lanes |= 1u << lane;
+        }
+      }
+      std::stable_sort(ref.begin(), ref.end(),
+                       [](const txn& x, const txn& y) { return x.sector < y.sector; });
+      auto out = atomics(a, size, mask);
+      ASSERT_EQ(out.size(), ref.size()) << size << " " << trial;
+      for (std::size_t k = 0; k < ref.size(); ++k) {
+        EXPECT_EQ(out[k].line_address + 32 * std::uint64_t(__builtin_ctz(out[k].sector_mask)),
+                  ref[k].sector)
+            << size << " " << trial << " " << k;
+        EXPECT_EQ(out[k].lane_mask, ref[k].lanes) << size << " " << trial << " " << k;
+      }
+    }
+  }
+}
