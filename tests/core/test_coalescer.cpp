@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "models/core/coalescer.h"
@@ -273,10 +274,74 @@ TEST(coalescer, atomics_skip_inactive_lanes_and_come_out_by_address) {
   EXPECT_TRUE(atomics({}, 4, 0).empty());
 }
 
+namespace {
+// The reference for the two tests below: per 32 B sector, a list of transactions with a
+// 32-entry byte array each. Lanes in order, each sector piece of a lane placed separately,
+// in the first transaction of its sector with all its bytes free; then by sector (stable).
+struct reference_request {
+  std::uint64_t sector;
+  std::uint32_t lanes;
+};
+std::vector<reference_request> reference_atomics(const std::vector<std::uint64_t>& a,
+                                                 std::uint32_t size, std::uint32_t mask) {
+  struct txn {
+    std::uint64_t sector;
+    bool byte[32];
+    std::uint32_t lanes;
+  };
+  std::vector<txn> ref;
+  std::size_t i = 0;
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1)) continue;
+    const std::uint64_t first = a[i++], last = first + size - 1;
+    for (std::uint64_t sector = first / 32 * 32; sector <= last; sector += 32) {
+      const std::uint64_t lo = std::max(first, sector), hi = std::min(last, sector + 31);
+      txn* t = nullptr;
+      for (txn& x : ref) {
+        if (x.sector != sector) continue;
+        bool free = true;
+        for (std::uint64_t b = lo; b <= hi; ++b) free = free && !x.byte[b - sector];
+        if (free) {
+          t = &x;
+          break;
+        }
+      }
+      if (!t) {
+        ref.push_back(txn{sector, {}, 0});
+        t = &ref.back();
+      }
+      for (std::uint64_t b = lo; b <= hi; ++b) t->byte[b - sector] = true;
+      t->lanes |= 1u << lane;
+    }
+  }
+  std::stable_sort(ref.begin(), ref.end(),
+                   [](const txn& x, const txn& y) { return x.sector < y.sector; });
+  std::vector<reference_request> out;
+  for (const txn& t : ref) out.push_back({t.sector, t.lanes});
+  return out;
+}
+
+// coalesce_atomic's requests against the reference, one sector each; returns them.
+std::vector<coalesced_request> expect_reference_atomics(const std::vector<std::uint64_t>& a,
+                                                        std::uint32_t size, std::uint32_t mask,
+                                                        const std::string& context) {
+  const auto ref = reference_atomics(a, size, mask);
+  auto out = atomics(a, size, mask);
+  EXPECT_EQ(out.size(), ref.size()) << context;
+  if (out.size() != ref.size()) return out;
+  for (std::size_t k = 0; k < ref.size(); ++k) {
+    EXPECT_EQ(out[k].line_address + 32 * std::uint64_t(__builtin_ctz(out[k].sector_mask)),
+              ref[k].sector)
+        << context << " " << k;
+    EXPECT_EQ(out[k].lane_mask, ref[k].lanes) << context << " " << k;
+  }
+  return out;
+}
+}  // namespace
+
 TEST(coalescer, atomics_match_a_byte_by_byte_reference) {
   // Histogram-like scattered updates: each lane picks one of `bins` 4 B counters (few bins:
-  // many collisions). Reference: per 32 B sector, a list of transactions with a 32-entry byte
-  // array each; a lane goes to the first transaction of its sector with all its bytes free.
+  // many collisions).
   lcg rnd{7};
   for (std::uint32_t bins : {1u, 3u, 8u, 64u, 256u, 4096u}) {
     for (int trial = 0; trial < 50; ++trial) {
@@ -284,40 +349,9 @@ TEST(coalescer, atomics_match_a_byte_by_byte_reference) {
       std::vector<std::uint64_t> a;
       for (std::uint32_t lane = 0; lane < 32; ++lane)
         if (mask >> lane & 1) a.push_back(0x100000 + 4 * (rnd() % bins));
-      struct txn {
-        std::uint64_t sector;
-        bool byte[32];
-        std::uint32_t lanes;
-      };
-      std::vector<txn> ref;
-      std::size_t i = 0;
-      for (std::uint32_t lane = 0; lane < 32; ++lane) {
-        if (!(mask >> lane & 1)) continue;
-        const std::uint64_t addr = a[i++];
-        const std::uint64_t sector = addr / 32 * 32;
-        txn* t = nullptr;
-        for (txn& x : ref)
-          if (x.sector == sector && !x.byte[addr % 32] && !x.byte[addr % 32 + 3]) {
-            t = &x;
-            break;
-          }
-        if (!t) {
-          ref.push_back(txn{sector, {}, 0});
-          t = &ref.back();
-        }
-        for (std::uint64_t b = addr % 32; b < addr % 32 + 4; ++b) t->byte[b] = true;
-        t->lanes |= 1u << lane;
-      }
-      std::stable_sort(ref.begin(), ref.end(),
-                       [](const txn& x, const txn& y) { return x.sector < y.sector; });
-      auto out = atomics(a, 4, mask);
-      ASSERT_EQ(out.size(), ref.size()) << bins << " " << trial;
-      for (std::size_t k = 0; k < ref.size(); ++k) {
-        EXPECT_EQ(out[k].line_address + 32 * std::uint64_t(__builtin_ctz(out[k].sector_mask)),
-                  ref[k].sector);
-        EXPECT_EQ(out[k].lane_mask, ref[k].lanes) << bins << " " << trial << " " << k;
-        EXPECT_EQ(out[k].bytes, 32u);
-      }
+      const std::string context = std::to_string(bins) + " " + std::to_string(trial);
+      for (const coalesced_request& r : expect_reference_atomics(a, 4, mask, context))
+        EXPECT_EQ(r.bytes, 32u) << context;
     }
   }
 }
@@ -325,7 +359,7 @@ TEST(coalescer, atomics_match_a_byte_by_byte_reference) {
 TEST(coalescer, wide_and_misaligned_atomics_match_a_byte_by_byte_reference) {
   // Any access size (1 B to the trace format's 255 B) at any byte address: a lane may touch
   // several sectors, and joins, in each, the first transaction with all its bytes there
-  // free. Reference: lanes in order, each sector piece of a lane placed separately.
+  // free.
   lcg rnd{11};
   for (std::uint32_t size : {1u, 2u, 8u, 12u, 16u, 33u, 64u, 255u}) {
     for (int trial = 0; trial < 40; ++trial) {
@@ -334,46 +368,7 @@ TEST(coalescer, wide_and_misaligned_atomics_match_a_byte_by_byte_reference) {
       std::vector<std::uint64_t> a;
       for (std::uint32_t lane = 0; lane < 32; ++lane)
         if (mask >> lane & 1) a.push_back(0x200000 + rnd() % span);
-      struct txn {
-        std::uint64_t sector;
-        bool byte[32];
-        std::uint32_t lanes;
-      };
-      std::vector<txn> ref;
-      std::size_t i = 0;
-      for (std::uint32_t lane = 0; lane < 32; ++lane) {
-        if (!(mask >> lane & 1)) continue;
-        const std::uint64_t first = a[i++], last = first + size - 1;
-        for (std::uint64_t sector = first / 32 * 32; sector <= last; sector += 32) {
-          const std::uint64_t lo = std::max(first, sector), hi = std::min(last, sector + 31);
-          txn* t = nullptr;
-          for (txn& x : ref) {
-            if (x.sector != sector) continue;
-            bool free = true;
-            for (std::uint64_t b = lo; b <= hi; ++b) free = free && !x.byte[b - sector];
-            if (free) {
-              t = &x;
-              break;
-            }
-          }
-          if (!t) {
-            ref.push_back(txn{sector, {}, 0});
-            t = &ref.back();
-          }
-          for (std::uint64_t b = lo; b <= hi; ++b) t->byte[b - sector] = true;
-          t->lanes |= 1u << lane;
-        }
-      }
-      std::stable_sort(ref.begin(), ref.end(),
-                       [](const txn& x, const txn& y) { return x.sector < y.sector; });
-      auto out = atomics(a, size, mask);
-      ASSERT_EQ(out.size(), ref.size()) << size << " " << trial;
-      for (std::size_t k = 0; k < ref.size(); ++k) {
-        EXPECT_EQ(out[k].line_address + 32 * std::uint64_t(__builtin_ctz(out[k].sector_mask)),
-                  ref[k].sector)
-            << size << " " << trial << " " << k;
-        EXPECT_EQ(out[k].lane_mask, ref[k].lanes) << size << " " << trial << " " << k;
-      }
+      expect_reference_atomics(a, size, mask, std::to_string(size) + " " + std::to_string(trial));
     }
   }
 }
