@@ -4,6 +4,9 @@
 # test. Usage:
 #   bench/core/replay_speed.sh [BUILD_DIR] [PLATFORM.yaml...]
 # Uses the bundled samples plus two larger generated workloads (written to a temp dir).
+# LARGE=1 adds the memory-heavy kernels at sizes where the run, not its warm-up, is timed:
+# histogram of 262,144 values (80 TBs of global atomics), SpMV of 65,536 rows, BFS and
+# BFS with CDP on 2^14-vertex graphs (about 1 min per run of the set on Volta).
 # Each run is repeated RUNS times (default 3) and the fastest is reported: on a shared
 # machine the other runs measure the neighbours too. wall_s, KIPS and Mcycles/s time the
 # simulation itself (the statistics' wall_seconds); command_s is the whole `gputlm run`
@@ -26,6 +29,19 @@ trap 'rm -rf "$work"' EXIT
 "$gputlm" trace convert "$work/vectoradd_1m" "$work/vectoradd_1m.gtb" >/dev/null
 
 traces=(traces/samples/*/ "$work/sgemm_256.gtb" "$work/vectoradd_1m.gtb")
+if [ "${LARGE:-0}" = 1 ]; then
+  large() {  # name kernel params...
+    local name=$1 kernel=$2
+    shift 2
+    "$gputlm" trace gen "$kernel" "$@" -o "$work/$name" >/dev/null
+    "$gputlm" trace convert "$work/$name" "$work/$name.gtb" >/dev/null
+    traces+=("$work/$name.gtb")
+  }
+  large histogram_256k histogram -p n=262144 -p grid=80
+  large spmv_64k spmv -p rows=65536
+  large bfs_s14 bfs -p scale=14
+  large bfs_cdp_s14 bfs_cdp -p scale=14
+fi
 printf "%-16s %-24s %12s %12s %9s %10s %12s %9s\n" platform trace warp_insts cycles wall_s KIPS Mcycles/s command_s
 for p in "${platforms[@]}"; do
   for t in "${traces[@]}"; do

@@ -1,11 +1,15 @@
 // Simulation speed of the memory side: 15 generators (GTX480's SMXs) stream loads and
 // stores through L1 -> crossbar -> L2 -> DRAM built from yaml/fermi.yaml. Prints simulated
 // requests per wall-clock second and the simulated DRAM bandwidth.
+// Usage: bench_memory [REQUESTS_PER_SMX [FOOTPRINT_LINES [rw|atomic]]]
+//   rw (default): 128 B loads, one in five a store; atomic: 32 B atomics (one sector each,
+//   answered by the L2 as histogram's RED.E.ADD are), the path an atomic-heavy kernel takes.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <random>
+#include <string>
 
 #include "tests/memory/hierarchy.h"
 
@@ -15,16 +19,29 @@ using namespace gputlm::test;
 int sc_main(int argc, char** argv) {
   const std::size_t per = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20000;
   const std::uint64_t footprint = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1u << 19;
+  const std::string mix = argc > 3 ? argv[3] : "rw";
+  if (mix != "rw" && mix != "atomic") {
+    std::fprintf(stderr, "bench_memory: mix must be rw or atomic, not '%s'\n", mix.c_str());
+    return 2;
+  }
+  const bool atomics = mix == "atomic";
   std::mt19937_64 rng(1);
   std::vector<std::vector<tg_request>> scripts(15);
   for (auto& s : scripts) {
     s.reserve(per);
     for (std::size_t k = 0; k < per; ++k) {
       tg_request r;
-      r.addr = (rng() % footprint) * 128;
-      r.length = 128;
-      r.sectors = 0xf;
-      r.kind = rng() % 5 == 0 ? access_kind::global_store : access_kind::global_load;
+      if (atomics) {
+        r.addr = (rng() % (footprint * 4)) * 32;
+        r.length = 32;
+        r.sectors = 0;
+        r.kind = access_kind::atomic;
+      } else {
+        r.addr = (rng() % footprint) * 128;
+        r.length = 128;
+        r.sectors = 0xf;
+        r.kind = rng() % 5 == 0 ? access_kind::global_store : access_kind::global_load;
+      }
       s.push_back(r);
     }
   }
