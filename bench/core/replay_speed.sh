@@ -6,7 +6,7 @@
 # Uses the bundled samples plus two larger generated workloads (written to a temp dir).
 # LARGE=1 adds the memory-heavy kernels at sizes where the run, not its warm-up, is timed:
 # histogram of 262,144 values (80 TBs of global atomics), SpMV of 65,536 rows, BFS and
-# BFS with CDP on 2^14-vertex graphs (about 1 min per run of the set on Volta).
+# BFS with CDP on 2^14-vertex graphs (about 6 s per run of the four, per platform).
 # Each run is repeated RUNS times (default 3) and the fastest is reported: on a shared
 # machine the other runs measure the neighbours too. wall_s, KIPS and Mcycles/s time the
 # simulation itself (the statistics' wall_seconds); command_s is the whole `gputlm run`
@@ -23,24 +23,21 @@ gputlm="$build/sc_main/gputlm"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$gputlm" trace gen sgemm_tiled -p M=256 -p N=256 -p K=256 -o "$work/sgemm_256" >/dev/null
-"$gputlm" trace convert "$work/sgemm_256" "$work/sgemm_256.gtb" >/dev/null
-"$gputlm" trace gen vectoradd -p n=1000000 -o "$work/vectoradd_1m" >/dev/null
-"$gputlm" trace convert "$work/vectoradd_1m" "$work/vectoradd_1m.gtb" >/dev/null
-
-traces=(traces/samples/*/ "$work/sgemm_256.gtb" "$work/vectoradd_1m.gtb")
+traces=(traces/samples/*/)
+generated() {  # NAME KERNEL [PARAMS...]: a generated workload, as a binary trace, appended
+  local name=$1 kernel=$2
+  shift 2
+  "$gputlm" trace gen "$kernel" "$@" -o "$work/$name" >/dev/null
+  "$gputlm" trace convert "$work/$name" "$work/$name.gtb" >/dev/null
+  traces+=("$work/$name.gtb")
+}
+generated sgemm_256 sgemm_tiled -p M=256 -p N=256 -p K=256
+generated vectoradd_1m vectoradd -p n=1000000
 if [ "${LARGE:-0}" = 1 ]; then
-  large() {  # name kernel params...
-    local name=$1 kernel=$2
-    shift 2
-    "$gputlm" trace gen "$kernel" "$@" -o "$work/$name" >/dev/null
-    "$gputlm" trace convert "$work/$name" "$work/$name.gtb" >/dev/null
-    traces+=("$work/$name.gtb")
-  }
-  large histogram_256k histogram -p n=262144 -p grid=80
-  large spmv_64k spmv -p rows=65536
-  large bfs_s14 bfs -p scale=14
-  large bfs_cdp_s14 bfs_cdp -p scale=14
+  generated histogram_256k histogram -p n=262144 -p grid=80
+  generated spmv_64k spmv -p rows=65536
+  generated bfs_s14 bfs -p scale=14
+  generated bfs_cdp_s14 bfs_cdp -p scale=14
 fi
 printf "%-16s %-24s %12s %12s %9s %10s %12s %9s\n" platform trace warp_insts cycles wall_s KIPS Mcycles/s command_s
 for p in "${platforms[@]}"; do
