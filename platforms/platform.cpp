@@ -565,10 +565,14 @@ void platform::dump_config(std::ostream& os) const {
       os << "      " << c.component << ":\n";
       if (c.granularity_bytes) os << "        granularity: " << units::format_bytes(c.granularity_bytes) << "\n";
       os << "        states:\n";
-      for (const auto& st : c.states)
-        os << "          " << st.name << ": {static: " << units::format_power(st.static_watts)
-           << ", wake: " << units::format_cycles(st.wake_cycles)
-           << ", break_even: " << units::format_cycles(st.break_even_cycles) << "}\n";
+      for (std::size_t i = 0; i < c.states.size(); ++i) {
+        const auto& st = c.states[i];
+        os << "          " << st.name << ": {static: " << units::format_power(st.static_watts);
+        if (i > 0)  // (the first state, ON, takes no wake-up or break-even time)
+          os << ", wake: " << units::format_cycles(st.wake_cycles)
+             << ", break_even: " << units::format_cycles(st.break_even_cycles);
+        os << "}\n";
+      }
       if (!c.events.empty()) {
         os << "        events:\n";
         for (const auto& e : c.events)

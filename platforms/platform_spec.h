@@ -51,6 +51,7 @@ struct override_spec {
 
 struct platform_spec {
   std::string file;
+  std::vector<std::string> files;  // `file` and the chain of bases it starts from
   std::string name;
   std::string description;
   std::vector<clock_spec> clocks;
@@ -60,7 +61,8 @@ struct platform_spec {
   pm::power_spec power;                    // `power:` (absent: no energy accounting)
 };
 
-// Reads a platform YAML file; throws input_error naming file, line, column and key.
+// Reads a platform YAML file and the bases it starts from (`base:`, merged as yaml_tree.h
+// says); throws input_error naming the file, line, column and key that wrote the bad value.
 platform_spec load_platform_yaml(const std::string& file);
 
 // Parses a --set argument `key=value` (value is YAML: a scalar or a [list]).

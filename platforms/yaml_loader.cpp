@@ -1,30 +1,29 @@
-// YAML -> platform_spec. The schema is documented in docs/platforms.md.
+// YAML -> platform_spec, through the merged tree of the file and its bases (yaml_tree.h).
+// The schema is documented in docs/platforms.md.
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
 
 #include "models/common/input_error.h"
 #include "models/common/units.h"
 #include "platforms/platform_spec.h"
+#include "platforms/yaml_tree.h"
 
 namespace gputlm::platforms {
 namespace {
 
-const std::vector<std::string> k_top_keys{"platform", "clocks",    "gpu",
+const std::vector<std::string> k_top_keys{"base",      "platform",  "clocks", "gpu",
                                           "overrides", "waveforms", "power"};
 const std::vector<std::string> k_reserved_block_keys{"type", "count", "clock", "bind"};
 
-source_location at(const std::string& file, const YAML::Mark& m) {
-  if (m.is_null()) return {file, 0, 0};
-  return {file, std::uint64_t(m.line) + 1, std::uint64_t(m.column) + 1};
+[[noreturn]] void fail(const ynode& n, const std::string& key, const std::string& msg) {
+  throw input_error(n.where(), key, msg);
 }
 
-[[noreturn]] void fail(const std::string& file, const YAML::Node& n, const std::string& key,
-                       const std::string& msg) {
-  throw input_error(at(file, n.Mark()), key, msg);
+[[noreturn]] void fail(const ynode::entry& e, const std::string& key, const std::string& msg) {
+  throw input_error(e.where(), key, msg);
 }
 
 std::string unknown_key_message(const std::string& key, const std::vector<std::string>& valid) {
@@ -34,207 +33,209 @@ std::string unknown_key_message(const std::string& key, const std::vector<std::s
   return msg;
 }
 
-config_value to_value(const std::string& file, const YAML::Node& n, const std::string& key) {
+config_value to_value(const ynode& n, const std::string& key) {
   config_value v;
-  v.where = at(file, n.Mark());
-  if (n.IsScalar()) {
-    v.text = n.Scalar();
-  } else if (n.IsSequence()) {
+  v.where = n.where();
+  if (n.is_scalar()) {
+    v.text = n.scalar();
+  } else if (n.is_sequence()) {
     v.is_sequence = true;
-    for (const auto& item : n) {
-      if (!item.IsScalar()) fail(file, item, key, "list items must be plain values");
+    for (const auto& item : n.node) {
+      if (!item.IsScalar())
+        throw input_error(n.at(item.Mark()), key, "list items must be plain values");
       v.items.push_back(item.Scalar());
     }
-  } else if (n.IsNull()) {
-    fail(file, n, key, "has no value");
+  } else if (n.is_null()) {
+    fail(n, key, "has no value");
   } else {
-    fail(file, n, key, "expected a value, got a mapping");
+    fail(n, key, "expected a value, got a mapping");
   }
   return v;
 }
 
-std::string scalar(const std::string& file, const YAML::Node& n, const std::string& key) {
-  if (!n.IsScalar()) fail(file, n, key, "expected a plain value");
-  return n.Scalar();
+// A parameter's value, located at its key.
+config_value entry_value(const ynode::entry& e, const std::string& key) {
+  config_value v = to_value(e.value, key);
+  v.where = e.where();
+  return v;
 }
 
-block_spec parse_block(const std::string& file, const std::string& name, const YAML::Node& key_node,
-                       const YAML::Node& n, const std::string& spec_path) {
+std::string scalar(const ynode& n, const std::string& key) {
+  if (!n.is_scalar()) fail(n, key, "expected a plain value");
+  return n.scalar();
+}
+
+block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
+  const ynode& n = self.value;
   block_spec b;
-  b.name = name;
-  b.where = at(file, key_node.Mark());
+  b.name = self.key;
+  b.where = self.where();
   b.spec_path = spec_path;
-  if (!n.IsMap()) fail(file, n, spec_path, "a block must be a mapping with a 'type'");
-  if (!n["type"]) fail(file, key_node, spec_path, "block has no 'type'");
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    const YAML::Node value = it->second;  // it-> yields a temporary: keep a copy (ASan)
+  if (!n.is_map()) fail(n, spec_path, "a block must be a mapping with a 'type'");
+  if (!n.find("type")) fail(self, spec_path, "block has no 'type'");
+  for (const auto& e : n.entries) {
+    const std::string& key = e.key;
+    const ynode& value = e.value;
     const std::string key_path = spec_path + "." + key;
     if (key == "type") {
-      b.type = scalar(file, value, key_path);
-      b.type_where = at(file, value.Mark());
+      b.type = scalar(value, key_path);
+      b.type_where = value.where();
     } else if (key == "count") {
-      auto c = units::parse_uint(scalar(file, value, key_path));
-      if (!c) fail(file, value, key_path, "expected a positive integer, got '" + value.Scalar() + "'");
-      if (*c == 0) fail(file, value, key_path, "count must be at least 1");
+      auto c = units::parse_uint(scalar(value, key_path));
+      if (!c) fail(value, key_path, "expected a positive integer, got '" + value.scalar() + "'");
+      if (*c == 0) fail(value, key_path, "count must be at least 1");
       if (*c > max_block_count)
-        fail(file, value, key_path, "count must be at most " + std::to_string(max_block_count));
+        fail(value, key_path, "count must be at most " + std::to_string(max_block_count));
       b.count = *c;
-      b.count_where = at(file, value.Mark());
+      b.count_where = value.where();
     } else if (key == "bind") {
-      if (!value.IsSequence()) fail(file, value, key_path, "expected a list of 'a -> b' bindings");
+      if (!value.is_sequence()) fail(value, key_path, "expected a list of 'a -> b' bindings");
       std::size_t i = 0;
-      for (const auto& item : value) {
+      for (const auto& item : value.node) {
         std::string k = key_path + "[" + std::to_string(i++) + "]";
-        b.bindings.push_back({scalar(file, item, k), at(file, item.Mark()), k});
+        if (!item.IsScalar()) throw input_error(value.at(item.Mark()), k, "expected a plain value");
+        b.bindings.push_back({item.Scalar(), value.at(item.Mark()), k});
       }
-    } else if (value.IsMap()) {
+    } else if (value.is_map()) {
       if (std::find(k_reserved_block_keys.begin(), k_reserved_block_keys.end(), key) !=
           k_reserved_block_keys.end())
-        fail(file, it->first, key_path, "'" + key + "' is reserved");
-      b.children.push_back(parse_block(file, key, it->first, value, key_path));
+        fail(e, key_path, "'" + key + "' is reserved");
+      b.children.push_back(parse_block(e, key_path));
     } else {
-      config_value v = to_value(file, value, key_path);
-      v.where = at(file, it->first.Mark());
-      b.values[key] = std::move(v);
+      b.values[key] = entry_value(e, key_path);
     }
   }
   return b;
 }
 
-double power_value(const std::string& file, const YAML::Node& n, const std::string& key) {
-  auto v = units::parse_power(scalar(file, n, key));
-  if (!v || *v < 0) fail(file, n, key, "expected a power, e.g. 12mW");
+double power_value(const ynode& n, const std::string& key) {
+  auto v = units::parse_power(scalar(n, key));
+  if (!v || *v < 0) fail(n, key, "expected a power, e.g. 12mW");
   return *v;
 }
 
-std::uint64_t cycles_value(const std::string& file, const YAML::Node& n, const std::string& key) {
-  auto v = units::parse_cycles(scalar(file, n, key));
-  if (!v) fail(file, n, key, "expected cycles, e.g. 2cycles");
+std::uint64_t cycles_value(const ynode& n, const std::string& key) {
+  auto v = units::parse_cycles(scalar(n, key));
+  if (!v) fail(n, key, "expected cycles, e.g. 2cycles");
   return *v;
 }
 
 // One power state: `on: 1.2W` or `sleep: {static: 0.3W, wake: 2cycles, break_even: 10cycles}`.
-pm::state_spec parse_power_state(const std::string& file, const YAML::Node& key_node,
-                                 const YAML::Node& n, const std::string& path) {
+pm::state_spec parse_power_state(const ynode::entry& self, const std::string& path) {
+  const ynode& n = self.value;
   pm::state_spec st;
-  st.name = key_node.Scalar();
-  st.where = at(file, key_node.Mark());
-  if (n.IsScalar()) {
-    st.static_watts = power_value(file, n, path);
-  } else if (n.IsMap()) {
-    if (!n["static"]) fail(file, n, path, "state has no 'static' power");
-    for (auto a = n.begin(); a != n.end(); ++a) {
-      const std::string k = a->first.Scalar();
-      const YAML::Node v = a->second;
-      if (k == "static") st.static_watts = power_value(file, v, path + ".static");
-      else if (k == "wake") st.wake_cycles = cycles_value(file, v, path + ".wake");
-      else if (k == "break_even") st.break_even_cycles = cycles_value(file, v, path + ".break_even");
-      else fail(file, a->first, path + "." + k, unknown_key_message(k, {"static", "wake", "break_even"}));
+  st.name = self.key;
+  st.where = self.where();
+  if (n.is_scalar()) {
+    st.static_watts = power_value(n, path);
+  } else if (n.is_map()) {
+    if (!n.find("static")) fail(n, path, "state has no 'static' power");
+    for (const auto& a : n.entries) {
+      const std::string& k = a.key;
+      if (k == "static")
+        st.static_watts = power_value(a.value, path + ".static");
+      else if (k == "wake")
+        st.wake_cycles = cycles_value(a.value, path + ".wake");
+      else if (k == "break_even")
+        st.break_even_cycles = cycles_value(a.value, path + ".break_even");
+      else
+        fail(a, path + "." + k, unknown_key_message(k, {"static", "wake", "break_even"}));
     }
   } else {
-    fail(file, n, path, "expected a power or {static, wake, break_even}");
+    fail(n, path, "expected a power or {static, wake, break_even}");
   }
   return st;
 }
 
 // One table entry, `components.<type>.<component>`: granularity, states, events.
-pm::component_spec parse_power_component(const std::string& file, const std::string& type,
-                                         const YAML::Node& key_node, const YAML::Node& body) {
+pm::component_spec parse_power_component(const std::string& type, const ynode::entry& self) {
+  const ynode& body = self.value;
   pm::component_spec cs;
   cs.block_type = type;
-  cs.component = key_node.Scalar();
-  cs.where = at(file, key_node.Mark());
+  cs.component = self.key;
+  cs.where = self.where();
   const std::string path = "power.components." + cs.key();
-  if (!body.IsMap()) fail(file, body, path, "expected states and events");
-  for (auto f = body.begin(); f != body.end(); ++f) {
-    const std::string fk = f->first.Scalar();
-    const YAML::Node fv = f->second;
+  if (!body.is_map()) fail(body, path, "expected states and events");
+  for (const auto& f : body.entries) {
+    const std::string& fk = f.key;
+    const ynode& fv = f.value;
     const std::string fpath = path + "." + fk;
     if (fk == "granularity") {
-      auto b = units::parse_bytes(scalar(file, fv, fpath));
-      if (!b || *b == 0) fail(file, fv, fpath, "expected a size, e.g. 32B");
+      auto b = units::parse_bytes(scalar(fv, fpath));
+      if (!b || *b == 0) fail(fv, fpath, "expected a size, e.g. 32B");
       cs.granularity_bytes = *b;
-      cs.granularity_where = at(file, f->first.Mark());
+      cs.granularity_where = f.where();
     } else if (fk == "states") {
-      if (!fv.IsMap() || fv.size() == 0)
-        fail(file, fv, fpath, "expected states, the first being ON: {on: 1.2W, ...}");
-      for (auto st = fv.begin(); st != fv.end(); ++st) {
-        const std::string spath = fpath + "." + st->first.Scalar();
-        pm::state_spec state = parse_power_state(file, st->first, st->second, spath);
-        for (const auto& o : cs.states)
-          if (o.name == state.name) fail(file, st->first, spath, "state listed twice");
-        cs.states.push_back(std::move(state));
+      if (!fv.is_map() || fv.entries.empty())
+        fail(fv, fpath, "expected states, the first being ON: {on: 1.2W, ...}");
+      for (const auto& st : fv.entries) {
+        // (a state listed twice is a key given twice: load_yaml_file reports it)
+        cs.states.push_back(parse_power_state(st, fpath + "." + st.key));
       }
-      if (cs.states.size() > 255) fail(file, fv, fpath, "at most 255 states");
+      if (cs.states.size() > 255) fail(fv, fpath, "at most 255 states");
     } else if (fk == "events") {
-      if (!fv.IsMap()) fail(file, fv, fpath, "expected {event: energy, ...}");
-      for (auto e = fv.begin(); e != fv.end(); ++e) {
+      if (!fv.is_map()) fail(fv, fpath, "expected {event: energy, ...}");
+      for (const auto& e : fv.entries) {
         pm::event_spec ev;
-        ev.name = e->first.Scalar();
-        ev.where = at(file, e->first.Mark());
+        ev.name = e.key;
+        ev.where = e.where();
         const std::string epath = fpath + "." + ev.name;
-        auto j = units::parse_energy(scalar(file, e->second, epath));
-        if (!j || *j < 0) fail(file, e->second, epath, "expected an energy, e.g. 20pJ");
+        auto j = units::parse_energy(scalar(e.value, epath));
+        if (!j || *j < 0) fail(e.value, epath, "expected an energy, e.g. 20pJ");
         ev.joules = *j;
         cs.events.push_back(std::move(ev));
       }
     } else {
-      fail(file, f->first, fpath, unknown_key_message(fk, {"states", "events", "granularity"}));
+      fail(f, fpath, unknown_key_message(fk, {"states", "events", "granularity"}));
     }
   }
-  if (cs.states.empty()) fail(file, key_node, path, "no 'states' (the first is ON)");
+  if (cs.states.empty()) fail(self, path, "no 'states' (the first is ON)");
   return cs;
 }
 
 // `policy: always_on` or `policy: {type: idle_timeout, <parameter>: <value>...}`.
-pm::policy_spec parse_power_policy(const std::string& file, const YAML::Node& n) {
+pm::policy_spec parse_power_policy(const ynode& n) {
   pm::policy_spec pol;
-  pol.where = at(file, n.Mark());
-  if (n.IsScalar()) {
-    pol.type = n.Scalar();
-  } else if (n.IsMap()) {
-    if (!n["type"]) fail(file, n, "power.policy", "policy has no 'type'");
-    for (auto p = n.begin(); p != n.end(); ++p) {
-      const std::string k = p->first.Scalar();
-      if (k == "type") pol.type = scalar(file, p->second, "power.policy.type");
-      else pol.values[k] = to_value(file, p->second, "power.policy." + k);
+  pol.where = n.where();
+  if (n.is_scalar()) {
+    pol.type = n.scalar();
+  } else if (n.is_map()) {
+    if (!n.find("type")) fail(n, "power.policy", "policy has no 'type'");
+    for (const auto& p : n.entries) {
+      if (p.key == "type")
+        pol.type = scalar(p.value, "power.policy.type");
+      else
+        pol.values[p.key] = to_value(p.value, "power.policy." + p.key);
     }
   } else {
-    fail(file, n, "power.policy", "expected a policy name or a mapping with 'type'");
+    fail(n, "power.policy", "expected a policy name or a mapping with 'type'");
   }
   return pol;
 }
 
 // `power:` (docs/power.md): source, policy, components.<block type>.<component>.
-pm::power_spec parse_power(const std::string& file, const YAML::Node& n) {
+pm::power_spec parse_power(const ynode& n) {
   pm::power_spec ps;
   ps.present = true;
-  if (!n.IsMap()) fail(file, n, "power", "expected a mapping with source, policy, components");
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    const YAML::Node value = it->second;
+  if (!n.is_map()) fail(n, "power", "expected a mapping with source, policy, components");
+  for (const auto& e : n.entries) {
+    const std::string& key = e.key;
+    const ynode& value = e.value;
     if (key == "source") {
-      ps.source = scalar(file, value, "power.source");
+      ps.source = scalar(value, "power.source");
     } else if (key == "policy") {
-      ps.policy = parse_power_policy(file, value);
+      ps.policy = parse_power_policy(value);
     } else if (key == "components") {
-      if (!value.IsMap()) fail(file, value, "power.components", "expected block types");
-      for (auto t = value.begin(); t != value.end(); ++t) {
-        const std::string type = t->first.Scalar();
-        const YAML::Node comps = t->second;
-        if (!comps.IsMap())
-          fail(file, comps, "power.components." + type, "expected the type's power components");
-        for (auto c = comps.begin(); c != comps.end(); ++c) {
-          pm::component_spec cs = parse_power_component(file, type, c->first, c->second);
-          for (const auto& o : ps.components)
-            if (o.key() == cs.key()) fail(file, c->first, "power.components." + cs.key(), "listed twice");
-          ps.components.push_back(std::move(cs));
-        }
+      if (!value.is_map()) fail(value, "power.components", "expected block types");
+      for (const auto& t : value.entries) {
+        const ynode& comps = t.value;
+        if (!comps.is_map())
+          fail(comps, "power.components." + t.key, "expected the type's power components");
+        for (const auto& c : comps.entries)
+          ps.components.push_back(parse_power_component(t.key, c));
       }
     } else {
-      fail(file, it->first, "power." + key,
-           unknown_key_message(key, {"source", "policy", "components"}));
+      fail(e, "power." + key, unknown_key_message(key, {"source", "policy", "components"}));
     }
   }
   return ps;
@@ -268,92 +269,78 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 }
 
 platform_spec load_platform_yaml(const std::string& file) {
-  YAML::Node root;
-  {
-    std::ifstream in(file);
-    if (!in) throw input_error({file, 0, 0}, "", "cannot open platform file");
-    try {
-      root = YAML::Load(in);
-    } catch (const YAML::Exception& e) {
-      throw input_error(at(file, e.mark), "", "malformed YAML: " + e.msg);
-    }
-  }
+  std::vector<std::string> chain;
+  const ynode root = load_yaml_with_bases(file, &chain);
   platform_spec p;
   p.file = file;
-  if (!root.IsMap()) throw input_error({file, 1, 1}, "", "a platform file must be a YAML mapping");
+  p.files = chain;
+  if (!root.is_map()) throw input_error({file, 1, 1}, "", "a platform file must be a YAML mapping");
 
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    if (std::find(k_top_keys.begin(), k_top_keys.end(), key) == k_top_keys.end())
-      fail(file, it->first, key, unknown_key_message(key, k_top_keys));
-  }
+  for (const auto& e : root.entries)
+    if (std::find(k_top_keys.begin(), k_top_keys.end(), e.key) == k_top_keys.end())
+      fail(e, e.key, unknown_key_message(e.key, k_top_keys));
 
-  if (YAML::Node n = root["platform"]) {
-    if (!n.IsMap()) fail(file, n, "platform", "expected a mapping with name and description");
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      if (key == "name")
-        p.name = scalar(file, it->second, "platform.name");
-      else if (key == "description")
-        p.description = scalar(file, it->second, "platform.description");
+  if (const ynode::entry* pe = root.find("platform")) {
+    const ynode& n = pe->value;
+    if (!n.is_map()) fail(n, "platform", "expected a mapping with name and description");
+    for (const auto& e : n.entries) {
+      if (e.key == "name")
+        p.name = scalar(e.value, "platform.name");
+      else if (e.key == "description")
+        p.description = scalar(e.value, "platform.description");
       else
-        fail(file, it->first, "platform." + key, unknown_key_message(key, {"name", "description"}));
+        fail(e, "platform." + e.key, unknown_key_message(e.key, {"name", "description"}));
     }
   }
 
-  YAML::Node clocks = root["clocks"];
-  if (!clocks) throw input_error({file, 1, 1}, "clocks", "no clock domains declared");
-  if (!clocks.IsMap()) fail(file, clocks, "clocks", "expected a mapping of clock domains");
-  for (auto it = clocks.begin(); it != clocks.end(); ++it) {
+  const ynode::entry* ce = root.find("clocks");
+  if (!ce) throw input_error({file, 1, 1}, "clocks", "no clock domains declared");
+  const ynode& clocks = ce->value;
+  if (!clocks.is_map()) fail(clocks, "clocks", "expected a mapping of clock domains");
+  for (const auto& d : clocks.entries) {
     clock_spec c;
-    c.name = it->first.Scalar();
-    c.where = at(file, it->first.Mark());
+    c.name = d.key;
+    c.where = d.where();
     const std::string path = "clocks." + c.name;
-    if (!it->second.IsMap()) fail(file, it->second, path, "expected a mapping with frequency");
-    for (auto kv = it->second.begin(); kv != it->second.end(); ++kv) {
-      const std::string key = kv->first.Scalar();
-      config_value v = to_value(file, kv->second, path + "." + key);
-      v.where = at(file, kv->first.Mark());
-      if (key == "frequency")
+    if (!d.value.is_map()) fail(d.value, path, "expected a mapping with frequency");
+    for (const auto& kv : d.value.entries) {
+      config_value v = entry_value(kv, path + "." + kv.key);
+      if (kv.key == "frequency")
         c.frequency = v;
-      else if (key == "voltage")
+      else if (kv.key == "voltage")
         c.voltage = v;
       else
-        fail(file, kv->first, path + "." + key,
-             unknown_key_message(key, {"frequency", "voltage"}));
+        fail(kv, path + "." + kv.key, unknown_key_message(kv.key, {"frequency", "voltage"}));
     }
-    if (c.frequency.text.empty()) fail(file, it->first, path, "clock domain has no frequency");
+    if (c.frequency.text.empty()) fail(d, path, "clock domain has no frequency");
     p.clocks.push_back(std::move(c));
   }
 
-  YAML::Node gpu = root["gpu"];
+  const ynode::entry* gpu = root.find("gpu");
   if (!gpu) throw input_error({file, 1, 1}, "gpu", "no 'gpu' block");
-  YAML::Node gpu_key;
-  for (auto it = root.begin(); it != root.end(); ++it)
-    if (it->first.Scalar() == "gpu") gpu_key = it->first;
-  p.top = parse_block(file, "gpu", gpu_key, gpu, "gpu");
+  p.top = parse_block(*gpu, "gpu");
 
-  if (YAML::Node wf = root["waveforms"]) {
-    if (!wf.IsMap()) fail(file, wf, "waveforms", "expected a mapping with 'signals'");
-    for (auto it = wf.begin(); it != wf.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      if (key != "signals")
-        fail(file, it->first, "waveforms." + key, unknown_key_message(key, {"signals"}));
-      config_value v = to_value(file, it->second, "waveforms.signals");
-      if (!v.is_sequence) fail(file, it->second, "waveforms.signals", "expected a list of globs");
+  if (const ynode::entry* we = root.find("waveforms")) {
+    const ynode& wf = we->value;
+    if (!wf.is_map()) fail(wf, "waveforms", "expected a mapping with 'signals'");
+    for (const auto& e : wf.entries) {
+      if (e.key != "signals")
+        fail(e, "waveforms." + e.key, unknown_key_message(e.key, {"signals"}));
+      config_value v = to_value(e.value, "waveforms.signals");
+      if (!v.is_sequence) fail(e.value, "waveforms.signals", "expected a list of globs");
       p.waveform_signals = v.items;
     }
   }
 
-  if (YAML::Node pw = root["power"]) p.power = parse_power(file, pw);
+  if (const ynode::entry* pw = root.find("power")) p.power = parse_power(pw->value);
 
-  if (YAML::Node o = root["overrides"]) {
-    if (!o.IsMap()) fail(file, o, "overrides", "expected a mapping 'path.key: value'");
-    for (auto it = o.begin(); it != o.end(); ++it) {
+  if (const ynode::entry* oe = root.find("overrides")) {
+    const ynode& o = oe->value;
+    if (!o.is_map()) fail(o, "overrides", "expected a mapping 'path.key: value'");
+    for (const auto& e : o.entries) {
       override_spec s;
-      s.key = it->first.Scalar();
-      s.value = to_value(file, it->second, "overrides." + s.key);
-      s.value.where = at(file, it->first.Mark());
+      s.key = e.key;
+      s.value = entry_value(e, "overrides." + s.key);
       p.overrides.push_back(std::move(s));
     }
   }

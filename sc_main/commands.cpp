@@ -7,18 +7,19 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
-#include "models/power/power_model.h"
 #include "models/common/command_line.h"
 #include "models/common/edge_scheduler.h"
 #include "models/common/input_error.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
+#include "models/power/power_model.h"
 #include "platforms/platform.h"
+#include "sc_main/run_progress.h"
 #include "traces/trace_reader.h"
-
-#include <nlohmann/json.hpp>
 
 namespace po = boost::program_options;
 
@@ -29,7 +30,8 @@ const source_location& k_cmdline = command_line;
 
 void require_file(const std::string& path, const char* what) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw input_error({path, 0, 0}, what, "no such file or directory");
+  if (!std::filesystem::exists(path, ec))
+    throw input_error({path, 0, 0}, what, "no such file or directory");
 }
 
 // The output's directory must exist before the simulation starts, so that a run never
@@ -45,6 +47,38 @@ void require_writable_dir(const std::string& path, const char* option) {
 // longest stretch measured on the bundled platforms and workloads is docs/core.md's), and
 // about a second of host time when blocks do spin.
 constexpr std::uint64_t k_default_watchdog = 1'000'000;
+
+// The statistics `gputlm run` writes besides the blocks' (statistic_paths lists them all):
+// the summary, the chip's energy with a power table, each kernel's record.
+const char* const k_summary[] = {
+    "total_cycles", "warp_instructions", "thread_instructions", "simulated_seconds",
+    "ipc",          "warp_ipc"};
+const char* const k_wall_clock[] = {"wall_seconds", "kips"};
+const char* const k_energy[] = {"static_joules", "dynamic_joules", "energy_joules",
+                                "average_watts"};
+const char* const k_kernel_numbers[] = {
+    "finished",          "launch_cycle",        "start_cycle", "end_cycle", "cycles",
+    "warp_instructions", "thread_instructions", "ipc",         "tbs"};
+const char* const k_power_component[] = {"static_joules", "dynamic_joules", "instances"};
+
+// Every numeric value a run of `p` writes, as a path into the statistics JSON (the paths
+// experiment metrics address; `[*]` stands for any index).
+std::vector<std::string> statistic_paths(platforms::platform& p) {
+  std::vector<std::string> out;
+  out.insert(out.end(), std::begin(k_summary), std::end(k_summary));
+  out.insert(out.end(), std::begin(k_wall_clock), std::end(k_wall_clock));
+  for (const char* k : k_kernel_numbers) out.push_back(std::string("kernels[*].") + k);
+  if (pm::power_model* pw = p.power()) {
+    out.insert(out.end(), std::begin(k_energy), std::end(k_energy));
+    std::set<std::string> keys;
+    for (const auto& e : pw->entries())
+      if (e->modelled) keys.insert(e->key);
+    for (const auto& k : keys)
+      for (const char* f : k_power_component) out.push_back("power.by_component." + k + "." + f);
+  }
+  for (auto& b : p.stats().block_stat_paths()) out.push_back(std::move(b));
+  return out;
+}
 
 // A count given on the command line (units::parse_uint: decimal or 0x hex, as parameters).
 std::uint64_t parse_count(const std::string& text, const char* option) {
@@ -67,13 +101,14 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 
 int elaborate_main(const std::vector<std::string>& args) {
   po::options_description opts("gputlm elaborate PLATFORM.yaml [options]");
-  opts.add_options()("help,h", "show this help")(
-      "platform", po::value<std::string>(), "platform YAML file")(
+  opts.add_options()("help,h", "show this help")("platform", po::value<std::string>(),
+                                                 "platform YAML file")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a parameter: path.key=value (e.g. smx[3].l1.size=32KiB, smx.count=16)")(
       "dump-config", "print every effective parameter as YAML that reloads to this platform")(
       "dot", po::value<std::string>(), "write a Graphviz view of blocks and bindings to FILE")(
-      "quiet,q", "do not print the hierarchy");
+      "quiet,q", "do not print the hierarchy")(
+      "list-stats", "print the path of every statistic a run writes (for experiment metrics)");
   po::positional_options_description pos;
   pos.add("platform", 1);
   auto vm = parse_command_line(args, opts, pos);
@@ -93,6 +128,8 @@ int elaborate_main(const std::vector<std::string>& args) {
     std::cout << "platform " << p->spec().name << " (" << p->spec().file << ")\n";
     p->print_hierarchy(std::cout);
   }
+  if (vm.count("list-stats"))
+    for (const auto& path : statistic_paths(*p)) std::cout << path << "\n";
   if (vm.count("dot")) {
     std::ostringstream dot;
     p->write_dot(dot);
@@ -103,21 +140,28 @@ int elaborate_main(const std::vector<std::string>& args) {
 
 int run_main(const std::vector<std::string>& args) {
   po::options_description opts("gputlm run PLATFORM.yaml TRACE [options]");
-  opts.add_options()("help,h", "show this help")(
-      "platform", po::value<std::string>(), "platform YAML file")(
+  opts.add_options()("help,h", "show this help")("platform", po::value<std::string>(),
+                                                 "platform YAML file")(
       "workload", po::value<std::string>(), "trace: a directory with kernelslist.g, or a file")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a parameter: path.key=value")(
-      "stats", po::value<std::string>(), "write statistics as JSON to FILE")(
-      "vcd", po::value<std::string>(), "write waveforms to FILE.vcd (and a GTKWave layout FILE.gtkw)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a parameter: path.key=value")("stats", po::value<std::string>(),
+                                              "write statistics as JSON to FILE")(
+      "vcd", po::value<std::string>(),
+      "write waveforms to FILE.vcd (and a GTKWave layout FILE.gtkw)")(
       "trace", po::value<std::vector<std::string>>()->composing(),
       "with --vcd: trace only signals matching this glob, e.g. 'smx[0].*' (repeatable; adds "
       "to the platform's waveforms.signals)")(
-      "vcd-from", po::value<std::string>(), "with --vcd: start of the window (e.g. 20000cycles, 15us)")(
+      "vcd-from", po::value<std::string>(),
+      "with --vcd: start of the window (e.g. 20000cycles, 15us)")(
       "vcd-to", po::value<std::string>(), "with --vcd: end of the window")(
       "strict", "an unknown opcode is an error (default: counted, run on the INT path)")(
-      "no-wall-clock", "leave host timing (wall_seconds, kips) out of the statistics, so that "
-                       "the same run always writes byte-identical JSON")(
+      "no-wall-clock",
+      "leave host timing (wall_seconds, kips) out of the statistics, so that "
+      "the same run always writes byte-identical JSON")(
       "no-tb-log", "leave the per-TB dispatch log out of the statistics")(
+      "progress",
+      "show the progress line on stderr from the start, even when stderr is not a "
+      "terminal (on a terminal it shows by itself after two seconds)")(
       "kernel-every-instant",
       "return to the SystemC kernel after every busy instant instead of running the next "
       "instants ahead of it while no SystemC process is due (slower; the same results)")(
@@ -170,10 +214,11 @@ int run_main(const std::vector<std::string>& args) {
       const std::string text = vm[option].as<std::string>();
       if (auto c = units::parse_cycles(text); c && text.find("cycle") != std::string::npos)
         return p->top().clock().edge_time(*c).value();
-      if (auto t = units::parse_time(text); t && *t >= 0) return static_cast<std::uint64_t>(*t * 1e15 + 0.5);
-      throw input_error(k_cmdline, std::string("--") + option,
-                        "expected cycles of the core clock (20000cycles) or a time (15us), got '" +
-                            text + "'");
+      if (auto t = units::parse_time(text); t && *t >= 0)
+        return static_cast<std::uint64_t>(*t * 1e15 + 0.5);
+      throw input_error(
+          k_cmdline, std::string("--") + option,
+          "expected cycles of the core clock (20000cycles) or a time (15us), got '" + text + "'");
     };
     if (vm.count("vcd-from")) vo.from_fs = time_of("vcd-from");
     if (vm.count("vcd-to")) vo.to_fs = time_of("vcd-to");
@@ -181,7 +226,8 @@ int run_main(const std::vector<std::string>& args) {
     vcd = std::make_unique<vcd_writer>(vm["vcd"].as<std::string>(), vo);
     for (const auto& d : p->clocks()) {
       if (!vcd->selected("clocks." + d->name(), "frequency_mhz")) continue;
-      std::uint32_t id = vcd->add_real("clocks." + d->name(), "frequency_mhz", d->frequency() / 1e6);
+      std::uint32_t id =
+          vcd->add_real("clocks." + d->name(), "frequency_mhz", d->frequency() / 1e6);
       vcd_writer* w = vcd.get();
       d->on_change([w, id](const clock_domain& c) { w->change_real(id, c.frequency() / 1e6); });
     }
@@ -194,7 +240,10 @@ int run_main(const std::vector<std::string>& args) {
   // simulation callbacks) before the clock starts: wall_seconds times the simulation.
   sc_core::sc_get_curr_simcontext()->initialize(true);
   const auto wall_start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  {
+    run_progress progress(*p, work, vm.count("progress") != 0);
+    sc_core::sc_start();
+  }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (work.error) throw *work.error;  // a trace turned out bad during the run
@@ -289,10 +338,10 @@ int run_main(const std::vector<std::string>& args) {
   std::cout << "gputlm run: " << p->spec().name << " (" << p->spec().file << "), trace "
             << trace_path << "\n";
   for (const auto& k : kernels)
-    std::cout << "  kernel " << k["file"].get<std::string>() << " ("
-              << k["name"].get<std::string>() << "): " << k["cycles"] << " cycles, "
-              << k["warp_instructions"] << " warp instructions, IPC " << std::fixed
-              << std::setprecision(2) << k["ipc"].get<double>() << std::defaultfloat << "\n";
+    std::cout << "  kernel " << k["file"].get<std::string>() << " (" << k["name"].get<std::string>()
+              << "): " << k["cycles"] << " cycles, " << k["warp_instructions"]
+              << " warp instructions, IPC " << std::fixed << std::setprecision(2)
+              << k["ipc"].get<double>() << std::defaultfloat << "\n";
   stats.write_summary(std::cout);
 
   if (vcd) vcd->finish();

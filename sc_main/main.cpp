@@ -11,7 +11,10 @@
 
 #include "models/common/input_error.h"
 #include "sc_main/commands.h"
+#include "sc_main/experiment/runner.h"
+#include "sc_main/generated/version.h"
 #include "sc_main/host_memory.h"
+#include "sc_main/import_config.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/trace_cli.h"
 
@@ -28,6 +31,11 @@ const char* k_usage =
     "  trace info TRACE        kernels, dims, instruction mix, footprint of a trace\n"
     "  trace convert IN OUT    Accel-Sim text <-> gputlm binary\n"
     "  trace gen KERNEL -o DIR write a generated kernel's trace (--list for kernels)\n"
+    "  experiment FILE.yaml [-j N] [-o DIR] [--slurm]\n"
+    "                          run an experiment's matrix; write its table, report and plots\n"
+    "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
+    "                          a GPGPU-Sim/Accel-Sim configuration as a platform\n"
+    "  --version               the commit gputlm was built from\n"
     "\n"
     "Run 'gputlm <command> --help' for a command's options.\n";
 
@@ -80,6 +88,10 @@ int sc_main(int argc, char** argv) {
     std::cout << k_usage;
     finish(args.empty() ? gputlm::exit_bad_input : gputlm::exit_ok);
   }
+  if (args[0] == "--version") {
+    std::cout << "gputlm " << GPUTLM_GIT_COMMIT << "\n";
+    finish(gputlm::exit_ok);
+  }
   const std::string command = args[0];
   args.erase(args.begin());
   try {
@@ -90,6 +102,10 @@ int sc_main(int argc, char** argv) {
       status = gputlm::cli::run_main(args);
     else if (command == "trace")
       status = trace_main(args);
+    else if (command == "experiment")
+      status = gputlm::experiment::experiment_main(args);
+    else if (command == "import-config")
+      status = gputlm::cli::import_config_main(args);
     else
       throw gputlm::input_error({"<command line>", 0, 0}, command,
                                 "unknown command (try 'gputlm --help')");

@@ -11,6 +11,9 @@ packages=(
   nlohmann-json3-dev        # statistics JSON
   libfmt-dev                # formatting
   libzstd-dev liblzma-dev zlib1g-dev   # trace compression (binary blocks, .xz, .gz)
+  libxxhash-dev             # trace checksums, content keys of the experiment caches
+  python3-matplotlib        # experiment plots (scripts/plot-experiment.py)
+  slurm-wlm munge           # experiments on a Slurm cluster (tests start a local one)
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev
 )

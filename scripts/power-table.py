@@ -74,6 +74,9 @@ L2_EVENTS = {"data": {"read": 80, "write": 90}, "tag": {"lookup": 6},
              "mshr": {"allocate": 4, "merge": 2}}
 FLIT_PJ = {"crossbar": 25, "mesh": 15}
 
+# Every static power here is at 1 V, the reference gputlm scales a domain's voltage against.
+# A state's break-even time sets what a move into it from ON costs under a gating policy:
+# break_even x clock period x (P_on - P_state) (docs/power.md).
 # Snooze's tri-modal switch per 32 B line (S000 Table 5.2): ON 100 %, Sleep 22.8 % (2 cycles
 # to wake), OFF 1.5 % (2 cycles). Break-even (assumed): 10 and 40 cycles.
 SNOOZE = [("sleep", 0.228, 2, 10), ("off", 0.015, 2, 40)]

@@ -1,6 +1,8 @@
 // gputlm binary trace: writer and reader (layout in binary_format.h and docs/traces.md).
 #include "traces/binary_format.h"
 
+#include <xxhash.h>
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -21,60 +23,9 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the GTB layout is litt
 
 namespace gputlm::traces {
 
-// XXH64 (seed 0), the checksum of every block, the directory and the header: fast enough
-// (about 3 times zlib's CRC-32 here) to check every block on every read.
-namespace xxh {
-constexpr std::uint64_t p1 = 0x9E3779B185EBCA87ull, p2 = 0xC2B2AE3D27D4EB4Full,
-                        p3 = 0x165667B19E3779F9ull, p4 = 0x85EBCA77C2B2AE63ull,
-                        p5 = 0x27D4EB2F165667C5ull;
-inline std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-inline std::uint64_t read64(const unsigned char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-inline std::uint64_t round(std::uint64_t acc, std::uint64_t in) {
-  return rotl(acc + in * p2, 31) * p1;
-}
-inline std::uint64_t merge(std::uint64_t acc, std::uint64_t v) {
-  return (acc ^ round(0, v)) * p1 + p4;
-}
-}  // namespace xxh
-
-std::uint64_t binary::checksum(const void* data, std::size_t n) {
-  using namespace xxh;
-  const auto* p = static_cast<const unsigned char*>(data);
-  const unsigned char* end = p + n;
-  std::uint64_t h;
-  if (n >= 32) {
-    std::uint64_t v1 = p1 + p2, v2 = p2, v3 = 0, v4 = 0 - p1;
-    for (; end - p >= 32; p += 32) {
-      v1 = round(v1, read64(p));
-      v2 = round(v2, read64(p + 8));
-      v3 = round(v3, read64(p + 16));
-      v4 = round(v4, read64(p + 24));
-    }
-    h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-    h = merge(merge(merge(merge(h, v1), v2), v3), v4);
-  } else {
-    h = p5;
-  }
-  h += n;
-  for (; end - p >= 8; p += 8) h = rotl(h ^ round(0, read64(p)), 27) * p1 + p4;
-  if (end - p >= 4) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    h = rotl(h ^ (std::uint64_t(v) * p1), 23) * p2 + p3;
-    p += 4;
-  }
-  for (; p < end; ++p) h = rotl(h ^ (*p * p5), 11) * p1;
-  h ^= h >> 33;
-  h *= p2;
-  h ^= h >> 29;
-  h *= p3;
-  h ^= h >> 32;
-  return h;
-}
+// XXH64 (seed 0, libxxhash), the checksum of every block, the directory and the header:
+// fast enough (about 3 times zlib's CRC-32 here) to check every block on every read.
+std::uint64_t binary::checksum(const void* data, std::size_t n) { return XXH64(data, n, 0); }
 
 namespace {
 

@@ -56,18 +56,25 @@ pm::power_component& component::declare_power(const std::string& name,
   power_component& pc = *e.component;
   if (!e.modelled) return pc;
 
-  // DVFS: the policy first brings its timers up to now, then the new supply applies.
+  // DVFS: the policy first brings its timers up to now (its transitions charged at the old
+  // supply and period), then the new supply and period apply.
   pm::power_model* model = m_power;
   m_clock.on_change([&pc, model](const clock_domain& c) {
     model->policy().set_period(pc, c.period().value());
     model->policy().settle(pc, now_fs());
     pc.set_voltage(c.voltage(), now_fs());
+    pc.set_period(c.period().value());
   });
 
   const std::string p = "power." + name + ".";
   add_stat(p + "static_joules", [&pc] { return pc.static_joules(now_fs()); },
            "static (leakage) energy, J");
-  add_stat(p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); }, "dynamic energy, J");
+  add_stat(p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); },
+           "dynamic energy (events and state transitions), J");
+  if (pc.gated())  // a gating policy manages it: it may change state (always_on never does)
+    add_stat(p + "transition_joules", [&pc] { return pc.transition_joules(); },
+             "energy of transitions from ON into lower states (break-even x period x saving), "
+             "part of dynamic_joules, J");
   add_stat(
       p + "average_watts",
       [&pc] { return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules()); },

@@ -75,8 +75,9 @@ class component : public sc_core::sc_module {
   // energies come from the platform's power table entry `<type>.<name>`; `events` are
   // indexed in the order given (power_component::record). Elements: capacity_bytes /
   // the entry's granularity when both are set, else `elements`. Statistics (energy, power,
-  // residency per state) are registered when the table has the entry; DVFS changes of the
-  // block's clock rescale it. Call from the constructor.
+  // residency per state) are registered when the table has the entry; the coefficients are
+  // at 1 V and scale with the block's clock domain's voltage, from the start and at DVFS
+  // changes. Call from the constructor.
   pm::power_component& declare_power(const std::string& name,
                                         const std::vector<std::string>& events,
                                         std::uint64_t capacity_bytes = 0,

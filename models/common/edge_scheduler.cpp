@@ -107,6 +107,7 @@ void edge_dispatcher::run() {
         return;
       }
       clock_domain::s_dispatch_fs = t;
+      if (s_tick.load(std::memory_order_relaxed)) tick();
       run_instant(t);
       ++m_instants;
       next = next_instant();
@@ -116,6 +117,11 @@ void edge_dispatcher::run() {
     }
   }
   if (next != edge_scheduler::never) notify_at(next);
+}
+
+void edge_dispatcher::tick() {
+  s_tick.store(false, std::memory_order_relaxed);
+  if (m_tick) m_tick();
 }
 
 void edge_dispatcher::run_instant(std::uint64_t now) {

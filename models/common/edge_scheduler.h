@@ -39,7 +39,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -206,6 +208,12 @@ class edge_dispatcher {
   };
   const livelock& livelock_report() const { return m_livelock; }
 
+  // Between two instants, after request_tick() (from any thread, e.g. a timer), the
+  // dispatcher calls `f` once: `gputlm run`'s progress display reads the counters there,
+  // in the simulation's thread. Otherwise it costs one relaxed load per instant.
+  void set_tick(std::function<void()> f) { m_tick = std::move(f); }
+  static void request_tick() { s_tick.store(true, std::memory_order_relaxed); }
+
  private:
   friend class edge_scheduler;
   edge_dispatcher();
@@ -256,6 +264,9 @@ class edge_dispatcher {
   std::uint64_t m_watchdog = 0;
   livelock m_livelock;
   void stop_livelocked(std::uint64_t now);
+  static inline std::atomic<bool> s_tick{false};
+  std::function<void()> m_tick;
+  [[gnu::noinline]] void tick();
 };
 
 // ---- inline calendar operations --------------------------------------------------------

@@ -32,10 +32,14 @@ struct source_location {
 class input_error : public std::runtime_error {
  public:
   input_error(const source_location& where, const std::string& key, const std::string& message)
-      : std::runtime_error(format(where, key, message)), m_where(where), m_key(key) {}
+      : std::runtime_error(format(where, key, message)),
+        m_where(where),
+        m_key(key),
+        m_message(message) {}
 
   const source_location& where() const { return m_where; }
   const std::string& key() const { return m_key; }
+  const std::string& message() const { return m_message; }  // without place and key
 
  private:
   static std::string format(const source_location& where, const std::string& key,
@@ -47,6 +51,7 @@ class input_error : public std::runtime_error {
 
   source_location m_where;
   std::string m_key;
+  std::string m_message;
 };
 
 // Exit statuses of the `gputlm` command.

@@ -64,6 +64,21 @@ std::string stats_registry::to_json() const {
   return j.dump(1) + "\n";
 }
 
+std::vector<std::string> stats_registry::block_stat_paths() const {
+  std::vector<std::string> out;
+  for (const auto& [block, stats] : m_blocks)
+    for (const auto& [name, e] : stats) {
+      const std::string path = "blocks." + block + "." + name;
+      if (e.hist) {
+        out.push_back(path + ".bucket_width");
+        out.push_back(path + ".counts[*]");
+      } else {
+        out.push_back(path);
+      }
+    }
+  return out;
+}
+
 void stats_registry::write_summary(std::ostream& os) const {
   for (const auto& [k, v] : m_summary_text) os << "  " << k << ": " << v << "\n";
   for (const auto& [k, v] : m_counts) os << "  " << k << ": " << v << "\n";

@@ -80,6 +80,9 @@ class stats_registry {
   }
 
   const std::map<std::string, std::map<std::string, entry>>& blocks() const { return m_blocks; }
+  // The blocks' statistics as paths into to_json()'s document: "blocks.<block>.<name>", a
+  // histogram as ".bucket_width" and ".counts[*]".
+  std::vector<std::string> block_stat_paths() const;
 
   // JSON: {"<summary keys>": ..., "blocks": {"gpu.smx[0]": {"name": value, ...}, ...}}
   std::string to_json() const;

@@ -1,7 +1,9 @@
-// How many thread blocks of a kernel fit on one SMX: the CUDA occupancy arithmetic as
-// GPGPU-Sim applies it (shader.cc, max_cta): the minimum over the TB-slot, warp, register
-// and shared-memory limits. Registers are allocated per thread rounded up to a multiple of
-// 4, for the TB's threads padded to whole warps.
+// What an SMX offers and what a thread block needs, for the SMX scheduler's occupancy
+// check (smx_scheduler::fits, the CUDA occupancy arithmetic as GPGPU-Sim applies it in
+// shader.cc, max_cta: the TB-slot, thread, register and shared-memory limits of the SMX).
+// Registers are allocated per thread rounded up to a multiple of 4, for the TB's threads
+// padded to whole warps. The SMX sends its smx_limits as the data of its capability
+// register (control_registers.h, tbcr_caps).
 #pragma once
 
 #include <cstdint>
@@ -13,9 +15,7 @@ struct smx_limits {
   std::uint32_t max_threads = 1536;
   std::uint32_t warp_size = 32;
   std::uint32_t registers = 32768;
-  std::uint32_t max_registers_per_tb = 65536;
   std::uint64_t shared_memory = 48 * 1024;
-  std::uint64_t max_shared_memory_per_tb = 48 * 1024;
 };
 
 struct tb_demand {
@@ -31,15 +31,5 @@ struct tb_demand {
     return warps(warp_size) * warp_size * ((regs_per_thread + 3) & ~3u);
   }
 };
-
-enum class occupancy_limit { tbs, warps, registers, shared_memory, none_fit };
-
-struct occupancy {
-  std::uint32_t tbs_per_smx = 0;
-  occupancy_limit limited_by = occupancy_limit::tbs;
-};
-
-occupancy compute_occupancy(const smx_limits& smx, const tb_demand& tb);
-const char* to_string(occupancy_limit l);
 
 }  // namespace gputlm::core

@@ -29,8 +29,8 @@ constexpr std::uint64_t max_register_banks = 1024;
 constexpr std::uint64_t max_threads_bound = 4096;  // 128 warps of 32
 constexpr std::uint64_t max_tbs_bound = 1024;
 constexpr std::uint64_t max_warp_schedulers = 64;
-constexpr std::uint64_t max_ldst_queue = 65536;
 constexpr std::uint64_t max_units = 1024;  // per unit class, and operand collectors per kind
+constexpr std::size_t ldst_fifo_reserve = 33;  // one warp instruction's requests + a flush
 
 const char* k_unit_names[] = {"sp",      "sfu",    "int",     "dp",      "tensor", "ldst",
                               "branch",  "barrier", "exit",   "texture", "other"};
@@ -104,9 +104,7 @@ smx_limits smx::limits() const {
   l.max_threads = static_cast<std::uint32_t>(*m_max_threads);
   l.warp_size = static_cast<std::uint32_t>(*m_warp_size);
   l.registers = static_cast<std::uint32_t>(*m_registers);
-  l.max_registers_per_tb = static_cast<std::uint32_t>(*m_max_registers_per_tb);
   l.shared_memory = *m_shared_memory;
-  l.max_shared_memory_per_tb = *m_max_shared_memory_per_tb;
   return l;
 }
 
@@ -122,8 +120,6 @@ void smx::validate() {
   m_max_tbs.require(*m_max_tbs <= max_tbs_bound,
                     "must be at most " + std::to_string(max_tbs_bound));
   m_registers.require(*m_registers >= 1, "must be at least 1");
-  m_max_shared_memory_per_tb.require(*m_max_shared_memory_per_tb <= *m_shared_memory,
-                                     "exceeds shared_memory");
   m_shared_memory_banks.require(*m_shared_memory_banks >= 1 && *m_shared_memory_banks <= 64,
                                 "must be 1 to 64");
   m_warp_schedulers.require(*m_warp_schedulers >= 1, "must be at least 1");
@@ -141,18 +137,11 @@ void smx::validate() {
   m_sp.count.require(*m_sp.count >= 1, "an SMX needs at least one SP unit");
   m_sfu.count.require(*m_sfu.count >= 1,
                       "an SMX needs at least one SFU (it also runs DP when dp_units is 0)");
-  m_ldst_units.require(*m_ldst_units >= 1, "must be at least 1");
-  m_ldst_units.require(*m_ldst_units <= max_units, "must be at most " + std::to_string(max_units));
-  m_ldst_queue.require(*m_ldst_queue >= 32, "must hold a whole warp's requests (32)");
-  m_ldst_queue.require(*m_ldst_queue <= max_ldst_queue,
-                       "must be at most " + std::to_string(max_ldst_queue));
   for (const param<std::uint64_t>* c :
        {&m_collectors_sp, &m_collectors_sfu, &m_collectors_mem, &m_collectors_generic})
     c->require(**c <= max_units, "must be at most " + std::to_string(max_units));
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->initiation.require(*u->initiation >= 1, "initiation interval must be at least 1 cycle");
-  m_pipeline_widths.require(m_pipeline_widths->size() == 11 || m_pipeline_widths->size() == 13,
-                            "needs 11 entries (13 with tensor ID_OC, OC_EX)");
   const std::uint64_t archs[] = {20, 35, 60, 61, 70};
   m_coalescing_arch.require(std::find(std::begin(archs), std::end(archs), *m_coalescing_arch) !=
                                 std::end(archs),
@@ -196,7 +185,10 @@ void smx::validate() {
   m_banks = register_banks(static_cast<std::uint32_t>(*m_register_banks),
                            static_cast<std::uint32_t>(*m_register_port_throughput), sched,
                            *m_sub_core_model, static_cast<std::uint32_t>(collectors));
-  m_ldst_fifo.reserve(*m_ldst_queue);
+  // The LDST unit takes a memory instruction only once the previous one's requests have all
+  // left, so the FIFO holds one instruction's requests (32 lanes' worth, or a few more when
+  // accesses span sectors) and a kernel-end flush: a capacity hint, not a bound.
+  m_ldst_fifo.reserve(ldst_fifo_reserve);
 
   // Unit classes without units of their own run elsewhere: INT and `other` on SP when there
   // is no INT unit, DP on the SFU, tensor and branch on SP (GPGPU-Sim's issue logic).
@@ -786,13 +778,15 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) writes += in.dst[k] < num_regs;
     m_power->issue(std::size_t(p), lanes, reads, writes);
   }
+  // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
+  const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;
   if (p == pipe::ldst) {
-    issue_memory(wi, w, in, now);
+    issue_memory(wi, w, in, now, wake);
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
-    std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
-                                       w.scheduler, now);
-    if (m_power->gated(std::size_t(p))) start += m_power->wake(std::size_t(p), now_fs());
+    const std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
+                                             w.scheduler, now) +
+                                wake;
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
@@ -805,8 +799,27 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   if (w.issued == w.size) maybe_finish_warp(wi);
 }
 
+std::uint64_t smx::wake_for(std::uint32_t wi, const warp_state& w, const warp_instruction& in,
+                            pipe p) {
+  // Every component the instruction uses reports the use (so that it sleeps only when
+  // idle); the wake-ups are requested together, and the longest one delays the work.
+  const std::uint64_t t = now_fs();
+  std::uint64_t wake = m_power->wake_front_end(t);
+  bool reads = false;
+  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+    if (in.src[k] < num_regs) {
+      reads = true;
+      wake = std::max(wake, m_power->wake_register_bank(m_banks.bank_of(in.src[k], wi, w.scheduler), t));
+    }
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+    if (in.dst[k] < num_regs)
+      wake = std::max(wake, m_power->wake_register_bank(m_banks.bank_of(in.dst[k], wi, w.scheduler), t));
+  if (reads) wake = std::max(wake, m_power->wake_collector(t));
+  return std::max(wake, m_power->wake_pipe(std::size_t(p), t));
+}
+
 void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
-                       std::uint64_t now) {
+                       std::uint64_t now, std::uint64_t wake) {
   // A unit-stride access in the trace's strided form (every lane active, the stride equal to
   // the access size, the usual global access) is coalesced without expanding its lanes.
   const std::uint32_t size = in.access_size ? in.access_size : 4;
@@ -838,28 +851,38 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       if (c == 0) c = 1;
       m_shared_bank_cycles += c;
       m_power->shared_memory(c);
-      m_ldst_busy_until = now + c;
-      const std::uint64_t ready = now + *m_shared_memory_latency + c - 1;
+      if (m_power->any_gated()) wake = std::max(wake, m_power->wake_shared_memory(now_fs()));
+      const std::uint64_t start = now + wake;  // (now without a gating policy)
+      m_ldst_busy_until = start + c;
+      const std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
-      m_timers.push(now + c);
+      m_timers.push(start + c);
       return;
     }
     case traces::mem_space::constant:
     case traces::mem_space::none: {
-      m_ldst_busy_until = now + 1;
-      const std::uint64_t ready = now + *m_shared_memory_latency;
+      m_ldst_busy_until = now + wake + 1;
+      const std::uint64_t ready = now + wake + *m_shared_memory_latency;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
+      if (wake != 0) m_timers.push(m_ldst_busy_until);
       return;
     }
     default:
       break;
   }
+  if (wake != 0) {
+    // The LDST unit sends the requests (the first one in the next cycle otherwise) once the
+    // components it waited for are awake.
+    m_ldst_busy_until = now + 1 + wake;
+    m_ldst_send_from = now + 1 + wake;
+    m_timers.push(m_ldst_send_from);
+  }
   if (!addrs) {
-    m_ldst_busy_until = now + 1;
+    m_ldst_busy_until = now + 1 + wake;
     return;
   }
   if (in.space == traces::mem_space::global_atomic) {
@@ -906,7 +929,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
 }
 
 void smx::send_requests(std::uint64_t now) {
-  if (m_ldst_blocked || m_ldst_head == m_ldst_fifo.size()) return;
+  if (m_ldst_blocked || m_ldst_head == m_ldst_fifo.size() || now < m_ldst_send_from) return;
   const queued_request& q = m_ldst_fifo[m_ldst_head++];
   if (q.kind == access_kind::flush) {
     tlm::tlm_generic_payload& gp = m_pool.acquire(0, 0, tlm::TLM_WRITE_COMMAND);

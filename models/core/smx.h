@@ -172,8 +172,14 @@ class smx : public component {
                      int& unit);
   void execute(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in, int unit,
                std::uint64_t now);
+  // `wake`: cycles the LDST operation waits for gated components to wake (0 without a
+  // gating policy).
   void issue_memory(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
-                    std::uint64_t now);
+                    std::uint64_t now, std::uint64_t wake);
+  // Under a gating policy: reports the instruction's use of the SMX's components and
+  // returns the longest wake-up among them (smx_power.h).
+  std::uint64_t wake_for(std::uint32_t wi, const warp_state& w,
+                         const traces::warp_instruction& in, pipe p);
   void send_requests(std::uint64_t now);
   void response(tlm::tlm_generic_payload& gp);
   void release_barrier(tb_state& tb);
@@ -187,11 +193,7 @@ class smx : public component {
   param<std::uint64_t> m_max_threads{*this, "max_threads", 1536, "resident threads"};
   param<std::uint64_t> m_max_tbs{*this, "max_tbs", 8, "resident thread blocks"};
   param<std::uint64_t> m_registers{*this, "registers", 32768, "32-bit registers"};
-  param<std::uint64_t> m_max_registers_per_tb{*this, "max_registers_per_tb", 65536,
-                                               "registers one TB may use"};
   param<bytes> m_shared_memory{*this, "shared_memory", {48 * 1024}, "shared memory"};
-  param<bytes> m_max_shared_memory_per_tb{*this, "max_shared_memory_per_tb", {48 * 1024},
-                                          "shared memory one TB may use"};
   param<std::uint64_t> m_shared_memory_banks{*this, "shared_memory_banks", 32,
                                              "shared-memory banks (4 B wide)"};
   param<cycles> m_shared_memory_latency{
@@ -220,19 +222,14 @@ class smx : public component {
                                         "MEM operand collector units"};
   param<std::uint64_t> m_collectors_generic{*this, "collectors_generic", 0,
                                             "generic operand collector units"};
-  list_param m_pipeline_widths{*this, "pipeline_widths", {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-                               "ID_OC SP,DP,INT,SFU,MEM; OC_EX SP,DP,INT,SFU,MEM; EX_WB"};
   unit_params m_sp{*this, "sp", 1, 4, 1};
   unit_params m_sfu{*this, "sfu", 1, 4, 1};
   unit_params m_dp{*this, "dp", 0, 4, 1};
   unit_params m_int{*this, "int", 0, 4, 1};
   unit_params m_tensor{*this, "tensor", 0, 4, 1};
   unit_params m_branch{*this, "branch", 1, 4, 1};
-  param<std::uint64_t> m_ldst_units{*this, "ldst_units", 1, "LD/ST pipelines"};
   param<std::uint64_t> m_coalescing_arch{*this, "coalescing_arch", 20,
                                          "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
-  param<std::uint64_t> m_ldst_queue{*this, "ldst_queue", 32,
-                                    "coalesced requests the LDST unit holds for the L1"};
 
   // State
   std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
@@ -360,6 +357,7 @@ class smx : public component {
   register_banks m_banks;
   std::unique_ptr<smx_power> m_power;
   std::uint64_t m_ldst_busy_until = 0;
+  std::uint64_t m_ldst_send_from = 0;  // no request leaves before (a gated LDST unit waking)
   std::vector<queued_request> m_ldst_fifo;  // circular use via head index
   std::size_t m_ldst_head = 0;
   bool m_ldst_blocked = false;              // END_REQ withheld by the L1

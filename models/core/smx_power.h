@@ -12,12 +12,16 @@
 //   sp, sfu, dp, int, tensor, branch, ldst   op   one active lane's operation (ldst: one
 //                      warp memory instruction, address generation and coalescing)
 //   shared_memory      access     one bank-conflict-free wave of a shared-memory access
-// Power states of these components are accounted like any other. The execution-unit groups
-// (sp ... branch) ask the gating policy at issue, and an instruction waits the wake-up of a
-// sleeping group (uC-States-style datapath gating); the others (fetch/decode, schedulers,
-// register file, collectors, LDST, shared memory) do not ask yet.
+// Power states of these components are accounted like any other. Under a gating policy
+// every component reports its use where its events are counted (at issue: fetch/decode,
+// the scheduler, the register banks of the instruction's source and destination registers,
+// the collector when it has source operands, its execution-unit group or the LDST unit;
+// shared memory when the LDST unit accesses it), so an element sleeps only when it is idle.
+// The wake-ups are requested together at issue: the instruction's work (its execution, or
+// its LDST operation) starts after the longest of them (docs/power.md).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -44,13 +48,21 @@ class smx_power {
     if (p < pipes) m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
   }
   void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
-  // Execution-unit groups under a gating policy: the wake-up cycles an instruction issued
-  // to pipe p at now_fs waits before its group can start it (0 when ON or not gated).
-  // The idle time a policy sees is measured from the group's previous issue.
-  bool gated(std::size_t p) const { return p < pipes && m_pipe_component[p]->gated(); }
-  std::uint64_t wake(std::size_t p, std::uint64_t now_fs) {
-    return m_pipe_component[p]->access(0, now_fs);
+
+  // A gating policy manages some component of the SMX: the SMX then reports each use
+  // (the calls below; without a policy they return 0 and may be skipped).
+  bool any_gated() const { return m_any_gated; }
+  // The uses of one instruction at now_fs, each returning the wake-up cycles it waits
+  // (0 when the element is ON or not gated).
+  std::uint64_t wake_front_end(std::uint64_t now_fs) {
+    return std::max(m_fetch_decode->access(0, now_fs), m_scheduler->access(0, now_fs));
   }
+  std::uint64_t wake_register_bank(std::uint32_t bank, std::uint64_t now_fs);
+  std::uint64_t wake_collector(std::uint64_t now_fs) { return m_collector->access(0, now_fs); }
+  std::uint64_t wake_pipe(std::size_t p, std::uint64_t now_fs) {
+    return p < pipes ? m_pipe_component[p]->access(0, now_fs) : 0;
+  }
+  std::uint64_t wake_shared_memory(std::uint64_t now_fs) { return m_shared->access(0, now_fs); }
 
  private:
   static constexpr std::size_t ldst_pipe = 6;
@@ -60,6 +72,9 @@ class smx_power {
     std::uint64_t pipe[pipes] = {};
   } m_n;
   pm::power_component* m_pipe_component[pipes] = {};
+  pm::power_component *m_fetch_decode, *m_scheduler, *m_register_file, *m_collector, *m_shared;
+  std::uint32_t m_register_banks;
+  bool m_any_gated = false;
 };
 
 }  // namespace gputlm::core

@@ -28,11 +28,8 @@ cache_config::cache_config(component& c)
                      {"none", "naive", "fetch_on_write", "lazy_fetch_on_read"}),
       set_index(c, "set_index", "linear", "set index function",
                 {"linear", "fermi_hash", "ipoly", "xor"}),
-      mshr_type(c, "mshr_type", "associative", "MSHR organisation",
-                {"associative", "sector_associative"}),
       mshr_entries(c, "mshr_entries", 32, "MSHR entries (distinct outstanding lines)"),
       mshr_merge(c, "mshr_merge", 8, "requests merged into one MSHR entry"),
-      miss_queue(c, "miss_queue", 8, "miss queue entries towards the next level"),
       data_port_width(c, "data_port_width", {128}, "data array bytes per cycle") {}
 
 cache_geometry cache_config::geometry() const {
@@ -84,7 +81,6 @@ void cache_config::validate() const {
   mshr_merge.require(*mshr_merge >= 1, "must be at least 1");
   mshr_merge.require(*mshr_merge <= max_mshr_slots / *mshr_entries,
                      "mshr_entries x mshr_merge must be at most " + std::to_string(max_mshr_slots));
-  miss_queue.require(*miss_queue >= 1, "must be at least 1");
   data_port_width.require(*data_port_width >= 1 && *line_size % *data_port_width == 0,
                           "must divide line_size");
 }

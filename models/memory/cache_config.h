@@ -3,6 +3,10 @@
 // <index>,<mshr>:<entries>:<merge>,<miss_queue>` (../shared/reference/platforms.md §3),
 // with the checks GPGPU-Sim's parser makes (power-of-two sets and line, sectored lines of
 // four 32 B sectors, hash functions' set counts, write-back with on-fill allocation).
+// Two fields have no key here: the MSHR type `<mshr>` (A or S: the L2 answers an L1 line
+// request with one reply, so the L1's fill waits for the whole line either way, docs/memory.md)
+// and `<miss_queue>`, which only the L1 has (l1_cache.h; the L2's queue towards the DRAM is
+// its `l2_to_dram_queue`).
 #pragma once
 
 #include "models/common/component.h"
@@ -35,10 +39,8 @@ struct cache_config {
   choice_param allocate;
   choice_param write_allocate;
   choice_param set_index;
-  choice_param mshr_type;
   param<std::uint64_t> mshr_entries;
   param<std::uint64_t> mshr_merge;
-  param<std::uint64_t> miss_queue;
   param<bytes> data_port_width;
 
   static constexpr std::uint64_t sector_size = 32;

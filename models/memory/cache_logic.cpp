@@ -111,8 +111,13 @@ int tag_array::victim(std::uint32_t set) const {
   for (std::uint32_t k = 0; k < m_words; ++k)
     if (empty[k] != 0) return static_cast<int>(base + k * 64 + unsigned(__builtin_ctzll(empty[k])));
   const std::uint64_t* reserved = m_reserved.data() + std::size_t(set) * m_words;
+  // GPGPU-Sim's tag_array::probe: a modified line is a candidate only when
+  // dirty lines / (sets x ways) x 100 >= the cap (always, for a cap of 0).
+  const bool dirty_ok =
+      std::uint64_t(m_dirty_lines) * 100 >= std::uint64_t(m_g.dirty_cap_percent) * m_lines.size();
   for (std::uint16_t w = m_order[set].head; w != none; w = m_link[base + w].next)
-    if (((reserved[w / 64] >> (w % 64)) & 1) == 0) return static_cast<int>(base + w);
+    if (((reserved[w / 64] >> (w % 64)) & 1) == 0 && (dirty_ok || m_lines[base + w].dirty == 0))
+      return static_cast<int>(base + w);
   return -1;
 }
 
@@ -126,6 +131,7 @@ void tag_array::install(int idx, std::uint64_t line) {
     ++m_allocated;
   }
   if (l.reserved) set_reserved(idx, false);
+  if (l.dirty != 0) --m_dirty_lines;
   l.line = line;
   l.allocated = true;
   l.valid = 0;
@@ -143,6 +149,7 @@ void tag_array::clear(int idx) {
     set_way_bit(m_empty, l.set, w, true);
     --m_allocated;
   }
+  if (l.dirty != 0) --m_dirty_lines;
   const std::uint32_t set = l.set;
   l = cache_line{};
   l.set = set;
@@ -285,9 +292,8 @@ access_result cache_logic::write(const access_request& req) {
       const bool through = wp == write_policy::write_through;
       if (idx >= 0) {  // write hit (also on a line waiting for its fill)
         if (through && req.miss_queue_free < 1) break;
-        cache_line& l = m_tags.at(idx);
-        l.valid |= sectors;
-        if (!through) l.dirty |= sectors;
+        m_tags.at(idx).valid |= sectors;
+        if (!through) m_tags.mark_dirty(idx, sectors);
         m_tags.touch(idx);
         r.frame = idx;
         r.forward_write = through;
@@ -310,9 +316,8 @@ access_result cache_logic::write(const access_request& req) {
           (through ? 1 : 0) + (m_tags.at(target).allocated && m_tags.at(target).dirty ? 1 : 0);
       if (req.miss_queue_free < std::min(needed, req.miss_queue_depth)) break;
       replace(target, r.line, r);
-      cache_line& l = m_tags.at(target);
-      l.valid = sectors;
-      if (!through) l.dirty = sectors;
+      m_tags.at(target).valid = sectors;
+      if (!through) m_tags.mark_dirty(target, sectors);
       r.frame = target;
       r.forward_write = through;
       return r;
@@ -363,7 +368,7 @@ fill_result cache_logic::fill(int mshr, std::uint8_t sectors,
 void cache_logic::mark_dirty(std::uint64_t addr, std::uint8_t sectors) {
   int idx = m_tags.lookup(line_of(addr));
   if (idx >= 0) {
-    m_tags.at(idx).dirty |= sectors;
+    m_tags.mark_dirty(idx, sectors);
     m_tags.at(idx).valid |= sectors;
   }
 }

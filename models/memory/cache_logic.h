@@ -43,6 +43,9 @@ struct cache_geometry {
   write_alloc wr_alloc = write_alloc::none;
   std::uint32_t mshr_entries = 32;
   std::uint32_t mshr_merge = 8;
+  // GPGPU-Sim's -gpgpu_l1_cache_write_ratio (tag_array::probe): a dirty line may be a victim
+  // only once at least this % of the array's lines are dirty (0: any line; the L2 uses 0).
+  std::uint32_t dirty_cap_percent = 0;
 };
 
 struct cache_line {
@@ -63,7 +66,9 @@ struct cache_line {
 // fill stamp; a stamp only ever becomes the newest of the array, so a line moves to the
 // list's end), with bitmasks of the empty and the reserved ways. The victim is the first
 // empty way, else the first unreserved line of the list: the line of least rank, as a scan
-// of every way's stamp would find it.
+// of every way's stamp would find it. Under a dirty-line cap (cache_geometry::
+// dirty_cap_percent) the array counts its dirty lines, and while fewer than the cap's share
+// are dirty the search passes over dirty lines too.
 class tag_array {
  public:
   tag_array(const cache_geometry& g);
@@ -71,10 +76,11 @@ class tag_array {
   int lookup(std::uint64_t line) const { return lookup(line, set_of(line)); }  // index or -1
   int lookup(std::uint64_t line, std::uint32_t set) const;  // `set`: set_of(line)
   // The line to replace in `set`: an empty one first, else the least recently used (or
-  // first filled) that is not reserved; -1 when every line is reserved.
+  // first filled) that is not reserved and, while the dirty lines are below the cap, not
+  // dirty; -1 when there is none.
   int victim(std::uint32_t set) const;
-  // Read and change valid/dirty sectors through at(); a line's address, allocation,
-  // reservation and stamps change only through the calls below (the search state follows).
+  // Read and change valid sectors through at(); a line's address, allocation, reservation,
+  // dirty sectors and stamps change only through the calls below (the search state follows).
   cache_line& at(int idx) { return m_lines[idx]; }
   const cache_line& at(int idx) const { return m_lines[idx]; }
   void touch(int idx) {
@@ -93,6 +99,13 @@ class tag_array {
     l.reserved = r;
     set_way_bit(m_reserved, l.set, way_of(idx, l), r);
   }
+  // Marks `sectors` of line idx dirty (counted once per line that becomes dirty).
+  void mark_dirty(int idx, std::uint8_t sectors) {
+    cache_line& l = m_lines[idx];
+    if (l.dirty == 0 && sectors != 0) ++m_dirty_lines;
+    l.dirty |= sectors;
+  }
+  std::size_t dirty_lines() const { return m_dirty_lines; }
   void clear(int idx);  // the line becomes empty
   void invalidate_all();
   std::size_t size() const { return m_lines.size(); }
@@ -148,6 +161,7 @@ class tag_array {
   std::vector<std::uint64_t> m_reserved;  // per set, m_words words: the reserved ways
   ipoly_hasher m_ipoly;                   // the set index, when it is IPOLY
   std::size_t m_allocated = 0;            // allocated lines (those in the sets' orders)
+  std::size_t m_dirty_lines = 0;          // lines with a dirty sector
 };
 
 struct access_request {

@@ -111,9 +111,6 @@ void dram_channel::validate() {
   m_return_queue.require(*m_return_queue >= 1, "must be at least 1");
   m_return_queue.require(*m_return_queue <= max_queue,
                          "must be at most " + std::to_string(max_queue));
-  m_write_queue.require(m_write_queue->size() == 3 && (*m_write_queue)[1] <= (*m_write_queue)[0] &&
-                            (*m_write_queue)[2] <= (*m_write_queue)[1],
-                        "needs [size, high, low] with low <= high <= size");
   const std::string err = address_decoder::check(*m_address_map);
   m_address_map.require(err.empty(), err);
   m_address_map.require(err.empty() && m_decoder->banks() >= *m_banks,

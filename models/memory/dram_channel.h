@@ -7,7 +7,10 @@
 // needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips), and
 // waits in the scheduler queue (queue_depth entries shared by all sub-partitions; END_REQ
 // is withheld while it is full). Its BEGIN_RESP leaves when its last data beat has crossed
-// the bus. The channel sleeps while its queue is empty.
+// the bus. The channel sleeps while its queue is empty. Reads and writes share the queue:
+// GPGPU-Sim's separate write queue with watermark drain (-dram_seperate_write_queue_enable,
+// -dram_write_queue_size) is not modelled. The DRAM technology is set by the timings and
+// widths; it has no key of its own.
 // Waveforms: `queue`, `busy`, `bank[k].open_row` (changes at each ACT and PRE; all ones =
 // closed), `bytes` (cumulative, one atom at the end of each column access's data transfer)
 // and `data_bus` (1 while data is on the bus); docs/waveforms.md.
@@ -78,8 +81,6 @@ class dram_channel : public component {
                                         "L2 sub-partitions served (one socket each)"};
   param<std::uint64_t> m_channels{*this, "channels", 1,
                                   "channels in the chip (to strip the channel bits of an address)"};
-  choice_param m_kind{
-      *this, "kind", "gddr5", "DRAM technology", {"gddr5", "gddr5x", "hbm2", "ddr3"}};
   param<std::uint64_t> m_chips{*this, "chips", 2, "chips per channel"};
   param<bytes> m_bus_width{*this, "bus_width", {4}, "data bus width per chip"};
   param<std::uint64_t> m_burst_length{*this, "burst_length", 8, "transfers per column access"};
@@ -104,10 +105,6 @@ class dram_channel : public component {
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
   param<std::uint64_t> m_return_queue{*this, "return_queue", 116, "return queue entries"};
   param<bool> m_dual_bus{*this, "dual_bus", false, "separate row and column command buses (HBM)"};
-  param<bool> m_separate_write_queue{*this, "separate_write_queue", false,
-                                     "writes queued apart and drained by watermarks"};
-  list_param m_write_queue{
-      *this, "write_queue", {32, 28, 16}, "size, high watermark, low watermark"};
   choice_param m_bank_indexing{*this, "bank_indexing", "plain", "bank bits", {"plain", "xor"}};
   choice_param m_bank_group_indexing{
       *this, "bank_group_indexing", "high_bits", "bank-group bits", {"high_bits", "low_bits"}};

@@ -33,8 +33,19 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
 
 void l1_cache::validate() {
   m_cache.validate();
-  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
-  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
+  m_dirty_line_cap.require(*m_dirty_line_cap <= 100, "is a percentage (0-100)");
+  // A set whose lines are all dirty holds 100 / sets % of the L1's lines: under a higher cap
+  // none of them may be replaced, and a request to that set waits for good (nothing cleans a
+  // line before the kernel-end flush). Only an L1 that writes back can hold dirty lines.
+  if (m_cache.write_policy.is("write_back") || m_cache.write_policy.is("local_wb_global_evict"))
+    m_dirty_line_cap.require(*m_dirty_line_cap * *m_cache.sets <= 100,
+                             "must be at most 100 / sets = " +
+                                 std::to_string(100 / *m_cache.sets) +
+                                 " (a set of dirty lines would never be replaced)");
+  cache_geometry geometry = m_cache.geometry();
+  geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
+  m_logic = std::make_unique<cache_logic>(geometry);
+  m_power = std::make_unique<cache_power>(*this, geometry);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -44,18 +55,12 @@ void l1_cache::validate() {
   m_bank_busy_until.assign(*m_banks, 0);
   m_bank_bytes.assign(*m_banks, 0);
   m_bank_interleave.require(*m_bank_interleave >= 1, "must be at least 1 B");
-  m_dirty_line_cap.require(*m_dirty_line_cap <= 100, "is a percentage (0-100)");
-  if (*m_unified_size != 0) {
-    m_unified_size.require(*m_unified_size >= *m_cache.size, "is smaller than the L1 size");
-    for (std::uint64_t kib : *m_shared_carveouts)
-      m_shared_carveouts.require(kib * 1024 <= *m_unified_size,
-                                 "carve-out " + std::to_string(kib) + "KiB exceeds unified_size");
-  }
+  m_miss_queue_entries.require(*m_miss_queue_entries >= 1, "must be at least 1");
   m_hot.line_size = m_cache.line_size->value;
   m_hot.bank_interleave = m_bank_interleave->value;
   m_hot.data_port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
   m_hot.hit_latency = m_hit_latency->value;
-  m_hot.miss_queue = *m_cache.miss_queue;
+  m_hot.miss_queue = *m_miss_queue_entries;
   m_hot.sectored = *m_cache.sectored;
   m_hot.bypass_global_loads = *m_bypass_global_loads;
   {

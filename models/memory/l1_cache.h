@@ -19,6 +19,10 @@
 // ceil(bytes in that bank / data_port_width) cycles. A cached load or store whose sectors
 // lie in a busy bank waits (END_REQ withheld) until the bank is free; fills are never held
 // and queue behind the bank's earlier use.
+//
+// Dirty-line cap (-gpgpu_l1_cache_write_ratio): while fewer than dirty_line_cap % of the
+// L1's lines are dirty, only clean lines are replaced; a set whose unreserved lines are all
+// dirty then has no replaceable line (cache_logic.h, tag_array::victim).
 #pragma once
 
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -95,6 +99,8 @@ class l1_cache : public component {
   bool uses_data_array(const tlm::tlm_generic_payload& gp) const;
 
   cache_config m_cache{*this};
+  param<std::uint64_t> m_miss_queue_entries{*this, "miss_queue", 8,
+                                            "miss queue entries towards the next level"};
   param<std::uint64_t> m_banks{*this, "banks", 1, "data banks"};
   param<bytes> m_bank_interleave{*this, "bank_interleave", {32}, "bytes per bank before the next"};
   param<cycles> m_hit_latency{*this, "hit_latency", {1}, "hit latency"};
@@ -102,12 +108,9 @@ class l1_cache : public component {
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
   param<bool> m_flush_at_kernel_end{*this, "flush_at_kernel_end", true,
                                     "invalidate at each kernel's end"};
-  param<std::uint64_t> m_dirty_line_cap{*this, "dirty_line_cap", 0,
-                                        "% of lines that may be dirty before they become victims"};
-  param<bytes> m_unified_size{
-      *this, "unified_size", {0}, "unified L1+shared array (0: not unified)"};
-  list_param m_shared_carveouts{
-      *this, "shared_carveouts_kib", {}, "shared-memory carve-outs in KiB (adaptive L1)"};
+  param<std::uint64_t> m_dirty_line_cap{
+      *this, "dirty_line_cap", 0,
+      "% of lines that must be dirty before a dirty line may be a victim (0: any line)"};
 
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;

@@ -34,7 +34,7 @@ void l2_cache::validate() {
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
   for (const param<std::uint64_t>* q :
-       {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_dram_to_l2_queue, &m_l2_to_icnt_queue})
+       {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_l2_to_icnt_queue})
     q->require(**q >= 1, "a queue needs at least one entry");
   m_hot.icnt_to_l2 = *m_icnt_to_l2_queue;
   m_hot.l2_to_dram = *m_l2_to_dram_queue;

@@ -1,6 +1,9 @@
 // L2 bank of one memory sub-partition: the cache with its MSHRs, the ROP delay before the
-// lookup, and the four sub-partition queues (icnt->L2, L2->DRAM, DRAM->L2, L2->icnt) that
+// lookup, and three of the four sub-partition queues (icnt->L2, L2->DRAM, L2->icnt) that
 // GPGPU-Sim sizes with -gpgpu_dram_partition_queues (../shared/reference/platforms.md §2).
+// The DRAM->L2 queue is not modelled: a fill is written into the L2 when the channel
+// answers. The L2 cache's own miss queue (the cache string's <miss_queue>) is merged into
+// the L2->DRAM queue.
 //
 // A request from the interconnect enters the icnt->L2 queue (END_REQ withheld while it is
 // full), waits rop_latency, and is looked up one per cycle. Hits and accepted writes go to
@@ -75,7 +78,6 @@ class l2_cache : public component {
       *this, "dram_latency", {100}, "fixed delay from the L2->DRAM queue to the DRAM scheduler"};
   param<std::uint64_t> m_icnt_to_l2_queue{*this, "icnt_to_l2_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_dram_queue{*this, "l2_to_dram_queue", 8, "entries"};
-  param<std::uint64_t> m_dram_to_l2_queue{*this, "dram_to_l2_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_icnt_queue{*this, "l2_to_icnt_queue", 8, "entries"};
   param<bool> m_warm_from_memcpy{*this, "warm_from_memcpy", false,
                                  "MemcpyHtoD commands fill the copied lines (Accel-Sim: off)"};

@@ -54,9 +54,6 @@ crossbar::crossbar(const sc_core::sc_module_name& name, const block_context& ctx
 
 void crossbar::validate() {
   network::validate();
-  m_subnets.require(*m_subnets == 1 || *m_subnets == 2, "must be 1 or 2");
-  m_vcs.require(*m_vcs >= 1, "must be at least 1");
-  m_vc_buffer.require(*m_vc_buffer >= 1, "must be at least 1");
   const std::uint64_t max_flits = (8 + 128 + m_flit_size->value - 1) / m_flit_size->value;
   m_input_buffer.require(*m_input_buffer >= max_flits, "must hold the largest packet");
   m_input_buffer.require(*m_input_buffer <= max_buffer,

@@ -7,6 +7,9 @@
 // iSLIP with one iteration (GPGPU-Sim -icnt_arbiter_algo 1, BookSim islip; an input starts
 // at most one packet per cycle), round robin over the inputs at each output
 // (-icnt_arbiter_algo 0; an input may feed several outputs in a cycle), or oldest first.
+// The two subnets are always apart (GPGPU-Sim -icnt_subnets 2), and the buffers are sized
+// in flits per port (input_buffer, output_buffer), without virtual channels (BookSim's
+// num_vcs and vc_buf_size have no key here; the mesh has them).
 // Sockets: `smx[i]` (target) from the L1s; `mem[j]` (initiator) to the L2 banks.
 #pragma once
 
@@ -24,10 +27,6 @@ class crossbar : public network {
   void route(packet& p, std::uint32_t source) const override;
 
  private:
-  param<std::uint64_t> m_subnets{*this, "subnets", 2,
-                                 "1: shared; 2: request and reply apart (always modelled apart)"};
-  param<std::uint64_t> m_vcs{*this, "vcs", 1, "virtual channels"};
-  param<std::uint64_t> m_vc_buffer{*this, "vc_buffer", 8, "flits per VC buffer"};
   param<std::uint64_t> m_input_buffer{*this, "input_buffer", 64, "flits per input port"};
   param<std::uint64_t> m_output_buffer{*this, "output_buffer", 64, "flits per output port"};
   choice_param m_arbiter{*this,

@@ -397,17 +397,20 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
                                 ? p->flits
                                 : (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
-  l.busy_until = now + ser;
+  // Under a gating policy a sleeping router first wakes: the packet starts that much later.
+  const std::uint64_t wake =
+      m_router_power->gated() ? m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs()) : 0;
+  const std::uint64_t start = now + wake;  // (now without a gating policy)
+  l.busy_until = start + ser;
   l.flits += p->flits;
   m_router_power->record(0, p->flits);
-  if (m_router_power->gated()) m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs());
   l.stall_cycles += now - p->eligible;
   ++p->hop;
   // Cut-through: the head goes on to be routed at the next router while the tail streams
   // behind it; only the ejection waits for the tail.
   const std::uint64_t at = p->hop < p->hops
-                               ? now + l.channel_latency + m_links[p->link(p->hop)].routing_latency
-                               : now + l.channel_latency + ser - 1;
+                               ? start + l.channel_latency + m_links[p->link(p->hop)].routing_latency
+                               : start + l.channel_latency + ser - 1;
   p->eligible = at;
   m_timed.push(at, p);
 }

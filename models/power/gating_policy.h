@@ -10,6 +10,7 @@
 //                 wake-up latency. `components` (globs over "type.component", default all
 //                 components that have the state) says where it applies. The drop is dated
 //                 back to when the timer ran out, found at the next access or at the end.
+//                 Each drop from ON costs the state's transition energy (power_component.h).
 #pragma once
 
 #include <cstdint>

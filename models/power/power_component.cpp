@@ -5,12 +5,14 @@
 namespace gputlm::pm {
 
 power_component::power_component(std::string name, std::vector<power_state> states,
-                                 std::vector<power_event> events, double nominal_volts,
+                                 std::vector<power_event> events, operating_point at,
                                  std::uint32_t elements, std::uint32_t initial_state)
     : m_name(std::move(name)),
       m_states(std::move(states)),
       m_events(std::move(events)),
-      m_nominal_volts(nominal_volts),
+      m_period_fs(at.period_fs),
+      m_static_scale(at.volts / reference_volts),
+      m_dynamic_scale(m_static_scale * m_static_scale),
       m_state(elements, static_cast<std::uint8_t>(initial_state)),
       m_since(elements, 0),
       m_count(m_states.size(), 0),
@@ -21,7 +23,7 @@ power_component::power_component(std::string name, std::vector<power_state> stat
       m_counts(m_event_count.data()),
       m_epoch_count(m_events.size(), 0) {
   if (m_states.empty() || m_states.size() > 255 || initial_state >= m_states.size() ||
-      !(nominal_volts > 0))
+      !(at.volts > 0))
     throw std::invalid_argument("power component " + m_name + ": bad states or voltage");
   m_count[initial_state] = elements;
 }
@@ -32,7 +34,8 @@ std::unique_ptr<power_component> power_component::unmodelled(std::string name,
   std::vector<power_event> evs;
   for (const auto& e : events) evs.push_back({e, 0.0});
   return std::make_unique<power_component>(std::move(name), std::vector<power_state>{{"on", 0.0, 0, 0}},
-                                           std::move(evs), 1.0, elements ? elements : 1);
+                                           std::move(evs), operating_point{},
+                                           elements ? elements : 1);
 }
 
 void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs) {
@@ -47,6 +50,14 @@ void power_component::set_state(std::uint32_t element, std::uint32_t state, std:
   ++m_count[state];
   m_state[element] = static_cast<std::uint8_t>(state);
   m_since[element] = at_fs;
+  if (old == 0) {
+    ++m_transitions;
+    const power_state& s = m_states[state];
+    const double saving = m_states[0].static_watts - s.static_watts;  // W, at 1 V
+    if (s.break_even_cycles != 0 && saving > 0)
+      m_transition_joules +=
+          double(s.break_even_cycles) * double(m_period_fs) * 1e-15 * saving * m_static_scale;
+  }
 }
 
 void power_component::set_voltage(double volts, std::uint64_t now_fs) {
@@ -61,13 +72,13 @@ void power_component::set_voltage(double volts, std::uint64_t now_fs) {
     m_sum_since[s] = wide(m_count[s]) * now_fs;
   }
   m_epoch_fs = now_fs;
-  m_dynamic_before = dynamic_joules();
+  m_dynamic_before = event_joules();
   for (std::size_t e = 0; e < m_events.size(); ++e) m_epoch_count[e] = m_counts[e];
-  m_static_scale = volts / m_nominal_volts;
+  m_static_scale = volts / reference_volts;
   m_dynamic_scale = m_static_scale * m_static_scale;
 }
 
-double power_component::dynamic_joules() const {
+double power_component::event_joules() const {
   double j = 0;
   for (std::size_t e = 0; e < m_events.size(); ++e)
     j += double(m_counts[e] - m_epoch_count[e]) * m_events[e].joules;

@@ -13,8 +13,15 @@
 // sleep when its idle timer ran out, noticed at its next access), as far as the element's
 // previous change or the last voltage change. Per element the component keeps its state
 // (1 byte) and the time of its last change (8 bytes): an L2 of 147 K lines costs 1.3 MB.
-// Coefficients are at the domain's nominal voltage V0; static power scales with V/V0 and
-// dynamic energy with (V/V0)^2 (DVFS).
+// Coefficients are at the reference voltage of 1 V (reference_volts): at a supply V static
+// power scales with V/1V and dynamic energy with (V/1V)^2, from the block's clock domain's
+// voltage at the start and at every DVFS change.
+//
+// Transition energy: when an element goes from ON (state 0) into a state s, it is charged
+// E = break_even_s x clock period x (P_on - P_s) (per element, at the current supply): the
+// energy whose leakage saving takes break_even_s cycles to earn back, the break-even time
+// of Snooze/Slumber and uC-States (../shared/reference/seed-000 Fig. 6.5, seed-002 §3.5).
+// It is part of the dynamic energy and also totalled apart (transition_joules).
 #pragma once
 
 #include <cstdint>
@@ -28,20 +35,30 @@ namespace gputlm::pm {
 
 struct power_state {
   std::string name;
-  double static_watts = 0;            // per element, at nominal voltage
+  double static_watts = 0;            // per element, at 1 V
   std::uint64_t wake_cycles = 0;      // to return to state 0 (ON)
-  std::uint64_t break_even_cycles = 0;
+  std::uint64_t break_even_cycles = 0;  // a stay from ON into this state costs this many
+                                        // cycles of its leakage saving (transition energy)
 };
 
 struct power_event {
   std::string name;
-  double joules = 0;                  // per event, at nominal voltage
+  double joules = 0;                  // per event, at 1 V
+};
+
+// The supply and clock of a component's block: its clock domain's voltage and period.
+struct operating_point {
+  double volts = 1.0;
+  std::uint64_t period_fs = 0;  // break-even cycles -> time (0: no transition energy)
 };
 
 class power_component {
  public:
+  // The voltage the power table's coefficients are given at (scripts/power-table.py).
+  static constexpr double reference_volts = 1.0;
+
   power_component(std::string name, std::vector<power_state> states,
-                  std::vector<power_event> events, double nominal_volts,
+                  std::vector<power_event> events, operating_point at,
                   std::uint32_t elements = 1, std::uint32_t initial_state = 0);
 
   // A component with no coefficients (one ON state of 0 W, events of 0 J): what a block
@@ -58,12 +75,13 @@ class power_component {
   std::uint32_t state_of(std::uint32_t element) const { return m_state[element]; }
   std::uint64_t in_state(std::uint32_t state) const { return m_count[state]; }
   // Moves one element to `state` at time `at_fs` (not before its previous change or the
-  // last voltage change; an earlier time is taken as that one).
+  // last voltage change; an earlier time is taken as that one). From ON into a state with
+  // a break-even time, charges the transition energy.
   void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs);
   // When the element last changed state (fs).
   std::uint64_t changed_at(std::uint32_t element) const { return entered(element); }
   // `count` occurrences of event `event` at the current voltage. Only counted here (the
-  // hot path); energy = counts x energy per event x (V/V0)^2, folded at voltage changes.
+  // hot path); energy = counts x energy per event x (V/1V)^2, folded at voltage changes.
   void record(std::uint32_t event, std::uint64_t count = 1) { m_counts[event] += count; }
   // Counts the events in `counters` (one per event, zero, owned by the block and outliving
   // this component) instead of its own: a block's hot path then increments its own memory.
@@ -84,10 +102,17 @@ class power_component {
 
   // The supply changed at `now_fs` (DVFS).
   void set_voltage(double volts, std::uint64_t now_fs);
+  // The block's clock period changed (DVFS): later transitions are charged with it.
+  void set_period(std::uint64_t period_fs) { m_period_fs = period_fs; }
 
   // Totals up to `now_fs`.
   double static_joules(std::uint64_t now_fs) const;
-  double dynamic_joules() const;
+  // Events and transitions.
+  double dynamic_joules() const { return event_joules() + m_transition_joules; }
+  double event_joules() const;
+  double transition_joules() const { return m_transition_joules; }
+  // Transitions from ON into another state so far.
+  std::uint64_t transitions() const { return m_transitions; }
   // Element-seconds spent in `state` (sum over elements).
   double residency_seconds(std::uint32_t state, std::uint64_t now_fs) const;
   std::uint64_t event_count(std::uint32_t event) const { return m_counts[event]; }
@@ -105,9 +130,9 @@ class power_component {
   std::string m_name;
   std::vector<power_state> m_states;
   std::vector<power_event> m_events;
-  double m_nominal_volts;
-  double m_static_scale = 1;   // V / V0
-  double m_dynamic_scale = 1;  // (V / V0)^2
+  std::uint64_t m_period_fs;
+  double m_static_scale;   // V / 1V
+  double m_dynamic_scale;  // (V / 1V)^2
   std::vector<std::uint8_t> m_state;         // per element
   std::vector<std::uint64_t> m_since;        // per element: time of its last change (fs)
   std::vector<std::uint64_t> m_count;        // elements per state
@@ -120,6 +145,8 @@ class power_component {
   std::uint64_t* m_counts;                   // the counters in use
   std::vector<std::uint64_t> m_epoch_count;  // event counts at the last voltage change
   double m_dynamic_before = 0;               // joules of the events before it
+  double m_transition_joules = 0;            // charged at each transition, at its supply
+  std::uint64_t m_transitions = 0;
   gating_policy* m_policy = nullptr;
   std::uint32_t m_policy_slot = 0;
 };

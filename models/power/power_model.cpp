@@ -7,7 +7,21 @@
 
 namespace gputlm::pm {
 
-power_model::power_model(power_spec spec) : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {}
+power_model::power_model(power_spec spec) : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {
+  // The first state is ON: nothing wakes into it from ON, nothing moves into it from ON, so
+  // a wake-up or break-even time there would do nothing.
+  for (const auto& c : m_spec.components) {
+    if (c.states.empty()) continue;
+    const state_spec& on = c.states.front();
+    const std::string key = "power.components." + c.key() + ".states." + on.name;
+    if (on.wake_cycles != 0)
+      throw input_error(on.where, key + ".wake",
+                        "the first state is ON: it has no wake-up time (give it to a later state)");
+    if (on.break_even_cycles != 0)
+      throw input_error(on.where, key + ".break_even",
+                        "the first state is ON: it has no break-even time (give it to a later state)");
+  }
+}
 
 power_model::~power_model() = default;
 
@@ -15,7 +29,7 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
                                          const std::string& name,
                                          const std::vector<std::string>& events,
                                          std::uint64_t capacity_bytes, std::uint32_t elements,
-                                         double nominal_volts, std::uint64_t period_fs) {
+                                         double volts, std::uint64_t period_fs) {
   m_declared[block_type].insert(name);
   const component_spec* spec = nullptr;
   for (const auto& c : m_spec.components)
@@ -64,7 +78,8 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
   for (const auto& st : spec->states)
     states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles});
   e->component = std::make_unique<power_component>(block + "." + name, std::move(states),
-                                                   std::move(evs), nominal_volts, elements);
+                                                   std::move(evs),
+                                                   operating_point{volts, period_fs}, elements);
   m_policy->attach(*e->component, e->key, period_fs);
   m_entries.push_back(std::move(e));
   return *m_entries.back();

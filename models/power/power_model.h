@@ -40,9 +40,11 @@ class power_model {
   // not reported, when there is none). Elements: capacity / granularity when the entry
   // sets a granularity and the block gives its capacity, otherwise `elements`; more than
   // max_elements from a granularity is an input error naming the entry's granularity.
+  // `volts` and `period_fs`: the block's clock domain (the supply scales the coefficients,
+  // given at 1 V; the period turns break-even cycles into transition energy).
   entry& declare(const std::string& block, const std::string& block_type, const std::string& name,
                  const std::vector<std::string>& events, std::uint64_t capacity_bytes,
-                 std::uint32_t elements, double nominal_volts, std::uint64_t period_fs);
+                 std::uint32_t elements, double volts, std::uint64_t period_fs);
 
   // After elaboration: every table entry was declared by some block.
   void check_table() const;

@@ -1,7 +1,8 @@
 // The platform's power table as written in YAML (`power:` section, docs/power.md): per
 // block type and power component, the power states (static power of the whole component,
-// wake-up latency, break-even time; the first state is ON, the state every element starts
-// in), the dynamic energy per activity event, and optionally the size of one element
+// wake-up latency, break-even time, which sets the energy of a transition from ON into the
+// state; the first state is ON, the state every element starts in), the dynamic energy
+// per activity event, all at 1 V, and optionally the size of one element
 // (`granularity: 32B` splits a cache's data array into 32-byte lines). Also the source of
 // the coefficients and the gating policy (a strategy chosen by name, with its parameters).
 // Every value keeps its source location for error messages.
@@ -18,7 +19,7 @@ namespace gputlm::pm {
 
 struct state_spec {
   std::string name;
-  double static_watts = 0;  // whole component (all elements), at the domain's nominal voltage
+  double static_watts = 0;  // whole component (all elements), at 1 V
   std::uint64_t wake_cycles = 0;
   std::uint64_t break_even_cycles = 0;
   source_location where;
@@ -26,7 +27,7 @@ struct state_spec {
 
 struct event_spec {
   std::string name;
-  double joules = 0;  // per event, at nominal voltage
+  double joules = 0;  // per event, at 1 V
   source_location where;
 };
 

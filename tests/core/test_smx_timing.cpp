@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -116,9 +117,10 @@ void ffmas(warp_trace& w, opcode_table& ops, std::uint32_t n, bool dependent) {
   }
 }
 
-nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag) {
+nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag,
+                   const std::string& platform = k_platform) {
   std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
-  auto r = run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + trace + " " + sets +
+  auto r = run_command(std::string(GPUTLM_BIN) + " run " + platform + " " + trace + " " + sets +
                            " --no-wall-clock --stats " + stats,
                        tag);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -203,6 +205,79 @@ TEST(smx_timing, a_gated_sp_group_adds_its_wake_up_to_each_instruction_after_a_g
   // Each 18-cycle step leaves the group OFF for 14 cycles.
   EXPECT_GT(gated["blocks"]["gpu.smx[0]"]["power.sp.residency.off"].get<double>(), 0.7);
   EXPECT_EQ(gated["blocks"]["gpu.smx[0]"]["power.sp.events.op"].get<double>(), double(n * 32));
+}
+
+TEST(smx_power, a_busy_smx_keeps_the_parts_it_uses_awake_under_idle_timeout) {
+  // tests/data/volta_ideal.yaml with power entries for the SMX's front end, register file,
+  // collectors and shared memory, and idle_timeout putting any of them OFF after 50 idle
+  // cycles. One TB of 4 warps, one per scheduler (sub-core: each scheduler has 2 of the 8
+  // register banks and one SP unit), each issuing n = 1000 independent FFMAs, one every
+  // 2 cycles (sp_initiation). Every FFMA reads R1, R2, R3 and writes R10+: registers of both
+  // parities, so both banks of its scheduler, the fetch/decode unit, the scheduler and the
+  // collector are used every few cycles (far fewer than 50) from a warp's first FFMA to its
+  // last, which are (n - 1) x 2 = 1998 cycles apart or more. An element goes OFF only after
+  // 50 idle cycles, so only before the first FFMA and after the last one: its OFF residency
+  // is at most (total - 1998) / total. (Before the SMX reported these uses, they went OFF at
+  // cycle 50 and stayed there: about 0.97.) Shared memory, never used, is OFF from cycle 50.
+  const std::uint64_t n = 1000, ii = 2, after = 50;
+  const std::string platform = std::string(GPUTLM_TEST_TMP) + "/volta_ideal_smx_power.yaml";
+  {
+    std::ofstream f(platform);
+    f << gputlm::testing::slurp(k_platform)
+      << "      register_file:\n"
+         "        states: {on: 100mW, off: {static: 0W, wake: 16cycles, break_even: 32cycles}}\n"
+         "        events: {read: 25pJ, write: 30pJ}\n";
+    for (const char* c : {"fetch_decode", "scheduler", "operand_collector", "shared_memory"})
+      f << "      " << c << ":\n"
+        << "        states: {on: 10mW, off: {static: 0W, wake: 10cycles, break_even: 20cycles}}\n";
+  }
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    ffmas(w, ops, n, false);
+  };
+  const std::string trace = k.write("busy_rf", 1, 4);
+  auto j = run(trace,
+               k_one_smx + " --set power.policy=idle_timeout --set power.policy.state=off"
+                           " --set power.policy.after=" + std::to_string(after) + "cycles",
+               "busy_rf", platform);
+  const nlohmann::json& smx = j["blocks"]["gpu.smx[0]"];
+  const double total = j["total_cycles"].get<double>();
+  const double bound = (total - double((n - 1) * ii)) / total;
+  ASSERT_GT(total, double((n - 1) * ii));
+  for (const char* c : {"register_file", "fetch_decode", "scheduler", "operand_collector"}) {
+    const double off = smx["power." + std::string(c) + ".residency.off"].get<double>();
+    EXPECT_LE(off, bound) << c;
+    EXPECT_LT(off, 0.15) << c;  // (the bound is about 0.1: the launch and the drain)
+  }
+  // Unused, it sleeps: OFF from cycle 50 to the end.
+  EXPECT_GE(smx["power.shared_memory.residency.off"].get<double>(), (total - after - 1) / total);
+  EXPECT_EQ(smx["power.register_file.events.read"].get<double>(), double(4 * n * 3));
+  EXPECT_EQ(smx["warp_instructions"].get<double>(), double(4 * (n + 1)));
+}
+
+TEST(smx_power, a_core_clock_at_half_a_volt_halves_static_and_quarters_dynamic_energy) {
+  // The power table is at 1 V (tests/data/volta_ideal.yaml: the SP group 100 mW, 4 pJ per
+  // lane op). With the core domain at 0.5 V the same run (same cycles) costs, for the SP
+  // group of SMX 0: static 100 mW x 0.5 x the simulated time, dynamic 4 pJ x 0.25 x its ops.
+  const std::uint64_t n = 100;
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    ffmas(w, ops, n, false);
+  };
+  const std::string trace = k.write("half_volt", 1, 1);
+  auto one = run(trace, k_one_smx, "volt_1");
+  auto half = run(trace, k_one_smx + " --set clocks.core.voltage=0.5V", "volt_05");
+  ASSERT_EQ(kernel_cycles(one), kernel_cycles(half));
+  ASSERT_EQ(one["simulated_seconds"], half["simulated_seconds"]);
+  const double t = half["simulated_seconds"].get<double>();
+  const nlohmann::json& s1 = one["blocks"]["gpu.smx[0]"];
+  const nlohmann::json& s05 = half["blocks"]["gpu.smx[0]"];
+  const double ops = s05["power.sp.events.op"].get<double>();
+  EXPECT_EQ(ops, double(n * 32));  // every FFMA, 32 lanes (EXIT is not an SP op)
+  EXPECT_NEAR(s1["power.sp.static_joules"].get<double>(), 0.1 * t, 0.1 * t * 1e-9);
+  EXPECT_NEAR(s1["power.sp.dynamic_joules"].get<double>(), ops * 4e-12, 1e-21);
+  EXPECT_NEAR(s05["power.sp.static_joules"].get<double>(), 0.1 * 0.5 * t, 0.1 * t * 1e-9);
+  EXPECT_NEAR(s05["power.sp.dynamic_joules"].get<double>(), ops * 4e-12 * 0.25, 1e-21);
 }
 
 TEST(smx_timing, gto_finishes_the_older_warp_first_lrr_interleaves) {

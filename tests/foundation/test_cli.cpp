@@ -252,8 +252,6 @@ TEST(cli, bad_smx_sizes) {
              th.line, 5);
   auto c = mutate("smx_coll", "    collectors_sp: 6", "    collectors_sp: 4294967296");
   expect_bad(c, "smx_coll", "gpu.smx[0].collectors_sp", "must be at most 1024", c.line, 5);
-  auto q = mutate("smx_ldstq", "    max_tbs: 8", "    max_tbs: 8\n    ldst_queue: 100000000000");
-  expect_bad(q, "smx_ldstq", "gpu.smx[0].ldst_queue", "must be at most 65536", q.line + 1, 5);
 }
 
 TEST(cli, bad_register_file_too_large) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -69,6 +70,9 @@ struct block_env {
     return *configs.back();
   }
 
+  // Builds the block from `values` and validates it. A key that none of the block's
+  // parameters read is an error, as in the elaborator (platform::check_unused_and_validate):
+  // a misspelt key in a test throws instead of leaving the parameter at its default.
   template <typename Block>
   std::unique_ptr<Block> make(const std::string& name, clock_domain& clk,
                               const std::map<std::string, std::string>& values,
@@ -76,8 +80,20 @@ struct block_env {
     block_config& c = config(name, type, values);
     block_context ctx{c, clk, stats, work, power};
     auto b = std::make_unique<Block>(name.c_str(), ctx);
+    check_unused(*b, c);
     b->validate();
     return b;
+  }
+
+  static void check_unused(const component& b, const block_config& c) {
+    for (const auto& [key, v] : c.values()) {
+      if (v.used) continue;
+      std::string valid;
+      for (const param_base* p : b.params()) valid += (valid.empty() ? "" : ", ") + p->name();
+      throw std::invalid_argument("block_env: " + c.path() + "." + key +
+                                  ": unknown key for a block of type '" + c.type() +
+                                  "' (its parameters: " + valid + ")");
+    }
   }
 };
 

@@ -112,7 +112,6 @@ TEST(hierarchy, tiny_queues_everywhere_still_drain_without_leaks) {
                {"l2",
                 {{"mshr_entries", "2"},
                  {"mshr_merge", "2"},
-                 {"miss_queue", "1"},
                  {"icnt_to_l2_queue", "1"},
                  {"l2_to_dram_queue", "1"},
                  {"l2_to_icnt_queue", "1"}}},

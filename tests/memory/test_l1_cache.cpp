@@ -175,6 +175,63 @@ TEST(l1_cache, fermi_global_store_hit_evicts_local_store_writes_back) {
   EXPECT_EQ(b.s("evictions"), 2);
 }
 
+namespace {
+// local_wb_global_evict, 2 sets x 2 ways (A, B, C in set 0): load A, load B, local store A
+// (a hit: A dirty), load B (a hit: A is the LRU line), load C. One line of the four is
+// dirty: 25 %. Returns the memory's log.
+std::vector<fixed_memory::seen> dirty_cap_run(const char* cap, double& writebacks) {
+  bench b(l1_params({{"size", "512B"},
+                     {"sets", "2"},
+                     {"ways", "2"},
+                     {"hit_latency", "1cycles"},
+                     {"dirty_line_cap", cap}}),
+          {load(0x0), load(0x100, true), store(0x0, true, access_kind::local_store),
+           load(0x100, true), load(0x200, true)},
+          20);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  writebacks = b.s("writebacks");
+  return b.mem->log;
+}
+}  // namespace
+
+TEST(l1_cache, a_dirty_line_cap_reached_lets_the_dirty_lru_line_go) {
+  // Cap 25: 1 x 100 / 4 = 25 >= 25, so A, the LRU line, is replaced: written back, then C's
+  // fill.
+  double writebacks = 0;
+  const auto log = dirty_cap_run("25", writebacks);
+  ASSERT_EQ(log.size(), 4u);
+  EXPECT_EQ(log[2].kind, access_kind::writeback);
+  EXPECT_EQ(log[2].addr, 0x0u);
+  EXPECT_EQ(log[3].kind, access_kind::fill);
+  EXPECT_EQ(log[3].addr, 0x200u);
+  EXPECT_EQ(writebacks, 1);
+}
+
+TEST(l1_cache, below_the_dirty_line_cap_a_clean_line_is_replaced_instead) {
+  // Cap 50 (the most 2 sets allow, 100 / 2): 25 < 50 keeps the dirty A; clean B is replaced,
+  // nothing is written back.
+  double writebacks = 0;
+  const auto log = dirty_cap_run("50", writebacks);
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[2].kind, access_kind::fill);
+  EXPECT_EQ(log[2].addr, 0x200u);
+  EXPECT_EQ(writebacks, 0);
+}
+
+TEST(l1_cache, a_dirty_line_cap_above_100_over_sets_is_rejected_when_lines_can_be_dirty) {
+  // 32 sets: a set of dirty lines is 3.125 % of the L1, so a cap above 3 could leave a set
+  // without a replaceable line for good. A write-through L1 holds no dirty line: any cap.
+  block_env env;
+  clock_domain& clk = env.clock("core", 700e6);
+  EXPECT_NO_THROW(env.make<l1_cache>("ok", clk, l1_params({{"dirty_line_cap", "3"}}), "l1_cache"));
+  EXPECT_THROW(env.make<l1_cache>("bad", clk, l1_params({{"dirty_line_cap", "4"}}), "l1_cache"),
+               input_error);
+  EXPECT_NO_THROW(env.make<l1_cache>(
+      "wt", clk, l1_params({{"dirty_line_cap", "25"}, {"write_policy", "write_through"}}),
+      "l1_cache"));
+}
+
 TEST(l1_cache, volta_write_through_allocates_written_sectors) {
   bench b(l1_params({{"sectored", "true"},
                      {"write_policy", "write_through"},

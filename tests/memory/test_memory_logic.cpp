@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <memory>
 #include <random>
 #include <set>
 #include <vector>
@@ -373,19 +374,24 @@ TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
   struct ref_line {
     bool allocated = false, reserved = false;
     std::uint64_t line = 0, used = 0, filled = 0;
+    bool dirty = false;
   };
+  // Without a dirty-line cap, and with one of 30 % (dirty lines pass as victims only once
+  // 30 % of the 4 x ways lines are dirty).
+  for (std::uint32_t cap : {0u, 30u})
   for (std::uint32_t ways : {1u, 2u, 7u, 24u, 64u, 70u, 130u}) {
     for (bool fifo : {false, true}) {
-      SCOPED_TRACE(testing::Message() << ways << " ways, fifo " << fifo);
+      SCOPED_TRACE(testing::Message() << ways << " ways, fifo " << fifo << ", cap " << cap);
       cache_geometry g;
       g.sets = 4;
       g.ways = ways;
       g.line_size = 128;
       g.fifo = fifo;
+      g.dirty_cap_percent = cap;
       tag_array dut(g);
       std::vector<ref_line> ref(std::size_t(g.sets) * ways);
       std::uint64_t clock = 0;
-      std::mt19937 rng(ways * 2 + fifo);
+      std::mt19937 rng(ways * 2 + fifo + cap);
       // Line numbers x and x ^ 0x10001 share a fingerprint (x ^ x>>16 ^ ...), and so do
       // x and x ^ 0x1000000010000, in the same set (x's low two bits).
       auto pick = [&] {
@@ -402,17 +408,20 @@ TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
       };
       auto ref_victim = [&](std::uint32_t set) {
         const std::size_t base = std::size_t(set) * ways;
+        std::size_t dirty = 0;
+        for (const ref_line& l : ref) dirty += l.dirty;
+        const bool dirty_ok = dirty * 100 >= cap * ref.size();
         int best = -1;
         for (std::size_t w = 0; w < ways; ++w) {
           const ref_line& l = ref[base + w];
           if (!l.allocated) return int(base + w);
-          if (l.reserved) continue;
+          if (l.reserved || (l.dirty && !dirty_ok)) continue;
           const std::uint64_t rank = fifo ? l.filled : l.used;
           if (best < 0 || rank < (fifo ? ref[best].filled : ref[best].used)) best = int(base + w);
         }
         return best;
       };
-      int reserved_victims = 0, full_sets = 0;
+      int reserved_victims = 0, full_sets = 0, dirty_passed = 0;
       for (int step = 0; step < 20000; ++step) {
         const std::uint64_t line = pick();
         const std::uint32_t set = dut.set_of(line);
@@ -421,10 +430,23 @@ TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
         ASSERT_EQ(idx, ref_lookup(line)) << "step " << step;
         const int v = dut.victim(set);
         ASSERT_EQ(v, ref_victim(set)) << "step " << step;
+        std::size_t dirty = 0;
+        for (const ref_line& l : ref) dirty += l.dirty;
+        ASSERT_EQ(dut.dirty_lines(), dirty) << "step " << step;
+        if (cap != 0 && dirty * 100 < cap * ref.size()) {
+          for (std::size_t w = 0; w < ways; ++w) {
+            const ref_line& l = ref[std::size_t(set) * ways + w];
+            dirty_passed += l.allocated && l.dirty && !l.reserved;
+          }
+        }
         const unsigned op = rng() % 10;
-        if (idx >= 0 && op < 4) {  // a hit
+        if (idx >= 0 && op < 4) {  // a hit (a write hit in one of three makes the line dirty)
           dut.touch(idx);
           ref[idx].used = ++clock;
+          if (rng() % 3 == 0) {
+            dut.mark_dirty(idx, static_cast<std::uint8_t>(1 + rng() % 15));
+            ref[idx].dirty = true;
+          }
         } else if (idx >= 0 && op < 6) {  // a miss reserves its line until the fill
           const bool r = !ref[idx].reserved;
           dut.set_reserved(idx, r);
@@ -459,7 +481,77 @@ TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
       if (ways <= 2) {
         EXPECT_GT(reserved_victims, 0);  // sets with every line reserved
       }
+      if (cap != 0) {
+        EXPECT_GT(dirty_passed, 0);  // dirty lines passed over below the cap
+      }
     }
+  }
+}
+
+TEST(cache_logic, a_dirty_line_cap_protects_dirty_lines_until_enough_are_dirty) {
+  // Two sets of two ways (4 lines), write-back, LRU; A, B, C map to set 0. Load A, load B,
+  // store A (a hit: A dirty), load B (a hit): set 0 holds A (least recent, dirty) and B
+  // (clean), and 1 of the 4 lines is dirty: 25 %. A load of C then replaces
+  //   cap 0:  A, the LRU line (any line may go): A is written back;
+  //   cap 25: A too, since 1 x 100 / 4 = 25 >= 25 (GPGPU-Sim's test is >=);
+  //   cap 50: B, since 25 < 50 keeps the dirty A out of the candidates: no write-back.
+  // With B dirty too (store B instead of load B), 2 of 4 lines = 50 %:
+  //   cap 50: A again (50 >= 50); cap 75: no candidate in set 0, the load fails (no_line).
+  const std::uint64_t A = 0, B = 256, C = 512;  // line / 128 even: set 0
+  auto run = [&](std::uint32_t cap, bool store_b) {
+    cache_geometry g;
+    g.sets = 2;
+    g.ways = 2;
+    g.write = write_policy::write_back;
+    g.dirty_cap_percent = cap;
+    auto c = std::make_unique<cache_logic>(g);
+    std::vector<mshr_table::slot> ready;
+    auto access = [&](std::uint64_t addr, bool write) {
+      access_request r;
+      r.addr = addr;
+      r.write = write;
+      r.miss_queue_free = 4;
+      access_result res = c->access(r);
+      if (res.kind == access_result::miss) c->fill(res.mshr, res.fetch, ready);
+      return res;
+    };
+    EXPECT_EQ(access(A, false).kind, access_result::miss);
+    EXPECT_EQ(access(B, false).kind, access_result::miss);
+    EXPECT_EQ(access(A, true).kind, access_result::write_done);  // hit: A dirty
+    EXPECT_EQ(access(B, store_b).kind, store_b ? access_result::write_done : access_result::hit);
+    EXPECT_EQ(c->tags().dirty_lines(), store_b ? 2u : 1u);
+    return std::make_pair(access(C, false), std::move(c));
+  };
+  {
+    auto [r, c] = run(0, false);
+    EXPECT_EQ(r.kind, access_result::miss);
+    EXPECT_TRUE(r.writeback);
+    EXPECT_EQ(r.wb_line, A);
+    EXPECT_TRUE(c->probe(B, 0xf));
+    EXPECT_EQ(c->tags().dirty_lines(), 0u);
+  }
+  {
+    auto [r, c] = run(25, false);
+    EXPECT_TRUE(r.writeback);
+    EXPECT_EQ(r.wb_line, A);
+  }
+  {
+    auto [r, c] = run(50, false);
+    EXPECT_EQ(r.kind, access_result::miss);
+    EXPECT_FALSE(r.writeback);
+    EXPECT_FALSE(c->probe(B, 0xf));  // B replaced by C
+    EXPECT_TRUE(c->probe(A, 0xf));
+    EXPECT_EQ(c->tags().dirty_lines(), 1u);
+  }
+  {
+    auto [r, c] = run(50, true);
+    EXPECT_TRUE(r.writeback);
+    EXPECT_EQ(r.wb_line, A);
+  }
+  {
+    auto [r, c] = run(75, true);
+    EXPECT_EQ(r.kind, access_result::fail);
+    EXPECT_EQ(r.cause, fail_cause::no_line);
   }
 }
 

@@ -458,7 +458,7 @@ TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
                                            {"mem_channels", "1"},
                                            {"vcs", "1"},
                                            {"vc_buffer", "5"},
-                                           {"mem_buffer", "5"},
+                                           {"mem_ejection_buffer", "5"},
                                            {"smx_nodes", "[0, 0, 0, 0]"},
                                            {"mem_nodes", "[63]"}}),
                                "mesh");

@@ -103,7 +103,14 @@ TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count)
   EXPECT_NEAR(data.residency_seconds(1, now), sleep, 1e-18);
   const double data_static = on * 0.1 + sleep * 0.0228;
   EXPECT_NEAR(data.static_joules(now), data_static, data_static * 1e-12);
-  EXPECT_NEAR(data.dynamic_joules(), 45e-12 + 2 * 40e-12, 1e-24);  // fill write, two reads
+  // Two moves from ON into Sleep (at fill+100 and at 1150), each costing its break-even,
+  // 10 cycles x 1 ns x (100 - 22.8) mW = 772 pJ: 1.544 nJ.
+  const double transitions = 2 * 10 * 1e-9 * (0.1 - 0.0228);
+  EXPECT_NEAR(transitions, 1.544e-9, 1e-21);
+  EXPECT_NEAR(data.transition_joules(), transitions, 1e-21);
+  EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.transition_joules"), transitions, 1e-21);
+  // Fill write 45 pJ, two reads 2 x 40 pJ, and the transitions.
+  EXPECT_NEAR(data.dynamic_joules(), 45e-12 + 2 * 40e-12 + transitions, 1e-21);
   EXPECT_NEAR(b.component("l1_cache.tag").dynamic_joules(), 3 * 4e-12, 1e-24);
   EXPECT_NEAR(b.component("l1_cache.mshr").dynamic_joules(), 3e-12, 1e-24);
   // The block's statistics report the same figures.
@@ -112,7 +119,8 @@ TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count)
   const double block_static = data_static + 2000 * ns * (0.01 + 0.005);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.static_joules"), block_static, block_static * 1e-12);
   EXPECT_NEAR(b.model.static_joules(now), block_static, block_static * 1e-12);
-  const double block_dynamic = 45e-12 + 2 * 40e-12 + 3 * 4e-12 + 3e-12;
+  const double block_dynamic = 45e-12 + 2 * 40e-12 + transitions + 3 * 4e-12 + 3e-12;
+  EXPECT_NEAR(stat(b.env.stats, "l1", "power.dynamic_joules"), block_dynamic, 1e-21);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.average_watts"),
               (block_static + block_dynamic) / (2000 * ns), 1e-9);
 }
@@ -137,6 +145,10 @@ TEST(cache_power, per_32_byte_line_elements_sleep_one_by_one) {
   EXPECT_NEAR(data.residency_seconds(0, now), on, 1e-18);
   EXPECT_NEAR(data.residency_seconds(1, now), 512 * 2000 * ns - on, 1e-15);
   EXPECT_EQ(b.tg->latency(1), 35u + 2u);
+  // Moves from ON into Sleep: the 508 unused elements at 100, the line's 4 at fill+100, its
+  // element 0 again at 1100: 513, each 10 cycles x 1 ns x (100 - 22.8) mW / 512 elements.
+  EXPECT_EQ(data.transitions(), 513u);
+  EXPECT_NEAR(data.transition_joules(), 513 * 10 * 1e-9 * (0.1 - 0.0228) / 512, 1e-21);
 }
 
 TEST(cache_power, a_dvfs_change_scales_static_by_v_and_dynamic_by_v_squared) {

@@ -1,11 +1,13 @@
 // Residency and energy of a power component against hand-worked sequences: a four-line
-// cache bank with Snooze's tri-modal states, a DVFS change mid-run, changes dated back, and
-// the idle-timeout gating policy.
+// cache bank with Snooze's tri-modal states, a DVFS change mid-run, changes dated back, the
+// idle-timeout gating policy, and the transition energy of each move from ON into a lower
+// state (break-even cycles x period x the static power it saves).
 #include <gtest/gtest.h>
 
 #include "models/common/input_error.h"
 #include "models/power/gating_policy.h"
 #include "models/power/power_component.h"
+#include "models/power/power_model.h"
 
 using namespace gputlm::pm;
 
@@ -14,12 +16,16 @@ constexpr std::uint64_t ns = 1'000'000;  // fs
 enum { on, sleep_, off };
 enum { ev_read, ev_write };
 
-power_component bank() {
-  // Per line: ON 10 mW, Sleep 22.8 % of it, OFF 1.5 % (Snooze's ratios); read 20 pJ, write 25 pJ.
+power_component bank(double volts = 1.0) {
+  // Per line: ON 10 mW, Sleep 22.8 % of it, OFF 1.5 % (Snooze's ratios); read 20 pJ, write
+  // 25 pJ; break-even 10 cycles (Sleep) and 40 (OFF) of a 1 ns clock. Four lines.
   return power_component("data_array",
                          {{"on", 10e-3, 0, 0}, {"sleep", 2.28e-3, 2, 10}, {"off", 0.15e-3, 2, 40}},
-                         {{"read", 20e-12}, {"write", 25e-12}}, 1.0, 4);
+                         {{"read", 20e-12}, {"write", 25e-12}}, operating_point{volts, ns}, 4);
 }
+// Transition energy per line, by hand: break-even x 1 ns x (P_on - P_state).
+constexpr double to_sleep = 10 * 1e-9 * (10e-3 - 2.28e-3);  // 10 x 1 ns x 7.72 mW = 77.2 pJ
+constexpr double to_off = 40 * 1e-9 * (10e-3 - 0.15e-3);    // 40 x 1 ns x 9.85 mW = 394 pJ
 }  // namespace
 
 TEST(power_component, residency_and_energy_of_a_hand_built_sequence) {
@@ -37,10 +43,31 @@ TEST(power_component, residency_and_energy_of_a_hand_built_sequence) {
   EXPECT_NEAR(p.residency_seconds(off, end), 700e-9, 1e-18);
   const double expected_static = 2900e-9 * 10e-3 + 400e-9 * 2.28e-3 + 700e-9 * 0.15e-3;
   EXPECT_NEAR(p.static_joules(end), expected_static, expected_static * 1e-12);
-  EXPECT_NEAR(p.dynamic_joules(), 5 * 20e-12 + 2 * 25e-12, 1e-24);
+  // Two moves out of ON: line 0 into Sleep at 100, line 1 into OFF at 300 (line 0's return
+  // to ON at 500 costs nothing): 77.2 pJ + 394 pJ = 471.2 pJ, on top of the events'
+  // 5 x 20 pJ + 2 x 25 pJ = 150 pJ.
+  EXPECT_EQ(p.transitions(), 2u);
+  EXPECT_NEAR(p.transition_joules(), to_sleep + to_off, 1e-21);
+  EXPECT_NEAR(p.transition_joules(), 471.2e-12, 1e-21);
+  EXPECT_NEAR(p.event_joules(), 5 * 20e-12 + 2 * 25e-12, 1e-24);
+  EXPECT_NEAR(p.dynamic_joules(), 150e-12 + 471.2e-12, 1e-21);
   EXPECT_EQ(p.event_count(ev_read), 5u);
   EXPECT_EQ(p.in_state(on), 3u);
   EXPECT_EQ(p.in_state(off), 1u);
+}
+
+TEST(power_component, a_supply_below_1v_scales_static_by_v_and_dynamic_by_v_squared) {
+  // The coefficients are at 1 V: a component starting at 0.5 V leaks 0.5 x and spends
+  // 0.25 x per event. Four lines ON for 1000 ns: 4 x 10 mW x 1000 ns x 0.5 = 20 nJ;
+  // 10 reads: 10 x 20 pJ x 0.25 = 50 pJ; a move into Sleep saves 0.5 x 7.72 mW, so it
+  // costs 10 x 1 ns x 3.86 mW = 38.6 pJ.
+  power_component p = bank(0.5);
+  p.record(ev_read, 10);
+  const std::uint64_t end = 1000 * ns;
+  EXPECT_NEAR(p.static_joules(end), 20e-9, 20e-9 * 1e-12);
+  EXPECT_NEAR(p.dynamic_joules(), 50e-12, 1e-24);
+  p.set_state(3, sleep_, end);
+  EXPECT_NEAR(p.transition_joules(), 38.6e-12, 1e-21);
 }
 
 TEST(power_component, dvfs_scales_static_by_v_and_dynamic_by_v_squared) {
@@ -57,7 +84,8 @@ TEST(power_component, dvfs_scales_static_by_v_and_dynamic_by_v_squared) {
 TEST(power_component, an_l2_of_32_byte_lines_is_one_component_of_147k_elements) {
   // 4.5 MB of 32 B lines = 147,456 elements (9 B each: state and time of the last change).
   const std::uint32_t lines = 4608 * 1024 / 32;
-  power_component l2("l2_lines", {{"on", 1e-6, 0, 0}, {"off", 1e-8, 2, 40}}, {}, 1.0, lines);
+  power_component l2("l2_lines", {{"on", 1e-6, 0, 0}, {"off", 1e-8, 2, 40}}, {},
+                     operating_point{1.0, ns}, lines);
   for (std::uint32_t i = 0; i < lines; i += 2)
     l2.set_state(i, 1, 10 * ns);
   EXPECT_EQ(l2.in_state(1), lines / 2);
@@ -79,6 +107,8 @@ TEST(power_component, a_change_dated_back_counts_from_its_own_time) {
   EXPECT_NEAR(p.residency_seconds(sleep_, end), 600e-9, 1e-18);
   EXPECT_NEAR(p.residency_seconds(off, end), 0.0, 1e-18);
   EXPECT_EQ(p.changed_at(1), 300 * ns);
+  // Line 1 into OFF and line 2 into Sleep, each charged once: 394 pJ + 77.2 pJ.
+  EXPECT_NEAR(p.transition_joules(), to_off + to_sleep, 1e-21);
 }
 
 TEST(idle_timeout, lines_sleep_after_the_timeout_and_wake_with_the_states_latency) {
@@ -103,6 +133,12 @@ TEST(idle_timeout, lines_sleep_after_the_timeout_and_wake_with_the_states_latenc
   EXPECT_EQ(p.in_state(sleep_), 4u);
   const double expected = 640e-9 * 10e-3 + 3360e-9 * 2.28e-3;
   EXPECT_NEAR(p.static_joules(end), expected, expected * 1e-12);
+  // Five moves into Sleep (line 0 at 150 and 500, line 1 at 190, lines 2 and 3 at 100), each
+  // 10 cycles x 1 ns x (10 - 2.28) mW = 77.2 pJ: 386 pJ, the whole dynamic energy (the
+  // policy test records no events).
+  EXPECT_EQ(p.transitions(), 5u);
+  EXPECT_NEAR(p.transition_joules(), 5 * 77.2e-12, 1e-21);
+  EXPECT_NEAR(p.dynamic_joules(), 386e-12, 1e-21);
 }
 
 TEST(idle_timeout, applies_only_to_the_components_it_names_and_rejects_bad_parameters) {
@@ -124,4 +160,21 @@ TEST(idle_timeout, applies_only_to_the_components_it_names_and_rejects_bad_param
   policy_spec none;
   none.type = "snooze_typo";
   EXPECT_THROW(make_policy(none), gputlm::input_error);
+}
+
+TEST(power_model, the_on_state_takes_no_wake_up_or_break_even_time) {
+  // Nothing wakes into ON or moves into it from ON: such a time would do nothing.
+  auto spec = [](std::uint64_t wake, std::uint64_t break_even) {
+    power_spec s;
+    s.present = true;
+    component_spec c;
+    c.block_type = "l1_cache";
+    c.component = "data";
+    c.states = {{"on", 0.1, wake, break_even, {}}, {"sleep", 0.02, 2, 10, {}}};
+    s.components.push_back(c);
+    return s;
+  };
+  EXPECT_NO_THROW(power_model(spec(0, 0)));
+  EXPECT_THROW(power_model(spec(2, 0)), gputlm::input_error);
+  EXPECT_THROW(power_model(spec(0, 10)), gputlm::input_error);
 }

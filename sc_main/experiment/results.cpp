@@ -1,0 +1,451 @@
+#include "sc_main/experiment/results.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+namespace gputlm::experiment {
+namespace {
+
+std::size_t index_of_metric(const experiment_spec& x, const std::string& name) {
+  for (std::size_t i = 0; i < x.metrics.size(); ++i)
+    if (x.metrics[i].name == name) return i;
+  return x.metrics.size();
+}
+
+std::optional<double> mean_of(const std::vector<double>& v, bool geometric) {
+  if (v.empty()) return std::nullopt;
+  if (geometric) {
+    double s = 0;
+    for (double x : v) {
+      if (!(x > 0)) return std::nullopt;
+      s += std::log(x);
+    }
+    return std::exp(s / double(v.size()));
+  }
+  double s = 0;
+  for (double x : v) s += x;
+  return s / double(v.size());
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string opt_number(const std::optional<double>& v) { return v ? format_number(*v) : ""; }
+
+nlohmann::json opt_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// A report cell: three significant decimals for ratios, %.6g for raw values.
+std::string shown(const std::optional<double>& v, bool ratio) {
+  if (!v) return "—";
+  return ratio ? fmt::format("{:.3f}", *v) : fmt::format("{:.6g}", *v);
+}
+
+std::string row_label(const std::string& row, const metric& m) {
+  if (row == "geomean") return m.geometric_mean ? "**geomean**" : "**mean**";
+  if (row.rfind("group:", 0) == 0)
+    return "**" + std::string(m.geometric_mean ? "geomean " : "mean ") + row.substr(6) + "**";
+  return row;
+}
+
+}  // namespace
+
+std::string format_number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+    return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{}", v);
+}
+
+void evaluate_metrics(const experiment_spec& x, const nlohmann::json& stats, point_result& r) {
+  const std::size_t n = x.metrics.size();
+  r.values.assign(n, std::nullopt);
+  r.why.assign(n, "");
+  std::vector<bool> done(n, false);
+  std::function<std::optional<double>(std::size_t)> value = [&](std::size_t i) {
+    if (done[i]) return r.values[i];
+    done[i] = true;  // (references do not loop: load_experiment checks)
+    std::string why;
+    auto v = x.metrics[i].expr.eval(
+        stats, [&](const std::string& name) { return value(index_of_metric(x, name)); }, why);
+    if (v && !std::isfinite(*v)) {
+      why = "not a finite number";
+      v.reset();
+    }
+    r.values[i] = v;
+    r.why[i] = why;
+    return v;
+  };
+  for (std::size_t i = 0; i < n; ++i) value(i);
+}
+
+experiment_results::experiment_results(const experiment_spec& x, std::vector<point_result> points,
+                                       std::string commit)
+    : m_x(x), m_points(std::move(points)), m_commit(std::move(commit)) {
+  summarise();
+}
+
+std::size_t experiment_results::failed() const {
+  std::size_t n = 0;
+  for (const auto& p : m_points) n += !p.ok;
+  return n;
+}
+
+std::size_t experiment_results::reused() const {
+  std::size_t n = 0;
+  for (const auto& p : m_points) n += p.reused;
+  return n;
+}
+
+std::vector<std::string> experiment_results::rows() const {
+  std::vector<std::string> r;
+  for (const auto& w : m_x.workloads) r.push_back(w.name);
+  for (const auto& g : m_x.groups) r.push_back("group:" + g);
+  r.push_back("geomean");
+  return r;
+}
+
+const summary_cell& experiment_results::cell(std::size_t m, std::size_t p, std::size_t c,
+                                             const std::string& row) const {
+  const auto names = rows();
+  std::size_t i = 0;
+  while (i + 1 < names.size() && names[i] != row) ++i;
+  return m_cells[m][p][c][i];
+}
+
+std::optional<double> experiment_results::compare(const metric& m, std::optional<double> v,
+                                                  std::optional<double> base) const {
+  if (!v || !base) return std::nullopt;
+  switch (m.compare) {
+    case compare_kind::normalized:
+      return *base != 0 ? std::optional<double>(*v / *base) : std::nullopt;
+    case compare_kind::speedup:
+      return *v != 0 ? std::optional<double>(*base / *v) : std::nullopt;
+    case compare_kind::difference:
+      return *v - *base;
+    case compare_kind::none:
+      break;
+  }
+  return std::nullopt;
+}
+
+void experiment_results::summarise() {
+  const std::size_t M = m_x.metrics.size(), P = m_x.platforms.size(), C = m_x.configurations.size(),
+                    W = m_x.workloads.size();
+  const std::vector<std::string> names = rows();
+  std::size_t base = 0;
+  while (m_x.configurations[base].name != m_x.baseline) ++base;
+  m_cells.assign(M, std::vector<std::vector<std::vector<summary_cell>>>(
+                        P, std::vector<std::vector<summary_cell>>(
+                               C, std::vector<summary_cell>(names.size()))));
+  // The mean over a workload's repetitions, when every one has a value.
+  auto mean = [&](std::size_t m, std::size_t p, std::size_t c,
+                  std::size_t w) -> std::optional<double> {
+    double s = 0;
+    std::uint32_t n = 0;
+    for (const auto& r : m_points) {
+      if (r.platform != p || r.configuration != c || r.workload != w) continue;
+      if (!r.ok || !r.values[m]) return std::nullopt;
+      s += *r.values[m];
+      ++n;
+    }
+    if (n != m_x.workloads[w].repetitions) return std::nullopt;
+    return s / double(n);
+  };
+  for (std::size_t m = 0; m < M; ++m) {
+    const metric& met = m_x.metrics[m];
+    for (std::size_t p = 0; p < P; ++p)
+      for (std::size_t c = 0; c < C; ++c) {
+        auto& row = m_cells[m][p][c];
+        for (std::size_t w = 0; w < W; ++w) {
+          row[w].value = mean(m, p, c, w);
+          row[w].compared = compare(met, row[w].value, mean(m, p, base, w));
+        }
+        // Groups, then all workloads.
+        for (std::size_t g = W; g < names.size(); ++g) {
+          const bool all = names[g] == "geomean";
+          std::vector<double> v;
+          std::size_t of = 0;
+          for (std::size_t w = 0; w < W; ++w) {
+            if (!all && "group:" + m_x.workloads[w].group != names[g]) continue;
+            ++of;
+            const auto& x = met.compare == compare_kind::none ? row[w].value : row[w].compared;
+            if (x) v.push_back(*x);
+          }
+          auto agg = mean_of(v, met.geometric_mean);
+          row[g].of = of;
+          row[g].count = v.size();
+          (met.compare == compare_kind::none ? row[g].value : row[g].compared) = agg;
+        }
+      }
+  }
+}
+
+std::string experiment_results::csv() const {
+  std::ostringstream o;
+  o << "platform,configuration,workload,repetition,status,reused,seconds";
+  for (const auto& m : m_x.metrics) {
+    o << "," << csv_cell(m.name);
+    if (m.compare != compare_kind::none) o << "," << csv_cell(m.name + ".vs_baseline");
+  }
+  o << ",stats,error\n";
+  for (const auto& r : m_points) {
+    o << csv_cell(m_x.platforms[r.platform].name) << ","
+      << csv_cell(m_x.configurations[r.configuration].name) << ","
+      << csv_cell(m_x.workloads[r.workload].name) << "," << r.repetition << ","
+      << (r.ok ? "ok" : "failed") << "," << (r.reused ? "yes" : "no") << ","
+      << fmt::format("{:.3f}", r.seconds);
+    // The baseline point of the same platform, workload and repetition.
+    const point_result* b = nullptr;
+    for (const auto& q : m_points)
+      if (q.platform == r.platform && q.workload == r.workload && q.repetition == r.repetition &&
+          m_x.configurations[q.configuration].name == m_x.baseline)
+        b = &q;
+    for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
+      const auto v = r.ok ? r.values[m] : std::nullopt;
+      o << "," << opt_number(v);
+      if (m_x.metrics[m].compare != compare_kind::none)
+        o << ","
+          << opt_number(compare(m_x.metrics[m], v, b && b->ok ? b->values[m] : std::nullopt));
+    }
+    o << "," << (r.ok ? "points/" + r.key + "/stats.json" : "") << "," << csv_cell(r.error) << "\n";
+  }
+  return o.str();
+}
+
+std::string experiment_results::json() const {
+  nlohmann::json j;
+  j["experiment"] = {{"name", m_x.name},
+                     {"description", m_x.description},
+                     {"file", m_x.file},
+                     {"baseline", m_x.baseline},
+                     {"gputlm_commit", m_commit}};
+  j["platforms"] = nlohmann::json::array();
+  for (const auto& p : m_x.platforms) {
+    j["platforms"].push_back(p.name);
+    j["platform_files"][p.name] = p.file;
+  }
+  j["configurations"] = nlohmann::json::array();
+  for (const auto& c : m_x.configurations) {
+    j["configurations"].push_back(c.name);
+    auto& sets = j["configuration_overrides"][c.name] = nlohmann::json::array();
+    for (const auto& s : c.sets) sets.push_back(s.set_option());
+  }
+  j["workloads"] = nlohmann::json::array();
+  for (const auto& w : m_x.workloads)
+    j["workloads"].push_back(
+        {{"name", w.name},
+         {"group", w.group.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.group)},
+         {"source", w.describe()},
+         {"repetitions", w.repetitions}});
+  j["groups"] = m_x.groups;
+  j["metrics"] = nlohmann::json::array();
+  for (const auto& m : m_x.metrics)
+    j["metrics"].push_back({{"name", m.name},
+                            {"value", m.text},
+                            {"compare", to_string(m.compare)},
+                            {"mean", m.geometric_mean ? "geometric" : "arithmetic"},
+                            {"label", m.label},
+                            {"unit", m.unit}});
+  j["sweeps"] = nlohmann::json::array();
+  for (const auto& s : m_x.sweeps) {
+    nlohmann::json cs = nlohmann::json::array();
+    for (const auto& v : s.values) cs.push_back(s.name + "=" + v);
+    j["sweeps"].push_back({{"name", s.name},
+                           {"parameter", s.parameter},
+                           {"values", s.values},
+                           {"with", s.with},
+                           {"configurations", cs}});
+  }
+  j["points"] = nlohmann::json::array();
+  for (const auto& r : m_points) {
+    nlohmann::json p = {{"platform", m_x.platforms[r.platform].name},
+                        {"configuration", m_x.configurations[r.configuration].name},
+                        {"workload", m_x.workloads[r.workload].name},
+                        {"repetition", r.repetition},
+                        {"key", r.key},
+                        {"status", r.ok ? "ok" : "failed"},
+                        {"reused", r.reused},
+                        {"seconds", r.seconds},
+                        {"error", r.error},
+                        {"stats", r.ok ? nlohmann::json("points/" + r.key + "/stats.json")
+                                       : nlohmann::json(nullptr)}};
+    for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
+      p["metrics"][m_x.metrics[m].name] = opt_json(r.ok ? r.values[m] : std::nullopt);
+      if (r.ok && !r.values[m] && !r.why[m].empty()) p["missing"][m_x.metrics[m].name] = r.why[m];
+    }
+    j["points"].push_back(std::move(p));
+  }
+  const auto names = rows();
+  for (std::size_t m = 0; m < m_x.metrics.size(); ++m)
+    for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
+      for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
+        for (std::size_t r = 0; r < names.size(); ++r) {
+          const summary_cell& s = m_cells[m][p][c][r];
+          nlohmann::json cellj = {{"value", opt_json(s.value)}, {"compared", opt_json(s.compared)}};
+          if (s.of) cellj["of"] = s.of, cellj["count"] = s.count;
+          j["summary"][m_x.metrics[m].name][m_x.platforms[p].name][m_x.configurations[c].name]
+           [names[r]] = cellj;
+        }
+  j["paper"] = nlohmann::json::array();
+  for (const auto& pv : m_x.paper) {
+    std::size_t m = index_of_metric(m_x, pv.metric), p = 0, c = 0;
+    while (m_x.platforms[p].name != pv.platform) ++p;
+    while (m_x.configurations[c].name != pv.configuration) ++c;
+    j["paper"].push_back({{"metric", pv.metric},
+                          {"platform", pv.platform},
+                          {"configuration", pv.configuration},
+                          {"workload", pv.workload},
+                          {"value", pv.value},
+                          {"as_reported", pv.as_reported},
+                          {"source", pv.source},
+                          {"ours", opt_json(cell(m, p, c, pv.workload).compared)}});
+  }
+  j["plots"] = nlohmann::json::array();
+  for (const auto& pl : m_x.plots)
+    j["plots"].push_back({{"metric", pl.metric},
+                          {"kind", pl.kind},
+                          {"sweep", pl.sweep},
+                          {"file", pl.file},
+                          {"title", pl.title}});
+  return j.dump(1) + "\n";
+}
+
+std::string experiment_results::markdown(const std::vector<std::string>& plots,
+                                         const std::string& plot_note) const {
+  std::ostringstream o;
+  o << "# Experiment: " << m_x.name << "\n\n";
+  if (!m_x.description.empty()) o << m_x.description << "\n\n";
+  o << "Produced by gputlm " << m_commit << " from `" << m_x.file << "`.\n\n";
+  o << "## Configuration\n\n";
+  o << "| | |\n|---|---|\n";
+  for (const auto& p : m_x.platforms) o << "| platform `" << p.name << "` | `" << p.file << "` |\n";
+  for (const auto& c : m_x.configurations) {
+    std::string sets;
+    for (const auto& s : c.sets) sets += (sets.empty() ? "" : ", ") + ("`" + s.set_option() + "`");
+    o << "| configuration `" << c.name << "`" << (c.name == m_x.baseline ? " (baseline)" : "")
+      << " | " << (sets.empty() ? "the platform as written" : sets) << " |\n";
+  }
+  for (const auto& w : m_x.workloads) {
+    o << "| workload `" << w.name << "` | " << w.describe();
+    if (w.repetitions > 1)
+      o << "; " << w.repetitions << " repetitions (seeds " << w.first_seed << "–"
+        << w.first_seed + w.repetitions - 1 << ", mean)";
+    if (!w.group.empty()) o << "; group " << w.group;
+    o << " |\n";
+  }
+  o << "| points | " << m_points.size() << ": " << m_points.size() - failed() << " ok, " << failed()
+    << " failed; " << m_points.size() - reused() << " run, " << reused() << " reused |\n\n";
+
+  const auto names = rows();
+  for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
+    const metric& met = m_x.metrics[m];
+    const bool ratio =
+        met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
+    o << "## " << met.label << "\n\n`" << met.name << " = " << met.text << "`";
+    if (!met.unit.empty()) o << " (" << met.unit << ")";
+    switch (met.compare) {
+      case compare_kind::speedup:
+        o << "; speedup = " << m_x.baseline << "'s value / the configuration's.";
+        break;
+      case compare_kind::normalized:
+        o << "; normalised = the configuration's value / " << m_x.baseline << "'s.";
+        break;
+      case compare_kind::difference:
+        o << "; difference = the configuration's value − " << m_x.baseline << "'s.";
+        break;
+      case compare_kind::none:
+        o << "; values as measured.";
+        break;
+    }
+    o << (met.compare == compare_kind::none ? "" : " The measured value follows in parentheses.")
+      << "\n\n";
+    for (std::size_t p = 0; p < m_x.platforms.size(); ++p) {
+      o << "### " << m_x.platforms[p].name << "\n\n| workload |";
+      for (const auto& c : m_x.configurations) o << " " << c.name << " |";
+      o << "\n|---|";
+      for (std::size_t c = 0; c < m_x.configurations.size(); ++c) o << "---:|";
+      o << "\n";
+      for (std::size_t r = 0; r < names.size(); ++r) {
+        o << "| " << row_label(names[r], met);
+        const summary_cell& any = m_cells[m][p][0][r];
+        if (any.of && any.count != any.of) o << " (" << any.count << " of " << any.of << ")";
+        o << " |";
+        for (std::size_t c = 0; c < m_x.configurations.size(); ++c) {
+          const summary_cell& s = m_cells[m][p][c][r];
+          if (met.compare == compare_kind::none) {
+            o << " " << shown(s.value, false);
+          } else {
+            o << " " << shown(s.compared, ratio);
+            if (r < m_x.workloads.size()) o << " (" << shown(s.value, false) << ")";
+          }
+          for (const auto& pv : m_x.paper)
+            if (pv.metric == met.name && pv.platform == m_x.platforms[p].name &&
+                pv.configuration == m_x.configurations[c].name && pv.workload == names[r])
+              o << " · paper " << shown(pv.value, ratio);
+          o << " |";
+        }
+        o << "\n";
+      }
+      o << "\n";
+    }
+  }
+
+  if (!m_x.paper.empty()) {
+    o << "## Beside the papers\n\nThe paper's values are typed into the experiment file with their "
+         "source; "
+         "they are shown here for comparison, never computed.\n\n"
+         "| metric | platform | configuration | workload | ours | paper | as reported | source |\n"
+         "|---|---|---|---|---:|---:|---|---|\n";
+    for (const auto& pv : m_x.paper) {
+      std::size_t m = index_of_metric(m_x, pv.metric), p = 0, c = 0;
+      while (m_x.platforms[p].name != pv.platform) ++p;
+      while (m_x.configurations[c].name != pv.configuration) ++c;
+      const metric& met = m_x.metrics[m];
+      const bool ratio =
+          met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
+      o << "| " << pv.metric << " | " << pv.platform << " | " << pv.configuration << " | "
+        << pv.workload << " | " << shown(cell(m, p, c, pv.workload).compared, ratio) << " | "
+        << shown(pv.value, ratio) << " | " << pv.as_reported << " | " << pv.source << " |\n";
+    }
+    o << "\n";
+  }
+
+  o << "## Plots\n\n";
+  if (!plot_note.empty()) o << plot_note << "\n\n";
+  for (const auto& f : plots) o << "![" << f << "](plots/" << f << ".png)\n\n";
+
+  if (failed()) {
+    o << "## Failed points\n\n| platform | configuration | workload | repetition | error "
+         "|\n|---|---|---|---|---|\n";
+    for (const auto& r : m_points)
+      if (!r.ok)
+        o << "| " << m_x.platforms[r.platform].name << " | "
+          << m_x.configurations[r.configuration].name << " | " << m_x.workloads[r.workload].name
+          << " | " << r.repetition << " | " << r.error << " |\n";
+    o << "\n";
+  }
+  // Metrics a point could not compute (a path matching nothing in that run, a division by zero).
+  std::ostringstream missing;
+  for (const auto& r : m_points)
+    for (std::size_t m = 0; r.ok && m < m_x.metrics.size(); ++m)
+      if (!r.values[m])
+        missing << "| " << m_x.platforms[r.platform].name << " | "
+                << m_x.configurations[r.configuration].name << " | "
+                << m_x.workloads[r.workload].name << " | " << m_x.metrics[m].name << " | "
+                << r.why[m] << " |\n";
+  if (!missing.str().empty())
+    o << "## Metrics without a value\n\n| platform | configuration | workload | metric | why "
+         "|\n|---|---|---|---|---|\n"
+      << missing.str() << "\n";
+  return o.str();
+}
+
+}  // namespace gputlm::experiment

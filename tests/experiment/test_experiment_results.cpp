@@ -1,0 +1,136 @@
+// The summary of an experiment from given point values: means over repetitions, each
+// comparison with the baseline, geometric and arithmetic means over workloads and groups,
+// failed points, and the CSV rows, against numbers worked out by hand here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "sc_main/experiment/results.h"
+#include "tests/common/run_command.h"
+
+using namespace gputlm::experiment;
+
+namespace {
+
+const std::string k_src = GPUTLM_SOURCE_DIR;
+
+experiment_spec spec() {
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/results_spec.yaml";
+  gputlm::testing::write_text(
+      path,
+      "experiment: {name: r}\n"
+      "platforms: {fermi: " +
+          k_src +
+          "/yaml/fermi.yaml}\n"
+          "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
+          "workloads:\n"
+          "  a: {trace: " +
+          k_src +
+          "/traces/samples/vectoradd, group: g1}\n"
+          "  b: {gen: histogram n=1024, repetitions: 2, group: g1}\n"
+          "  c: {trace: " +
+          k_src +
+          "/traces/samples/bfs, group: g2}\n"
+          "metrics:\n"
+          "  cycles: {value: total_cycles, compare: speedup}\n"
+          "  l2: {value: 'sum(blocks.gpu.l2[*].accesses)'}\n"
+          "  hit: {value: ipc, compare: difference}\n"
+          "  raw: {value: ipc, compare: none}\n");
+  return load_experiment(path);
+}
+
+// A point of configuration c (0 base, 1 fast), workload w, repetition r with values
+// {cycles, l2, hit, raw}.
+point_result point(std::size_t c, std::size_t w, std::uint32_t r, std::vector<double> v) {
+  point_result p;
+  p.configuration = c;
+  p.workload = w;
+  p.repetition = r;
+  p.ok = true;
+  p.key = "k" + std::to_string(c) + std::to_string(w) + std::to_string(r);
+  for (double x : v) p.values.emplace_back(x);
+  p.why.assign(v.size(), "");
+  return p;
+}
+
+}  // namespace
+
+TEST(experiment_results, compares_with_the_baseline_and_takes_means) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{point(0, 0, 0, {100, 10, 0.5, 2}),
+                                point(1, 0, 0, {50, 5, 0.75, 4}),
+                                point(0, 1, 0, {200, 40, 0.2, 1}),
+                                point(0, 1, 1, {400, 60, 0.4, 3}),  // mean 300, 50, 0.3, 2
+                                point(1, 1, 0, {100, 20, 0.3, 1}),
+                                point(1, 1, 1, {200, 30, 0.3, 9}),  // mean 150, 25, 0.3, 5
+                                point(0, 2, 0, {1000, 100, 0.1, 8}),
+                                point(1, 2, 0, {250, 400, 0.6, 8})};
+  const experiment_results res(x, pts, "test");
+  auto cell = [&](const char* metric, std::size_t c, const std::string& row) {
+    return res.cell(std::size_t(x.find_metric(metric) - x.metrics.data()), 0, c, row);
+  };
+  // cycles, a speedup: baseline / value. a: 100/50 = 2; b: 300/150 = 2; c: 1000/250 = 4.
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "a").compared, 2.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "b").value, 150.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "b").compared, 2.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "c").compared, 4.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 0, "c").compared, 1.0);
+  // Geometric means: all (2*2*4)^(1/3) = 16^(1/3); group g1 (2*2)^(1/2) = 2; g2 = 4.
+  EXPECT_NEAR(*cell("cycles", 1, "geomean").compared, std::cbrt(16.0), 1e-12);
+  EXPECT_NEAR(*cell("cycles", 1, "group:g1").compared, 2.0, 1e-12);
+  EXPECT_NEAR(*cell("cycles", 1, "group:g2").compared, 4.0, 1e-12);
+  // l2, normalised: value / baseline. a 0.5, b 25/50 = 0.5, c 4; geomean (0.5*0.5*4)^(1/3) = 1.
+  EXPECT_DOUBLE_EQ(*cell("l2", 1, "c").compared, 4.0);
+  EXPECT_NEAR(*cell("l2", 1, "geomean").compared, 1.0, 1e-12);
+  // hit, a difference: a +0.25, b 0.3-0.3 = 0, c +0.5; arithmetic mean 0.25.
+  EXPECT_DOUBLE_EQ(*cell("hit", 1, "a").compared, 0.25);
+  EXPECT_NEAR(*cell("hit", 1, "b").compared, 0.0, 1e-12);
+  EXPECT_NEAR(*cell("hit", 1, "geomean").compared, 0.25, 1e-12);
+  // raw, not compared: the mean of the values; its aggregate is the arithmetic mean of the
+  // workloads' values (fast: 4, 5, 8 -> 17/3).
+  EXPECT_FALSE(cell("raw", 1, "a").compared);
+  EXPECT_DOUBLE_EQ(*cell("raw", 1, "b").value, 5.0);
+  EXPECT_NEAR(*cell("raw", 1, "geomean").value, 17.0 / 3.0, 1e-12);
+  EXPECT_EQ(res.failed(), 0u);
+}
+
+TEST(experiment_results, a_failed_point_leaves_its_cells_empty_and_the_mean_says_so) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{
+      point(0, 0, 0, {100, 10, 0.5, 2}),   point(1, 0, 0, {50, 5, 0.75, 4}),
+      point(0, 1, 0, {200, 40, 0.2, 1}),   point(0, 1, 1, {400, 60, 0.4, 3}),
+      point(1, 1, 0, {100, 20, 0.3, 1}),   point(1, 1, 1, {200, 30, 0.3, 9}),
+      point(0, 2, 0, {1000, 100, 0.1, 8}), point(1, 2, 0, {250, 400, 0.6, 8})};
+  pts[5].ok = false;  // one repetition of b with `fast`
+  pts[5].error = "error: something";
+  const experiment_results res(x, pts, "test");
+  const std::size_t cycles = 0;
+  EXPECT_FALSE(res.cell(cycles, 0, 1, "b").value);  // not every repetition: no mean
+  // geomean over a and c only: (2*4)^(1/2), 2 of 3 workloads.
+  const summary_cell& g = res.cell(cycles, 0, 1, "geomean");
+  EXPECT_NEAR(*g.compared, std::sqrt(8.0), 1e-12);
+  EXPECT_EQ(g.of, 3u);
+  EXPECT_EQ(g.count, 2u);
+  EXPECT_EQ(res.failed(), 1u);
+  EXPECT_NE(res.markdown({}, "").find("| fermi | fast | b | 1 | error: something |"),
+            std::string::npos);
+}
+
+TEST(experiment_results, csv_rows_hold_every_metric_and_its_comparison) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{point(0, 0, 0, {100, 10, 0.5, 2}),
+                                point(1, 0, 0, {50, 5, 0.75, 4.5})};
+  const experiment_results res(x, pts, "test");
+  std::istringstream csv(res.csv());
+  std::string header, base, fast;
+  std::getline(csv, header);
+  std::getline(csv, base);
+  std::getline(csv, fast);
+  EXPECT_EQ(
+      header,
+      "platform,configuration,workload,repetition,status,reused,seconds,cycles,cycles.vs_baseline,"
+      "l2,l2.vs_baseline,hit,hit.vs_baseline,raw,stats,error");
+  EXPECT_EQ(fast, "fermi,fast,a,0,ok,no,0.000,50,2,5,0.5,0.75,0.25,4.5,points/k100/stats.json,");
+  EXPECT_EQ(base, "fermi,base,a,0,ok,no,0.000,100,1,10,1,0.5,0,2,points/k000/stats.json,");
+}

@@ -1,0 +1,300 @@
+// `gputlm experiment` end to end on a small matrix (the GTX480, two configurations, two
+// workloads): the CSV's numbers equal what the test reads itself from each point's
+// statistics file, a second run executes nothing, changing one trace reruns only its
+// points, a failing point is reported without stopping the others, and bad input is one
+// line, exit status 2 and no output folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string k_src = GPUTLM_SOURCE_DIR;
+
+std::string fresh_dir(const std::string& name) {
+  const std::string d = std::string(GPUTLM_TEST_TMP) + "/" + name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// The experiment of these tests, in `dir`, with its traces copied there (so a test can
+// change one) and `extra` workloads and metrics appended.
+std::string write_experiment(
+    const std::string& dir, const std::string& extra_workloads = "",
+    const std::string& metrics =
+        "  cycles: {value: total_cycles, compare: speedup}\n"
+        "  l2: 'sum(blocks.gpu.l2[*].accesses)'\n"
+        "  kernel_cycles: {value: 'sum(kernels[*].cycles)', compare: none}\n",
+    const std::string& configurations = "  base: {}\n  slow_l1: {smx.l1.hit_latency: 40cycles}\n") {
+  for (const char* t : {"vectoradd", "reduction"})
+    fs::copy(k_src + "/traces/samples/" + t, dir + "/" + t,
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const std::string path = dir + "/exp.yaml";
+  write_text(path,
+             "experiment: {name: e2e}\n"
+             "platforms: {fermi: " +
+                 k_src +
+                 "/yaml/fermi.yaml}\n"
+                 "configurations:\n" +
+                 configurations +
+                 "workloads:\n"
+                 "  va: {trace: vectoradd}\n"
+                 "  red: {trace: reduction}\n" +
+                 extra_workloads + "metrics:\n" + metrics);
+  return path;
+}
+
+command_result experiment(const std::string& file, const std::string& out, const std::string& tag,
+                          const std::string& options = "-j 2") {
+  return run_command(gputlm_bin() + " experiment " + file + " -o " + out + " " + options, tag);
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(slurp(path));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        cells.push_back(cell), cell.clear();
+      else
+        cell += c;
+    }
+    cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+}  // namespace
+
+TEST(experiment_run, the_csv_holds_the_points_statistics_and_a_rerun_reuses_them) {
+  const std::string dir = fresh_dir("exp_run");
+  const std::string file = write_experiment(dir), out = dir + "/out";
+  // Run from the experiment's folder with a relative output folder, as a user would.
+  auto r = run_command("cd " + dir + " && " + gputlm_bin() + " experiment exp.yaml -o out -j 2",
+                       "exp_run1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("experiment e2e: 4 points (4 run, 0 reused), 0 failed"), std::string::npos)
+      << r.out;
+
+  // Every row's numbers, read again from its statistics file by the test.
+  const auto rows = read_csv(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  const auto& h = rows[0];
+  std::set<std::string> seen;
+  std::map<std::string, fs::file_time_type> stamps;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    seen.insert(row[column(h, "configuration")] + "/" + row[column(h, "workload")]);
+    EXPECT_EQ(row[column(h, "status")], "ok");
+    const std::string stats_file = out + "/" + row[column(h, "stats")];
+    stamps[stats_file] = fs::last_write_time(stats_file);
+    const auto j = nlohmann::json::parse(slurp(stats_file));
+    double l2 = 0, kc = 0;
+    static const std::regex l2_bank(R"(gpu\.l2\[[0-9]+\])");
+    for (auto it = j["blocks"].begin(); it != j["blocks"].end(); ++it)
+      if (std::regex_match(it.key(), l2_bank)) l2 += it.value()["accesses"].get<double>();
+    for (const auto& k : j["kernels"]) kc += k["cycles"].get<double>();
+    EXPECT_EQ(std::stod(row[column(h, "cycles")]), j["total_cycles"].get<double>());
+    EXPECT_EQ(std::stod(row[column(h, "l2")]), l2);
+    EXPECT_EQ(std::stod(row[column(h, "kernel_cycles")]), kc);
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"base/va", "base/red", "slow_l1/va", "slow_l1/red"}));
+  // A slower L1 hit can only slow a run down: the speedup column of slow_l1 is at most 1,
+  // and it is baseline cycles / own cycles.
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i][column(h, "configuration")] != "slow_l1") continue;
+    for (std::size_t k = 1; k < rows.size(); ++k)
+      if (rows[k][column(h, "configuration")] == "base" &&
+          rows[k][column(h, "workload")] == rows[i][column(h, "workload")]) {
+        EXPECT_DOUBLE_EQ(
+            std::stod(rows[i][column(h, "cycles.vs_baseline")]),
+            std::stod(rows[k][column(h, "cycles")]) / std::stod(rows[i][column(h, "cycles")]));
+      }
+  }
+  for (const char* f :
+       {"results.json", "report.md", "plots/cycles.png", "plots/cycles.svg", "plots/l2.png"})
+    EXPECT_TRUE(fs::exists(out + "/" + f)) << f;
+  const std::string report = slurp(out + "/report.md");
+  EXPECT_NE(report.find("## cycles: speedup over base"), std::string::npos);
+  EXPECT_NE(report.find("![cycles](plots/cycles.png)"), std::string::npos);
+
+  // A second run executes nothing.
+  r = experiment(file, out, "exp_run2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("4 points (0 run, 4 reused)"), std::string::npos) << r.out;
+  for (const auto& [f, t] : stamps) EXPECT_EQ(fs::last_write_time(f), t) << f;
+  EXPECT_EQ(read_csv(out + "/results.csv").size(), 5u);
+
+  // Changing one trace reruns that workload's points only.
+  auto g = run_command(gputlm_bin() + " trace gen vectoradd -p n=3000 -o " + dir + "/va_new",
+                       "exp_run_gen");
+  ASSERT_EQ(g.status, 0) << g.err;
+  fs::remove_all(dir + "/vectoradd");
+  fs::rename(dir + "/va_new", dir + "/vectoradd");
+  r = experiment(file, out, "exp_run3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("4 points (2 run, 2 reused)"), std::string::npos) << r.out;
+}
+
+TEST(experiment_run, a_failing_point_is_reported_and_the_others_run) {
+  const std::string dir = fresh_dir("exp_fail");
+  // A copy of vectoradd whose kernel file ends in the middle of a thread block.
+  fs::copy(k_src + "/traces/samples/vectoradd", dir + "/broken", fs::copy_options::recursive);
+  const std::string kernel = dir + "/broken/kernel-1.traceg";
+  std::string text = slurp(kernel);
+  write_text(kernel, text.substr(0, text.size() / 2));
+  const std::string file = write_experiment(dir, "  broken: {trace: broken}\n");
+  const std::string out = dir + "/out";
+  auto r = experiment(file, out, "exp_fail");
+  EXPECT_EQ(r.status, 102) << r.err;  // 100 + two failed points
+  EXPECT_NE(r.out.find("6 points (6 run, 0 reused), 2 failed"), std::string::npos) << r.out;
+  const auto rows = read_csv(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 7u);
+  std::size_t failed = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const bool broken = rows[i][column(rows[0], "workload")] == "broken";
+    EXPECT_EQ(rows[i][column(rows[0], "status")], broken ? "failed" : "ok");
+    if (broken) {
+      ++failed;
+      EXPECT_NE(rows[i][column(rows[0], "error")].find("kernel-1.traceg"), std::string::npos)
+          << rows[i][column(rows[0], "error")];
+      EXPECT_EQ(rows[i][column(rows[0], "cycles")], "");
+    }
+  }
+  EXPECT_EQ(failed, 2u);
+  EXPECT_NE(slurp(out + "/report.md").find("## Failed points"), std::string::npos);
+  // The failed points are not taken as done: a rerun tries them again, and only them.
+  r = experiment(file, out, "exp_fail2");
+  EXPECT_EQ(r.status, 102);
+  EXPECT_NE(r.out.find("6 points (2 run, 4 reused), 2 failed"), std::string::npos) << r.out;
+}
+
+TEST(experiment_run, bad_input_is_one_line_exit_2_and_writes_nothing) {
+  struct bad_case {
+    std::string name, workloads, metrics, configurations,
+        expected;  // expected: the message after "FILE:"
+  };
+  const std::string dm = "  cycles: total_cycles\n", dc = "  base: {}\n";
+  const std::vector<bad_case> cases{
+      {"override", "", dm, "  base: {}\n  typo: {smx.l1.hit_latncy: 3cycles}\n",
+       "5:10: configurations.typo.smx.l1.hit_latncy: unknown key for a block of type 'l1_cache'; "
+       "did you mean "
+       "'hit_latency'? (platform 'fermi')"},
+      {"override_path", "", dm, "  base: {}\n  nowhere:\n    smx[99].l1.size: 1KiB\n",
+       "6:5: configurations.nowhere.smx[99].l1.size: matches no block instance of this platform "
+       "(platform 'fermi')"},
+      {"metric", "", "  l2: 'sum(blocks.gpu.l2[*].acesses)'\n", dc,
+       "9:3: metrics.l2: 'blocks.gpu.l2[*].acesses' matches no statistic of platform 'fermi'; did "
+       "you mean "
+       "'blocks.gpu.l2[*].accesses'?"},
+      {"workload", "  gone: {trace: nothere}\n", dm, dc, "8:17: workloads.gone.trace: no trace '"},
+      {"generator", "  hist: {gen: histogram bins=100}\n", dm, dc,
+       "8:3: workloads.hist.gen: bins: must be a power of two"},
+  };
+  for (const auto& c : cases) {
+    const std::string dir = fresh_dir("exp_bad_" + c.name);
+    const std::string file = write_experiment(dir, c.workloads, c.metrics, c.configurations);
+    const std::string out = dir + "/out";
+    auto r = experiment(file, out, "exp_bad_" + c.name);
+    EXPECT_EQ(r.status, 2) << c.name << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.name << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("error: " + file + ":", 0), 0u) << c.name << ": " << r.err;
+    if (!c.expected.empty()) {
+      EXPECT_EQ(r.err.substr(0, 7 + file.size() + 1 + c.expected.size()),
+                "error: " + file + ":" + c.expected)
+          << c.name << ": " << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out)) << c.name;
+  }
+  // Not an experiment file at all.
+  const std::string dir = fresh_dir("exp_bad_yaml");
+  write_text(dir + "/x.yaml", "experiment: [unclosed\n");
+  auto r = experiment(dir + "/x.yaml", dir + "/out", "exp_bad_yaml");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("error: " + dir + "/x.yaml:", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out"));
+}
+
+// The statistic paths an elaboration lists are exactly the numeric values a run writes
+// (array indices as [*]): what metrics are checked against before any point runs.
+TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
+  const std::string dir = fresh_dir("exp_list");
+  for (const char* platform : {"volta", "latoa"}) {
+    const std::string yaml = k_src + "/yaml/" + platform + ".yaml";
+    auto l = run_command(gputlm_bin() + " elaborate " + yaml + " -q --list-stats",
+                         std::string("exp_list_") + platform);
+    ASSERT_EQ(l.status, 0) << l.err;
+    std::set<std::string> listed;
+    std::istringstream in(l.out);
+    for (std::string line; std::getline(in, line);) listed.insert(line);
+    auto r = run_command(gputlm_bin() + " run " + yaml + " " + k_src +
+                             "/traces/samples/bfs --no-tb-log --stats " + dir + "/s.json",
+                         std::string("exp_list_run_") + platform);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::set<std::string> written;
+    std::function<void(const nlohmann::json&, const std::string&)> walk =
+        [&](const nlohmann::json& j, const std::string& p) {
+          if (j.is_object()) {
+            for (auto it = j.begin(); it != j.end(); ++it)
+              walk(it.value(), p.empty() ? it.key() : p + "." + it.key());
+          } else if (j.is_array()) {
+            for (const auto& e : j) walk(e, p + "[*]");
+          } else if (j.is_number() || j.is_boolean() || j.is_null()) {
+            written.insert(p);
+          }
+        };
+    walk(nlohmann::json::parse(slurp(dir + "/s.json")), "");
+    EXPECT_EQ(listed, written) << platform;
+  }
+}
+
+TEST(experiment_run, a_run_shows_its_progress_when_asked) {
+  // A run of about a second (vectorAdd of 1.5 M elements on the GTX480).
+  const std::string dir = fresh_dir("exp_progress");
+  auto g = run_command(gputlm_bin() + " trace gen vectoradd -p n=1500000 -o " + dir + "/va",
+                       "exp_progress_gen");
+  ASSERT_EQ(g.status, 0) << g.err;
+  auto r = run_command(
+      gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir + "/va --progress --no-tb-log",
+      "exp_progress");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Without a terminal, --progress writes a line per report (every half second) and a
+  // last one when the simulation ends.
+  EXPECT_NE(r.err.find("warp instructions of ~"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("KIPS"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos);
+  EXPECT_NE(r.err.find("(100 %)"), std::string::npos) << r.err;  // the last line: every TB done
+  // The statistics are those of a run without it.
+  auto q = run_command(gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir +
+                           "/va --no-tb-log --no-wall-clock --stats " + dir + "/a.json --progress",
+                       "exp_progress_a");
+  auto p = run_command(gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir +
+                           "/va --no-tb-log --no-wall-clock --stats " + dir + "/b.json",
+                       "exp_progress_b");
+  ASSERT_EQ(q.status + p.status, 0);
+  EXPECT_EQ(slurp(dir + "/a.json"), slurp(dir + "/b.json"));
+}

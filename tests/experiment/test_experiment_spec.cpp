@@ -1,0 +1,197 @@
+// Experiment files: the matrix they describe (configurations, sweeps, workloads and their
+// repetitions) and every kind of bad input, each a one-line error naming file, line,
+// column and key.
+#include <gtest/gtest.h>
+
+#include "models/common/input_error.h"
+#include "sc_main/experiment/experiment_spec.h"
+#include "tests/common/run_command.h"
+
+using namespace gputlm::experiment;
+using gputlm::input_error;
+
+namespace {
+
+const std::string k_src = GPUTLM_SOURCE_DIR;
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/" + name;
+  gputlm::testing::write_text(path, text);
+  return path;
+}
+
+// A valid experiment; `extra` is appended (later keys of a mapping cannot repeat one).
+std::string experiment(
+    const std::string& extra = "",
+    const std::string& metrics = "metrics:\n  cycles: {value: total_cycles, compare: speedup}\n") {
+  return "experiment: {name: t}\n"  // 1
+         "platforms:\n"             // 2
+         "  fermi: " +
+         k_src +
+         "/yaml/fermi.yaml\n"  // 3
+         "  volta: " +
+         k_src +
+         "/yaml/volta.yaml\n"                                                 // 4
+         "configurations:\n"                                                  // 5
+         "  lrr: {smx.scheduler_policy: lrr}\n"                               // 6
+         "  gto: {smx.scheduler_policy: gto, smx.l1.hit_latency: 5cycles}\n"  // 7
+         "baseline: lrr\n"                                                    // 8
+         "workloads:\n"                                                       // 9
+         "  va: {trace: " +
+         k_src +
+         "/traces/samples/vectoradd, group: regular}\n"                                // 10
+         "  hist: {gen: histogram n=4096 seed=7, repetitions: 3, group: irregular}\n"  // 11
+         "  sg: {gen: sgemm_tiled M=64 N=64 K=64, arch: 61}\n"                         // 12
+         + metrics + extra;
+}
+
+std::string load_error(const std::string& text) {
+  const std::string path = write("spec.yaml", text);
+  try {
+    load_experiment(path);
+  } catch (const input_error& e) {
+    return std::string(e.what()).substr(path.size() + 1);  // without the file name
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(experiment_spec, reads_the_matrix) {
+  const std::string path =
+      write("matrix.yaml", experiment("sweeps:\n"
+                                      "  l1_latency: {parameter: smx.l1.hit_latency, values: "
+                                      "[10cycles, 20cycles], with: gto}\n"));
+  const experiment_spec x = load_experiment(path);
+  EXPECT_EQ(x.name, "t");
+  ASSERT_EQ(x.platforms.size(), 2u);
+  EXPECT_EQ(x.platforms[1].file, k_src + "/yaml/volta.yaml");
+  // Named configurations, then one per sweep value: the `with` configuration's overrides
+  // and the swept parameter last (so it wins).
+  ASSERT_EQ(x.configurations.size(), 4u);
+  EXPECT_EQ(x.configurations[2].name, "l1_latency=10cycles");
+  ASSERT_EQ(x.configurations[2].sets.size(), 3u);
+  EXPECT_EQ(x.configurations[2].sets[0].set_option(), "smx.scheduler_policy=gto");
+  EXPECT_EQ(x.configurations[2].sets[2].set_option(), "smx.l1.hit_latency=10cycles");
+  EXPECT_EQ(x.configurations[3].sweep, "l1_latency");
+  EXPECT_EQ(x.configurations[3].sweep_value, "20cycles");
+  EXPECT_EQ(x.baseline, "lrr");
+  // Workloads: a trace, a random generator repeated with seeds 7, 8, 9, a generator for sm_61.
+  ASSERT_EQ(x.workloads.size(), 3u);
+  EXPECT_FALSE(x.workloads[0].generated());
+  EXPECT_EQ(x.workloads[1].repetitions, 3u);
+  EXPECT_EQ(x.workloads[1].params_of(2), (std::vector<std::string>{"n=4096", "seed=7", "seed=9"}));
+  EXPECT_EQ(x.workloads[2].arch, "61");
+  EXPECT_EQ(x.workloads[2].params_of(0), (std::vector<std::string>{"M=64", "N=64", "K=64"}));
+  EXPECT_EQ(x.groups, (std::vector<std::string>{"regular", "irregular"}));
+  // 2 platforms x 4 configurations x (1 + 3 + 1) runs.
+  std::size_t points = 0;
+  for (std::size_t p = 0; p < x.platforms.size(); ++p)
+    for (std::size_t c = 0; c < x.configurations.size(); ++c)
+      for (const auto& w : x.workloads) points += w.repetitions;
+  EXPECT_EQ(points, 40u);
+  // Without a plots list: bars for each metric, a line per sweep.
+  ASSERT_EQ(x.plots.size(), 2u);
+  EXPECT_EQ(x.plots[1].kind, "line");
+  EXPECT_EQ(x.plots[1].file, "cycles-l1_latency");
+}
+
+TEST(experiment_spec, metrics_defaults_and_references) {
+  const std::string path =
+      write("metrics.yaml",
+            experiment("",
+                       "metrics:\n"
+                       "  ipc: ipc\n"
+                       "  l1_hit_rate: {value: 'sum(blocks.gpu.smx[*].l1.hits) / "
+                       "sum(blocks.gpu.smx[*].l1.accesses)', compare: difference}\n"
+                       "  double_ipc: {value: 2 * ipc, compare: none, unit: instr/cycle}\n"));
+  const experiment_spec x = load_experiment(path);
+  ASSERT_EQ(x.metrics.size(), 3u);
+  EXPECT_EQ(x.metrics[0].compare, compare_kind::normalized);
+  EXPECT_TRUE(x.metrics[0].geometric_mean);
+  EXPECT_EQ(x.metrics[0].expr.paths(),
+            std::vector<std::string>{"ipc"});  // its own name: the statistic
+  EXPECT_FALSE(x.metrics[1].geometric_mean);   // a difference: arithmetic
+  EXPECT_EQ(x.metrics[2].expr.references(), std::vector<std::string>{"ipc"});  // another metric
+  EXPECT_EQ(x.metrics[2].label, "double_ipc");
+  EXPECT_EQ(x.metrics[0].label, "ipc normalised to lrr");
+}
+
+TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
+  // Malformed YAML.
+  EXPECT_EQ(load_error("experiment: {name: t\nplatforms: x\n").substr(0, 2), "2:");
+  // Unknown keys, with the closest name suggested.
+  EXPECT_EQ(load_error(experiment("metrix: {}\n")),
+            "15:1: metrix: unknown key 'metrix'; did you mean 'metrics'?");
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  c: {valu: total_cycles}\n")),
+            "14:7: metrics.c.valu: unknown key 'valu'; did you mean 'value'?");
+  // A missing section.
+  EXPECT_EQ(load_error("experiment: {name: t}\n"),
+            "1:1: platforms: missing (docs/experiments.md lists the keys)");
+  // A platform file or a trace that does not exist.
+  std::string text = experiment();
+  text.replace(text.find(k_src + "/yaml/fermi.yaml"), (k_src + "/yaml/fermi.yaml").size(),
+               "nofermi.yaml");
+  EXPECT_EQ(load_error(text), "3:10: platforms.fermi: no platform file '" +
+                                  std::string(GPUTLM_TEST_TMP) + "/nofermi.yaml'");
+  text = experiment();
+  text.replace(text.find(k_src + "/traces/samples/vectoradd"),
+               (k_src + "/traces/samples/vectoradd").size(), "none");
+  EXPECT_EQ(load_error(text),
+            "10:15: workloads.va.trace: no trace '" + std::string(GPUTLM_TEST_TMP) + "/none'");
+  // A generator that does not exist, a parameter it does not have, a value out of range.
+  text = experiment();
+  text.replace(text.find("histogram"), 9, "histogramm");
+  EXPECT_EQ(load_error(text),
+            "11:15: workloads.hist.gen: unknown generator 'histogramm'; did you mean 'histogram'?");
+  text = experiment();
+  text.replace(text.find("n=4096"), 6, "bins=x");
+  EXPECT_EQ(load_error(text).substr(0, 32), "11:15: workloads.hist.gen: bins:");
+  // Repetitions of a generator without a seed.
+  text = experiment();
+  text.replace(text.find("arch: 61"), 8, "repetitions: 2");
+  EXPECT_EQ(load_error(text),
+            "12:54: workloads.sg.repetitions: generator 'sgemm_tiled' has no seed: its repetitions "
+            "would be the same");
+  // A baseline that is no configuration.
+  text = experiment();
+  text.replace(text.find("baseline: lrr"), 13, "baseline: rr");
+  EXPECT_EQ(load_error(text), "8:11: baseline: no configuration 'rr'");
+  // Metrics: malformed, a comparison that does not exist, a loop of references.
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  c: sum(total_cycles\n")),
+            "14:6: metrics.c: malformed expression at column 17: expected ')'");
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  c: {value: ipc, compare: faster}\n")),
+            "14:28: metrics.c.compare: expected normalized, speedup, difference or none");
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  a: b + 1\n  b: a * 2\n")),
+            "15:3: metrics.b: refers to itself through 'a'");
+  // Paper values naming what the file does not have.
+  EXPECT_EQ(load_error(experiment("paper:\n  - {metric: ipc, platform: fermi, configuration: gto, "
+                                  "value: 1.2, source: T1}\n")),
+            "16:5: paper[0].metric: no metric 'ipc'");
+  EXPECT_EQ(load_error(experiment("paper:\n  - {metric: cycles, platform: kepler, configuration: "
+                                  "gto, value: 1.2, source: T1}\n")),
+            "16:5: paper[0].platform: no platform 'kepler'");
+  EXPECT_EQ(load_error(experiment("paper:\n  - {metric: cycles, platform: fermi, configuration: "
+                                  "gto, workload: bfs, value: 1.2, source: T1}\n")),
+            "16:5: paper[0].workload: no workload 'bfs' (a workload, geomean or group:NAME)");
+  EXPECT_EQ(load_error(experiment("paper:\n  - {metric: cycles, platform: fermi, configuration: "
+                                  "gto, value: fast, source: T1}\n")),
+            "16:5: paper[0].value: expected a number, got 'fast'");
+  EXPECT_EQ(load_error(experiment(
+                "paper:\n  - {metric: cycles, platform: fermi, configuration: gto, value: 1.2}\n")),
+            "16:5: paper[0]: no 'source'");
+  // Plots: an unknown kind, a line without a sweep.
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: pie}\n")),
+            "16:5: plots[0].kind: expected bars or line");
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: line}\n")),
+            "16:5: plots[0].sweep: a line plot needs one of the file's sweeps, not ''");
+  // A name that cannot be a file name; a run option that is not allowed.
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  'a/b': ipc\n")),
+            "14:3: metrics.a/b: a name may hold letters, digits and _ . + - only");
+  EXPECT_EQ(load_error(experiment("run_options: [--vcd=x.vcd]\n")),
+            "15:15: run_options: '--vcd=x.vcd' is not one of --strict, --kernel-every-instant, "
+            "--watchdog=N");
+  // A key given twice.
+  EXPECT_EQ(load_error(experiment("baseline: gto\n")),
+            "15:1: baseline: key given twice in one mapping");
+}

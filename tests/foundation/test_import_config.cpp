@@ -1,0 +1,646 @@
+// `gputlm import-config` without files or SystemC: GPGPU-Sim option text written here ->
+// platform YAML. The TITAN V input holds the SM7_TITANV option lines that yaml/volta.yaml
+// cites in its comments (GS4 gpgpusim.config, AS trace.config); every mapped key must carry
+// volta.yaml's value and name its option in a trailing comment. Also: unknown and
+// unmappable options are listed, comments and blank lines are ignored, and bad values are
+// input errors naming file, line and option.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/common/input_error.h"
+#include "sc_main/import_config.h"
+#include "tests/common/run_command.h"
+
+using gputlm::input_error;
+using gputlm::cli::import_gpgpusim_config;
+using gputlm::cli::imported_platform;
+
+namespace {
+
+// The TITAN V (GS4 SM7_TITANV) options behind yaml/volta.yaml's values, with some options
+// gputlm has no use for mixed in, as in the real file.
+const char* k_titanv_config = R"(# This config models the Volta Titan V
+-gpgpu_ptx_sim_mode 0
+-gpgpu_max_concurrent_kernel 128
+
+# high level architecture configuration
+-gpgpu_n_clusters 40
+-gpgpu_n_cores_per_cluster 2
+-gpgpu_n_mem 24
+-gpgpu_n_sub_partition_per_mchannel 2
+
+#-gpgpu_clock_domains <Core Clock>:<Interconnect Clock>:<L2 Clock>:<DRAM Clock>
+-gpgpu_clock_domains 1200.0:1200.0:1200.0:850.0
+# boost mode
+# -gpgpu_clock_domains 1455.0:1455.0:1455.0:850.0
+
+-gpgpu_shader_registers 65536
+-gpgpu_registers_per_block 65536
+-gpgpu_occupancy_sm_number 70
+-gpgpu_shader_core_pipeline 2048:32
+-gpgpu_shader_cta 32
+-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4
+-gpgpu_num_sp_units 4
+-gpgpu_num_sfu_units 4
+-gpgpu_num_dp_units 4
+-gpgpu_num_int_units 4
+-gpgpu_tensor_core_avail 1
+-gpgpu_num_tensor_core_units 4
+-ptx_opcode_latency_int 4,13,4,5,145,32
+
+-gpgpu_sub_core_model 1
+-gpgpu_enable_specialized_operand_collector 0
+-gpgpu_operand_collector_num_units_gen 8
+-gpgpu_num_reg_banks 8
+-gpgpu_reg_file_port_throughput 2
+-gpgpu_shmem_num_banks 32
+-gpgpu_coalesce_arch 60
+-gpgpu_num_sched_per_core 4
+-gpgpu_scheduler lrr
+-gpgpu_max_insn_issue_per_warp 1
+-gpgpu_dual_issue_diff_exec_units 1
+-gpgpu_inst_fetch_throughput 4
+
+-gpgpu_adaptive_cache_config 1
+-gpgpu_shmem_option 0,8,16,32,64,96
+-gpgpu_unified_l1d_size 128
+-gpgpu_l1_banks 4
+-gpgpu_cache:dl1  S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
+-gpgpu_l1_cache_write_ratio 25
+-gpgpu_gmem_skip_L1D 0
+-gpgpu_l1_latency 20
+-gpgpu_flush_l1_cache 1
+-gpgpu_n_cluster_ejection_buffer_size 32
+-gpgpu_shmem_size 98304
+-gpgpu_shmem_per_block 65536
+-gpgpu_smem_latency 20
+
+-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32
+-gpgpu_dram_partition_queues 64:64:64:64
+-gpgpu_memory_partition_indexing 2
+
+-network_mode 2
+-icnt_in_buffer_limit 512
+-icnt_out_buffer_limit 512
+-icnt_subnets 2
+-icnt_flit_size 40
+-icnt_arbiter_algo 1
+-icnt_grant_cycles 1
+
+-gpgpu_l2_rop_latency 160
+-dram_latency 100
+-gpgpu_dram_scheduler 1
+-gpgpu_frfcfs_dram_sched_queue_size 64
+-gpgpu_dram_return_queue_size 192
+-gpgpu_n_mem_per_ctrlr 1
+-gpgpu_dram_buswidth 16
+-gpgpu_dram_burst_length 2
+-dram_data_command_freq_ratio 2  # HBM is DDR
+-gpgpu_mem_address_mask 1
+-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS
+-gpgpu_dram_timing_opt "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:
+                        CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3"
+-dram_dual_bus_interface 1
+-dram_bnk_indexing_policy 1
+-dram_bnkgrp_indexing_policy 1
+-dram_seperate_write_queue_enable 1
+-dram_write_queue_size 128:108:32
+-visualizer_enabled 0
+)";
+
+const char* k_titanv_trace = R"(-trace_opcode_latency_initiation_int 2,2
+-trace_opcode_latency_initiation_sp 2,2
+-trace_opcode_latency_initiation_dp 8,4
+-trace_opcode_latency_initiation_sfu 20,8
+-trace_opcode_latency_initiation_tensor 8,4
+
+#<enabled>,<num_units>,<max_latency>,<ID_OC_SPEC>,<OC_EX_SPEC>,<NAME>
+-specialized_unit_1 1,4,4,4,4,BRA
+-trace_opcode_latency_initiation_spec_op_1 4,4
+)";
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+// The value text and the trailing comment of every `key: value  # comment` line, by key
+// path (nesting from the indentation; list items and comment lines skipped).
+std::map<std::string, std::pair<std::string, std::string>> index_lines(const std::string& yaml) {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  std::vector<std::pair<std::size_t, std::string>> parents;  // (indent, key)
+  std::size_t pos = 0;
+  while (pos < yaml.size()) {
+    std::size_t eol = yaml.find('\n', pos);
+    if (eol == std::string::npos) eol = yaml.size();
+    const std::string line = yaml.substr(pos, eol - pos);
+    pos = eol + 1;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#' || t[0] == '-') continue;
+    const std::size_t indent = line.find_first_not_of(' ');
+    while (!parents.empty() && parents.back().first >= indent) parents.pop_back();
+    const std::size_t colon = t.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = t.substr(0, colon);
+    std::string rest = t.substr(colon + 1), comment;
+    bool quoted = false;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      if (rest[i] == '"') quoted = !quoted;
+      if (!quoted && rest[i] == '#' && (i == 0 || rest[i - 1] == ' ')) {
+        comment = trim(rest.substr(i + 1));
+        rest = rest.substr(0, i);
+        break;
+      }
+    }
+    rest = trim(rest);
+    std::string path;
+    for (const auto& p : parents) path += p.second + ".";
+    if (rest.empty())
+      parents.emplace_back(indent, key);
+    else
+      out[path + key] = {rest, comment};
+  }
+  return out;
+}
+
+// The node at a dotted key path, e.g. gpu.smx.l1.sets.
+YAML::Node at(const YAML::Node& root, const std::string& path) {
+  YAML::Node n;
+  n.reset(root);  // (reset, not =, which would overwrite the node n refers to)
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t dot = path.find('.', start);
+    const std::string key =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const YAML::Node& current = n;
+    if (!current.IsMap() || !current[key].IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+    n.reset(current[key]);
+    if (dot == std::string::npos) return n;
+    start = dot + 1;
+  }
+}
+
+// A scalar as its text; a sequence as "[a, b, c]".
+std::string text_of(const YAML::Node& n) {
+  if (!n.IsDefined()) return "<absent>";
+  if (n.IsSequence()) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < n.size(); ++i) s += (i ? ", " : "") + n[i].as<std::string>();
+    return s + "]";
+  }
+  return n.as<std::string>();
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+imported_platform import_text(const std::string& config, const std::string& trace = "") {
+  return import_gpgpusim_config(config, "test.config", trace, trace.empty() ? "" : "trace.config");
+}
+
+// The input_error of importing `config`, or a failure when there is none.
+input_error import_error(const std::string& config) {
+  try {
+    import_gpgpusim_config(config, "bad.config", "", "");
+  } catch (const input_error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no input_error for:\n" << config;
+  return input_error({}, "", "");
+}
+
+struct expected_key {
+  const char* path;
+  const char* value;
+  const char* option;
+};
+
+// yaml/volta.yaml's value of every key the TITAN V options map to.
+const expected_key k_volta[] = {
+    {"clocks.core.frequency", "1200MHz", "-gpgpu_clock_domains"},
+    {"clocks.icnt.frequency", "1200MHz", "-gpgpu_clock_domains"},
+    {"clocks.l2.frequency", "1200MHz", "-gpgpu_clock_domains"},
+    {"clocks.dram.frequency", "850MHz", "-gpgpu_clock_domains"},
+    {"gpu.kd.entries", "128", "-gpgpu_max_concurrent_kernel"},
+    {"gpu.tb_scheduler.smxs", "80", "-gpgpu_n_clusters"},
+    {"gpu.smx.count", "80", "-gpgpu_n_clusters"},
+    {"gpu.smx.warp_size", "32", "-gpgpu_shader_core_pipeline"},
+    {"gpu.smx.max_threads", "2048", "-gpgpu_shader_core_pipeline"},
+    {"gpu.smx.max_tbs", "32", "-gpgpu_shader_cta"},
+    {"gpu.smx.registers", "65536", "-gpgpu_shader_registers"},
+    {"gpu.smx.shared_memory", "96KiB", "-gpgpu_shmem_size"},
+    {"gpu.smx.shared_memory_banks", "32", "-gpgpu_shmem_num_banks"},
+    {"gpu.smx.shared_memory_latency", "20cycles", "-gpgpu_smem_latency"},
+    {"gpu.smx.warp_schedulers", "4", "-gpgpu_num_sched_per_core"},
+    {"gpu.smx.scheduler_policy", "lrr", "-gpgpu_scheduler"},
+    {"gpu.smx.max_issue_per_warp", "1", "-gpgpu_max_insn_issue_per_warp"},
+    {"gpu.smx.dual_issue_different_units", "true", "-gpgpu_dual_issue_diff_exec_units"},
+    {"gpu.smx.sub_core_model", "true", "-gpgpu_sub_core_model"},
+    {"gpu.smx.fetch_width", "4", "-gpgpu_inst_fetch_throughput"},
+    {"gpu.smx.register_banks", "8", "-gpgpu_num_reg_banks"},
+    {"gpu.smx.register_port_throughput", "2", "-gpgpu_reg_file_port_throughput"},
+    {"gpu.smx.collectors_sp", "0", "-gpgpu_enable_specialized_operand_collector"},
+    {"gpu.smx.collectors_sfu", "0", "-gpgpu_enable_specialized_operand_collector"},
+    {"gpu.smx.collectors_mem", "0", "-gpgpu_enable_specialized_operand_collector"},
+    {"gpu.smx.collectors_generic", "8", "-gpgpu_operand_collector_num_units_gen"},
+    {"gpu.smx.sp_units", "4", "-gpgpu_num_sp_units"},
+    {"gpu.smx.sp_latency", "2cycles", "-trace_opcode_latency_initiation_sp"},
+    {"gpu.smx.sp_initiation", "2cycles", "-trace_opcode_latency_initiation_sp"},
+    {"gpu.smx.sfu_units", "4", "-gpgpu_num_sfu_units"},
+    {"gpu.smx.sfu_latency", "20cycles", "-trace_opcode_latency_initiation_sfu"},
+    {"gpu.smx.sfu_initiation", "8cycles", "-trace_opcode_latency_initiation_sfu"},
+    {"gpu.smx.dp_units", "4", "-gpgpu_num_dp_units"},
+    {"gpu.smx.dp_latency", "8cycles", "-trace_opcode_latency_initiation_dp"},
+    {"gpu.smx.dp_initiation", "4cycles", "-trace_opcode_latency_initiation_dp"},
+    {"gpu.smx.int_units", "4", "-gpgpu_num_int_units"},
+    {"gpu.smx.int_latency", "2cycles", "-trace_opcode_latency_initiation_int"},
+    {"gpu.smx.int_initiation", "2cycles", "-trace_opcode_latency_initiation_int"},
+    {"gpu.smx.tensor_units", "4", "-gpgpu_num_tensor_core_units"},
+    {"gpu.smx.tensor_latency", "8cycles", "-trace_opcode_latency_initiation_tensor"},
+    {"gpu.smx.tensor_initiation", "4cycles", "-trace_opcode_latency_initiation_tensor"},
+    {"gpu.smx.branch_units", "4", "-specialized_unit_1"},
+    {"gpu.smx.branch_latency", "4cycles", "-trace_opcode_latency_initiation_spec_op_1"},
+    {"gpu.smx.branch_initiation", "4cycles", "-trace_opcode_latency_initiation_spec_op_1"},
+    {"gpu.smx.coalescing_arch", "60", "-gpgpu_coalesce_arch"},
+    {"gpu.smx.l1.size", "32KiB", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.sets", "4", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.ways", "64", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.line_size", "128B", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.sectored", "true", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.replacement", "lru", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.write_policy", "write_through", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.allocate", "on_miss", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.write_allocate", "lazy_fetch_on_read", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.set_index", "linear", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.mshr_entries", "512", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.mshr_merge", "8", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.miss_queue", "16", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.data_port_width", "32B", "-gpgpu_cache:dl1"},
+    {"gpu.smx.l1.banks", "4", "-gpgpu_l1_banks"},
+    {"gpu.smx.l1.hit_latency", "20cycles", "-gpgpu_l1_latency"},
+    {"gpu.smx.l1.bypass_global_loads", "false", "-gpgpu_gmem_skip_L1D"},
+    {"gpu.smx.l1.flush_at_kernel_end", "true", "-gpgpu_flush_l1_cache"},
+    {"gpu.smx.l1.dirty_line_cap", "25", "-gpgpu_l1_cache_write_ratio"},
+    {"gpu.smx.iu.response_buffer", "32", "-gpgpu_n_cluster_ejection_buffer_size"},
+    {"gpu.icnt.smx_ports", "80", "-gpgpu_n_clusters"},
+    {"gpu.icnt.mem_ports", "48", "-gpgpu_n_mem"},
+    {"gpu.icnt.flit_size", "40B", "-icnt_flit_size"},
+    {"gpu.icnt.input_buffer", "512", "-icnt_in_buffer_limit"},
+    {"gpu.icnt.output_buffer", "512", "-icnt_out_buffer_limit"},
+    {"gpu.icnt.ejection_buffer", "32", "-gpgpu_n_cluster_ejection_buffer_size"},
+    {"gpu.icnt.arbiter", "islip", "-icnt_arbiter_algo"},
+    {"gpu.icnt.latency", "1cycles", "-icnt_grant_cycles"},
+    {"gpu.icnt.partition_indexing", "ipoly", "-gpgpu_memory_partition_indexing"},
+    {"gpu.icnt.mem_channels", "24", "-gpgpu_n_mem"},
+    {"gpu.icnt.address_map",
+     "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
+     "-gpgpu_mem_addr_mapping"},
+    {"gpu.l2_iu.count", "48", "-gpgpu_n_mem"},
+    {"gpu.l2.count", "48", "-gpgpu_n_mem"},
+    {"gpu.l2.size", "96KiB", "-gpgpu_cache:dl2"},
+    {"gpu.l2.sets", "32", "-gpgpu_cache:dl2"},
+    {"gpu.l2.ways", "24", "-gpgpu_cache:dl2"},
+    {"gpu.l2.line_size", "128B", "-gpgpu_cache:dl2"},
+    {"gpu.l2.sectored", "true", "-gpgpu_cache:dl2"},
+    {"gpu.l2.replacement", "lru", "-gpgpu_cache:dl2"},
+    {"gpu.l2.write_policy", "write_back", "-gpgpu_cache:dl2"},
+    {"gpu.l2.allocate", "on_miss", "-gpgpu_cache:dl2"},
+    {"gpu.l2.write_allocate", "lazy_fetch_on_read", "-gpgpu_cache:dl2"},
+    {"gpu.l2.set_index", "ipoly", "-gpgpu_cache:dl2"},
+    {"gpu.l2.mshr_entries", "192", "-gpgpu_cache:dl2"},
+    {"gpu.l2.mshr_merge", "4", "-gpgpu_cache:dl2"},
+    {"gpu.l2.data_port_width", "32B", "-gpgpu_cache:dl2"},
+    {"gpu.l2.rop_latency", "160cycles", "-gpgpu_l2_rop_latency"},
+    {"gpu.l2.dram_latency", "100cycles", "-dram_latency"},
+    {"gpu.l2.icnt_to_l2_queue", "64", "-gpgpu_dram_partition_queues"},
+    {"gpu.l2.l2_to_dram_queue", "64", "-gpgpu_dram_partition_queues"},
+    {"gpu.l2.l2_to_icnt_queue", "64", "-gpgpu_dram_partition_queues"},
+    {"gpu.dram.count", "24", "-gpgpu_n_mem"},
+    {"gpu.dram.sub_partitions", "2", "-gpgpu_n_sub_partition_per_mchannel"},
+    {"gpu.dram.channels", "24", "-gpgpu_n_mem"},
+    {"gpu.dram.chips", "1", "-gpgpu_n_mem_per_ctrlr"},
+    {"gpu.dram.bus_width", "16B", "-gpgpu_dram_buswidth"},
+    {"gpu.dram.burst_length", "2", "-gpgpu_dram_burst_length"},
+    {"gpu.dram.data_rate", "2", "-dram_data_command_freq_ratio"},
+    {"gpu.dram.banks", "16", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.bank_groups", "4", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tCCD", "1cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRRD", "3cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRCD", "12cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRAS", "28cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRP", "12cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRC", "40cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.CL", "12cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.WL", "2cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tCDLR", "3cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tWR", "10cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tCCDL", "2cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.tRTPL", "3cycles", "-gpgpu_dram_timing_opt"},
+    {"gpu.dram.scheduler", "fr_fcfs", "-gpgpu_dram_scheduler"},
+    {"gpu.dram.queue_depth", "64", "-gpgpu_frfcfs_dram_sched_queue_size"},
+    {"gpu.dram.return_queue", "192", "-gpgpu_dram_return_queue_size"},
+    {"gpu.dram.dual_bus", "true", "-dram_dual_bus_interface"},
+    {"gpu.dram.bank_indexing", "xor", "-dram_bnk_indexing_policy"},
+    {"gpu.dram.bank_group_indexing", "low_bits", "-dram_bnkgrp_indexing_policy"},
+    {"gpu.dram.address_map",
+     "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
+     "-gpgpu_mem_addr_mapping"},
+};
+
+}  // namespace
+
+TEST(import_config, titanv_keys_have_volta_values_and_name_their_option) {
+  const imported_platform p = import_text(k_titanv_config, k_titanv_trace);
+  YAML::Node root;
+  ASSERT_NO_THROW(root = YAML::Load(p.yaml)) << p.yaml;
+  const auto lines = index_lines(p.yaml);
+  for (const expected_key& k : k_volta) {
+    SCOPED_TRACE(k.path);
+    EXPECT_EQ(text_of(at(root, k.path)), k.value);
+    auto line = lines.find(k.path);
+    ASSERT_NE(line, lines.end());
+    EXPECT_NE(line->second.second.find(k.option), std::string::npos) << line->second.second;
+    auto mapped = std::find_if(p.mapped_keys.begin(), p.mapped_keys.end(),
+                               [&](const auto& m) { return m.first == k.path; });
+    ASSERT_NE(mapped, p.mapped_keys.end());
+  }
+  // Every key reported as mapped is written with its option named in the comment.
+  for (const auto& [path, option] : p.mapped_keys) {
+    SCOPED_TRACE(path);
+    auto line = lines.find(path);
+    ASSERT_NE(line, lines.end());
+    EXPECT_TRUE(at(root, path).IsDefined());
+    EXPECT_NE(line->second.second.find(option), std::string::npos) << line->second.second;
+  }
+  // The comment of the brief's example, word for word.
+  EXPECT_EQ(lines.at("gpu.smx.max_threads").second, "-gpgpu_shader_core_pipeline 2048:32");
+}
+
+TEST(import_config, titanv_structure_matches_volta) {
+  const imported_platform p = import_text(k_titanv_config, k_titanv_trace);
+  const YAML::Node root = YAML::Load(p.yaml);
+  for (const char* top : {"platform", "clocks", "gpu"}) EXPECT_TRUE(root[top].IsDefined()) << top;
+  EXPECT_FALSE(root["power"].IsDefined());
+  EXPECT_NE(p.yaml.find("No power: section"), std::string::npos);
+  const std::pair<const char*, const char*> types[] = {{"gpu", "gpu"},
+                                                       {"gpu.kmu", "kmu"},
+                                                       {"gpu.kd", "kernel_distributor"},
+                                                       {"gpu.tb_scheduler", "smx_scheduler"},
+                                                       {"gpu.smx", "smx"},
+                                                       {"gpu.smx.l1", "l1_cache"},
+                                                       {"gpu.smx.iu", "interface_unit"},
+                                                       {"gpu.icnt", "crossbar"},
+                                                       {"gpu.l2_iu", "interface_unit"},
+                                                       {"gpu.l2", "l2_cache"},
+                                                       {"gpu.dram", "dram_channel"}};
+  for (const auto& [path, type] : types)
+    EXPECT_EQ(text_of(at(root, std::string(path) + ".type")), type) << path;
+  EXPECT_EQ(text_of(at(root, "gpu.clock")), "core");
+  EXPECT_EQ(text_of(at(root, "gpu.icnt.clock")), "icnt");
+  EXPECT_EQ(text_of(at(root, "gpu.l2.clock")), "l2");
+  EXPECT_EQ(text_of(at(root, "gpu.dram.clock")), "dram");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.bind")), "[ldst -> l1.core, l1.icnt -> iu.in]");
+  EXPECT_EQ(text_of(at(root, "gpu.bind")),
+            "[kmu.kd -> kd.kmu, tb_scheduler.kd -> kd.scheduler, kd.doorbell -> "
+            "tb_scheduler.doorbell, tb_scheduler.smx[*] -> smx[i].tbcr, smx[*].iu.out -> "
+            "icnt.smx[i], icnt.mem[*] -> l2_iu[i].in, l2_iu[*].out -> l2[i].icnt, l2[*].dram -> "
+            "dram[i/2].l2[i%2]]");
+  // Keys the config does not give keep gputlm's defaults: not written.
+  for (const char* path : {"gpu.kmu.hw_queues", "gpu.smx.ibuffer_entries", "gpu.icnt.vcs",
+                           "gpu.dram.kind", "gpu.l2.warm_from_memcpy", "gpu.l2_iu.request_buffer"})
+    EXPECT_FALSE(at(root, path).IsDefined()) << path;
+}
+
+TEST(import_config, options_without_equivalent_are_listed_in_file_order_once) {
+  const imported_platform p = import_text(k_titanv_config, k_titanv_trace);
+  // In the order of the file (lines 30, 46, 49, 56, 71-73, 113-115 of the text above).
+  const std::vector<std::string> expected{
+      "-gpgpu_ptx_sim_mode",
+      "-gpgpu_occupancy_sm_number",
+      "-gpgpu_pipeline_widths (pipeline registers are not modelled)",
+      "-ptx_opcode_latency_int",
+      "-gpgpu_adaptive_cache_config (the adaptive L1/shared carve-out is not modelled)",
+      "-gpgpu_shmem_option (the adaptive L1/shared carve-out is not modelled)",
+      "-gpgpu_unified_l1d_size (the adaptive L1/shared carve-out is not modelled)",
+      "-dram_seperate_write_queue_enable (1: the write queue and its drain are not modelled)",
+      "-dram_write_queue_size (the write queue is not modelled)",
+      "-visualizer_enabled"};
+  EXPECT_EQ(p.unmapped, expected);
+  // Mapped options are counted once, whichever file and however many keys.
+  EXPECT_TRUE(contains(p.mapped_options, "-gpgpu_cache:dl1"));
+  EXPECT_TRUE(contains(p.mapped_options, "-trace_opcode_latency_initiation_sfu"));
+  EXPECT_FALSE(contains(p.mapped_options, "-visualizer_enabled"));
+  EXPECT_EQ(std::count(p.mapped_options.begin(), p.mapped_options.end(), "-gpgpu_cache:dl1"), 1);
+
+  const imported_platform q = import_text(
+      "-gpgpu_foo 1\n-gpgpu_shader_cta 8\n-gpgpu_bar x,y\n-gpgpu_foo 2\n", "-trace_baz 4,1\n");
+  EXPECT_EQ(q.unmapped, (std::vector<std::string>{"-gpgpu_foo", "-gpgpu_bar", "-trace_baz"}));
+  EXPECT_EQ(q.mapped_options, std::vector<std::string>{"-gpgpu_shader_cta"});
+}
+
+TEST(import_config, unmappable_codes_are_listed_with_their_value_and_keep_defaults) {
+  const imported_platform p = import_text(
+      "-gpgpu_scheduler two_level_active:6:0:1\n"
+      "-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:C,F:64:8,8:2\n"
+      "-gpgpu_memory_partition_indexing 3\n"
+      "-icnt_arbiter_algo 1\n");
+  const YAML::Node root = YAML::Load(p.yaml);
+  EXPECT_TRUE(contains(p.unmapped, "-gpgpu_scheduler (two_level_active:6:0:1)"));
+  EXPECT_TRUE(contains(p.unmapped, "-gpgpu_cache:dl1 (set index C; MSHR type F)"));
+  EXPECT_TRUE(contains(p.unmapped, "-gpgpu_memory_partition_indexing (3: PAE)"));
+  EXPECT_FALSE(at(root, "gpu.smx.scheduler_policy").IsDefined());
+  EXPECT_FALSE(at(root, "gpu.smx.l1.set_index").IsDefined());
+  EXPECT_FALSE(at(root, "gpu.smx.l1.mshr_type").IsDefined());
+  EXPECT_EQ(text_of(at(root, "gpu.smx.l1.sets")), "32");  // the rest of the string maps
+  EXPECT_TRUE(contains(p.mapped_options, "-gpgpu_cache:dl1"));
+  // The local crossbar's options do nothing under BookSim (GPGPU-Sim's default network).
+  EXPECT_FALSE(at(root, "gpu.icnt.arbiter").IsDefined());
+  EXPECT_TRUE(contains(p.mapped_options, "-icnt_arbiter_algo"));
+}
+
+TEST(import_config, comments_blank_lines_and_quoting_follow_gpgpusim) {
+  const imported_platform p = import_text(
+      "# -gpgpu_shader_cta 99\n"
+      "\n"
+      "   \t\n"
+      "-gpgpu_shader_cta 16   # was 32 # twice\r\n"
+      "-gpgpu_shader_registers\t32768\r\n"
+      "  -gpgpu_num_sched_per_core 2 -gpgpu_scheduler gto\n"
+      "-gpgpu_dram_timing_opt \"nbk=8:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
+      "     CL=12:WL=4:CDLR=5:WR=12\"   # no bank groups\n"
+      "-gpgpu_shader_cta 24\n");
+  const YAML::Node root = YAML::Load(p.yaml);
+  EXPECT_TRUE(p.unmapped.empty()) << p.unmapped.front();
+  EXPECT_EQ(text_of(at(root, "gpu.smx.max_tbs")), "24");  // the last occurrence wins
+  EXPECT_EQ(text_of(at(root, "gpu.smx.registers")), "32768");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.warp_schedulers")), "2");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.scheduler_policy")), "gto");
+  EXPECT_EQ(text_of(at(root, "gpu.dram.banks")), "8");
+  EXPECT_EQ(text_of(at(root, "gpu.dram.CL")), "12cycles");
+  EXPECT_EQ(text_of(at(root, "gpu.dram.tWR")), "12cycles");
+  EXPECT_FALSE(at(root, "gpu.dram.bank_groups").IsDefined());  // GPGPU-Sim: 1, as gputlm
+}
+
+TEST(import_config, trace_config_overrides_and_branches_default_to_int) {
+  const imported_platform p = import_text(
+      "-trace_opcode_latency_initiation_int 4,1\n-gpgpu_n_mem "
+      "6\n-gpgpu_n_sub_partition_per_mchannel 1\n",
+      "-trace_opcode_latency_initiation_int 6,2\n");
+  const YAML::Node root = YAML::Load(p.yaml);
+  EXPECT_EQ(text_of(at(root, "gpu.smx.int_latency")), "6cycles");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.int_initiation")), "2cycles");
+  // Without a BRA unit Accel-Sim runs branches at the int values.
+  EXPECT_EQ(text_of(at(root, "gpu.smx.branch_latency")), "6cycles");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.branch_initiation")), "2cycles");
+  // One sub-partition per channel: one L2 bank per DRAM channel.
+  EXPECT_EQ(text_of(at(root, "gpu.l2.count")), "6");
+  const std::string bind = text_of(at(root, "gpu.bind"));
+  EXPECT_NE(bind.find("l2[*].dram -> dram[i/1].l2[i%1]"), std::string::npos) << bind;
+}
+
+TEST(import_config, legacy_cache_strings_and_presets) {
+  const imported_platform p = import_text(
+      "-gpgpu_cache:dl1 32:128:4,L:L:m:N,A:32:8,8\n"
+      "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4,32\n"
+      "-gpgpu_pipeline_widths 2,1,1,2,1,1,2\n"
+      "-gpgpu_mem_address_mask 1\n");
+  const YAML::Node root = YAML::Load(p.yaml);
+  EXPECT_EQ(text_of(at(root, "gpu.smx.l1.sectored")), "false");        // no type letter: N
+  EXPECT_EQ(text_of(at(root, "gpu.smx.l1.set_index")), "linear");      // no index letter: L
+  EXPECT_EQ(text_of(at(root, "gpu.smx.l1.data_port_width")), "128B");  // no port: the line
+  // GPGPU-Sim reads the port only after ':<fifo>': here it is the line size.
+  EXPECT_EQ(text_of(at(root, "gpu.l2.data_port_width")), "128B");
+  // Pipeline-register widths are not modelled: listed, no key.
+  EXPECT_FALSE(at(root, "gpu.smx.pipeline_widths").IsDefined());
+  EXPECT_TRUE(contains(p.unmapped, "-gpgpu_pipeline_widths (pipeline registers are not modelled)"));
+  // Preset 1: channel bits at 13, banks at 11-12, rows 13-26, columns 0-10.
+  EXPECT_EQ(text_of(at(root, "gpu.dram.address_map")),
+            "dramid@13;00000000.00000000.00000000.00000000.00000RRR.RRRRRRRR.RRRBBCCC.CCCCCCCC");
+  EXPECT_EQ(p.unmapped.size(), 1u);  // the pipeline widths only
+}
+
+TEST(import_config, malformed_cache_string_names_file_line_and_option) {
+  const std::string config =
+      "-gpgpu_n_clusters 2\n"
+      "# the L1\n"
+      "\n"
+      "-gpgpu_cache:dl1 S:4:128,L:T:m:L:L,A:512:8,16:0,32\n";
+  const input_error e = import_error(config);
+  EXPECT_EQ(e.where().file, "bad.config");
+  EXPECT_EQ(e.where().line, 4u);
+  EXPECT_EQ(e.key(), "-gpgpu_cache:dl1");
+  const std::string what = e.what();
+  EXPECT_EQ(what.rfind("bad.config:4:", 0), 0u) << what;
+  EXPECT_NE(what.find("-gpgpu_cache:dl1"), std::string::npos) << what;
+
+  for (const char* bad :
+       {"-gpgpu_cache:dl1 S:4:128:64,L:T:m:L,A:512:8,16:0,32\n",    // 4 letters after S
+        "-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512\n",            // MSHR group short
+        "-gpgpu_cache:dl1 S:x:128:64,L:T:m:L:L,A:512:8,16:0,32\n",  // sets not a number
+        "-gpgpu_cache:dl1 Q:4:128:64,L:T:m:L:L,A:512:8,16:0,32\n",  // no type Q
+        "-gpgpu_cache:dl1 S:4:128:64\n"}) {                         // one group
+    const input_error b = import_error(bad);
+    EXPECT_EQ(b.key(), "-gpgpu_cache:dl1") << bad;
+    EXPECT_EQ(b.where().line, 1u) << bad;
+  }
+}
+
+TEST(import_config, bad_values_name_file_line_and_option) {
+  {
+    const input_error e = import_error("-gpgpu_n_mem 2\n-gpgpu_shader_cta\n-gpgpu_n_clusters 4\n");
+    EXPECT_EQ(e.where().line, 2u);
+    EXPECT_EQ(e.key(), "-gpgpu_shader_cta");
+    EXPECT_NE(std::string(e.what()).find("without a value"), std::string::npos) << e.what();
+  }
+  {
+    const input_error e = import_error("-gpgpu_n_mem 2\n-gpgpu_n_mem\n");  // at the end
+    EXPECT_EQ(e.where().line, 2u);
+    EXPECT_EQ(e.key(), "-gpgpu_n_mem");
+  }
+  {
+    const input_error e = import_error("\n-gpgpu_shader_cta thirty\n");
+    EXPECT_EQ(e.where().line, 2u);
+    EXPECT_EQ(e.where().column, 19u);
+    EXPECT_EQ(e.key(), "-gpgpu_shader_cta");
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {"-gpgpu_clock_domains 1200:1200:850\n", "-gpgpu_clock_domains"},
+      {"-gpgpu_clock_domains 1200:fast:1200:850\n", "-gpgpu_clock_domains"},
+      {"-gpgpu_shader_core_pipeline 2048\n", "-gpgpu_shader_core_pipeline"},
+      {"-gpgpu_dram_timing_opt nbk=16:CCD=1:XYZ=3\n", "-gpgpu_dram_timing_opt"},
+      {"-gpgpu_dram_partition_queues 64:64:64\n", "-gpgpu_dram_partition_queues"},
+      {"-gpgpu_mem_addr_mapping dramid@8;0000RRRR\n", "-gpgpu_mem_addr_mapping"},
+      {"-trace_opcode_latency_initiation_sp 4\n", "-trace_opcode_latency_initiation_sp"},
+      {"-specialized_unit_1 1,4,4,4,BRA\n", "-specialized_unit_1"},
+      {"-gpgpu_dram_timing_opt \"nbk=16:CCD=1\n", "-gpgpu_dram_timing_opt"},  // no closing quote
+  };
+  for (const auto& [text, option] : bad) {
+    const input_error e = import_error(text);
+    EXPECT_EQ(e.key(), option) << text;
+    EXPECT_EQ(e.where().file, "bad.config") << text;
+    EXPECT_EQ(e.where().line, 1u) << text;
+  }
+  // A word where an option is expected.
+  const input_error e = import_error("-gpgpu_n_mem 2 3\n");
+  EXPECT_EQ(e.key(), "3");
+}
+
+TEST(import_config, empty_config_gives_a_complete_platform_with_gpgpusim_structure) {
+  const imported_platform p = import_gpgpusim_config("", "empty.config", "", "");
+  const YAML::Node root = YAML::Load(p.yaml);
+  EXPECT_TRUE(p.unmapped.empty());
+  EXPECT_TRUE(p.mapped_keys.empty());
+  // GPGPU-Sim's defaults: 10 clusters x 3 cores, 8 channels x 1 sub-partition.
+  EXPECT_EQ(text_of(at(root, "gpu.smx.count")), "30");
+  EXPECT_EQ(text_of(at(root, "gpu.tb_scheduler.smxs")), "30");
+  EXPECT_EQ(text_of(at(root, "gpu.dram.count")), "8");
+  EXPECT_EQ(text_of(at(root, "gpu.l2.count")), "8");
+  EXPECT_EQ(text_of(at(root, "clocks.core.frequency")), "500MHz");
+  EXPECT_EQ(text_of(at(root, "clocks.dram.frequency")), "2000MHz");
+}
+
+// End to end: `gputlm import-config` on the TITAN V configuration writes a platform that
+// elaborates, and whose effective value of every key the configuration maps (as
+// `--dump-config` prints it) equals yaml/volta.yaml's.
+TEST(import_config, the_imported_titanv_elaborates_and_equals_volta_on_every_mapped_key) {
+  const std::string dir = GPUTLM_TEST_TMP;
+  gputlm::testing::write_text(dir + "/titanv.config", k_titanv_config);
+  gputlm::testing::write_text(dir + "/titanv.trace.config", k_titanv_trace);
+  const std::string out = dir + "/titanv_imported.yaml";
+  std::remove(out.c_str());
+  auto r =
+      gputlm::testing::run_command(gputlm::testing::gputlm_bin() + " import-config " + dir +
+                                       "/titanv.config " + dir + "/titanv.trace.config -o " + out,
+                                   "import_e2e");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // the one warning line
+  EXPECT_EQ(r.err.rfind("warning: ", 0), 0u) << r.err;
+  EXPECT_NE(r.out.find("import-config: wrote " + out), std::string::npos) << r.out;
+
+  auto imported = gputlm::testing::run_command(
+      gputlm::testing::gputlm_bin() + " elaborate " + out + " --dump-config", "import_e2e_dump");
+  ASSERT_EQ(imported.status, 0) << imported.err;
+  auto volta = gputlm::testing::run_command(gputlm::testing::gputlm_bin() + " elaborate " +
+                                                std::string(GPUTLM_SOURCE_DIR) +
+                                                "/yaml/volta.yaml --dump-config",
+                                            "import_e2e_volta");
+  ASSERT_EQ(volta.status, 0) << volta.err;
+  const YAML::Node a = YAML::Load(imported.out), b = YAML::Load(volta.out);
+  const imported_platform p = import_text(k_titanv_config, k_titanv_trace);
+  ASSERT_GT(p.mapped_keys.size(), 100u);
+  for (const auto& [path, option] : p.mapped_keys) {
+    SCOPED_TRACE(path + " (" + option + ")");
+    ASSERT_TRUE(at(a, path).IsDefined());
+    EXPECT_EQ(text_of(at(a, path)), text_of(at(b, path)));
+  }
+}
