@@ -1,5 +1,6 @@
 #include "platforms/block_factory.h"
 
+#include "models/control/agt.h"
 #include "models/control/kernel_distributor.h"
 #include "models/control/kmu.h"
 #include "models/control/smx_scheduler.h"
@@ -22,13 +23,15 @@ const block_factory& block_factory::builtin() {
     f.add<control::kmu>("kmu", "Kernel Management Unit with hardware work queues");
     f.add<control::kernel_distributor>("kernel_distributor", "Kernel Distributor entries");
     f.add<control::smx_scheduler>("smx_scheduler", "TB dispatch to SMXs");
+    f.add<control::agt>("agt", "DTBL Aggregated Group Table");
     f.add<core::smx>("smx", "streaming multiprocessor");
     f.add<memory::l1_cache>("l1_cache", "per-SMX L1 data cache with MSHRs");
     f.add<memory::l2_cache>("l2_cache", "L2 bank of a memory sub-partition");
     f.add<memory::dram_channel>("dram_channel", "DRAM channel with FR-FCFS scheduler");
     f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");
     f.add<noc::mesh>("mesh", "2-D mesh with XY routing and virtual channels");
-    f.add<noc::interface_unit>("interface_unit", "injection/ejection buffers between a node and the interconnect");
+    f.add<noc::interface_unit>("interface_unit",
+                               "injection/ejection buffers between a node and the interconnect");
     f.add<memory::fixed_latency_memory>("fixed_latency_memory",
                                         "ideal memory answering after a fixed latency");
     return f;

@@ -60,13 +60,22 @@ const char* const k_kernel_numbers[] = {
     "finished",          "launch_cycle",        "start_cycle", "end_cycle", "cycles",
     "warp_instructions", "thread_instructions", "ipc",         "tbs"};
 const char* const k_power_component[] = {"static_joules", "dynamic_joules", "instances"};
+// Written for traces with device launches only (dynamic parallelism).
+const char* const k_dynamic_parallelism[] = {
+    "host_warp_instructions",          "cdp_warp_instructions", "dtbl_group_warp_instructions",
+    "dtbl_fallback_warp_instructions", "kernels[*].parent",     "kernels[*].depth",
+    "kernels[*].coalesced_into"};
 
 // Every numeric value a run of `p` writes, as a path into the statistics JSON (the paths
-// experiment metrics address; `[*]` stands for any index).
+// experiment metrics address; `[*]` stands for any index); a value written only by some
+// runs is followed by a space and its group (dynamic_parallelism: traces with device
+// launches).
 std::vector<std::string> statistic_paths(platforms::platform& p) {
   std::vector<std::string> out;
   out.insert(out.end(), std::begin(k_summary), std::end(k_summary));
   out.insert(out.end(), std::begin(k_wall_clock), std::end(k_wall_clock));
+  for (const char* d : k_dynamic_parallelism)
+    out.push_back(std::string(d) + " " + control::dynamic_parallelism_stats);
   for (const char* k : k_kernel_numbers) out.push_back(std::string("kernels[*].") + k);
   if (pm::power_model* pw = p.power()) {
     out.insert(out.end(), std::begin(k_energy), std::end(k_energy));
@@ -108,7 +117,9 @@ int elaborate_main(const std::vector<std::string>& args) {
       "dump-config", "print every effective parameter as YAML that reloads to this platform")(
       "dot", po::value<std::string>(), "write a Graphviz view of blocks and bindings to FILE")(
       "quiet,q", "do not print the hierarchy")(
-      "list-stats", "print the path of every statistic a run writes (for experiment metrics)");
+      "list-stats",
+      "print the path of every statistic a run writes (for experiment metrics); "
+      "one written only by some runs is followed by its group");
   po::positional_options_description pos;
   pos.add("platform", 1);
   auto vm = parse_command_line(args, opts, pos);
@@ -159,6 +170,10 @@ int run_main(const std::vector<std::string>& args) {
       "leave host timing (wall_seconds, kips) out of the statistics, so that "
       "the same run always writes byte-identical JSON")(
       "no-tb-log", "leave the per-TB dispatch log out of the statistics")(
+      "stats-group", po::value<std::vector<std::string>>()->composing(),
+      "also write this group's statistics when the trace does not need them "
+      "(dynamic_parallelism: written by itself when the trace launches from the device), "
+      "e.g. for a flat baseline's occupancy")(
       "progress",
       "show the progress line on stderr from the start, even when stderr is not a "
       "terminal (on a terminal it shows by itself after two seconds)")(
@@ -196,9 +211,18 @@ int run_main(const std::vector<std::string>& args) {
   };
   auto work_owner = std::make_unique<control::workload>(traces::open_trace(trace_path, topts));
   control::workload& work = *work_owner;
-  // Open every host-launched kernel now, so a missing or malformed kernel file is reported
-  // before the simulation starts.
-  for (std::uint32_t k = 0; k < work.kernels().size(); ++k) work.reader(k);
+  // Open every kernel now (device-launched ones too), so a missing or malformed kernel file,
+  // or two kernels with one id, is reported before the simulation starts.
+  work.open_all();
+  if (work.has_device_kernels()) p->stats().enable_group(control::dynamic_parallelism_stats);
+  if (vm.count("stats-group"))
+    for (const auto& g : vm["stats-group"].as<std::vector<std::string>>()) {
+      if (g != control::dynamic_parallelism_stats)
+        throw input_error(
+            source_location{"<command line>", 0, 0}, "--stats-group",
+            "unknown group '" + g + "' (known: " + control::dynamic_parallelism_stats + ")");
+      p->stats().enable_group(g);
+    }
   // The first kernel's TBs are parsed from here on: the KMU asks for it too, but only once
   // the simulation runs, too late for the first launches of a short kernel.
   if (!work.kernels().empty()) work.reader(0).read_ahead();
@@ -274,6 +298,12 @@ int run_main(const std::vector<std::string>& args) {
     j["thread_instructions"] = k.thread_instructions;
     j["ipc"] = cycles ? double(k.thread_instructions) / double(cycles) : 0.0;
     j["tbs"] = k.tbs.size();
+    if (k.device) {  // dynamic parallelism: how it was launched, and by which kernel
+      j["launch"] = control::to_string(k.how);
+      j["parent"] = k.parent;
+      j["depth"] = k.depth;
+      if (k.how == control::launch_kind::dtbl_group) j["coalesced_into"] = k.coalesced_into;
+    }
     if (!vm.count("no-tb-log")) {
       nlohmann::json log = nlohmann::json::array();
       for (const auto& t : k.tbs) log.push_back({t.tb, t.smx, t.start_cycle, t.end_cycle});
@@ -282,6 +312,12 @@ int run_main(const std::vector<std::string>& args) {
     kernels.push_back(std::move(j));
   }
   const edge_dispatcher::livelock& livelock = edge_dispatcher::instance().livelock_report();
+  // A DeviceKernel entry that no launch named: the trace lists a child nobody launched.
+  for (const auto& k : work.kernels())
+    if (k.device && k.parent == control::kernel_run::none && !livelock.stopped)
+      throw input_error(
+          {trace_path, 0, 0}, k.name,
+          "a DeviceKernel entry that no CDP.LAUNCH or DTBL.LAUNCH of the trace names");
   if (!all_finished || livelock.stopped) {
     for (component* c : p->components())
       if (std::string w = c->pending_work(); !w.empty())
@@ -305,6 +341,17 @@ int run_main(const std::vector<std::string>& args) {
   stats.set_summary_count("thread_instructions", thread_insts);
   stats.set_summary("ipc", total_cycles ? double(thread_insts) / double(total_cycles) : 0.0);
   stats.set_summary("warp_ipc", total_cycles ? double(warp_insts) / double(total_cycles) : 0.0);
+  // Warp instructions by how their kernel was launched.
+  if (stats.group_enabled(control::dynamic_parallelism_stats)) {
+    std::uint64_t by[4] = {};
+    for (const auto& k : work.kernels()) by[std::size_t(k.how)] += k.warp_instructions;
+    stats.set_summary_count("host_warp_instructions", by[std::size_t(control::launch_kind::host)]);
+    stats.set_summary_count("cdp_warp_instructions", by[std::size_t(control::launch_kind::cdp)]);
+    stats.set_summary_count("dtbl_group_warp_instructions",
+                            by[std::size_t(control::launch_kind::dtbl_group)]);
+    stats.set_summary_count("dtbl_fallback_warp_instructions",
+                            by[std::size_t(control::launch_kind::dtbl_fallback)]);
+  }
   if (!vm.count("no-wall-clock")) {
     stats.set_summary("wall_seconds", wall);
     stats.set_summary("kips", wall > 0 ? double(warp_insts) / wall / 1e3 : 0.0);

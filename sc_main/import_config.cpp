@@ -179,7 +179,7 @@ std::vector<const char*> with_cache_keys(std::vector<const char*> head,
 }
 
 const block_layout k_kmu{
-    "gpu.kmu", "kmu", nullptr, {"hw_queues", "kernel_launch_latency", "dispatch_latency"}};
+    "gpu.kmu", "kmu", nullptr, {"smxs", "hw_queues", "kernel_launch_latency", "dispatch_latency"}};
 const block_layout k_kd{"gpu.kd", "kernel_distributor", nullptr, {"entries"}};
 const block_layout k_tbs{"gpu.tb_scheduler",
                          "smx_scheduler",
@@ -482,6 +482,8 @@ class importer {
     put("gpu.smx.count", std::to_string(m_sms), sm_comment, sm_source);
     put("gpu.tb_scheduler.smxs", std::to_string(m_sms),
         "= smx.count = " + sm_comment + " (one TBCR socket per SM)", sm_source);
+    put("gpu.kmu.smxs", std::to_string(m_sms),
+        "= smx.count = " + sm_comment + " (one launch path per SM)", sm_source);
     put("gpu.icnt.smx_ports", std::to_string(m_sms),
         "= smx.count = " + sm_comment + ": one port per SM" +
             (cpc > 1 ? " (GPGPU-Sim: one per cluster, " + std::to_string(nc) + ")" : std::string()),
@@ -1293,6 +1295,7 @@ class importer {
        << "    - tb_scheduler.kd -> kd.scheduler\n"
        << "    - kd.doorbell -> tb_scheduler.doorbell\n"
        << "    - tb_scheduler.smx[*] -> smx[i].tbcr\n"
+       << "    - smx[*].launch -> kmu.smx[i]\n"
        << "    - smx[*].iu.out -> icnt.smx[i]\n"
        << "    - icnt.mem[*] -> l2_iu[i].in\n"
        << "    - l2_iu[*].out -> l2[i].icnt\n"

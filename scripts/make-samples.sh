@@ -36,6 +36,11 @@ sample reduction   reduction   --param n=4096 --param block=256
 sample histogram   histogram   --param n=16384 --param bins=256 --param grid=16
 sample bfs_cdp     bfs_cdp     --param scale=8 --param degree=8 --param threshold=16 \
   --param block=64
+# The same graph with DTBL: groups of 64 threads coalescing into the level kernel.
+sample bfs_dtbl    bfs_dtbl    --param scale=8 --param degree=8 --param threshold=16 \
+  --param block=64
+# Recursive refinement with CDP.SYNC: parents wait for their children (context saved).
+sample amr_cdp_sync amr_cdp    --param cells=64 --param sync=1 --param block=64
 # One pass of the thesis' 4 x 4 SPU: 4 x 4 CTAs of 16 x 16 x 16 tiles, 2 tiles along k.
 sample spu_stencil spu_stencil --param n=64 --param k=32 --param b=16 --param s=4
 echo "make-samples: $(du -sh "$OUT" | cut -f1) in $OUT"

@@ -1,11 +1,10 @@
 // gputlm binary trace: writer and reader (layout in binary_format.h and docs/traces.md).
 #include "traces/binary_format.h"
 
-#include <xxhash.h>
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -178,6 +177,11 @@ class binary_writer final : public trace_writer {
     }
   }
 
+  void note(const std::string& text) override {
+    check_note(text);
+    m_notes.push_back(text);
+  }
+
   void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
     command c;
     c.what = command::kind::memcpy_h2d;
@@ -276,13 +280,17 @@ class binary_writer final : public trace_writer {
       d.put(b.rsize);
       d.put(b.sum);
     }
+    if (!m_notes.empty()) {
+      d.put<std::uint32_t>(std::uint32_t(m_notes.size()));
+      for (const std::string& n : m_notes) d.put_str(n);
+    }
     std::string dir = compress(d.buf);
     std::uint64_t dir_offset = m_pos;
     write(dir.data(), dir.size());
 
     packer h;
     h.buf.append(magic, sizeof magic);
-    h.put(format_version);
+    h.put(m_notes.empty() ? oldest_format_version : format_version);
     h.put<std::uint32_t>(0);
     h.put<std::uint64_t>(dir_offset);
     h.put<std::uint64_t>(dir.size());
@@ -497,6 +505,7 @@ class binary_writer final : public trace_writer {
   std::uint64_t m_pos = 0;
   std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> m_cctx{ZSTD_createCCtx(), &ZSTD_freeCCtx};
   std::vector<command> m_commands;
+  std::vector<std::string> m_notes;
   std::vector<kernel_meta> m_kernels;
   std::vector<block_entry> m_blocks;
   std::vector<tb_entry> m_pending;
@@ -532,6 +541,7 @@ class binary_file {
 
   const std::string& path() const { return m_path; }
   const std::vector<command>& commands() const { return m_commands; }
+  const std::vector<std::string>& notes() const { return m_notes; }
   const std::vector<std::uint32_t>& command_kernel() const { return m_command_kernel; }
   const kernel_meta& kernel(std::size_t k) const { return m_kernels[k]; }
   std::size_t block_count() const { return m_blocks.size(); }
@@ -595,12 +605,12 @@ class binary_file {
     if (std::memcmp(h, magic, sizeof magic) != 0)
       fail("magic", "not a gputlm binary trace (bad magic bytes)");
     unpacker u(h + sizeof magic, header_bytes - sizeof magic, m_path, "header");
-    std::uint32_t version = u.get<std::uint32_t>("format version");
-    if (version != format_version)
+    m_version = u.get<std::uint32_t>("format version");
+    if (m_version < oldest_format_version || m_version > format_version)
       fail("header: format version",
-           fmt::format("version {} is not supported (this build reads version {}); convert "
-                       "the trace again from its text form with `gputlm trace convert`",
-                       version, format_version));
+           fmt::format("version {} is not supported (this build reads versions {} to {}); "
+                       "convert the trace again from its text form with `gputlm trace convert`",
+                       m_version, oldest_format_version, format_version));
     u.get<std::uint32_t>("flags");
     std::uint64_t dir_off = u.get<std::uint64_t>("directory offset");
     std::uint64_t dir_size = u.get<std::uint64_t>("directory size");
@@ -691,6 +701,11 @@ class binary_file {
           b.rsize > max_block_bytes)
         u.fail("block table", "block outside the file (truncated?)");
     }
+    if (m_version >= 3) {
+      std::uint32_t nn = u.get<std::uint32_t>("note count");
+      u.need_items(nn, 4, "note count");
+      for (std::uint32_t i = 0; i < nn; ++i) m_notes.push_back(u.get_str("note"));
+    }
     if (u.left() != 0) u.fail("end", "trailing bytes");
     for (std::size_t c = 0; c < m_commands.size(); ++c) {
       bool is_kernel = m_commands[c].what != command::kind::memcpy_h2d;
@@ -708,7 +723,9 @@ class binary_file {
   std::string m_path;
   bool m_verify;
   int m_fd = -1;
+  std::uint32_t m_version = 0;
   std::vector<command> m_commands;
+  std::vector<std::string> m_notes;
   std::vector<std::uint32_t> m_command_kernel;
   std::vector<kernel_meta> m_kernels;
   std::vector<block_entry> m_blocks;
@@ -1001,6 +1018,7 @@ class binary_application final : public application_trace {
       : application_trace(path, format::binary, opts),
         m_file(std::make_shared<binary_file>(path, opts.verify_checksums)) {
     m_commands = m_file->commands();
+    m_notes = m_file->notes();
   }
 
  protected:

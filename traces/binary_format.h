@@ -4,7 +4,8 @@
 //   blocks         zstd frames of fixed-width TB records, one or more TBs per block
 //   directory      zstd frame: commands, per kernel its header fields, opcode mnemonics
 //                  and TB index (linear id -> block, offset, size), then the block table
-//                  (file offset, sizes, XXH64 of the compressed bytes)
+//                  (file offset, sizes, XXH64 of the compressed bytes), then (version 3)
+//                  the notes
 //
 // Layout of every record: docs/traces.md, "Binary format". Little-endian throughout.
 #pragma once
@@ -18,7 +19,10 @@
 namespace gputlm::traces::binary {
 
 inline constexpr char magic[8] = {'\x89', 'G', 'T', 'B', '\r', '\n', '\x1a', '\n'};
-inline constexpr std::uint32_t format_version = 2;  // 2: strided addresses kept compact
+// 2: strided addresses kept compact; 3: version 2 plus the application's notes at the end of
+// the directory. A file without notes is written as version 2 (readable by older builds).
+inline constexpr std::uint32_t format_version = 3;
+inline constexpr std::uint32_t oldest_format_version = 2;
 inline constexpr std::size_t header_bytes = 64;
 inline constexpr std::size_t inst_record_bytes = 10;  // dynamic record; see the .cpp
 inline constexpr std::size_t launch_record_bytes = 40;

@@ -214,9 +214,14 @@ std::uint8_t access_size_from(const split_mnemonic& sm) {
 // The gputlm pseudo-opcodes (docs/traces.md, "Extensions"). Returns false if `sm` is not one.
 bool classify_extension(const split_mnemonic& sm, opcode_info& info) {
   if (sm.root == "CDP" || sm.root == "DTBL") {
+    // CDP.LAUNCH, DTBL.LAUNCH; CDP.SYNC (cudaDeviceSynchronize: DTBL has no parent-child sync)
+    const bool cdp = sm.root == "CDP";
+    const bool sync = cdp && sm.mods.size() == 1 && sm.mods[0] == "SYNC";
     info.unit = unit_class::branch;
-    info.special = sm.root == "CDP" ? special_op::launch_kernel : special_op::launch_agg_group;
-    info.known = sm.mods.size() == 1 && sm.mods[0] == "LAUNCH";
+    info.special = sync  ? special_op::device_sync
+                   : cdp ? special_op::launch_kernel
+                         : special_op::launch_agg_group;
+    info.known = sm.mods.size() == 1 && (sm.mods[0] == "LAUNCH" || sync);
     return true;
   }
   if (sm.root == "CB") {
@@ -349,6 +354,8 @@ const char* to_string(special_op v) {
       return "cb_pop";
     case special_op::block_sync:
       return "block_sync";
+    case special_op::device_sync:
+      return "device_sync";
   }
   return "?";
 }

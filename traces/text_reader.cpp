@@ -277,7 +277,13 @@ class text_application final : public application_trace {
     std::string_view line;
     while (src.next(line)) {
       std::string_view t = text::trim(line);
-      if (t.empty() || t[0] == '#') continue;
+      if (!t.empty() && t[0] == '#') {
+        t.remove_prefix(1);
+        if (!t.empty() && t[0] == ' ') t.remove_prefix(1);
+        m_notes.emplace_back(t);
+        continue;
+      }
+      if (t.empty()) continue;
       source_location where{list, src.line_no(), 0};
       command c;
       if (starts_with(t, "MemcpyHtoD")) {

@@ -30,6 +30,7 @@ bool is_device_space(mem_space s) {
 }  // namespace
 
 void copy_trace(application_trace& in, trace_writer& out) {
+  for (const std::string& n : in.notes()) out.note(n);
   const auto& cmds = in.commands();
   for (std::size_t c = 0; c < cmds.size(); ++c) {
     if (cmds[c].what == command::kind::memcpy_h2d) {
@@ -166,6 +167,7 @@ void print_summary(std::ostream& os, const application_trace& app, const trace_s
   os << fmt::format(
       "trace {} ({})\n", app.path(),
       app.what() == application_trace::format::text ? "Accel-Sim text" : "gputlm binary");
+  for (const std::string& n : app.notes()) os << "note: " << n << "\n";
   std::uint64_t device = 0;
   for (const auto& k : s.kernels) device += k.info.device_launched;
   os << fmt::format(

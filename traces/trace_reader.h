@@ -139,6 +139,9 @@ class application_trace {
   virtual ~application_trace() = default;
 
   const std::vector<command>& commands() const { return m_commands; }
+  // Notes on the application (trace_writer::note), in order: text, the `#` comment lines of
+  // kernelslist.g without the `#` and one following space; binary, the directory's notes.
+  const std::vector<std::string>& notes() const { return m_notes; }
   // The kernel launched by commands()[command_index]; opened on first use. Throws
   // std::out_of_range for an index that is not a kernel command.
   kernel_reader& kernel(std::size_t command_index);
@@ -158,6 +161,7 @@ class application_trace {
   format m_format;
   open_options m_opts;
   std::vector<command> m_commands;
+  std::vector<std::string> m_notes;
 
  private:
   std::mutex m_mutex;

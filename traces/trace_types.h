@@ -62,6 +62,8 @@ enum class special_op : std::uint8_t {
   cb_push,           // SPU: store to the communication buffer towards a neighbour
   cb_pop,            // SPU: load from the communication buffer from a neighbour
   block_sync,        // SPU: bar.blocksync, global or towards one neighbour
+  device_sync,       // CDP: cudaDeviceSynchronize; the warp waits until every child kernel its
+                     // thread block has launched so far has completed
 };
 
 // SPU neighbour direction for communication-buffer traffic and directional sync.
@@ -93,21 +95,21 @@ struct warp_instruction {
   static constexpr std::uint16_t no_reg = 0xffff;
   static constexpr std::uint32_t none = 0xffffffffu;
 
-  std::uint32_t pc = 0;            // SASS offset
-  std::uint32_t active_mask = 0;   // predicated-off lanes already removed
-  std::uint32_t line = 0;          // source line (tracer >= 4 with lineinfo), else 0
-  std::uint16_t opcode = 0;        // index into the opcode_table that decoded it
+  std::uint32_t pc = 0;           // SASS offset
+  std::uint32_t active_mask = 0;  // predicated-off lanes already removed
+  std::uint32_t line = 0;         // source line (tracer >= 4 with lineinfo), else 0
+  std::uint16_t opcode = 0;       // index into the opcode_table that decoded it
   unit_class unit = unit_class::other;
   mem_space space = mem_space::none;
   special_op special = special_op::none;
-  direction dir = direction::none; // SPU ops only
-  std::uint8_t access_size = 0;    // bytes per thread (0 = not a memory instruction)
+  direction dir = direction::none;  // SPU ops only
+  std::uint8_t access_size = 0;     // bytes per thread (0 = not a memory instruction)
   std::uint8_t num_dst = 0;
   std::uint8_t num_src = 0;
   address_form addr_form = address_form::list;
   std::uint16_t dst[2] = {no_reg, no_reg};
   std::uint16_t src[4] = {no_reg, no_reg, no_reg, no_reg};
-  std::int32_t immediate = 0;      // tracer version 5; otherwise 0
+  std::int32_t immediate = 0;  // tracer version 5; otherwise 0
   // First of this instruction's entries in warp_trace::addresses; their layout depends on
   // addr_form. Read the per-lane addresses through expand_addresses(), never directly.
   std::uint32_t addr_index = none;
@@ -244,8 +246,8 @@ inline void set_addresses(warp_trace& w, warp_instruction& in, const std::uint64
 }
 
 struct tb_trace {
-  dim3 index;                    // blockIdx
-  std::uint32_t linear_id = 0;   // x + y*gx + z*gx*gy
+  dim3 index;                   // blockIdx
+  std::uint32_t linear_id = 0;  // x + y*gx + z*gx*gy
   std::vector<warp_trace> warps;
 };
 
@@ -254,27 +256,30 @@ struct kernel_info {
   std::string name;
   std::uint32_t id = 0;
   dim3 grid, block;
-  std::uint32_t shmem = 0;            // bytes per TB, static + dynamic
-  std::uint32_t nregs = 0;            // registers per thread
-  std::uint32_t binary_version = 0;   // 35, 60, 61, 70, 75, 80, 86
+  std::uint32_t shmem = 0;           // bytes per TB, static + dynamic
+  std::uint32_t nregs = 0;           // registers per thread
+  std::uint32_t binary_version = 0;  // 35, 60, 61, 70, 75, 80, 86
   std::uint64_t stream_id = 0;
   std::uint64_t shmem_base = 0;
   std::uint64_t local_base = 0;
   std::string nvbit_version;
-  std::uint32_t tracer_version = 0;   // 3, 4 or 5
+  std::uint32_t tracer_version = 0;  // 3, 4 or 5
   bool lineinfo = false;
-  bool device_launched = false;       // a CDP/DTBL child: launched from a parent warp, not the host
+  bool device_launched = false;  // a CDP/DTBL child: launched from a parent warp, not the host
 };
 
 // One entry of kernelslist.g, in file order. `MemcpyHtoD,addr,bytes` and `kernel-N.traceg`
 // are plain Accel-Sim; `DeviceKernel,kernel-N.traceg` is the gputlm extension naming a kernel
 // that is launched from a parent warp (CDP/DTBL), not from the host.
 struct command {
-  enum class kind : std::uint8_t { memcpy_h2d, kernel_launch, device_kernel } what =
-      kind::kernel_launch;
-  std::uint64_t addr = 0;    // memcpy: device address
-  std::uint64_t bytes = 0;   // memcpy: size
-  std::string kernel_file;   // kernel_launch/device_kernel: file name as in kernelslist.g
+  enum class kind : std::uint8_t {
+    memcpy_h2d,
+    kernel_launch,
+    device_kernel
+  } what = kind::kernel_launch;
+  std::uint64_t addr = 0;   // memcpy: device address
+  std::uint64_t bytes = 0;  // memcpy: size
+  std::string kernel_file;  // kernel_launch/device_kernel: file name as in kernelslist.g
 };
 
 }  // namespace gputlm::traces

@@ -42,6 +42,11 @@ class text_writer final : public trace_writer {
     }
   }
 
+  void note(const std::string& text) override {
+    check_note(text);
+    m_list += "# " + text + "\n";
+  }
+
   void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
     m_list += fmt::format("MemcpyHtoD,0x{:016x},{}\n", addr, bytes);
   }
@@ -118,6 +123,11 @@ class text_writer final : public trace_writer {
 };
 
 }  // namespace
+
+void check_note(const std::string& text) {
+  if (text.find_first_of("\r\n") != std::string::npos)
+    throw std::logic_error("trace_writer: a note is one line");
+}
 
 std::unique_ptr<trace_writer> make_text_writer(const std::string& dir) {
   return std::make_unique<text_writer>(dir);

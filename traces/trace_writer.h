@@ -16,6 +16,12 @@ class trace_writer {
  public:
   virtual ~trace_writer() = default;
 
+  // A note on the application (one line, no '\n'): how it was made, e.g. a generator's
+  // parameters. Text: a `# <text>` line of kernelslist.g, in call order among the commands
+  // (readers return every note, in order, as application_trace::notes(); a writer copying an
+  // application writes them first). Binary: the directory's notes (format version 3).
+  // Writers that keep no notes ignore it.
+  virtual void note(const std::string& text) { (void)text; }
   // Commands are written in call order.
   virtual void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) = 0;
   // Starts kernel `info.id`. info.device_launched = true lists it as `DeviceKernel,<file>`
@@ -28,6 +34,9 @@ class trace_writer {
   // succeeds (written to a temporary and renamed).
   virtual void finish() = 0;
 };
+
+// Throws std::logic_error for a note trace_writer::note() does not take (one with a line break).
+void check_note(const std::string& text);
 
 // Accel-Sim text: `dir/kernelslist.g` + `dir/kernel-<id>.traceg`.
 std::unique_ptr<trace_writer> make_text_writer(const std::string& dir);

@@ -37,7 +37,7 @@ struct block_context {
   block_config& config;
   clock_domain& clock;
   stats_registry& stats;
-  control::workload_ref& work;  // the trace being replayed (set before the run starts)
+  control::workload_ref& work;       // the trace being replayed (set before the run starts)
   pm::power_model* power = nullptr;  // the platform's power table and gating policy
 };
 
@@ -79,21 +79,24 @@ class component : public sc_core::sc_module {
   // at 1 V and scale with the block's clock domain's voltage, from the start and at DVFS
   // changes. Call from the constructor.
   pm::power_component& declare_power(const std::string& name,
-                                        const std::vector<std::string>& events,
-                                        std::uint64_t capacity_bytes = 0,
-                                        std::uint32_t elements = 1);
+                                     const std::vector<std::string>& events,
+                                     std::uint64_t capacity_bytes = 0, std::uint32_t elements = 1);
   // The current simulated time in fs (the time base of power components).
   static std::uint64_t now_fs() { return clock_domain::now_fs(); }
 
- // Statistics under this block's hierarchical name.
-  void add_stat(const std::string& name, const counter& c, std::string description) {
-    m_stats.add(name_path(), name, c, std::move(description));
+  // Statistics under this block's hierarchical name; `group`: written only by runs that
+  // enable it (stats_registry::add).
+  void add_stat(const std::string& name, const counter& c, std::string description,
+                std::string group = {}) {
+    m_stats.add(name_path(), name, c, std::move(description), std::move(group));
   }
-  void add_stat(const std::string& name, const histogram& h, std::string description) {
-    m_stats.add(name_path(), name, h, std::move(description));
+  void add_stat(const std::string& name, const histogram& h, std::string description,
+                std::string group = {}) {
+    m_stats.add(name_path(), name, h, std::move(description), std::move(group));
   }
-  void add_stat(const std::string& name, std::function<double()> f, std::string description) {
-    m_stats.add(name_path(), name, std::move(f), std::move(description));
+  void add_stat(const std::string& name, std::function<double()> f, std::string description,
+                std::string group = {}) {
+    m_stats.add(name_path(), name, std::move(f), std::move(description), std::move(group));
   }
 
   // The b_transport of a target socket that speaks only the AT base protocol: reports an
@@ -121,7 +124,7 @@ class component : public sc_core::sc_module {
   control::workload_ref& m_work;
   pm::power_model* m_power;
   std::vector<std::unique_ptr<pm::power_component>> m_unmodelled_power;  // no power model
-  std::vector<pm::power_component*> m_power_components;                 // with statistics
+  std::vector<pm::power_component*> m_power_components;                  // with statistics
   std::vector<param_base*> m_params;
   std::vector<socket_ref> m_sockets;
 };

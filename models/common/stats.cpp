@@ -1,7 +1,8 @@
 #include "models/common/stats.h"
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
 
@@ -10,27 +11,34 @@
 namespace gputlm {
 
 stats_registry::entry& stats_registry::make(const std::string& block, const std::string& name,
-                                            std::string description) {
+                                            std::string description, std::string group) {
   auto& e = m_blocks[block][name];
   if (e.count || e.hist || e.derived)
     throw std::logic_error("statistic registered twice: " + block + "." + name);
   e.description = std::move(description);
+  e.group = std::move(group);
   return e;
 }
 
 void stats_registry::add(const std::string& block, const std::string& name, const counter& c,
-                         std::string description) {
-  make(block, name, std::move(description)).count = &c;
+                         std::string description, std::string group) {
+  make(block, name, std::move(description), std::move(group)).count = &c;
 }
 
 void stats_registry::add(const std::string& block, const std::string& name, const histogram& h,
-                         std::string description) {
-  make(block, name, std::move(description)).hist = &h;
+                         std::string description, std::string group) {
+  make(block, name, std::move(description), std::move(group)).hist = &h;
 }
 
 void stats_registry::add(const std::string& block, const std::string& name,
-                         std::function<double()> value, std::string description) {
-  make(block, name, std::move(description)).derived = std::move(value);
+                         std::function<double()> value, std::string description,
+                         std::string group) {
+  make(block, name, std::move(description), std::move(group)).derived = std::move(value);
+}
+
+bool stats_registry::written(const entry& e) const {
+  return e.group.empty() ||
+         std::find(m_enabled.begin(), m_enabled.end(), e.group) != m_enabled.end();
 }
 
 namespace {
@@ -57,8 +65,9 @@ std::string stats_registry::to_json() const {
   nlohmann::json blocks = nlohmann::json::object();
   for (const auto& [block, stats] : m_blocks) {
     nlohmann::json b = nlohmann::json::object();
-    for (const auto& [name, e] : stats) b[name] = value_of(e);
-    blocks[block] = std::move(b);
+    for (const auto& [name, e] : stats)
+      if (written(e)) b[name] = value_of(e);
+    if (!b.empty()) blocks[block] = std::move(b);
   }
   j["blocks"] = std::move(blocks);
   return j.dump(1) + "\n";
@@ -68,10 +77,13 @@ std::vector<std::string> stats_registry::block_stat_paths() const {
   std::vector<std::string> out;
   for (const auto& [block, stats] : m_blocks)
     for (const auto& [name, e] : stats) {
-      const std::string path = "blocks." + block + "." + name;
+      const std::string path =
+          "blocks." + block + "." + name + (e.group.empty() ? "" : " " + e.group);
       if (e.hist) {
-        out.push_back(path + ".bucket_width");
-        out.push_back(path + ".counts[*]");
+        const std::string base = "blocks." + block + "." + name;
+        const std::string tag = e.group.empty() ? "" : " " + e.group;
+        out.push_back(base + ".bucket_width" + tag);
+        out.push_back(base + ".counts[*]" + tag);
       } else {
         out.push_back(path);
       }

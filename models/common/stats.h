@@ -3,6 +3,7 @@
 // keys, so the same run gives byte-identical files) and as a short human summary.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -54,14 +55,22 @@ class stats_registry {
     const counter* count = nullptr;
     const histogram* hist = nullptr;
     std::function<double()> derived;
+    std::string group;  // written only when the group is enabled ("" always)
   };
 
+  // `group`: statistics of a feature that not every run uses (dynamic parallelism) are
+  // registered in a group, and written only when the run enables it, so that the
+  // statistics of other runs do not change.
   void add(const std::string& block, const std::string& name, const counter& c,
-           std::string description);
+           std::string description, std::string group = {});
   void add(const std::string& block, const std::string& name, const histogram& h,
-           std::string description);
+           std::string description, std::string group = {});
   void add(const std::string& block, const std::string& name, std::function<double()> value,
-           std::string description);
+           std::string description, std::string group = {});
+  void enable_group(const std::string& group) { m_enabled.push_back(group); }
+  bool group_enabled(const std::string& group) const {
+    return std::find(m_enabled.begin(), m_enabled.end(), group) != m_enabled.end();
+  }
 
   // Top-level figures of the whole run (total_cycles, ipc, ...).
   void set_summary(const std::string& name, double value) { m_summary[name] = value; }
@@ -81,7 +90,8 @@ class stats_registry {
 
   const std::map<std::string, std::map<std::string, entry>>& blocks() const { return m_blocks; }
   // The blocks' statistics as paths into to_json()'s document: "blocks.<block>.<name>", a
-  // histogram as ".bucket_width" and ".counts[*]".
+  // histogram as ".bucket_width" and ".counts[*]"; a statistic of a group is followed by a
+  // space and the group's name.
   std::vector<std::string> block_stat_paths() const;
 
   // JSON: {"<summary keys>": ..., "blocks": {"gpu.smx[0]": {"name": value, ...}, ...}}
@@ -89,13 +99,16 @@ class stats_registry {
   void write_summary(std::ostream& os) const;
 
  private:
-  entry& make(const std::string& block, const std::string& name, std::string description);
+  entry& make(const std::string& block, const std::string& name, std::string description,
+              std::string group);
+  bool written(const entry& e) const;
 
   std::map<std::string, std::map<std::string, entry>> m_blocks;
   std::map<std::string, double> m_summary;
   std::map<std::string, std::uint64_t> m_counts;
   std::map<std::string, std::string> m_summary_text;
   std::map<std::string, std::string> m_sections;
+  std::vector<std::string> m_enabled;
 };
 
 }  // namespace gputlm

@@ -9,7 +9,7 @@ int fcfs_tb_selection::pick(const std::vector<kde_record>& entries,
   int best = -1;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const kde_record& e = entries[i];
-    if (e.next_tb >= e.tbs_total) continue;
+    if (!e.tbs_left()) continue;  // (native TBs, or aggregated groups, left to schedule)
     if (best >= 0 && entries[static_cast<std::size_t>(best)].fcfs_order < e.fcfs_order) continue;
     if (can_place(i)) best = static_cast<int>(i);
   }

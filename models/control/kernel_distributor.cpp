@@ -64,6 +64,9 @@ bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
     r.valid = 1;
     r.next_tb = 0;
     r.tbs_running = 0;
+    r.nagei = r.lagei = group_ref::none;
+    r.marked = 1;  // queued for scheduling (the FCFS controller's bit)
+    r.first_time = 1;
     r.fcfs_order = m_fcfs++;
     m_launch[e] = &gp;
     ++m_kernels;
@@ -128,7 +131,19 @@ void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_t
     std::memcpy(&n, gp.get_data_ptr(), sizeof n);
     r.tbs_running -= n;
     trace_entry(entry);
-    if (r.tbs_running == 0 && r.next_tb == r.tbs_total) complete(entry);
+    // Done when its native TBs and every aggregated group coalesced into it have run.
+    if (r.tbs_running == 0 && !r.tbs_left()) complete(entry);
+  } else if (gp.is_write() && reg == kd_register::group_tb && r.valid) {
+    ++r.tbs_running;
+    trace_entry(entry);
+  } else if (gp.is_write() && reg == kd_register::groups && r.valid &&
+             gp.get_data_length() >= sizeof(kd_groups)) {
+    kd_groups g;
+    std::memcpy(&g, gp.get_data_ptr(), sizeof g);
+    r.nagei = g.nagei;
+    r.lagei = g.lagei;
+    r.marked = g.marked;
+    r.first_time = g.first_time;
   } else {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;

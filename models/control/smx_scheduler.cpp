@@ -1,5 +1,6 @@
 #include "models/control/smx_scheduler.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/control/workload.h"
@@ -21,6 +22,14 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     smx.back()->register_nb_transport_bw(this, &smx_scheduler::smx_bw, static_cast<int>(i));
     declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
   }
+  if (*m_dtbl) {
+    agg = std::make_unique<tlm_utils::simple_target_socket<smx_scheduler>>("agg");
+    agg->register_b_transport(this, &smx_scheduler::agg_b);
+    declare_socket("agg", *agg);
+    agt = std::make_unique<tlm_utils::simple_initiator_socket<smx_scheduler>>("agt");
+    agt->register_nb_transport_bw(this, &smx_scheduler::agt_bw);
+    declare_socket("agt", *agt);
+  }
   m_tb_policy = make_tb_selection(*m_tb_selection);
   m_smx_policy = make_smx_selection(*m_smx_selection);
   m_smx.resize(*m_smxs);
@@ -29,6 +38,26 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   dont_initialize();
   add_stat("tbs_dispatched", m_tbs_dispatched, "TBs sent to SMXs");
   add_stat("tbs_completed", m_tbs_completed, "TBs completed");
+  const std::string dp = dynamic_parallelism_stats;
+  add_stat("child_wait", m_child_wait,
+           "device kernels and DTBL groups: cycles from the launch instruction to the first TB "
+           "dispatched",
+           dp);
+  add_stat("groups_coalesced", m_groups_coalesced, "DTBL groups coalesced into a native kernel",
+           dp);
+  add_stat("group_tbs", m_group_tbs, "TBs of aggregated groups dispatched", dp);
+  add_stat("group_record_fetches", m_record_fetches,
+           "DTBL groups whose record was fetched from global memory", dp);
+  add_stat("occupancy", m_occupancy,
+           "resident warps in % of all SMXs' warp slots (5 % buckets), weighted by cycles", dp);
+  add_stat(
+      "child_wait_mean",
+      [this] { return m_child_waits ? double(m_child_wait_sum) / double(m_child_waits) : 0.0; },
+      "mean of child_wait (cycles)", dp);
+  add_stat(
+      "occupancy_mean",
+      [this] { return m_occupancy_cycles ? m_occupancy_sum / double(m_occupancy_cycles) : 0.0; },
+      "resident warps over all SMXs' warp slots, time average up to the last TB completed", dp);
 }
 
 void smx_scheduler::validate() {
@@ -51,6 +80,16 @@ void smx_scheduler::add_traces(vcd_writer& vcd) {
   if (!any) m_kernel_traces.clear();
 }
 
+void smx_scheduler::sample_occupancy(std::uint64_t now) {
+  if (now > m_sampled_at && m_warp_capacity) {
+    m_occupancy.sample(100 * m_resident_warps / m_warp_capacity, now - m_sampled_at);
+    m_occupancy_sum +=
+        double(m_resident_warps) / double(m_warp_capacity) * double(now - m_sampled_at);
+    m_occupancy_cycles += now - m_sampled_at;
+  }
+  m_sampled_at = std::max(m_sampled_at, now);
+}
+
 void smx_scheduler::start_of_simulation() {
   // Read each SMX's capability registers.
   for (std::size_t s = 0; s < smx.size(); ++s) {
@@ -62,6 +101,8 @@ void smx_scheduler::start_of_simulation() {
     gp.set_streaming_width(sizeof(core::smx_limits));
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     (*smx[s])->b_transport(gp, d);
+    m_warp_capacity +=
+        m_smx[s].caps.max_threads / std::max<std::uint32_t>(1, m_smx[s].caps.warp_size);
   }
 }
 
@@ -88,6 +129,7 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   std::memcpy(&entry, gp.get_data_ptr(), sizeof entry);
   m_entry_ids.push_back(entry);
   m_entries.push_back(read_record(entry));
+  m_entry_groups.push_back({});
   if (work().ptr) {
     kernel_run& k = work().ptr->kernel(m_entries.back().kernel);
     k.launched = true;
@@ -109,8 +151,7 @@ bool smx_scheduler::fits(const smx_state& s, const kde_record& e) const {
   const core::tb_demand d = demand_of(e);
   const std::uint32_t ws = s.caps.warp_size;
   if (s.tbs > 0 && !*m_concurrent_kernels_per_smx && s.kernel != e.kernel) return false;
-  return s.tbs + 1 <= s.caps.max_tbs &&
-         s.threads + d.warps(ws) * ws <= s.caps.max_threads &&
+  return s.tbs + 1 <= s.caps.max_tbs && s.threads + d.warps(ws) * ws <= s.caps.max_threads &&
          s.registers + d.registers(ws) <= s.caps.registers &&
          s.shared_memory + d.shared_memory <= s.caps.shared_memory;
 }
@@ -141,20 +182,62 @@ void smx_scheduler::dispatch() {
   }
   int smx_index = -1;
   int e = m_tb_policy->pick(m_entries, [&](std::size_t i) {
+    if (!next_tb_ready(i)) return false;
     for (const smx_state& s : m_smx)
       if (fits(s, m_entries[i])) return true;
     return false;
   });
   if (e < 0) return;  // nothing fits: sleep until a TB completes or a kernel arrives
-  kde_record& entry = m_entries[static_cast<std::size_t>(e)];
-  smx_index = m_smx_policy->pick(m_smx.size(), [&](std::size_t s) { return fits(m_smx[s], entry); });
+  const std::size_t ei = static_cast<std::size_t>(e);
+  kde_record& entry = m_entries[ei];
+  smx_index =
+      m_smx_policy->pick(m_smx.size(), [&](std::size_t s) { return fits(m_smx[s], entry); });
   if (smx_index < 0) return;
 
-  const std::uint32_t kde = m_entry_ids[static_cast<std::size_t>(e)];
+  const std::uint32_t kde = m_entry_ids[ei];
   std::uint32_t tb = 0;
-  kd_access(tlm::TLM_READ_COMMAND, kde * kd_register::entry_stride + kd_register::next_tb, &tb,
-            sizeof tb);
-  ++entry.next_tb;
+  std::uint32_t kernel = entry.kernel;
+  std::uint32_t agei = group_ref::none;
+  if (entry.next_tb < entry.tbs_total) {
+    kd_access(tlm::TLM_READ_COMMAND, kde * kd_register::entry_stride + kd_register::next_tb, &tb,
+              sizeof tb);
+    ++entry.next_tb;
+    if (entry.next_tb == entry.tbs_total && *m_dtbl) {
+      // Its native TBs are scheduled: no longer the first time; unmarked unless groups wait.
+      entry.first_time = 0;
+      if (entry.nagei == group_ref::none) entry.marked = 0;
+      write_groups(ei);
+    }
+  } else {
+    // The next TB of the kernel's current aggregated group (SSCR = {KDEI, AGEI, NextBL}).
+    entry_groups& eg = m_entry_groups[ei];
+    group_state& g = m_groups[eg.head];
+    tb = g.next_blk++;
+    ++g.running;
+    kernel = g.kernel;
+    agei = g.ref;
+    std::uint32_t one = 1;
+    kd_access(tlm::TLM_WRITE_COMMAND, kde * kd_register::entry_stride + kd_register::group_tb, &one,
+              sizeof one);
+    if (!group_ref::is_global(g.ref)) {
+      agt_command c;
+      c.what = agt_command::op::dispatched;
+      c.index = g.ref;
+      agt_access(c);
+    }
+    ++m_group_tbs;
+    if (g.next_blk == g.blocks) {  // the group is scheduled: on to the next one (Next)
+      if (eg.head == eg.tail) {
+        eg.head = eg.tail = none;
+        entry.nagei = group_ref::none;
+        entry.marked = 0;  // LAGEI reached: unmarked
+      } else {
+        eg.head = g.next;
+        entry.nagei = m_groups[eg.head].ref;
+      }
+      write_groups(ei);
+    }
+  }
   ++entry.tbs_running;
 
   smx_state& s = m_smx[static_cast<std::size_t>(smx_index)];
@@ -167,18 +250,24 @@ void smx_scheduler::dispatch() {
 
   tb_descriptor desc;
   desc.kde = kde;
-  desc.kernel = entry.kernel;
+  desc.kernel = kernel;
   desc.tb = tb;
   desc.demand = d;
+  desc.agei = agei;
   tlm::tlm_generic_payload& gp = m_pool.acquire(tbcr_launch, sizeof desc, tlm::TLM_WRITE_COMMAND);
   std::memcpy(gp.get_data_ptr(), &desc, sizeof desc);
   payload_pool::request(gp).smx = static_cast<std::uint32_t>(smx_index);
 
   if (work().ptr) {
-    kernel_run& k = work().ptr->kernel(entry.kernel);
+    kernel_run& k = work().ptr->kernel(kernel);
     if (!k.started) {
       k.started = true;
       k.start_cycle = now + *m_tb_launch_latency;
+      if (k.device) {
+        m_child_wait.sample(k.start_cycle - k.launch_cycle);
+        m_child_wait_sum += k.start_cycle - k.launch_cycle;
+        ++m_child_waits;
+      }
     }
     tb_log_entry& log = k.tbs.at(tb);
     log.tb = tb;
@@ -187,8 +276,10 @@ void smx_scheduler::dispatch() {
   }
   ++m_tbs_dispatched;
   m_resident_tbs.set(m_resident_tbs + 1);
-  if (entry.kernel < m_kernel_traces.size()) {
-    traced_value& v = m_kernel_traces[entry.kernel].dispatched;
+  sample_occupancy(now);
+  m_resident_warps += d.warps(s.caps.warp_size);
+  if (kernel < m_kernel_traces.size()) {
+    traced_value& v = m_kernel_traces[kernel].dispatched;
     v.set(v + 1);
   }
   m_last_dispatch_cycle = now;
@@ -197,6 +288,164 @@ void smx_scheduler::dispatch() {
   sc_core::sc_time delay = clock().delay_cycles(*m_tb_launch_latency);
   (*smx[static_cast<std::size_t>(smx_index)])->nb_transport_fw(gp, phase, delay);
   wake_next_cycle();
+}
+
+bool smx_scheduler::next_tb_ready(std::size_t i) {
+  const kde_record& e = m_entries[i];
+  if (e.next_tb < e.tbs_total) return true;
+  if (e.nagei == group_ref::none) return false;
+  group_state& g = m_groups[m_entry_groups[i].head];
+  const std::uint64_t now = clock().now_cycle();
+  if (g.ready_cycle > now) {
+    m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(g.ready_cycle - now)));
+    return false;
+  }
+  if (g.loaded) return true;
+  if (!g.fetching) {  // its record is in global memory: the AGT fetches it (real requests)
+    g.fetching = true;
+    ++m_record_fetches;
+    g.fetch = std::make_unique<tlm::tlm_generic_payload>();
+    g.fetch->set_command(tlm::TLM_READ_COMMAND);
+    g.fetch->set_address(g.address);
+    g.fetch->set_data_length(0);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*agt)->nb_transport_fw(*g.fetch, phase, d);
+  }
+  return false;
+}
+
+tlm::tlm_sync_enum smx_scheduler::agt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                         sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  for (group_state& g : m_groups)
+    if (g.fetch.get() == &gp) {
+      g.loaded = true;
+      g.fetching = false;
+    }
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+  phase = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+std::uint32_t smx_scheduler::agt_access(agt_command c, std::uint64_t* cycles) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(0);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&c));
+  gp.set_data_length(sizeof c);
+  gp.set_streaming_width(sizeof c);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  (*agt)->b_transport(gp, d);
+  if (cycles) *cycles = c.cycles;
+  return c.result;
+}
+
+void smx_scheduler::write_groups(std::size_t i) {
+  const kde_record& e = m_entries[i];
+  kd_groups g{e.nagei, e.lagei, e.marked, e.first_time};
+  kd_access(tlm::TLM_WRITE_COMMAND,
+            m_entry_ids[i] * kd_register::entry_stride + kd_register::groups, &g, sizeof g);
+}
+
+std::uint32_t smx_scheduler::seq_of(std::uint32_t ref) const {
+  return group_ref::is_global(ref) ? (ref & ~group_ref::global_bit) : m_agt_seq.at(ref);
+}
+
+// The aggregation command of one warp (thesis Fig. 15, steps 4-8): each group joins the
+// first valid KDE running the same function with the same TB shape.
+void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  launch_command& c = *reinterpret_cast<launch_command*>(gp.get_data_ptr());
+  workload* w = work().ptr;
+  // KDEs are examined in the KD's order, one per kde_search_latency, pipelined across the
+  // warp's groups (the longest search counts); then the AGT lookups.
+  std::vector<std::size_t> order(m_entries.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return m_entry_ids[a] < m_entry_ids[b]; });
+  std::uint64_t kde_search = 0;
+  std::uint64_t lookup = 0;
+  std::vector<std::uint32_t> joined_seq;
+  for (std::uint32_t n = 0; n < c.count; ++n) {
+    c.joined[n] = group_ref::none;
+    const traces::kernel_info& info = w->reader(c.child[n]).info();
+    const std::uint32_t fid = function_id(info.name);
+    std::size_t found = order.size();
+    std::uint64_t examined = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      ++examined;
+      const kde_record& e = m_entries[order[k]];
+      if (e.entry_pc == fid && e.block.x == info.block.x && e.block.y == info.block.y &&
+          e.block.z == info.block.z) {
+        found = k;
+        break;
+      }
+    }
+    kde_search = std::max(kde_search, examined);
+    if (found == order.size()) continue;  // no native kernel: the KMU runs it as a device kernel
+    const std::size_t i = order[found];
+    kde_record& e = m_entries[i];
+    const std::uint32_t seq = static_cast<std::uint32_t>(m_groups.size());
+    m_groups.emplace_back();
+    group_state& g = m_groups.back();
+    g.kernel = c.child[n];
+    g.kde = m_entry_ids[i];
+    g.blocks = static_cast<std::uint32_t>(info.grid.count());
+    // The group's record: an AGT entry if its hashed slot is free, else global memory.
+    agt_command a;
+    a.what = agt_command::op::allocate;
+    a.index = c.hw_tid[n];
+    a.group = c.child[n];
+    a.blocks = g.blocks;
+    const std::uint32_t slot = agt_access(a, &lookup);
+    if (slot != group_ref::none) {
+      g.ref = slot;
+      if (m_agt_seq.size() <= slot) m_agt_seq.resize(std::size_t(slot) + 1, none);
+      m_agt_seq[slot] = seq;
+    } else {
+      g.ref = group_ref::global_bit | seq;
+      g.loaded = false;
+      g.address = group_record_base + std::uint64_t(seq) * 32;
+    }
+    // Linked behind the kernel's last group (Next of LAGEI), LAGEI updated; a kernel whose
+    // TBs were all scheduled is queued again, starting at this group.
+    entry_groups& eg = m_entry_groups[i];
+    if (eg.tail != none) {
+      group_state& last = m_groups[eg.tail];
+      last.next = seq;
+      if (!group_ref::is_global(last.ref)) {
+        agt_command sn;
+        sn.what = agt_command::op::set_next;
+        sn.index = last.ref;
+        sn.next = g.ref;
+        agt_access(sn);
+      }
+    }
+    eg.tail = seq;
+    e.lagei = g.ref;
+    if (eg.head == none) eg.head = seq;
+    if (!e.marked) {
+      e.nagei = g.ref;
+      e.marked = 1;
+    } else if (e.nagei == group_ref::none) {
+      e.nagei = g.ref;
+    }
+    write_groups(i);
+    c.joined[n] = g.kde;
+    joined_seq.push_back(seq);
+    ++m_groups_coalesced;
+    kernel_run& run = w->kernel(c.child[n]);
+    run.how = launch_kind::dtbl_group;
+    run.coalesced_into = e.kernel;
+    run.launched = true;
+    run.tbs.assign(g.blocks, tb_log_entry{});
+  }
+  c.search_cycles = kde_search * m_kde_search_latency->value + lookup;
+  // A group's TBs may run once its launch is done: max(parameter buffer, searches).
+  const std::uint64_t ready = c.issue_cycle + std::max(c.api_cycles, c.search_cycles);
+  for (std::uint32_t seq : joined_seq) m_groups[seq].ready_cycle = ready;
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
@@ -221,6 +470,8 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
   }
 
   const std::uint64_t now = clock().now_cycle();
+  sample_occupancy(now);
+  m_resident_warps -= desc.demand.warps(s.caps.warp_size);
   if (workload* w = work().ptr) {
     kernel_run& k = w->kernel(desc.kernel);
     tb_log_entry& log = k.tbs.at(desc.tb);
@@ -230,21 +481,39 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     k.warp_instructions += report.warp_instructions;
     k.thread_instructions += report.thread_instructions;
   }
+  if (desc.agei != group_ref::none) {  // a TB of an aggregated group (ExeBL of its AGE)
+    group_state& g = m_groups[seq_of(desc.agei)];
+    if (!group_ref::is_global(g.ref)) {
+      agt_command c;
+      c.what = agt_command::op::completed;
+      c.index = g.ref;
+      agt_access(c);
+    }
+    if (--g.running == 0 && g.next_blk == g.blocks) {
+      if (!group_ref::is_global(g.ref)) m_agt_seq[g.ref] = none;
+      if (workload* w = work().ptr) {
+        w->kernel(desc.kernel).finished = true;
+        w->kernel(desc.kernel).end_cycle = now;
+      }
+    }
+  }
 
   // Tell the Kernel Distributor; drop the mirror entry once its kernel is done.
   std::uint32_t one = 1;
   kd_access(tlm::TLM_WRITE_COMMAND, desc.kde * kd_register::entry_stride + kd_register::tb_done,
             &one, sizeof one);
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
-    if (m_entry_ids[i] != desc.kde || m_entries[i].kernel != desc.kernel) continue;
-    if (--m_entries[i].tbs_running == 0 && m_entries[i].next_tb == m_entries[i].tbs_total) {
+    if (m_entry_ids[i] != desc.kde) continue;
+    if (--m_entries[i].tbs_running == 0 && !m_entries[i].tbs_left()) {
+      const std::uint32_t kernel = m_entries[i].kernel;
       if (workload* w = work().ptr) {
-        w->kernel(desc.kernel).finished = true;
-        w->kernel(desc.kernel).end_cycle = now;
+        w->kernel(kernel).finished = true;
+        w->kernel(kernel).end_cycle = now;
       }
-      kernel_done(desc.kernel);
+      kernel_done(kernel);
       m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(i));
       m_entry_ids.erase(m_entry_ids.begin() + static_cast<std::ptrdiff_t>(i));
+      m_entry_groups.erase(m_entry_groups.begin() + static_cast<std::ptrdiff_t>(i));
     }
     break;
   }

@@ -7,13 +7,25 @@
 // entries; `smx[i]` (initiator) writes SMX i's Thread Block Control Register, whose
 // response marks the TB's completion, and tells every SMX when a kernel has completed
 // (tbcr_kernel_done), so that it flushes its L1.
-// Waveforms: `resident_tbs`, and per host-launched kernel k (workload order)
-// `kernel[k].tbs_dispatched` and `kernel[k].tbs_finished`; docs/waveforms.md.
+// Waveforms: `resident_tbs`, and per kernel k (workload order) `kernel[k].tbs_dispatched`
+// and `kernel[k].tbs_finished`; docs/waveforms.md.
+//
+// DTBL (`dtbl: true`; thesis §4.3, Fig. 15; docs/dynamic-parallelism.md): the KMU hands it
+// each aggregation command (`agg`). Each group is coalesced into the first valid KDE of the
+// same function and TB shape (one cycle per KDE searched): it takes an AGT entry (`agt`;
+// or stays in global memory when its hashed entry is busy), is linked behind the kernel's
+// last group (Next, LAGEI), and the kernel is queued again (NAGEI, the FCFS bit) if its
+// TBs were all scheduled. After a kernel's native TBs (the first time it is marked), its
+// groups' TBs are dispatched in link order like native ones (TBCR.AGEI = the group); a
+// group kept in global memory is fetched through the AGT before its first TB. A group that
+// finds no such KDE is left to the KMU, which runs it as a device kernel.
 #pragma once
 
-#include <memory>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include "models/common/component.h"
@@ -35,6 +47,8 @@ class smx_scheduler : public component {
   tlm_utils::simple_initiator_socket<smx_scheduler> kd{"kd"};
   tlm_utils::simple_target_socket<smx_scheduler> doorbell{"doorbell"};
   std::vector<std::unique_ptr<socket_type>> smx;
+  std::unique_ptr<tlm_utils::simple_target_socket<smx_scheduler>> agg;     // with dtbl
+  std::unique_ptr<tlm_utils::simple_initiator_socket<smx_scheduler>> agt;  // with dtbl
 
  private:
   struct smx_state {
@@ -44,8 +58,37 @@ class smx_scheduler : public component {
     std::uint32_t kernel = 0;  // kernel of the resident TBs (when SMXs are not shared)
   };
 
+  static constexpr std::uint32_t none = 0xffffffffu;
+  // An aggregated group coalesced into a native kernel (DTBL).
+  struct group_state {
+    std::uint32_t kernel = 0;  // workload index of the group's trace
+    std::uint32_t ref = 0;     // as the hardware holds it: AGT index or global | seq
+    std::uint32_t kde = 0;     // the native kernel's entry
+    std::uint32_t blocks = 0, next_blk = 0, running = 0;
+    std::uint32_t next = none;      // the next group linked to the same kernel (seq)
+    std::uint64_t ready_cycle = 0;  // its launch's API calls are done
+    bool loaded = true;             // its record is at hand (an AGT entry, or fetched)
+    bool fetching = false;
+    std::uint64_t address = 0;                        // its record in global memory
+    std::unique_ptr<tlm::tlm_generic_payload> fetch;  // the AGT fetch of that record
+  };
+  // Per mirrored entry: its groups, as sequence numbers.
+  struct entry_groups {
+    std::uint32_t head = none, tail = none;
+  };
+
   void start_of_simulation() override;
   void dispatch();
+  void agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum agt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                            sc_core::sc_time& delay);
+  // An AGT command; `cycles` receives the cycles it took (an allocation's lookup).
+  std::uint32_t agt_access(agt_command c, std::uint64_t* cycles = nullptr);
+  void write_groups(std::size_t i);
+  // Whether entry i's next TB can be dispatched now (a group's must be ready and at hand).
+  bool next_tb_ready(std::size_t i);
+  std::uint32_t seq_of(std::uint32_t ref) const;
+  void sample_occupancy(std::uint64_t now);
   void doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum smx_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
@@ -60,15 +103,24 @@ class smx_scheduler : public component {
   param<cycles> m_tb_launch_latency{*this, "tb_launch_latency", {0}, "per-TB dispatch latency"};
   param<bool> m_concurrent_kernels_per_smx{*this, "concurrent_kernels_per_smx", true,
                                            "kernels may share an SMX"};
+  param<bool> m_dtbl{*this, "dtbl", false,
+                     "DTBL: coalesce aggregated groups (`agg` from the KMU, `agt` to the AGT)"};
+  param<cycles> m_kde_search_latency{*this,
+                                     "kde_search_latency",
+                                     {1},
+                                     "DTBL: cycles per KDE examined for an eligible native kernel"};
   choice_param m_tb_selection{*this, "tb_selection", "fcfs", "which TB goes next", {"fcfs"}};
-  choice_param m_smx_selection{*this, "smx_selection", "round_robin", "which SMX gets it",
-                               {"round_robin"}};
+  choice_param m_smx_selection{
+      *this, "smx_selection", "round_robin", "which SMX gets it", {"round_robin"}};
 
   std::unique_ptr<tb_selection_policy> m_tb_policy;
   std::unique_ptr<smx_selection_policy> m_smx_policy;
   std::vector<smx_state> m_smx;
-  std::vector<std::uint32_t> m_entry_ids;  // KDE index of each entry in m_entries
-  std::vector<kde_record> m_entries;       // mirror of the valid KDEs
+  std::vector<std::uint32_t> m_entry_ids;    // KDE index of each entry in m_entries
+  std::vector<kde_record> m_entries;         // mirror of the valid KDEs
+  std::vector<entry_groups> m_entry_groups;  // their groups (DTBL)
+  std::deque<group_state> m_groups;          // every group coalesced, by sequence number
+  std::vector<std::uint32_t> m_agt_seq;      // AGT entry -> the group holding it
   payload_pool m_pool;
   sc_core::sc_event m_wake;
   std::uint64_t m_last_dispatch_cycle = ~0ull;
@@ -79,6 +131,14 @@ class smx_scheduler : public component {
   std::vector<kernel_traces> m_kernel_traces;  // per kernel id; empty unless one is traced
   counter m_tbs_dispatched;
   counter m_tbs_completed;
+  // Dynamic parallelism (written for traces with device launches).
+  counter m_groups_coalesced, m_group_tbs, m_record_fetches;
+  histogram m_child_wait{1000, 100};  // launch issued -> first TB dispatched (cycles)
+  histogram m_occupancy{5, 21};       // resident warps in % of the chip's, cycle-weighted
+  std::uint64_t m_sampled_at = 0, m_resident_warps = 0, m_warp_capacity = 0;
+  std::uint64_t m_child_wait_sum = 0, m_child_waits = 0;  // for the means
+  double m_occupancy_sum = 0;                             // occupancy x cycles
+  std::uint64_t m_occupancy_cycles = 0;
 };
 
 }  // namespace gputlm::control

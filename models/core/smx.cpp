@@ -11,13 +11,20 @@ using traces::warp_instruction;
 
 const char* to_string(stall_reason r) {
   switch (r) {
-    case stall_reason::issued: return "issued";
-    case stall_reason::no_warp: return "no_warp";
-    case stall_reason::barrier: return "barrier";
-    case stall_reason::scoreboard: return "scoreboard";
-    case stall_reason::unit_busy: return "unit_busy";
-    case stall_reason::memory_backpressure: return "memory_backpressure";
-    case stall_reason::count_: break;
+    case stall_reason::issued:
+      return "issued";
+    case stall_reason::no_warp:
+      return "no_warp";
+    case stall_reason::barrier:
+      return "barrier";
+    case stall_reason::scoreboard:
+      return "scoreboard";
+    case stall_reason::unit_busy:
+      return "unit_busy";
+    case stall_reason::memory_backpressure:
+      return "memory_backpressure";
+    case stall_reason::count_:
+      break;
   }
   return "?";
 }
@@ -29,11 +36,11 @@ constexpr std::uint64_t max_register_banks = 1024;
 constexpr std::uint64_t max_threads_bound = 4096;  // 128 warps of 32
 constexpr std::uint64_t max_tbs_bound = 1024;
 constexpr std::uint64_t max_warp_schedulers = 64;
-constexpr std::uint64_t max_units = 1024;  // per unit class, and operand collectors per kind
+constexpr std::uint64_t max_units = 1024;      // per unit class, and operand collectors per kind
 constexpr std::size_t ldst_fifo_reserve = 33;  // one warp instruction's requests + a flush
 
-const char* k_unit_names[] = {"sp",      "sfu",    "int",     "dp",      "tensor", "ldst",
-                              "branch",  "barrier", "exit",   "texture", "other"};
+const char* k_unit_names[] = {"sp",     "sfu",     "int",  "dp",      "tensor", "ldst",
+                              "branch", "barrier", "exit", "texture", "other"};
 
 std::uint32_t index_in_name(const std::string& name) {
   auto open = name.rfind('[');
@@ -53,6 +60,8 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx), m_peq(this, &smx::peq_cb) {
   declare_socket("tbcr", tbcr);
   declare_socket("ldst", ldst);
+  declare_socket("launch", launch);
+  launch.register_nb_transport_bw(this, &smx::launch_bw);
   tbcr.register_nb_transport_fw(this, &smx::tbcr_fw);
   tbcr.register_b_transport(this, &smx::tbcr_b);
   ldst.register_nb_transport_bw(this, &smx::ldst_bw);
@@ -61,19 +70,21 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   m_wake.bind<smx, &smx::cycle>(this, clock(), edge_stage::issue);
 
   add_stat("active_cycles", m_active_cycles, "cycles with at least one resident warp");
-  add_stat("idle_cycles",
-           [this] { return double(clock().now_cycle()) - double(m_active_cycles.value()); },
-           "cycles with no resident warp");
+  add_stat(
+      "idle_cycles",
+      [this] { return double(clock().now_cycle()) - double(m_active_cycles.value()); },
+      "cycles with no resident warp");
   add_stat("warp_instructions", m_warp_instructions, "warp instructions issued");
   add_stat("thread_instructions", m_thread_instructions, "active lanes of issued instructions");
-  add_stat("achieved_occupancy",
-           [this] {
-             return m_active_cycles.value() == 0
-                        ? 0.0
-                        : double(m_resident_warp_cycles.value()) /
-                              (double(m_active_cycles.value()) * double(max_warps()));
-           },
-           "average resident warps per active cycle / max warps");
+  add_stat(
+      "achieved_occupancy",
+      [this] {
+        return m_active_cycles.value() == 0
+                   ? 0.0
+                   : double(m_resident_warp_cycles.value()) /
+                         (double(m_active_cycles.value()) * double(max_warps()));
+      },
+      "average resident warps per active cycle / max warps");
   for (std::size_t r = 0; r < m_stalls.size(); ++r)
     add_stat(std::string("issue_") + to_string(static_cast<stall_reason>(r)), m_stalls[r],
              "scheduler-cycles (active cycles x schedulers) by issue outcome");
@@ -82,12 +93,23 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   add_stat("memory_requests", m_memory_requests, "coalesced requests sent to the L1");
   add_stat("shared_memory_cycles", m_shared_bank_cycles,
            "LDST cycles of shared-memory accesses (bank conflicts included)");
-  add_stat("register_bank_conflicts", [this] { return double(m_banks.conflicts()); },
-           "operand reads delayed by a busy register bank");
+  add_stat(
+      "register_bank_conflicts", [this] { return double(m_banks.conflicts()); },
+      "operand reads delayed by a busy register bank");
   add_stat("tbs_completed", m_tbs_completed, "thread blocks completed");
   add_stat("l1_flushes", m_l1_flushes, "flush requests sent to the L1 at kernel ends");
   add_stat("device_launches", m_device_launches,
-           "CDP/DTBL launch instructions issued (child kernels are not yet modelled)");
+           "CDP/DTBL launch instructions issued (one per launching lane)");
+  const std::string dp = control::dynamic_parallelism_stats;
+  add_stat("launch_commands", m_launch_commands, "launch commands sent (a warp's run of launches)",
+           dp);
+  add_stat("launch_api_cycles", m_api_cycles,
+           "cycles of launch API calls, summed over the commands", dp);
+  add_stat("device_syncs", m_device_syncs, "CDP.SYNCs reached by a whole thread block", dp);
+  add_stat("device_syncs_waited", m_syncs_waited,
+           "of those, syncs that waited for launches (context saved and restored)", dp);
+  add_stat("context_bytes", m_context_bytes, "bytes of TB context saved and restored at CDP.SYNC",
+           dp);
   add_stat("activations", m_activations, "cycles the SMX was evaluated (the rest it slept)");
   // The register file's power elements come from these two: bounded before it is declared.
   m_registers.require(*m_registers <= max_registers,
@@ -110,9 +132,9 @@ smx_limits smx::limits() const {
 
 void smx::validate() {
   m_warp_size.require(*m_warp_size == 32, "traces are recorded for 32-lane warps");
-  m_max_threads.require(*m_max_threads >= *m_warp_size && *m_max_threads % *m_warp_size == 0,
-                        "must be a positive multiple of warp_size (" +
-                            std::to_string(*m_warp_size) + ")");
+  m_max_threads.require(
+      *m_max_threads >= *m_warp_size && *m_max_threads % *m_warp_size == 0,
+      "must be a positive multiple of warp_size (" + std::to_string(*m_warp_size) + ")");
   m_max_threads.require(*m_max_threads <= max_threads_bound,
                         "must be at most " + std::to_string(max_threads_bound) + " (" +
                             std::to_string(max_threads_bound / *m_warp_size) + " warps)");
@@ -143,9 +165,9 @@ void smx::validate() {
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->initiation.require(*u->initiation >= 1, "initiation interval must be at least 1 cycle");
   const std::uint64_t archs[] = {20, 35, 60, 61, 70};
-  m_coalescing_arch.require(std::find(std::begin(archs), std::end(archs), *m_coalescing_arch) !=
-                                std::end(archs),
-                            "must be one of 20, 35, 60, 61, 70");
+  m_coalescing_arch.require(
+      std::find(std::begin(archs), std::end(archs), *m_coalescing_arch) != std::end(archs),
+      "must be one of 20, 35, 60, 61, 70");
 
   // The geometry is valid: size the state.
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
@@ -155,11 +177,14 @@ void smx::validate() {
   m_blocked.assign(max_warps(), blocked_state{});
   m_fetchable.assign((max_warps() + 63) / 64, 0);
   m_tbs.assign(*m_max_tbs, tb_state{});
+  m_launch.validate();
+  m_launch.resize(max_warps(), *m_max_tbs);
   m_sched_warps.assign(sched, {});
   m_sched_masks.assign(sched, sched_masks{});
   m_slot_home.resize(max_warps());
   for (std::uint32_t wi = 0; wi < max_warps(); ++wi)
-    m_slot_home[wi] = {static_cast<std::uint32_t>(wi % sched), static_cast<std::uint32_t>(wi / sched)};
+    m_slot_home[wi] = {static_cast<std::uint32_t>(wi % sched),
+                       static_cast<std::uint32_t>(wi / sched)};
   m_hot = {*m_max_issue_per_warp, *m_fetch_width, *m_ibuffer_entries,
            *m_dual_issue_different_units};
   m_order_positions.assign(sched, order_positions{});
@@ -219,15 +244,14 @@ void smx::add_traces(vcd_writer& vcd) {
 
 std::string smx::pending_work() const {
   if (m_live_warps == 0) return {};
-  std::string s = std::to_string(m_live_warps) + " live warps, " +
-                  std::to_string(m_pool.in_use()) + " requests in flight, LDST " +
-                  (m_ldst_blocked ? "blocked by the L1" : "free") + ", " +
-                  std::to_string(m_ldst_fifo.size() - m_ldst_head) + " requests queued;";
+  std::string s = std::to_string(m_live_warps) + " live warps, " + std::to_string(m_pool.in_use()) +
+                  " requests in flight, LDST " + (m_ldst_blocked ? "blocked by the L1" : "free") +
+                  ", " + std::to_string(m_ldst_fifo.size() - m_ldst_head) + " requests queued;";
   for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi) {
     const warp_state& w = m_warps[wi];
     if (!w.live) continue;
-    s += " w" + std::to_string(wi) + ":" + std::to_string(w.issued) + "/" +
-         std::to_string(w.size) + (w.at_barrier ? " bar" : "") +
+    s += " w" + std::to_string(wi) + ":" + std::to_string(w.issued) + "/" + std::to_string(w.size) +
+         (w.at_barrier ? " bar" : "") +
          (w.outstanding ? " mem" + std::to_string(w.outstanding) : "");
   }
   return s;
@@ -308,7 +332,8 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   control::tb_descriptor desc;
   std::memcpy(&desc, gp.get_data_ptr(), sizeof desc);
   edge_dispatcher::progress();
-  auto slot_it = std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
+  auto slot_it =
+      std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
   control::workload* work_ptr = work().ptr;
   if (slot_it == m_tbs.end() || !work_ptr) {
     SC_REPORT_ERROR(name(), "TB launched on an SMX without a free TB slot or workload");
@@ -320,6 +345,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   tb.live = true;
   tb.launch = &gp;
   tb.desc = desc;
+  tb.generation = m_launch.new_tb(slot);
   try {
     tb.trace = work_ptr->reader(desc.kernel).read_tb(desc.tb);
   } catch (const input_error& e) {  // a bad trace: stop and let `gputlm run` report it
@@ -388,6 +414,8 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   m_trace_active_warps.set(m_live_warps);
   if (tb.warps_done == tb.warps.size())
     finish_tb(w.tb_slot);
+  else if (tb.at_device_sync > 0 && tb.at_device_sync + tb.warps_done == tb.warps.size())
+    device_sync_arrived(w.tb_slot);
   else if (tb.at_barrier > 0 && tb.at_barrier + tb.warps_done == tb.warps.size())
     release_barrier(tb);
 }
@@ -448,6 +476,13 @@ void smx::cycle() {
   m_last_cycle = now;
   m_timers.pop_through(now);
   m_work_next_cycle = false;
+  // Warps whose launch API calls are done.
+  while (m_launch.next_resume() <= now) {
+    const std::uint32_t wi = m_launch.pop_resume();
+    m_warps[wi].in_device_api = false;
+    unblock_warp(wi);
+    m_work_next_cycle = true;
+  }
 
   // Warps whose last results were still in flight when they issued their last instruction.
   if (!m_draining.empty()) {
@@ -467,8 +502,7 @@ void smx::cycle() {
     if (masks.live != 0) {
       // While warps wait for the LDST unit, a quiet period lasts only as long as the unit
       // is busy, and they stall for its state of this cycle (no_warp: no such warps).
-      const stall_reason ldst =
-          masks.ldst_wait != 0 ? ldst_state(now) : stall_reason::no_warp;
+      const stall_reason ldst = masks.ldst_wait != 0 ? ldst_state(now) : stall_reason::no_warp;
       if (now < masks.quiet_until && masks.quiet_version == masks.version &&
           ldst != stall_reason::issued)
         why = std::max(masks.quiet_reason, ldst);
@@ -495,8 +529,7 @@ void smx::cycle() {
 
 void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
-  const bool want = w.live && w.fetched < w.size &&
-                    w.fetched - w.issued < m_hot.ibuffer_entries;
+  const bool want = w.live && w.fetched < w.size && w.fetched - w.issued < m_hot.ibuffer_entries;
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
   word = want ? word | bit : word & ~bit;
@@ -529,8 +562,8 @@ void smx::fetch(std::uint64_t now) {
     }
     const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
-    std::uint32_t take = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>({m_hot.fetch_width, m_hot.ibuffer_entries - buffered, size - w.fetched}));
+    std::uint32_t take = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        {m_hot.fetch_width, m_hot.ibuffer_entries - buffered, size - w.fetched}));
     w.fetched += take;
     w.last_fetch = take;
     w.buffer_ready = now + 1;
@@ -557,7 +590,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
     return why;
   };
   if (w.at_barrier) return block(never, stall_reason::barrier);
-  if (w.at_membar) return block(never, stall_reason::scoreboard);
+  if (w.at_membar | w.in_device_api) return block(never, stall_reason::scoreboard);
   if (w.checked != w.issued || w.checked_from > now) {
     const warp_instruction& in = w.insts[w.issued];
     if (w.pending_dst_loads != 0 || w.regs_ready_by > now) {  // else every register is ready
@@ -577,8 +610,8 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
       // Host-cache warm-up only: the lane addresses are read when the instruction issues,
       // typically some cycles from now (the LDST unit is the usual bottleneck).
       const char* from = reinterpret_cast<const char*>(w.addresses + in.addr_index);
-      const char* to = reinterpret_cast<const char*>(w.addresses + in.addr_index +
-                                                     traces::address_slots(in));
+      const char* to =
+          reinterpret_cast<const char*>(w.addresses + in.addr_index + traces::address_slots(in));
       for (const char* p = from; p < to; p += 64) __builtin_prefetch(p);
       if (to > from) __builtin_prefetch(to - 1);
     }
@@ -689,8 +722,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   if (masks.rule == rule::rotate_after_last_issuer) {
     // Slot k * nsched + s is bit k: the slots above the last issuer's first, then the rest.
     const std::uint64_t first_bit = masks.has_last ? m_slot_home[masks.last].bit + 1u : 0u;
-    if (walk(candidates, first_bit,
-             [&](std::uint32_t k) { return k * nsched + s; }))
+    if (walk(candidates, first_bit, [&](std::uint32_t k) { return k * nsched + s; }))
       return issued_by(issuer);
   } else {
     // The same walk over the candidates' positions in the policy's list.
@@ -766,6 +798,15 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     case traces::special_op::launch_kernel:
     case traces::special_op::launch_agg_group:
       ++m_device_launches;
+      if (m_launch.run_left(wi) > 0)
+        --m_launch.run_left(wi);  // a later lane of a run already sent
+      else
+        start_launch(wi, w, in, now);
+      break;
+    case traces::special_op::device_sync:
+      w.at_barrier = true;  // (waits as at a barrier)
+      ++tb.at_device_sync;
+      if (tb.at_device_sync + tb.warps_done == tb.warps.size()) device_sync_arrived(w.tb_slot);
       break;
     default:
       break;
@@ -784,9 +825,8 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     issue_memory(wi, w, in, now, wake);
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
-    const std::uint64_t start = m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi,
-                                             w.scheduler, now) +
-                                wake;
+    const std::uint64_t start =
+        m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now) + wake;
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
@@ -809,11 +849,13 @@ std::uint64_t smx::wake_for(std::uint32_t wi, const warp_state& w, const warp_in
   for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
     if (in.src[k] < num_regs) {
       reads = true;
-      wake = std::max(wake, m_power->wake_register_bank(m_banks.bank_of(in.src[k], wi, w.scheduler), t));
+      wake = std::max(wake,
+                      m_power->wake_register_bank(m_banks.bank_of(in.src[k], wi, w.scheduler), t));
     }
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
     if (in.dst[k] < num_regs)
-      wake = std::max(wake, m_power->wake_register_bank(m_banks.bank_of(in.dst[k], wi, w.scheduler), t));
+      wake = std::max(wake,
+                      m_power->wake_register_bank(m_banks.bank_of(in.dst[k], wi, w.scheduler), t));
   if (reads) wake = std::max(wake, m_power->wake_collector(t));
   return std::max(wake, m_power->wake_pipe(std::size_t(p), t));
 }
@@ -823,15 +865,14 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   // A unit-stride access in the trace's strided form (every lane active, the stride equal to
   // the access size, the usual global access) is coalesced without expanding its lanes.
   const std::uint32_t size = in.access_size ? in.access_size : 4;
-  const bool unit_stride = in.addr_index != warp_instruction::none &&
-                           in.addr_form == traces::address_form::strided &&
-                           in.active_mask == 0xffffffffu &&
-                           in.addr_stride == static_cast<std::int32_t>(size);
+  const bool unit_stride =
+      in.addr_index != warp_instruction::none && in.addr_form == traces::address_form::strided &&
+      in.active_mask == 0xffffffffu && in.addr_stride == static_cast<std::int32_t>(size);
   std::uint64_t lane_addrs[32];
   // From the warp's cached pointer to its addresses; the list form is used in place. For a
   // unit-stride access only addrs[0], its base, is read (expanded where lanes are needed).
-  const std::uint64_t* addrs =
-      unit_stride ? w.addresses + in.addr_index : traces::lane_addresses(w.addresses, in, lane_addrs);
+  const std::uint64_t* addrs = unit_stride ? w.addresses + in.addr_index
+                                           : traces::lane_addresses(w.addresses, in, lane_addrs);
   bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
@@ -845,9 +886,10 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     case traces::mem_space::shared:
     case traces::mem_space::shared_atomic: {
       if (unit_stride) addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
-      std::uint32_t c = addrs ? shared_memory_cycles(in.active_mask, addrs, in.access_size,
-                                                     static_cast<std::uint32_t>(*m_shared_memory_banks))
-                              : 1;
+      std::uint32_t c =
+          addrs ? shared_memory_cycles(in.active_mask, addrs, in.access_size,
+                                       static_cast<std::uint32_t>(*m_shared_memory_banks))
+                : 1;
       if (c == 0) c = 1;
       m_shared_bank_cycles += c;
       m_power->shared_memory(c);
@@ -892,16 +934,24 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     coalesce_contiguous(static_cast<std::uint32_t>(*m_coalescing_arch), addrs[0], size,
                         m_coalesced);
   else
-    coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs,
-             in.access_size, m_coalesced);
+    coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs, in.access_size,
+             m_coalesced);
   if (m_coalesced.empty()) return;
   const bool writes = in.num_dst == 0;
   access_kind kind;
   switch (in.space) {
-    case traces::mem_space::global_atomic: kind = access_kind::atomic; break;
-    case traces::mem_space::local: kind = writes ? access_kind::local_store : access_kind::local_load; break;
-    case traces::mem_space::texture: kind = access_kind::texture_load; break;
-    default: kind = writes ? access_kind::global_store : access_kind::global_load; break;
+    case traces::mem_space::global_atomic:
+      kind = access_kind::atomic;
+      break;
+    case traces::mem_space::local:
+      kind = writes ? access_kind::local_store : access_kind::local_load;
+      break;
+    case traces::mem_space::texture:
+      kind = access_kind::texture_load;
+      break;
+    default:
+      kind = writes ? access_kind::global_store : access_kind::global_load;
+      break;
   }
   std::uint32_t p;
   if (m_pending_free.empty()) {
@@ -997,6 +1047,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   --w.outstanding;
   const std::uint64_t now = clock().next_cycle();
   if (--pl.requests == 0) {
+    if (pl.restores_tb != ~0u) release_device_sync(pl.restores_tb);
     bool had_dst = false;
     for (std::uint16_t d : pl.dst)
       if (d < num_regs) {
@@ -1026,6 +1077,207 @@ bool smx::waits_for_a_load(std::uint32_t wi) const {
       w.pending_dst_loads == 0 || !w.live || w.checked != w.issued || w.issued >= w.size)
     return false;
   return registers_ready(wi, w.insts[w.issued]) == never;
+}
+
+}  // namespace gputlm::core
+
+// ---------------------------------------------------------------------------------------
+// Device-side launches and CDP.SYNC (launch_unit.h)
+
+namespace gputlm::core {
+
+void smx::start_launch(std::uint32_t wi, warp_state& w, const warp_instruction& in,
+                       std::uint64_t now) {
+  control::workload* work_ptr = work().ptr;
+  tb_state& tb = m_tbs[w.tb_slot];
+  // The run: this instruction and the launches after it at the same PC, one lane each.
+  std::uint32_t x = 1;
+  while (w.issued - 1 + x < w.size && x < 32) {
+    const warp_instruction& next = w.insts[w.issued - 1 + x];
+    if (next.pc != in.pc || next.special != in.special) break;
+    ++x;
+  }
+  m_launch.run_left(wi) = x - 1;
+  launch_unit::command_slot& slot = m_launch.acquire();
+  control::launch_command& c = slot.cmd;
+  c = control::launch_command{};
+  c.what = in.special == traces::special_op::launch_agg_group ? control::launch_command::kind::dtbl
+                                                              : control::launch_command::kind::cdp;
+  c.smx = m_id;
+  c.warp = wi;
+  c.parent = tb.desc.kernel;
+  c.count = x;
+  c.issue_cycle = now;
+  c.api_cycles = m_launch.api_cycles(c.what, x);
+  slot.tb_slot = w.tb_slot;
+  slot.tb_generation = tb.generation;
+  try {
+    control::kernel_run& parent = work_ptr->kernel(c.parent);
+    for (std::uint32_t k = 0; k < x; ++k) {
+      const warp_instruction& li = w.insts[w.issued - 1 + k];
+      if (li.ext_index >= w.trace->launches.size())
+        throw input_error({work_ptr->reader(c.parent).source(), 0, 0}, "launch",
+                          "a launch instruction without its launch record");
+      const traces::device_launch& l = w.trace->launches[li.ext_index];
+      c.child[k] = work_ptr->device_child(
+          l.child_kernel, c.parent,
+          "TB " + std::to_string(tb.desc.tb) + " launch at PC " + std::to_string(li.pc));
+      control::kernel_run& child = work_ptr->kernel(c.child[k]);
+      child.parent = c.parent;
+      child.root = parent.root;
+      child.depth = parent.depth + 1;
+      child.launch_cycle = now;
+      c.hw_tid[k] =
+          wi * 32 + static_cast<std::uint32_t>(__builtin_ctz(li.active_mask | 0x80000000u));
+    }
+  } catch (const input_error& e) {  // a launch the trace cannot honour: stop, report
+    if (!work_ptr->error) work_ptr->error = e;
+    m_launch.release(slot);
+    sc_core::sc_stop();
+    return;
+  }
+  ++m_launch_commands;
+  m_api_cycles += c.api_cycles;
+  if (c.what == control::launch_command::kind::cdp) ++m_launch.outstanding(w.tb_slot);
+  w.in_device_api = true;
+  set_blocked(wi, never, stall_reason::scoreboard);
+  slot.gp.set_command(tlm::TLM_WRITE_COMMAND);
+  slot.gp.set_address(0);
+  slot.gp.set_data_ptr(reinterpret_cast<unsigned char*>(&c));
+  slot.gp.set_data_length(sizeof c);
+  slot.gp.set_streaming_width(sizeof c);
+  slot.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  // A CDP command reaches the KMU once the API calls are done; a DTBL one at once (the
+  // searches run in parallel with the parameter buffer's allocation).
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = c.what == control::launch_command::kind::cdp
+                               ? clock().delay_cycles(c.api_cycles)
+                               : sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum r = launch->nb_transport_fw(slot.gp, phase, delay);
+  if (r == tlm::TLM_UPDATED && phase == tlm::END_REQ) launch_request_ended(slot);
+  if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
+    launch_request_ended(slot);
+    launch_done(slot);
+  }
+}
+
+tlm::tlm_sync_enum smx::launch_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                  sc_core::sc_time&) {
+  launch_unit::command_slot& slot = m_launch.slot_of(gp);
+  account_until(clock().next_cycle());
+  if (phase == tlm::END_REQ) {
+    launch_request_ended(slot);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    launch_request_ended(slot);  // (a response implies the request phase ended)
+    launch_done(slot);
+    phase = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+// The KMU took the command: its warp goes on once the API calls are done (DTBL: and the
+// searches, whichever is longer).
+void smx::launch_request_ended(launch_unit::command_slot& slot) {
+  if (slot.request_ended) return;
+  slot.request_ended = true;
+  const control::launch_command& c = slot.cmd;
+  const std::uint64_t now = clock().next_cycle();
+  std::uint64_t at = now;
+  if (c.what == control::launch_command::kind::dtbl)
+    at = std::max(now, c.issue_cycle + std::max(c.api_cycles, c.search_cycles));
+  m_launch.resume_at(at, c.warp);
+  m_timers.push(at);
+  wake_at(at);
+}
+
+// Every kernel the command launched has completed (CDP), or it launched none (DTBL groups
+// all coalesced): a TB waiting at CDP.SYNC may go on.
+void smx::launch_done(launch_unit::command_slot& slot) {
+  const bool cdp = slot.cmd.what == control::launch_command::kind::cdp;
+  const std::uint32_t s = slot.tb_slot;
+  const bool same_tb = m_tbs[s].live && m_tbs[s].generation == slot.tb_generation;
+  m_launch.release(slot);
+  if (!cdp || !same_tb) return;
+  if (--m_launch.outstanding(s) == 0 && m_tbs[s].suspended) context_traffic(s, true);
+}
+
+void smx::device_sync_arrived(std::uint32_t s) {
+  ++m_device_syncs;
+  if (m_launch.outstanding(s) == 0) {
+    release_device_sync(s);
+    return;
+  }
+  // Children still run: the TB's context goes to memory while it waits.
+  ++m_syncs_waited;
+  m_tbs[s].suspended = true;
+  context_traffic(s, false);
+}
+
+void smx::release_device_sync(std::uint32_t s) {
+  tb_state& tb = m_tbs[s];
+  tb.suspended = false;
+  tb.at_device_sync = 0;
+  for (std::uint32_t wi : tb.warps) {
+    if (!m_warps[wi].live) continue;
+    m_warps[wi].at_barrier = false;
+    unblock_warp(wi);
+  }
+  m_work_next_cycle = true;
+  wake_at(clock().next_cycle());
+}
+
+void smx::context_traffic(std::uint32_t s, bool restore) {
+  tb_state& tb = m_tbs[s];
+  // The TB's registers (its warps' threads, registers rounded as allocated) and its shared
+  // memory, in 128-byte lines, at the slot's place in the reserved region.
+  const std::uint64_t bytes =
+      std::uint64_t(tb.desc.demand.registers(32)) * 4 + tb.desc.demand.shared_memory;
+  const std::uint32_t lines = static_cast<std::uint32_t>((bytes + 127) / 128);
+  m_context_bytes += bytes;
+  std::uint32_t rep = tb.warps.front();
+  for (std::uint32_t wi : tb.warps)
+    if (m_warps[wi].live) {
+      rep = wi;
+      break;
+    }
+  if (lines == 0) {
+    if (restore) release_device_sync(s);
+    return;
+  }
+  std::uint32_t p;
+  if (m_pending_free.empty()) {
+    p = static_cast<std::uint32_t>(m_pending.size());
+    m_pending.emplace_back();
+  } else {
+    p = m_pending_free.back();
+    m_pending_free.pop_back();
+  }
+  pending_load& pl = m_pending[p];
+  pl = pending_load{};
+  pl.warp = rep;
+  pl.requests = lines;
+  if (restore) pl.restores_tb = s;
+  if (m_ldst_head == m_ldst_fifo.size()) {
+    m_ldst_fifo.clear();
+    m_ldst_head = 0;
+  }
+  const std::uint64_t base = launch_unit::context_base +
+                             (std::uint64_t(m_id) * m_tbs.size() + s) * launch_unit::context_stride;
+  for (std::uint32_t l = 0; l < lines; ++l) {
+    coalesced_request r;
+    r.line_address = base + std::uint64_t(l) * 128;
+    r.bytes = 128;
+    r.lane_mask = 0xffffffffu;
+    r.sector_mask = 0xf;
+    m_ldst_fifo.push_back(
+        {r, restore ? access_kind::local_load : access_kind::local_store, rep, 0, p});
+    ++m_warps[rep].outstanding;
+  }
+  m_work_next_cycle = true;
+  wake_at(clock().next_cycle());
 }
 
 }  // namespace gputlm::core

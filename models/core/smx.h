@@ -10,9 +10,14 @@
 // issuable warp it sleeps until a memory response, a unit or register becoming free, or a
 // new TB wakes it. Cycles slept are accounted in bulk with the stall reason they had.
 //
+// Device-side launches (CDP.LAUNCH, DTBL.LAUNCH) and CDP.SYNC: launch_unit.h. A warp at
+// CDP.SYNC waits, with its TB's other warps, until every kernel the TB launched has
+// completed; a TB that must wait saves its context (registers and shared memory) to memory
+// and restores it before going on, as real requests on `ldst`.
+//
 // Sockets: `tbcr` (target): Thread Block Control Register (control_registers.h): capability
 // reads and TB launches, answered at TB completion. `ldst` (initiator): memory requests
-// (mem_request.h) towards the L1.
+// (mem_request.h) towards the L1. `launch` (initiator): launch commands to the KMU.
 #pragma once
 
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -32,6 +37,7 @@
 #include "models/control/control_registers.h"
 #include "models/core/coalescer.h"
 #include "models/core/functional_units.h"
+#include "models/core/launch_unit.h"
 #include "models/core/register_banks.h"
 #include "models/core/smx_power.h"
 #include "models/core/warp_scheduler.h"
@@ -57,10 +63,10 @@ struct unit_params {
 // advanced candidate warp).
 enum class stall_reason : std::uint8_t {
   issued,
-  no_warp,           // no resident warp with a fetched instruction
-  barrier,           // every candidate waits at BAR.SYNC
-  scoreboard,        // operands or destination still pending
-  unit_busy,         // the functional unit or a collector unit is occupied
+  no_warp,              // no resident warp with a fetched instruction
+  barrier,              // every candidate waits at BAR.SYNC
+  scoreboard,           // operands or destination still pending
+  unit_busy,            // the functional unit or a collector unit is occupied
   memory_backpressure,  // the LDST unit is still sending an earlier instruction's requests
   count_
 };
@@ -76,6 +82,7 @@ class smx : public component {
 
   tlm_utils::simple_target_socket<smx> tbcr{"tbcr"};
   tlm_utils::simple_initiator_socket<smx> ldst{"ldst"};
+  tlm_utils::simple_initiator_socket<smx> launch{"launch"};
 
   std::uint64_t max_warps() const { return *m_max_threads / *m_warp_size; }
   smx_limits limits() const;
@@ -91,18 +98,19 @@ class smx : public component {
   // one 64-byte line (the scoreboard lives apart, in m_reg_ready; whether it is blocked in
   // m_blocked): with many SMXs the warps' state does not stay in the host's caches.
   struct alignas(64) warp_state {
-    std::uint64_t buffer_ready = 0;  // cycle the last fetch lands in the buffer
+    std::uint64_t buffer_ready = 0;                   // cycle the last fetch lands in the buffer
     const traces::warp_instruction* insts = nullptr;  // trace->insts.data()
-    std::uint32_t size = 0;          // trace->insts.size()
-    std::uint32_t fetched = 0;       // instructions fetched into the buffer so far
-    std::uint32_t issued = 0;        // instructions issued so far
-    std::uint32_t last_fetch = 0;    // instructions of that fetch
+    std::uint32_t size = 0;                           // trace->insts.size()
+    std::uint32_t fetched = 0;                        // instructions fetched into the buffer so far
+    std::uint32_t issued = 0;                         // instructions issued so far
+    std::uint32_t last_fetch = 0;                     // instructions of that fetch
     std::uint32_t scheduler = 0;
     std::uint32_t tb_slot = 0;
     bool live = false;
     bool at_barrier = false;
     bool at_membar = false;
-    std::uint32_t outstanding = 0;   // memory requests in flight
+    bool in_device_api = false;     // waiting for its launch API calls (launch_unit.h)
+    std::uint32_t outstanding = 0;  // memory requests in flight
     // Instruction `checked` (an index, none: no instruction) runs on `checked_pipe` and
     // passes the scoreboard from cycle `checked_from` on: its registers' ready times only
     // change when the warp issues (a pending load's `never` is not a known time), so a warp
@@ -114,7 +122,7 @@ class smx : public component {
     // Second line: touched at issue and completion only.
     const traces::warp_trace* trace = nullptr;
     const std::uint64_t* addresses = nullptr;  // trace->addresses.data()
-    std::uint64_t drain = 0;         // cycle the last issued ALU result is written back
+    std::uint64_t drain = 0;                   // cycle the last issued ALU result is written back
     std::uint64_t age = 0;
     // No register's ready time exceeds regs_ready_by, but for the destinations of the
     // pending_dst_loads loads in flight (`never`): the scoreboard passes for any
@@ -134,6 +142,9 @@ class smx : public component {
     std::vector<std::uint32_t> warps;
     std::uint32_t warps_done = 0;
     std::uint32_t at_barrier = 0;
+    std::uint32_t at_device_sync = 0;  // warps waiting at CDP.SYNC
+    bool suspended = false;            // at CDP.SYNC with launches running: context saved
+    std::uint64_t generation = 0;      // tells this TB from the slot's later ones
     control::tb_report report;
   };
 
@@ -142,6 +153,7 @@ class smx : public component {
     std::uint32_t warp = 0;
     std::uint32_t requests = 0;
     std::uint16_t dst[2] = {traces::warp_instruction::no_reg, traces::warp_instruction::no_reg};
+    std::uint32_t restores_tb = ~0u;  // a CDP.SYNC context restore: the TB slot it resumes
   };
 
   struct queued_request {
@@ -158,6 +170,8 @@ class smx : public component {
   void tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum ldst_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
+  tlm::tlm_sync_enum launch_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                               sc_core::sc_time& delay);
   void peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
   void unblock(const tlm::tlm_generic_payload& gp);
 
@@ -178,11 +192,20 @@ class smx : public component {
                     std::uint64_t now, std::uint64_t wake);
   // Under a gating policy: reports the instruction's use of the SMX's components and
   // returns the longest wake-up among them (smx_power.h).
-  std::uint64_t wake_for(std::uint32_t wi, const warp_state& w,
-                         const traces::warp_instruction& in, pipe p);
+  std::uint64_t wake_for(std::uint32_t wi, const warp_state& w, const traces::warp_instruction& in,
+                         pipe p);
   void send_requests(std::uint64_t now);
   void response(tlm::tlm_generic_payload& gp);
   void release_barrier(tb_state& tb);
+  // Device launches and CDP.SYNC (launch_unit.h).
+  void start_launch(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
+                    std::uint64_t now);
+  void launch_request_ended(launch_unit::command_slot& c);
+  void launch_done(launch_unit::command_slot& c);
+  void device_sync_arrived(std::uint32_t slot);
+  void release_device_sync(std::uint32_t slot);
+  // Queues the requests that save (store) or restore (load) a TB's context.
+  void context_traffic(std::uint32_t slot, bool restore);
   void maybe_finish_warp(std::uint32_t wi);
   void finish_tb(std::uint32_t slot);
   pipe pipe_of(const traces::warp_instruction& in) const;
@@ -197,11 +220,13 @@ class smx : public component {
   param<std::uint64_t> m_shared_memory_banks{*this, "shared_memory_banks", 32,
                                              "shared-memory banks (4 B wide)"};
   param<cycles> m_shared_memory_latency{
-      *this, "shared_memory_latency", {3},
+      *this,
+      "shared_memory_latency",
+      {3},
       "shared-memory access latency (also the always-hitting constant cache)"};
   param<std::uint64_t> m_warp_schedulers{*this, "warp_schedulers", 2, "warp schedulers"};
-  choice_param m_scheduler_policy{*this, "scheduler_policy", "gto", "warp scheduling policy",
-                                  {"lrr", "gto"}};
+  choice_param m_scheduler_policy{
+      *this, "scheduler_policy", "gto", "warp scheduling policy", {"lrr", "gto"}};
   param<std::uint64_t> m_max_issue_per_warp{*this, "max_issue_per_warp", 1,
                                             "instructions one warp may issue per cycle"};
   param<bool> m_dual_issue_different_units{*this, "dual_issue_different_units", false,
@@ -216,10 +241,8 @@ class smx : public component {
   param<std::uint64_t> m_register_port_throughput{*this, "register_port_throughput", 1,
                                                   "reads per bank per cycle"};
   param<std::uint64_t> m_collectors_sp{*this, "collectors_sp", 0, "SP operand collector units"};
-  param<std::uint64_t> m_collectors_sfu{*this, "collectors_sfu", 0,
-                                        "SFU operand collector units"};
-  param<std::uint64_t> m_collectors_mem{*this, "collectors_mem", 0,
-                                        "MEM operand collector units"};
+  param<std::uint64_t> m_collectors_sfu{*this, "collectors_sfu", 0, "SFU operand collector units"};
+  param<std::uint64_t> m_collectors_mem{*this, "collectors_mem", 0, "MEM operand collector units"};
   param<std::uint64_t> m_collectors_generic{*this, "collectors_generic", 0,
                                             "generic operand collector units"};
   unit_params m_sp{*this, "sp", 1, 4, 1};
@@ -228,8 +251,9 @@ class smx : public component {
   unit_params m_int{*this, "int", 0, 4, 1};
   unit_params m_tensor{*this, "tensor", 0, 4, 1};
   unit_params m_branch{*this, "branch", 1, 4, 1};
-  param<std::uint64_t> m_coalescing_arch{*this, "coalescing_arch", 20,
-                                         "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
+  param<std::uint64_t> m_coalescing_arch{
+      *this, "coalescing_arch", 20,
+      "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
 
   // State
   std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
@@ -357,10 +381,10 @@ class smx : public component {
   register_banks m_banks;
   std::unique_ptr<smx_power> m_power;
   std::uint64_t m_ldst_busy_until = 0;
-  std::uint64_t m_ldst_send_from = 0;  // no request leaves before (a gated LDST unit waking)
+  std::uint64_t m_ldst_send_from = 0;       // no request leaves before (a gated LDST unit waking)
   std::vector<queued_request> m_ldst_fifo;  // circular use via head index
   std::size_t m_ldst_head = 0;
-  bool m_ldst_blocked = false;              // END_REQ withheld by the L1
+  bool m_ldst_blocked = false;                                  // END_REQ withheld by the L1
   const tlm::tlm_generic_payload* m_blocked_request = nullptr;  // ... for this request
   std::vector<pending_load> m_pending;
   std::vector<std::uint32_t> m_pending_free;
@@ -400,11 +424,11 @@ class smx : public component {
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
   wakeup m_wake;
   std::uint64_t m_last_cycle = never;
-  std::uint64_t m_accounted = 0;           // cycles before this are accounted
+  std::uint64_t m_accounted = 0;  // cycles before this are accounted
   std::uint64_t m_age = 0;
   std::uint32_t m_fetch_next = 0;
   std::uint32_t m_live_warps = 0;
-  std::vector<stall_reason> m_reason;      // per scheduler, of the last processed cycle
+  std::vector<stall_reason> m_reason;  // per scheduler, of the last processed cycle
   bool m_work_next_cycle = false;
   std::vector<std::uint32_t> m_draining;   // warps done issuing, results still in flight
   std::vector<std::uint64_t> m_fetchable;  // bit per warp slot: has room and instructions to fetch
@@ -415,14 +439,17 @@ class smx : public component {
   counter m_active_cycles;
   counter m_warp_instructions;
   counter m_thread_instructions;
-  counter m_resident_warp_cycles;          // sum over active cycles of resident warps
+  counter m_resident_warp_cycles;  // sum over active cycles of resident warps
   std::array<counter, static_cast<std::size_t>(stall_reason::count_)> m_stalls;
-  std::array<counter, 11> m_mix;           // by traces::unit_class
+  std::array<counter, 11> m_mix;  // by traces::unit_class
   counter m_memory_requests;
   counter m_shared_bank_cycles;
   counter m_tbs_completed;
   counter m_l1_flushes;
   counter m_device_launches;
+  launch_unit m_launch{*this};
+  // Dynamic parallelism (written for traces with device launches).
+  counter m_launch_commands, m_api_cycles, m_device_syncs, m_syncs_waited, m_context_bytes;
   counter m_activations;
   traced_value m_trace_active_warps;
   traced_value m_trace_issued;

@@ -139,6 +139,74 @@ void parse_sweeps(experiment_spec& x, const ynode& n) {
   }
 }
 
+// The trace or generator of workload `w` (or of one of its per-configuration forms) from
+// `value`: a scalar trace path, or {trace | gen, arch, repetitions}; `extra` are keys the
+// caller reads itself.
+void parse_source(const experiment_spec& x, const ynode::entry& e, const ynode& value,
+                  const std::string& key, workload& w, std::vector<std::string> extra) {
+  const ynode* trace = nullptr;
+  if (value.is_scalar()) {
+    trace = &value;
+  } else {
+    mapping(value, key, "{trace: DIR} or {gen: KERNEL k=v ...}");
+    std::vector<std::string> keys{"trace", "gen", "arch", "repetitions"};
+    keys.insert(keys.end(), extra.begin(), extra.end());
+    check_keys(value, key, keys);
+    const ynode::entry* t = value.find("trace");
+    const ynode::entry* g = value.find("gen");
+    if (!t == !g) fail(e, key, "give either 'trace' or 'gen'");
+    if (t) trace = &t->value;
+    if (g) {
+      std::istringstream words(text(g->value, key + ".gen"));
+      words >> w.gen_kernel;
+      for (std::string p; words >> p;) w.gen_params.push_back(p);
+      const auto& gens = traces::generators::kernel_generators();
+      const auto found = std::find_if(gens.begin(), gens.end(),
+                                      [&](const auto& k) { return k.name == w.gen_kernel; });
+      if (found == gens.end()) {
+        std::vector<std::string> names;
+        for (const auto& k : gens) names.push_back(k.name);
+        std::string msg = "unknown generator '" + w.gen_kernel + "'";
+        const std::string best = platforms::closest_match(w.gen_kernel, names);
+        if (!best.empty()) msg += "; did you mean '" + best + "'?";
+        fail(g->value, key + ".gen", msg);
+      }
+      try {
+        const traces::generators::param_set ps(found->params, w.gen_params);
+        w.random = std::any_of(found->params.begin(), found->params.end(),
+                               [](const auto& d) { return d.name == "seed"; });
+        if (w.random) w.first_seed = ps.u64("seed");
+        if (const ynode::entry* r = value.find("repetitions")) {
+          const auto reps = units::parse_uint(text(r->value, key + ".repetitions"));
+          if (!reps || *reps == 0 || *reps > 1000)
+            fail(r->value, key + ".repetitions", "expected a count from 1 to 1000");
+          if (*reps > 1 && !w.random)
+            fail(r->value, key + ".repetitions",
+                 "generator '" + w.gen_kernel + "' has no seed: its repetitions would be the same");
+          w.repetitions = static_cast<std::uint32_t>(*reps);
+        }
+      } catch (const input_error& err) {
+        if (err.where().file != "<command line>") throw;
+        fail(g->value, key + ".gen", err.key() + ": " + err.message());
+      }
+      if (const ynode::entry* a = value.find("arch")) {
+        w.arch = text(a->value, key + ".arch");
+        if (w.arch != "35" && w.arch != "61" && w.arch != "70")
+          fail(a->value, key + ".arch", "expected 35, 61 or 70");
+      }
+    } else {
+      if (value.find("repetitions"))
+        fail(e, key, "repetitions need a generator ('gen') with a seed");
+      if (value.find("arch")) fail(e, key, "'arch' applies to a generator ('gen')");
+    }
+  }
+  if (trace) {
+    w.trace = resolve(x.file, text(*trace, key + ".trace"));
+    std::error_code ec;
+    if (!fs::exists(w.trace, ec)) fail(*trace, key + ".trace", "no trace '" + w.trace + "'");
+  }
+}
+
 void parse_workloads(experiment_spec& x, const ynode& n) {
   mapping(n, "workloads", "workloads as name: {trace: DIR} or {gen: KERNEL k=v ...}");
   for (const auto& e : n.entries) {
@@ -147,70 +215,37 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
     workload w;
     w.name = e.key;
     w.where = e.where();
-    const ynode* trace = nullptr;
-    if (e.value.is_scalar()) {
-      trace = &e.value;
-    } else {
-      mapping(e.value, key, "{trace: DIR} or {gen: KERNEL k=v ...}");
-      check_keys(e.value, key, {"trace", "gen", "arch", "repetitions", "group"});
-      const ynode::entry* t = e.value.find("trace");
-      const ynode::entry* g = e.value.find("gen");
-      if (!t == !g) fail(e, key, "give either 'trace' or 'gen'");
-      if (t) trace = &t->value;
-      if (g) {
-        std::istringstream words(text(g->value, key + ".gen"));
-        words >> w.gen_kernel;
-        for (std::string p; words >> p;) w.gen_params.push_back(p);
-        const auto& gens = traces::generators::kernel_generators();
-        const auto found = std::find_if(gens.begin(), gens.end(),
-                                        [&](const auto& k) { return k.name == w.gen_kernel; });
-        if (found == gens.end()) {
-          std::vector<std::string> names;
-          for (const auto& k : gens) names.push_back(k.name);
-          std::string msg = "unknown generator '" + w.gen_kernel + "'";
-          const std::string best = platforms::closest_match(w.gen_kernel, names);
-          if (!best.empty()) msg += "; did you mean '" + best + "'?";
-          fail(g->value, key + ".gen", msg);
-        }
-        try {
-          const traces::generators::param_set ps(found->params, w.gen_params);
-          const bool random = std::any_of(found->params.begin(), found->params.end(),
-                                          [](const auto& d) { return d.name == "seed"; });
-          if (random) w.first_seed = ps.u64("seed");
-          if (const ynode::entry* r = e.value.find("repetitions")) {
-            const auto reps = units::parse_uint(text(r->value, key + ".repetitions"));
-            if (!reps || *reps == 0 || *reps > 1000)
-              fail(r->value, key + ".repetitions", "expected a count from 1 to 1000");
-            if (*reps > 1 && !random)
-              fail(r->value, key + ".repetitions",
-                   "generator '" + w.gen_kernel +
-                       "' has no seed: its repetitions would be the same");
-            w.repetitions = static_cast<std::uint32_t>(*reps);
-          }
-        } catch (const input_error& err) {
-          if (err.where().file != "<command line>") throw;
-          fail(g->value, key + ".gen", err.key() + ": " + err.message());
-        }
-        if (const ynode::entry* a = e.value.find("arch")) {
-          w.arch = text(a->value, key + ".arch");
-          if (w.arch != "35" && w.arch != "61" && w.arch != "70")
-            fail(a->value, key + ".arch", "expected 35, 61 or 70");
-        }
-      } else {
-        if (e.value.find("repetitions"))
-          fail(e, key, "repetitions need a generator ('gen') with a seed");
-        if (e.value.find("arch")) fail(e, key, "'arch' applies to a generator ('gen')");
-      }
+    parse_source(x, e, e.value, key, w, {"group", "per_configuration"});
+    if (!e.value.is_scalar()) {
       if (const ynode::entry* gr = e.value.find("group")) {
         w.group = text(gr->value, key + ".group");
         if (std::find(x.groups.begin(), x.groups.end(), w.group) == x.groups.end())
           x.groups.push_back(w.group);
       }
-    }
-    if (trace) {
-      w.trace = resolve(x.file, text(*trace, key + ".trace"));
-      std::error_code ec;
-      if (!fs::exists(w.trace, ec)) fail(*trace, key + ".trace", "no trace '" + w.trace + "'");
+      // Another trace or generator for some configurations (the same application written
+      // otherwise, e.g. with device-side launches); repeated as often as the workload.
+      if (const ynode::entry* pc = e.value.find("per_configuration")) {
+        const std::string pkey = key + ".per_configuration";
+        mapping(pc->value, pkey, "configuration: {trace: DIR} or {gen: KERNEL k=v ...}");
+        for (const auto& f : pc->value.entries) {
+          const std::string fkey = pkey + "." + f.key;
+          const configuration* c = x.find_configuration(f.key);
+          if (!c || !c->sweep.empty())
+            fail(f, fkey, "no configuration '" + f.key + "' (a named configuration)");
+          workload form;
+          form.name = w.name;
+          form.where = f.where();
+          parse_source(x, f, f.value, fkey, form, {});
+          if (!f.value.is_scalar() && f.value.find("repetitions"))
+            fail(f, fkey,
+                 "a form repeats as often as its workload ('repetitions' is the workload's)");
+          if (w.repetitions > 1 && !form.random)
+            fail(f, fkey, "the workload has repetitions: its form needs a generator with a seed");
+          form.repetitions = w.repetitions;
+          w.per_configuration.emplace_back(f.key, x.forms.size());
+          x.forms.push_back(std::move(form));
+        }
+      }
     }
     x.workloads.push_back(std::move(w));
   }
@@ -416,10 +451,13 @@ void parse_run_options(experiment_spec& x, const ynode& n) {
   for (const auto& item : n.node) {
     const std::string o = item.IsScalar() ? item.Scalar() : "";
     const bool ok = o == "--strict" || o == "--kernel-every-instant" ||
+                    o == "--stats-group=dynamic_parallelism" ||
                     (o.rfind("--watchdog=", 0) == 0 && units::parse_uint(o.substr(11)));
     if (!ok)
       throw input_error(n.at(item.Mark()), "run_options",
-                        "'" + o + "' is not one of --strict, --kernel-every-instant, --watchdog=N");
+                        "'" + o +
+                            "' is not one of --strict, --kernel-every-instant, --watchdog=N, "
+                            "--stats-group=dynamic_parallelism");
     x.run_options.push_back(o);
   }
 }
@@ -452,6 +490,21 @@ const char* to_string(compare_kind k) {
       break;
   }
   return "none";
+}
+
+std::size_t experiment_spec::source_of(std::size_t w, std::size_t c) const {
+  const workload& wl = workloads.at(w);
+  std::string name = configurations.at(c).name;
+  if (!configurations[c].sweep.empty())  // a sweep's configuration: its `with` one's form
+    for (const auto& s : sweeps)
+      if (s.name == configurations[c].sweep) name = s.with;
+  for (const auto& [cfg, form] : wl.per_configuration)
+    if (cfg == name) return workloads.size() + form;
+  return w;
+}
+
+const workload& experiment_spec::source(std::size_t s) const {
+  return s < workloads.size() ? workloads[s] : forms.at(s - workloads.size());
 }
 
 const configuration* experiment_spec::find_configuration(const std::string& n) const {

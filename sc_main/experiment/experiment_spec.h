@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/input_error.h"
@@ -54,7 +55,11 @@ struct workload {
   std::string arch = "70";
   std::uint32_t repetitions = 1;  // seeds seed, seed+1, ... of a random generator
   std::uint64_t first_seed = 1;
+  bool random = false;  // a generator with a seed
   std::string group;
+  // Other forms of the same application for some configurations: (configuration, index
+  // into experiment_spec::forms).
+  std::vector<std::pair<std::string, std::size_t>> per_configuration;
   source_location where;
   bool generated() const { return !gen_kernel.empty(); }
   // The generator's parameters of repetition `r` (its seed set).
@@ -106,6 +111,7 @@ struct experiment_spec {
   std::vector<sweep> sweeps;
   std::string baseline;
   std::vector<workload> workloads;
+  std::vector<workload> forms;      // the workloads' per-configuration forms
   std::vector<std::string> groups;  // workload groups, first-seen order
   std::vector<metric> metrics;
   std::vector<paper_value> paper;
@@ -113,6 +119,11 @@ struct experiment_spec {
   std::vector<std::string> run_options;  // extra `gputlm run` options, e.g. --strict
 
   const configuration* find_configuration(const std::string& name) const;
+  // The trace source workload `w` runs under configuration `c`: `w` itself, or
+  // workloads.size() + i for forms[i] (a sweep's configuration takes its `with` one's form).
+  std::size_t source_of(std::size_t w, std::size_t c) const;
+  const workload& source(std::size_t s) const;  // workloads[s] or forms[s - workloads.size()]
+  std::size_t sources() const { return workloads.size() + forms.size(); }
   const metric* find_metric(const std::string& name) const;
 };
 

@@ -239,12 +239,16 @@ std::string experiment_results::json() const {
     for (const auto& s : c.sets) sets.push_back(s.set_option());
   }
   j["workloads"] = nlohmann::json::array();
-  for (const auto& w : m_x.workloads)
+  for (const auto& w : m_x.workloads) {
+    nlohmann::json forms = nlohmann::json::object();
+    for (const auto& [cfg, f] : w.per_configuration) forms[cfg] = m_x.forms.at(f).describe();
     j["workloads"].push_back(
         {{"name", w.name},
          {"group", w.group.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.group)},
          {"source", w.describe()},
+         {"per_configuration", forms},
          {"repetitions", w.repetitions}});
+  }
   j["groups"] = m_x.groups;
   j["metrics"] = nlohmann::json::array();
   for (const auto& m : m_x.metrics)
@@ -335,6 +339,8 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   }
   for (const auto& w : m_x.workloads) {
     o << "| workload `" << w.name << "` | " << w.describe();
+    for (const auto& [cfg, f] : w.per_configuration)
+      o << "; under `" << cfg << "`: " << m_x.forms.at(f).describe();
     if (w.repetitions > 1)
       o << "; " << w.repetitions << " repetitions (seeds " << w.first_seed << "–"
         << w.first_seed + w.repetitions - 1 << ", mean)";

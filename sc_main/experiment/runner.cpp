@@ -156,7 +156,7 @@ class runner {
 
  private:
   struct generated {
-    std::size_t workload;
+    std::size_t source;  // experiment_spec::source()
     std::uint32_t repetition;
     std::string key;
     std::string file;  // under out/workloads
@@ -231,7 +231,7 @@ void runner::check_platforms() {
       }
       std::istringstream in(read_all(file(p, c, ".out")));
       for (std::string l; std::getline(in, l);)
-        if (!l.empty()) names[p][c].push_back(l);
+        if (!l.empty()) names[p][c].push_back(l.substr(0, l.find(' ')));  // (without a group)
     }
   check_metrics(names);
 }
@@ -264,8 +264,8 @@ void runner::generate_workloads() {
   process_pool pool(m_o.jobs);
   std::vector<int> status;
   std::vector<std::string> errs;
-  for (std::size_t w = 0; w < m_x.workloads.size(); ++w) {
-    const workload& wl = m_x.workloads[w];
+  for (std::size_t w = 0; w < m_x.sources(); ++w) {
+    const workload& wl = m_x.source(w);
     if (!wl.generated()) continue;
     for (std::uint32_t r = 0; r < wl.repetitions; ++r) {
       content_hasher h;
@@ -301,7 +301,7 @@ void runner::generate_workloads() {
   for (const auto& g : m_generated) {
     if (g.made.empty()) continue;
     if (status[i] != 0) {
-      const workload& wl = m_x.workloads[g.workload];
+      const workload& wl = m_x.source(g.source);
       const std::string line = error_line(errs[i]);
       if (status[i] == exit_bad_input)
         throw input_error(wl.where, "workloads." + wl.name + ".gen", relayed(line).message());
@@ -311,10 +311,10 @@ void runner::generate_workloads() {
   }
 }
 
-std::string runner::trace_of(std::size_t w, std::uint32_t r) const {
-  if (!m_x.workloads[w].generated()) return m_x.workloads[w].trace;
+std::string runner::trace_of(std::size_t s, std::uint32_t r) const {
+  if (!m_x.source(s).generated()) return m_x.source(s).trace;
   for (const auto& g : m_generated)
-    if (g.workload == w && g.repetition == r) return g.file;
+    if (g.source == s && g.repetition == r) return g.file;
   throw std::logic_error("no generated trace");
 }
 
@@ -322,11 +322,11 @@ std::string runner::trace_of(std::size_t w, std::uint32_t r) const {
 // are named relative to it, so that the statistics of a point are the same bytes whatever
 // the output folder (its `trace` names the trace as the command does).
 std::vector<std::string> runner::run_args(const point_result& p) const {
-  const workload& w = m_x.workloads[p.workload];
+  const std::size_t src = m_x.source_of(p.workload, p.configuration);
+  const workload& w = m_x.source(src);
   const std::string trace =
-      w.generated()
-          ? "workloads/" + fs::path(trace_of(p.workload, p.repetition)).filename().string()
-          : fs::absolute(w.trace).lexically_normal().string();
+      w.generated() ? "workloads/" + fs::path(trace_of(src, p.repetition)).filename().string()
+                    : fs::absolute(w.trace).lexically_normal().string();
   std::vector<std::string> a{
       m_exe, "run", fs::absolute(m_x.platforms[p.platform].file).lexically_normal().string(),
       trace};
@@ -357,7 +357,7 @@ std::vector<point_result> runner::plan() {
           pt.configuration = c;
           pt.workload = w;
           pt.repetition = r;
-          const std::string trace = trace_of(w, r);
+          const std::string trace = trace_of(m_x.source_of(w, c), r);
           auto th = m_trace_hash.find(trace);
           if (th == m_trace_hash.end())
             th = m_trace_hash.emplace(trace, content_hasher().add_tree(trace).hex()).first;

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -128,7 +128,7 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
   return nlohmann::json::parse(gputlm::testing::slurp(stats));
 }
 
-const std::string k_one_smx = "--set smx.count=1 --set tb_scheduler.smxs=1";
+const std::string k_one_smx = "--set smx.count=1 --set tb_scheduler.smxs=1 --set kmu.smxs=1";
 
 std::uint64_t kernel_cycles(const nlohmann::json& j) { return j["kernels"][0]["cycles"]; }
 
@@ -159,7 +159,7 @@ TEST(smx_timing, independent_ffmas_take_n_times_initiation) {
   const std::uint64_t c = kernel_cycles(j);
   EXPECT_GE(c, n * ii);
   EXPECT_LE(c, n * ii + latency + 10);
-  EXPECT_EQ(j["warp_instructions"], n + 1);           // + EXIT
+  EXPECT_EQ(j["warp_instructions"], n + 1);  // + EXIT
   EXPECT_EQ(j["thread_instructions"], (n + 1) * 32);
 }
 
@@ -169,9 +169,9 @@ TEST(smx_timing, dependent_chain_takes_n_times_latency) {
   k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
     ffmas(w, ops, n, true);
   };
-  auto j = run(k.write("dependent", 1, 1),
-               k_one_smx + " --set smx.sp_latency=8cycles --set smx.sp_initiation=2cycles",
-               "dependent");
+  auto j =
+      run(k.write("dependent", 1, 1),
+          k_one_smx + " --set smx.sp_latency=8cycles --set smx.sp_initiation=2cycles", "dependent");
   const std::uint64_t c = kernel_cycles(j);
   EXPECT_GE(c, n * latency);
   EXPECT_LE(c, n * latency + 10);
@@ -192,8 +192,9 @@ TEST(smx_timing, a_gated_sp_group_adds_its_wake_up_to_each_instruction_after_a_g
   const std::string trace = k.write("gated_sp", 1, 1);
   const std::string common =
       k_one_smx + " --set smx.sp_latency=8cycles --set smx.sp_initiation=2cycles";
-  const std::string gate = " --set power.policy=idle_timeout --set power.policy.state=off"
-                           " --set power.policy.components=smx.sp";
+  const std::string gate =
+      " --set power.policy=idle_timeout --set power.policy.state=off"
+      " --set power.policy.components=smx.sp";
   auto gated = run(trace, common + gate + " --set power.policy.after=4cycles", "gated_sp_4");
   auto awake = run(trace, common + gate + " --set power.policy.after=20cycles", "gated_sp_20");
   const std::uint64_t c_gated = kernel_cycles(gated), c_awake = kernel_cycles(awake);
@@ -237,8 +238,10 @@ TEST(smx_power, a_busy_smx_keeps_the_parts_it_uses_awake_under_idle_timeout) {
   };
   const std::string trace = k.write("busy_rf", 1, 4);
   auto j = run(trace,
-               k_one_smx + " --set power.policy=idle_timeout --set power.policy.state=off"
-                           " --set power.policy.after=" + std::to_string(after) + "cycles",
+               k_one_smx +
+                   " --set power.policy=idle_timeout --set power.policy.state=off"
+                   " --set power.policy.after=" +
+                   std::to_string(after) + "cycles",
                "busy_rf", platform);
   const nlohmann::json& smx = j["blocks"]["gpu.smx[0]"];
   const double total = j["total_cycles"].get<double>();
@@ -444,8 +447,9 @@ TEST(smx_timing, k20_dispatch_example) {
   k.body = [&](std::uint32_t tb, std::uint32_t, opcode_table& ops, warp_trace& w) {
     ffmas(w, ops, tb == 5 ? 5 : 60, true);
   };
-  auto j = run(k.write("k20", 100, 1),
-               "--set smx.count=13 --set tb_scheduler.smxs=13 --set smx.max_tbs=3", "k20");
+  auto j = run(
+      k.write("k20", 100, 1),
+      "--set smx.count=13 --set tb_scheduler.smxs=13 --set kmu.smxs=13 --set smx.max_tbs=3", "k20");
   const auto& log = j["kernels"][0]["tb_log"];
   ASSERT_EQ(log.size(), 100u);
   const std::uint64_t t0 = log[0][2];
@@ -490,8 +494,8 @@ TEST(kernel_management, streams_serialise_or_overlap_and_launch_latency) {
   EXPECT_GE(cyc(one_kde, 1, "start_cycle"), cyc(one_kde, 0, "end_cycle"));
   // Kernel launch latency: the first TB waits for it; the queue's next kernel waits again
   // after the first completes.
-  auto lat = run(k.write("latency", 1, 1, {0, 0}), "--set kmu.kernel_launch_latency=500cycles",
-                 "latency");
+  auto lat =
+      run(k.write("latency", 1, 1, {0, 0}), "--set kmu.kernel_launch_latency=500cycles", "latency");
   EXPECT_GE(cyc(lat, 0, "start_cycle"), 500u);
   EXPECT_GE(cyc(lat, 1, "start_cycle"), cyc(lat, 0, "end_cycle") + 500);
 }
@@ -538,9 +542,9 @@ TEST(bad_trace, truncated_tb_found_during_the_run_exits_2_and_writes_nothing) {
 
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/truncated.json";
   std::filesystem::remove(stats);
-  auto r = run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + dir + " --stats " +
-                           stats,
-                       "truncated");
+  auto r =
+      run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + dir + " --stats " + stats,
+                  "truncated");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("error: " + dir + "/kernel-1.traceg:" + std::to_string(last_line) + ": "),
@@ -551,7 +555,8 @@ TEST(bad_trace, truncated_tb_found_during_the_run_exits_2_and_writes_nothing) {
 
 namespace {
 // Minimal VCD reader: identifier code of `scope.name`, and its value changes {fs: value}.
-std::map<std::uint64_t, std::uint64_t> vcd_changes(const std::string& text, const std::string& scope,
+std::map<std::uint64_t, std::uint64_t> vcd_changes(const std::string& text,
+                                                   const std::string& scope,
                                                    const std::string& name) {
   std::istringstream in(text);
   std::string line, code;
@@ -602,7 +607,9 @@ TEST(waveforms, resident_tbs_change_at_dispatch_and_completion_times) {
   EXPECT_EQ(traced.dump(), plain.dump());
 
   const double period_fs = 1e15 / 1200e6;  // volta_ideal core clock
-  auto fs = [&](std::uint64_t cycle) { return static_cast<std::uint64_t>(std::llround(period_fs)) * cycle; };
+  auto fs = [&](std::uint64_t cycle) {
+    return static_cast<std::uint64_t>(std::llround(period_fs)) * cycle;
+  };
   const auto& log = traced["kernels"][0]["tb_log"];
   std::map<std::uint64_t, std::uint64_t> expected{{0, 0}};
   expected[fs(log[0][2])] = 1;

@@ -240,21 +240,15 @@ TEST(experiment_run, bad_input_is_one_line_exit_2_and_writes_nothing) {
 }
 
 // The statistic paths an elaboration lists are exactly the numeric values a run writes
-// (array indices as [*]): what metrics are checked against before any point runs.
+// (array indices as [*]): what metrics are checked against before any point runs. Those
+// of the dynamic-parallelism group are written by runs of traces with device launches only.
 TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
   const std::string dir = fresh_dir("exp_list");
-  for (const char* platform : {"volta", "latoa"}) {
-    const std::string yaml = k_src + "/yaml/" + platform + ".yaml";
-    auto l = run_command(gputlm_bin() + " elaborate " + yaml + " -q --list-stats",
-                         std::string("exp_list_") + platform);
-    ASSERT_EQ(l.status, 0) << l.err;
-    std::set<std::string> listed;
-    std::istringstream in(l.out);
-    for (std::string line; std::getline(in, line);) listed.insert(line);
-    auto r = run_command(gputlm_bin() + " run " + yaml + " " + k_src +
-                             "/traces/samples/bfs --no-tb-log --stats " + dir + "/s.json",
-                         std::string("exp_list_run_") + platform);
-    ASSERT_EQ(r.status, 0) << r.err;
+  auto written_by = [&](const std::string& yaml, const std::string& trace, const std::string& tag) {
+    auto r = run_command(
+        gputlm_bin() + " run " + yaml + " " + trace + " --no-tb-log --stats " + dir + "/s.json",
+        tag);
+    EXPECT_EQ(r.status, 0) << r.err;
     std::set<std::string> written;
     std::function<void(const nlohmann::json&, const std::string&)> walk =
         [&](const nlohmann::json& j, const std::string& p) {
@@ -268,7 +262,29 @@ TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
           }
         };
     walk(nlohmann::json::parse(slurp(dir + "/s.json")), "");
-    EXPECT_EQ(listed, written) << platform;
+    return written;
+  };
+  for (const char* platform : {"volta", "latoa", "variants/kepler-dtbl"}) {
+    const std::string yaml = k_src + "/yaml/" + platform + ".yaml";
+    auto l = run_command(gputlm_bin() + " elaborate " + yaml + " -q --list-stats", "exp_list_elab");
+    ASSERT_EQ(l.status, 0) << l.err;
+    std::set<std::string> always, all;
+    std::istringstream in(l.out);
+    for (std::string line; std::getline(in, line);) {
+      const auto space = line.find(' ');
+      all.insert(line.substr(0, space));
+      if (space == std::string::npos)
+        always.insert(line);
+      else
+        EXPECT_EQ(line.substr(space + 1), "dynamic_parallelism") << line;
+    }
+    // A flat trace: exactly the statistics without a group.
+    EXPECT_EQ(written_by(yaml, k_src + "/traces/samples/bfs", "exp_list_flat"), always) << platform;
+    // A trace with device launches: every statistic without a group, and only listed ones.
+    const auto cdp = written_by(yaml, k_src + "/traces/samples/bfs_cdp", "exp_list_cdp");
+    for (const auto& s : always) EXPECT_TRUE(cdp.count(s)) << platform << ": " << s;
+    for (const auto& s : cdp) EXPECT_TRUE(all.count(s)) << platform << ": " << s;
+    EXPECT_GT(cdp.size(), always.size()) << platform;
   }
 }
 
@@ -297,4 +313,48 @@ TEST(experiment_run, a_run_shows_its_progress_when_asked) {
                        "exp_progress_b");
   ASSERT_EQ(q.status + p.status, 0);
   EXPECT_EQ(slurp(dir + "/a.json"), slurp(dir + "/b.json"));
+}
+
+// A workload's per-configuration forms: each point runs its configuration's form (the
+// flat BFS sample under `flat`, the CDP one under `cdp`), and the speedup compares the two.
+TEST(experiment_run, each_configuration_runs_its_form_of_a_workload) {
+  const std::string dir = fresh_dir("exp_forms");
+  const std::string file = dir + "/forms.yaml", out = dir + "/out";
+  write_text(file,
+             "experiment: {name: forms}\n"
+             "platforms: {kepler: " +
+                 k_src +
+                 "/yaml/kepler.yaml}\n"
+                 "configurations: {flat: {}, cdp: {}}\n"
+                 "workloads:\n"
+                 "  bfs:\n"
+                 "    trace: " +
+                 k_src +
+                 "/traces/samples/bfs\n"
+                 "    per_configuration: {cdp: " +
+                 k_src +
+                 "/traces/samples/bfs_cdp}\n"
+                 "metrics: {cycles: {value: total_cycles, compare: speedup}}\n"
+                 "run_options: [--stats-group=dynamic_parallelism]\n");
+  const auto r = experiment(file, out, "exp_forms");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = read_csv(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  const auto& h = rows[0];
+  std::map<std::string, nlohmann::json> stats;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    stats[rows[i][column(h, "configuration")]] =
+        nlohmann::json::parse(slurp(out + "/" + rows[i][column(h, "stats")]));
+  EXPECT_EQ(stats["flat"]["trace"].get<std::string>().find("bfs_cdp"), std::string::npos);
+  EXPECT_NE(stats["cdp"]["trace"].get<std::string>().find("bfs_cdp"), std::string::npos);
+  EXPECT_GT(stats["cdp"]["cdp_warp_instructions"].get<double>(), 0);
+  // --stats-group: the flat run writes the dynamic-parallelism statistics too, as zeros.
+  EXPECT_EQ(stats["flat"]["cdp_warp_instructions"].get<double>(), 0);
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i][column(h, "configuration")] == "cdp") {
+      EXPECT_DOUBLE_EQ(
+          std::stod(rows[i][column(h, "cycles.vs_baseline")]),
+          stats["flat"]["total_cycles"].get<double>() / stats["cdp"]["total_cycles"].get<double>());
+    }
+  EXPECT_NE(slurp(out + "/report.md").find("under `cdp`"), std::string::npos);
 }

@@ -190,8 +190,60 @@ TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
             "14:3: metrics.a/b: a name may hold letters, digits and _ . + - only");
   EXPECT_EQ(load_error(experiment("run_options: [--vcd=x.vcd]\n")),
             "15:15: run_options: '--vcd=x.vcd' is not one of --strict, --kernel-every-instant, "
-            "--watchdog=N");
+            "--watchdog=N, --stats-group=dynamic_parallelism");
   // A key given twice.
   EXPECT_EQ(load_error(experiment("baseline: gto\n")),
             "15:1: baseline: key given twice in one mapping");
+}
+
+// per_configuration: a workload's other forms under named configurations; a sweep's
+// configurations take their `with` configuration's form; bad forms are input errors.
+TEST(experiment_spec, per_configuration_forms_of_a_workload) {
+  const std::string head =
+      "experiment: {name: t}\n"
+      "platforms: {kepler: " +
+      k_src +
+      "/yaml/kepler.yaml}\n"
+      "configurations: {flat: {}, cdp: {}, dtbl: {}}\n"
+      "sweeps:\n"
+      "  agt: {parameter: kmu.dispatch_latency, values: [1cycles, 2cycles], with: dtbl}\n"
+      "metrics: {cycles: {value: total_cycles, compare: speedup}}\n"
+      "workloads:\n";
+  const std::string path = write("forms.yaml", head +
+                                                   "  bfs:\n"
+                                                   "    gen: bfs scale=6 seed=3\n"
+                                                   "    repetitions: 2\n"
+                                                   "    per_configuration:\n"
+                                                   "      cdp: {gen: bfs_cdp scale=6 seed=3}\n"
+                                                   "      dtbl: {gen: bfs_dtbl scale=6 seed=3}\n"
+                                                   "  va: " +
+                                                   k_src + "/traces/samples/vectoradd\n");
+  const experiment_spec x = load_experiment(path);
+  ASSERT_EQ(x.configurations.size(), 5u);  // flat, cdp, dtbl, agt=1cycles, agt=2cycles
+  ASSERT_EQ(x.forms.size(), 2u);
+  EXPECT_EQ(x.sources(), 4u);
+  EXPECT_EQ(x.source_of(0, 0), 0u);  // flat: the workload itself
+  EXPECT_EQ(x.source(x.source_of(0, 1)).gen_kernel, "bfs_cdp");
+  EXPECT_EQ(x.source(x.source_of(0, 2)).gen_kernel, "bfs_dtbl");
+  EXPECT_EQ(x.source(x.source_of(0, 4)).gen_kernel, "bfs_dtbl");  // the sweep's `with`
+  EXPECT_EQ(x.source_of(1, 2), 1u);                               // no form: the trace everywhere
+  // A form repeats with the workload's seeds.
+  EXPECT_EQ(x.source(x.source_of(0, 1)).params_of(1),
+            (std::vector<std::string>{"scale=6", "seed=3", "seed=4"}));
+  // A configuration that does not exist; a form with its own repetitions; a seedless form
+  // of a repeated workload.
+  EXPECT_EQ(load_error(head + "  bfs:\n    gen: bfs scale=6\n    per_configuration:\n"
+                              "      cpd: {gen: bfs_cdp scale=6}\n"),
+            "11:7: workloads.bfs.per_configuration.cpd: no configuration 'cpd' (a named "
+            "configuration)");
+  EXPECT_EQ(load_error(head + "  bfs:\n    gen: bfs scale=6\n    per_configuration:\n"
+                              "      cdp: {gen: bfs_cdp scale=6, repetitions: 2}\n"),
+            "11:7: workloads.bfs.per_configuration.cdp: a form repeats as often as its workload "
+            "('repetitions' is the workload's)");
+  EXPECT_EQ(load_error(head +
+                       "  bfs:\n    gen: bfs scale=6\n    repetitions: 2\n"
+                       "    per_configuration:\n      cdp: " +
+                       k_src + "/traces/samples/bfs_cdp\n"),
+            "12:7: workloads.bfs.per_configuration.cdp: the workload has repetitions: its form "
+            "needs a generator with a seed");
 }

@@ -91,9 +91,10 @@ TEST(cli, dump_config_round_trips) {
     std::string tag = std::string("dump_") + p;
     std::string yaml = std::string(GPUTLM_SOURCE_DIR) + "/yaml/" + p + ".yaml";
     std::string first = std::string(GPUTLM_TEST_TMP) + "/" + tag + "_1.yaml";
-    auto a = run_command(gputlm_bin() + " elaborate " + yaml +
-                             " --set smx[3].l1.hit_latency=7cycles --set smx.max_tbs=4 --dump-config",
-                         tag + "_a");
+    auto a =
+        run_command(gputlm_bin() + " elaborate " + yaml +
+                        " --set smx[3].l1.hit_latency=7cycles --set smx.max_tbs=4 --dump-config",
+                    tag + "_a");
     ASSERT_EQ(a.status, 0) << a.err;
     write_text(first, a.out);
     auto b = run_command(gputlm_bin() + " elaborate " + first + " --dump-config", tag + "_b");
@@ -141,14 +142,13 @@ TEST(cli, bad_choice) {
 }
 
 TEST(cli, bad_frequency) {
-  expect_bad(mutate("freq", "frequency: 924MHz", "frequency: 924"), "freq",
-             "clocks.dram.frequency", "expected a frequency like 700MHz, got '924'", 0, 11);
+  expect_bad(mutate("freq", "frequency: 924MHz", "frequency: 924"), "freq", "clocks.dram.frequency",
+             "expected a frequency like 700MHz, got '924'", 0, 11);
 }
 
 TEST(cli, bad_cache_geometry) {
   // 32 sets x 4 ways x 128 B = 16 KiB, not 32 KiB.
-  expect_bad(mutate("geom", "      size: 16KiB", "      size: 32KiB"), "geom",
-             "gpu.smx[0].l1.size",
+  expect_bad(mutate("geom", "      size: 16KiB", "      size: 32KiB"), "geom", "gpu.smx[0].l1.size",
              "is 32KiB but sets x ways x line_size = 32 x 4 x 128 = 16KiB", 0, 7);
 }
 
@@ -282,8 +282,12 @@ TEST(cli, bad_l1_banks_too_many) {
 TEST(cli, bad_control_sizes) {
   auto kd = mutate("kd_entries", "    entries: 32", "    entries: 100000000");
   expect_bad(kd, "kd_entries", "gpu.kd.entries", "must be at most 4096", kd.line, 5);
-  auto tb = mutate("tb_smxs", "    smxs: 15", "    smxs: 100000000");
+  auto tb = mutate("tb_smxs", "    smxs: 15                       # one TBCR socket",
+                   "    smxs: 100000000 # one TBCR socket");
   expect_bad(tb, "tb_smxs", "gpu.tb_scheduler.smxs", "must be at most 4096", tb.line, 5);
+  auto kmu = mutate("kmu_smxs", "    smxs: 15                       # one launch path",
+                    "    smxs: 100000000 # one launch path");
+  expect_bad(kmu, "kmu_smxs", "gpu.kmu.smxs", "must be at most 4096", kmu.line, 5);
   // 2^64 - 1 cycles had overflowed simulated time (the run never ended).
   auto l = mutate("kmu_lat", "    dispatch_latency: 0cycles",
                   "    dispatch_latency: 18446744073709551615cycles");
@@ -338,9 +342,10 @@ TEST(cli, bad_socket_bound_twice) {
   auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "twice");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
-  EXPECT_NE(r.err.find(":" + std::to_string(m.line + 1) + ":7: gpu.bind[6]: socket "
-                       "'gpu.smx[0].iu.out' is already bound at " + m.path + ":" +
-                       std::to_string(m.line - 1) + ":7"),
+  EXPECT_NE(r.err.find(":" + std::to_string(m.line + 1) +
+                       ":7: gpu.bind[7]: socket "
+                       "'gpu.smx[0].iu.out' is already bound at " +
+                       m.path + ":" + std::to_string(m.line - 1) + ":7"),
             std::string::npos)
       << r.err;
 }
@@ -355,7 +360,8 @@ TEST(cli, bad_socket_never_bound) {
   std::string text = slurp(m.path);
   std::size_t dram_line =
       1 + std::count(text.begin(), text.begin() + text.find("\n  dram:\n") + 1, '\n');
-  EXPECT_NE(r.err.find(m.path + ":" + std::to_string(dram_line) + ":3: gpu.dram[0].l2[0]: target "
+  EXPECT_NE(r.err.find(m.path + ":" + std::to_string(dram_line) +
+                       ":3: gpu.dram[0].l2[0]: target "
                        "socket is never bound"),
             std::string::npos)
       << r.err;
@@ -363,7 +369,7 @@ TEST(cli, bad_socket_never_bound) {
 
 TEST(cli, bad_binding_index_out_of_range) {
   expect_bad(mutate("range", "smx[*].iu.out -> icnt.smx[i]", "smx[*].iu.out -> icnt.smx[i+1]"),
-             "range", "gpu.bind[4]", "no socket 'gpu.icnt.smx[15]'", 0, 7);
+             "range", "gpu.bind[5]", "no socket 'gpu.icnt.smx[15]'", 0, 7);
 }
 
 TEST(cli, bad_malformed_yaml) {
@@ -385,20 +391,30 @@ TEST(cli, bad_missing_files) {
 }
 
 TEST(cli, bad_set_options) {
-  auto a = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx.l1.szie=1KiB", "set_a");
+  auto a =
+      run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx.l1.szie=1KiB", "set_a");
   EXPECT_EQ(a.status, 2);
   EXPECT_EQ(a.err,
             "error: --set smx.l1.szie=1KiB: gpu.smx[0].l1.szie: unknown key for a block of type "
             "'l1_cache'; did you mean 'size'?\n");
-  auto b = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx[99].max_tbs=2", "set_b");
+  auto b =
+      run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smx[99].max_tbs=2", "set_b");
   EXPECT_EQ(b.status, 2);
-  EXPECT_EQ(b.err, "error: --set smx[99].max_tbs=2: smx[99].max_tbs: matches no block instance of this platform\n");
-  auto c = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smxx.max_tbs=2", "set_c");
+  EXPECT_EQ(b.err,
+            "error: --set smx[99].max_tbs=2: smx[99].max_tbs: matches no block instance of this "
+            "platform\n");
+  auto c =
+      run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set smxx.max_tbs=2", "set_c");
   EXPECT_EQ(c.status, 2);
-  EXPECT_EQ(c.err, "error: --set smxx.max_tbs=2: smxx.max_tbs: no block 'smxx' in gpu; did you mean 'smx'?\n");
-  auto d = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set clocks.core.frequency=fast", "set_d");
+  EXPECT_EQ(
+      c.err,
+      "error: --set smxx.max_tbs=2: smxx.max_tbs: no block 'smxx' in gpu; did you mean 'smx'?\n");
+  auto d = run_command(
+      gputlm_bin() + " elaborate " + k_fermi + " -q --set clocks.core.frequency=fast", "set_d");
   EXPECT_EQ(d.status, 2);
-  EXPECT_EQ(d.err, "error: --set clocks.core.frequency=fast: clocks.core.frequency: expected a frequency like 700MHz, got 'fast'\n");
+  EXPECT_EQ(d.err,
+            "error: --set clocks.core.frequency=fast: clocks.core.frequency: expected a frequency "
+            "like 700MHz, got 'fast'\n");
   auto e = run_command(gputlm_bin() + " elaborate " + k_fermi + " --bogus", "set_e");
   EXPECT_EQ(e.status, 2);
   EXPECT_EQ(lines(e.err), 1u);
@@ -461,8 +477,9 @@ TEST(cli, power_policy_from_the_command_line) {
   // energy than with always_on; a misspelled parameter is one line and exit 2.
   const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/sgemm_tiled";
   const std::string base = std::string(GPUTLM_TEST_TMP) + "/policy_";
-  auto on = run_command(gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock --stats " +
-                            base + "on.json", "policy_on");
+  auto on = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
+                            " --no-wall-clock --stats " + base + "on.json",
+                        "policy_on");
   ASSERT_EQ(on.status, 0) << on.err;
   auto gated = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
                                " --set power.policy=idle_timeout --set power.policy.after=200cycles"
@@ -496,8 +513,9 @@ TEST(cli, bad_input_writes_nothing) {
   std::string dot = std::string(GPUTLM_TEST_TMP) + "/nothing.dot";
   std::filesystem::remove(stats);
   std::filesystem::remove(dot);
-  auto r = run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR + " --stats " + stats,
-                       "nothing_run");
+  auto r =
+      run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR + " --stats " + stats,
+                  "nothing_run");
   EXPECT_EQ(r.status, 2);
   auto e = run_command(gputlm_bin() + " elaborate " + m.path + " --dot " + dot, "nothing_dot");
   EXPECT_EQ(e.status, 2);
@@ -511,8 +529,8 @@ TEST(cli, stats_are_byte_identical) {
   std::string b = std::string(GPUTLM_TEST_TMP) + "/stats_b.json";
   const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/vectoradd";
   for (const auto& f : {a, b}) {
-    auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock --stats " + f,
-                         "stats");
+    auto r = run_command(
+        gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock --stats " + f, "stats");
     ASSERT_EQ(r.status, 0) << r.err;
   }
   EXPECT_EQ(slurp(a), slurp(b));
@@ -531,8 +549,8 @@ TEST(cli, documented_example_elaborates) {
   auto r = run_command(gputlm_bin() + " elaborate " + path, "toy");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("  smx: 2\n"), std::string::npos);
-  // kmu, scheduler->kd, doorbell, 2 TBCR, 2 LDST, 2 L1->icnt, 2 icnt->L2, 2 L2->DRAM
-  EXPECT_NE(r.out.find("socket bindings: 13\n"), std::string::npos);
+  // kmu, scheduler->kd, doorbell, 2 TBCR, 2 LDST, 2 launch, 2 L1->icnt, 2 icnt->L2, 2 L2->DRAM
+  EXPECT_NE(r.out.find("socket bindings: 15\n"), std::string::npos) << r.out;
 }
 
 // The livelock watchdog (--watchdog): a healthy run reports progress often enough that a
@@ -552,23 +570,25 @@ TEST(cli, watchdog) {
   ASSERT_EQ(low.status, 0) << low.err;
   EXPECT_EQ(slurp(tmp + "/wd_plain.json"), slurp(tmp + "/wd_low.json"));
 
-  for (const char* f : {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
+  for (const char* f :
+       {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
     std::filesystem::remove(tmp + f);
-  auto trip = run_command(base + " --watchdog 1 --stats " + tmp + "/wd_trip.json --vcd " + tmp +
-                              "/wd_trip.vcd",
-                          "wd_trip");
+  auto trip = run_command(
+      base + " --watchdog 1 --stats " + tmp + "/wd_trip.json --vcd " + tmp + "/wd_trip.vcd",
+      "wd_trip");
   EXPECT_EQ(trip.status, 1);
   EXPECT_NE(trip.err.find("internal error: no progress for 1 busy instants, stopped at cycle "),
             std::string::npos)
       << trip.err;
   EXPECT_NE(trip.err.find("(a livelock; see --watchdog); still waking: gpu."), std::string::npos)
       << trip.err;
-  for (const char* f : {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
+  for (const char* f :
+       {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
     EXPECT_FALSE(std::filesystem::exists(tmp + f)) << f;
   // The report says where the work is: the SMXs' warps, and the memory side's queues.
-  for (const char* line : {"\n  gpu.smx[0]: 2 live warps, ", "\n  gpu.smx[0].l1: input ",
-                           "; MSHRs 2/64\n", "\n  gpu.icnt: packets in flight ",
-                           "\n  gpu.l2[4]: in "})
+  for (const char* line :
+       {"\n  gpu.smx[0]: 2 live warps, ", "\n  gpu.smx[0].l1: input ", "; MSHRs 2/64\n",
+        "\n  gpu.icnt: packets in flight ", "\n  gpu.l2[4]: in "})
     EXPECT_NE(("\n" + trip.err).find(line), std::string::npos) << line << "\n" << trip.err;
 
   for (const char* bad : {"abc", "-1", "12x", "\"\""}) {

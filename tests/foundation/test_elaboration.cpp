@@ -32,10 +32,10 @@ void check(const published& g) {
   EXPECT_EQ(counts["smx_scheduler"], 1u);
   // One interface unit per SM and per L2 bank (docs/memory.md).
   EXPECT_EQ(counts["interface_unit"], g.sms + g.l2_banks);
-  // kmu->kd, scheduler->kd, kd doorbell->scheduler; per SM: TBCR, LDST->L1, L1->interface
-  // unit, interface unit->crossbar; per L2: crossbar->interface unit, interface unit->L2,
-  // L2->DRAM
-  EXPECT_EQ(p->bindings().size(), 3 + 4 * g.sms + 3 * g.l2_banks);
+  // kmu->kd, scheduler->kd, kd doorbell->scheduler; per SM: TBCR, launch->KMU, LDST->L1,
+  // L1->interface unit, interface unit->crossbar; per L2: crossbar->interface unit,
+  // interface unit->L2, L2->DRAM
+  EXPECT_EQ(p->bindings().size(), 3 + 5 * g.sms + 3 * g.l2_banks);
 
   // Hierarchical SystemC names.
   const std::string last_sm = "gpu.smx[" + std::to_string(g.sms - 1) + "]";
@@ -62,11 +62,15 @@ TEST(elaboration, kepler_k20c) { check({"yaml/kepler.yaml", 13, 320 / 32, 1280 /
 
 // TITAN X (Pascal): 3584 cores / 128 per SM; 384-bit GDDR5X = 12 x 32 bit; 3 MB L2 in 128 KB
 // banks; 48 B x 10 GT/s.
-TEST(elaboration, pascal_titanx) { check({"yaml/pascal.yaml", 3584 / 128, 384 / 32, 3072 / 128, 480.0}); }
+TEST(elaboration, pascal_titanx) {
+  check({"yaml/pascal.yaml", 3584 / 128, 384 / 32, 3072 / 128, 480.0});
+}
 
 // TITAN V: 5120 cores / 64 per SM; 3072-bit HBM2 = 24 x 128 bit; 4.5 MB L2 in 96 KB banks;
 // 384 B x 1.7 GT/s.
-TEST(elaboration, volta_titanv) { check({"yaml/volta.yaml", 5120 / 64, 3072 / 128, 4608 / 96, 652.8}); }
+TEST(elaboration, volta_titanv) {
+  check({"yaml/volta.yaml", 5120 / 64, 3072 / 128, 4608 / 96, 652.8});
+}
 
 TEST(elaboration, per_instance_and_command_line_overrides) {
   auto p = platform::load(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml",

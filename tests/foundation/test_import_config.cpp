@@ -233,6 +233,7 @@ const expected_key k_volta[] = {
     {"clocks.dram.frequency", "850MHz", "-gpgpu_clock_domains"},
     {"gpu.kd.entries", "128", "-gpgpu_max_concurrent_kernel"},
     {"gpu.tb_scheduler.smxs", "80", "-gpgpu_n_clusters"},
+    {"gpu.kmu.smxs", "80", "-gpgpu_n_clusters"},
     {"gpu.smx.count", "80", "-gpgpu_n_clusters"},
     {"gpu.smx.warp_size", "32", "-gpgpu_shader_core_pipeline"},
     {"gpu.smx.max_threads", "2048", "-gpgpu_shader_core_pipeline"},
@@ -412,7 +413,8 @@ TEST(import_config, titanv_structure_matches_volta) {
   EXPECT_EQ(text_of(at(root, "gpu.smx.bind")), "[ldst -> l1.core, l1.icnt -> iu.in]");
   EXPECT_EQ(text_of(at(root, "gpu.bind")),
             "[kmu.kd -> kd.kmu, tb_scheduler.kd -> kd.scheduler, kd.doorbell -> "
-            "tb_scheduler.doorbell, tb_scheduler.smx[*] -> smx[i].tbcr, smx[*].iu.out -> "
+            "tb_scheduler.doorbell, tb_scheduler.smx[*] -> smx[i].tbcr, smx[*].launch -> "
+            "kmu.smx[i], smx[*].iu.out -> "
             "icnt.smx[i], icnt.mem[*] -> l2_iu[i].in, l2_iu[*].out -> l2[i].icnt, l2[*].dram -> "
             "dram[i/2].l2[i%2]]");
   // Keys the config does not give keep gputlm's defaults: not written.

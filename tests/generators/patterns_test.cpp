@@ -452,7 +452,8 @@ std::vector<std::pair<std::uint32_t, device_launch>> launches(const app_trace& a
 
 void expect_children(const app_trace& app,
                      const std::vector<std::pair<std::uint32_t, device_launch>>& l,
-                     const std::function<std::uint32_t(std::uint32_t)>& work) {
+                     const std::function<std::uint32_t(std::uint32_t)>& work,
+                     std::uint32_t child_block, const std::string& group_function = "") {
   std::map<std::uint32_t, const kernel_trace*> by_id;
   std::map<std::uint32_t, std::size_t> command_of;
   for (const auto& k : app.kernels) by_id[k.info.id] = &k;
@@ -467,8 +468,12 @@ void expect_children(const app_trace& app,
     EXPECT_EQ(app.commands[command_of[rec.child_kernel]].what, command::kind::device_kernel);
     EXPECT_EQ(child.info.grid, rec.grid);
     EXPECT_EQ(child.info.block, rec.block);
-    EXPECT_EQ(rec.block, (dim3{32, 1, 1}));
-    EXPECT_EQ(rec.grid.x, (work(who) + 31) / 32);
+    EXPECT_EQ(rec.block, (dim3{child_block, 1, 1}));
+    EXPECT_EQ(rec.grid.x, (work(who) + child_block - 1) / child_block);
+    // A DTBL group runs its launcher's function, so it can coalesce into the launcher.
+    if (!group_function.empty()) {
+      EXPECT_EQ(child.info.name, group_function);
+    }
     EXPECT_EQ(rec.param_addr % 256, 0u);
     EXPECT_TRUE(params.insert(rec.param_addr).second);
   }
@@ -486,13 +491,16 @@ TEST(GenBfsCdp, LaunchesEqualReachableVerticesAboveThreshold) {
   ASSERT_GT(expect, 0u);
   for (const char* kind : {"bfs_cdp", "bfs_dtbl"}) {
     const bool cdp = std::string(kind) == "bfs_cdp";
-    const app_trace app = generate_in_memory(
-        kind, {"scale=9", "degree=8", "seed=3", "threshold=16", "child_block=32"});
-    const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 256);
+    std::vector<std::string> params = {"scale=9", "degree=8", "seed=3", "threshold=16", "block=64"};
+    if (cdp) params.push_back("child_block=32");
+    const app_trace app = generate_in_memory(kind, params);
+    const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 64);
     EXPECT_EQ(l.size(), expect) << kind;
-    EXPECT_TRUE(launches(app, cdp ? "DTBL.LAUNCH" : "CDP.LAUNCH", 256).empty());
+    EXPECT_TRUE(launches(app, cdp ? "DTBL.LAUNCH" : "CDP.LAUNCH", 64).empty());
     for (const auto& [v, rec] : l) EXPECT_GE(g.degree(v), 16u);
-    expect_children(app, l, [&](std::uint32_t v) { return g.degree(v); });
+    expect_children(
+        app, l, [&](std::uint32_t v) { return g.degree(v); }, cdp ? 32 : 64,
+        cdp ? "" : host_kernels(app).front()->info.name);
     expect_bfs_levels(app, g, 0);  // children do not change the frontiers
   }
 }
@@ -513,7 +521,9 @@ TEST(GenSpmvCdp, LaunchesEqualRowsAboveThreshold) {
         kind, {"rows=500", "alpha=1.2", "max_row=200", "seed=4", "threshold=40"});
     const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 256);
     EXPECT_EQ(l.size(), expect) << kind;
-    expect_children(app, l, [&](std::uint32_t r) { return a.row_length(r); });
+    expect_children(
+        app, l, [&](std::uint32_t r) { return a.row_length(r); }, cdp ? 32 : 256,
+        cdp ? "" : host_kernels(app).front()->info.name);
     // Children add one product each to y[row] with a floating-point RED.
     std::uint64_t reds = 0;
     for (const auto& k : app.kernels)
@@ -590,6 +600,325 @@ TEST(GenSpuStencil, GlobalSyncRunsTheWavefrontLoop) {
   }
   const app_trace none = generate_in_memory("spu_stencil", {"n=64", "b=16", "iu=none"});
   EXPECT_EQ(none.kernels.at(0).info.grid, (dim3{4, 4, 1}));
+}
+
+// ---- dynamic-parallelism applications of Wang's thesis: sssp, clr, join, amr ----
+
+// The device-runtime parameter buffers (docs/traces.md, "Device memory"): a launch's two
+// 8-byte parameter stores go there.
+constexpr std::uint64_t param_buffers = 0x7f4000000000ull;
+
+// Kernel ids of device kernels mapped to the host-kernel index (round) they belong to.
+std::vector<int> round_of_kernels(const app_trace& app) {
+  std::vector<int> r;
+  int round = -1;
+  for (const auto& k : app.kernels) {
+    if (!k.info.device_launched) ++round;
+    r.push_back(round);
+  }
+  return r;
+}
+
+std::vector<std::uint64_t> dijkstra(const csr_graph& g, const std::vector<std::uint32_t>& w,
+                                    std::uint32_t source) {
+  std::vector<std::uint64_t> d(g.vertices, ~0ull);
+  using item = std::pair<std::uint64_t, std::uint32_t>;
+  std::priority_queue<item, std::vector<item>, std::greater<item>> q;
+  d[source] = 0;
+  q.push({0, source});
+  while (!q.empty()) {
+    const auto [dv, v] = q.top();
+    q.pop();
+    if (dv != d[v]) continue;
+    for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e)
+      if (dv + w[e] < d[g.col[e]]) {
+        d[g.col[e]] = dv + w[e];
+        q.push({d[g.col[e]], g.col[e]});
+      }
+  }
+  return d;
+}
+
+// Replays the trace's relaxations: a lane's d is its load of dist[v] (a child's: its
+// launcher's), its w its load of weight[e], and each atomic min on dist[u] applies d + w.
+std::vector<std::uint64_t> replay_sssp(const app_trace& app, const csr_graph& g,
+                                       const std::vector<std::uint32_t>& w) {
+  const auto in = input_addresses(app);
+  const std::uint64_t weight = in.at(2), dist_addr = in.at(3);
+  const std::uint32_t n = g.vertices, m = std::uint32_t(g.col.size());
+  std::vector<std::uint64_t> dist(n, 0x7fffffff);
+  dist[0] = 0;
+  std::map<std::uint32_t, std::uint64_t> child_d;
+  for (const auto& k : app.kernels)
+    for (const tb_trace& tb : k.tbs)
+      for (const warp_trace& wt : tb.warps) {
+        std::array<std::uint64_t, 32> d{}, wl{};
+        if (k.info.device_launched) d.fill(child_d.at(k.info.id));
+        for (const auto& ins : wt.insts) {
+          const std::string& op = mnemonic(app, ins);
+          if (starts_with(op, "LDG"))
+            for (auto [l, a] : lane_addresses(wt, ins)) {
+              if (a >= dist_addr && a < dist_addr + 4ull * n) d[l] = dist[(a - dist_addr) / 4];
+              if (a >= weight && a < weight + 4ull * m) wl[l] = w[(a - weight) / 4];
+            }
+          if (starts_with(op, "ATOMG.E.MIN"))
+            for (auto [l, a] : lane_addresses(wt, ins)) {
+              std::uint64_t& du = dist.at((a - dist_addr) / 4);
+              du = std::min(du, d[l] + wl[l]);
+            }
+          if (ins.special == special_op::launch_kernel ||
+              ins.special == special_op::launch_agg_group)
+            for (unsigned l = 0; l < 32; ++l)
+              if (ins.active_mask >> l & 1u)
+                child_d[wt.launches.at(ins.ext_index).child_kernel] = d[l];
+        }
+      }
+  return dist;
+}
+
+TEST(GenSssp, ReplayedDistancesEqualDijkstraAndLaunchesFollowDegrees) {
+  const csr_graph g = make_rmat_graph(9, 8, 3);
+  const auto w = make_uniform_range(g.col.size(), 20, 4);
+  auto ref = dijkstra(g, w, 0);
+  for (auto& d : ref)
+    if (d == ~0ull) d = 0x7fffffff;
+  for (const char* kind : {"sssp", "sssp_cdp", "sssp_dtbl"}) {
+    SCOPED_TRACE(kind);
+    const std::string k = kind;
+    std::vector<std::string> params = {"scale=9", "degree=8", "seed=3", "max_weight=20",
+                                       "block=64"};
+    if (k != "sssp") params.push_back("threshold=16");
+    const app_trace app = generate_in_memory(kind, params);
+    EXPECT_EQ(replay_sssp(app, g, w), ref);
+    if (k == "sssp") {
+      EXPECT_EQ(app.kernels.size(), host_kernels(app).size());
+      continue;
+    }
+    // Every frontier vertex (row_ptr loaded) with degree >= threshold launches, no other.
+    std::size_t expect = 0;
+    for (const auto& f : frontiers(app, input_addresses(app).at(0), g.vertices))
+      for (std::uint32_t v : f) expect += g.degree(v) >= 16 ? 1 : 0;
+    const bool cdp = k == "sssp_cdp";
+    const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 64);
+    ASSERT_GT(expect, 0u);
+    EXPECT_EQ(l.size(), expect);
+    expect_children(
+        app, l, [&](std::uint32_t v) { return g.degree(v); }, cdp ? 32 : 64,
+        cdp ? "" : host_kernels(app).front()->info.name);
+  }
+}
+
+// Jones-Plassmann rounds: colour[v] = the round v is a local maximum among the vertices
+// uncoloured when the round begins (rand, then id, breaks ties).
+std::vector<int> jones_plassmann(const csr_graph& g, const std::vector<std::uint32_t>& rnd) {
+  std::vector<int> color(g.vertices, -1);
+  auto beats = [&](std::uint32_t u, std::uint32_t v) {
+    return rnd[u] > rnd[v] || (rnd[u] == rnd[v] && u > v);
+  };
+  for (int c = 0;; ++c) {
+    std::vector<std::uint32_t> winners;
+    bool left = false;
+    for (std::uint32_t v = 0; v < g.vertices; ++v) {
+      if (color[v] >= 0) continue;
+      left = true;
+      bool max = true;
+      for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e)
+        if (color[g.col[e]] < 0 && beats(g.col[e], v)) max = false;
+      if (max) winners.push_back(v);
+    }
+    if (!left) return color;
+    for (std::uint32_t v : winners) color[v] = c;
+  }
+}
+
+TEST(GenClr, ColourStoresPerRoundEqualJonesPlassmann) {
+  const csr_graph g = make_rmat_graph(8, 8, 5);
+  const auto rnd = make_uniform_u32(g.vertices, 6);
+  const auto color = jones_plassmann(g, rnd);
+  const int rounds = *std::max_element(color.begin(), color.end()) + 1;
+  for (const char* kind : {"clr", "clr_cdp", "clr_dtbl"}) {
+    SCOPED_TRACE(kind);
+    const std::string k = kind;
+    std::vector<std::string> params = {"scale=8", "degree=8", "seed=5", "block=64"};
+    if (k != "clr") params.push_back("threshold=24");
+    const app_trace app = generate_in_memory(kind, params);
+    ASSERT_EQ(host_kernels(app).size(), std::size_t(rounds));
+    const std::uint64_t col_addr = input_addresses(app).at(3);
+    const auto round = round_of_kernels(app);
+    std::vector<std::set<std::uint32_t>> stored(rounds);
+    for (std::size_t i = 0; i < app.kernels.size(); ++i)
+      for (const tb_trace& tb : app.kernels[i].tbs)
+        for (const warp_trace& wt : tb.warps)
+          for (const auto* in : find(app, wt, "STG"))
+            for (auto [l, a] : lane_addresses(wt, *in))
+              if (a >= col_addr && a < col_addr + 4ull * g.vertices) {
+                EXPECT_TRUE(stored[round[i]].insert(std::uint32_t((a - col_addr) / 4)).second);
+              }
+    for (int c = 0; c < rounds; ++c) {
+      std::set<std::uint32_t> expect;
+      for (std::uint32_t v = 0; v < g.vertices; ++v)
+        if (color[v] == c) expect.insert(v);
+      EXPECT_EQ(stored[c], expect) << "round " << c;
+    }
+    if (k == "clr") continue;
+    // Launches: per round, the vertices uncoloured at its start with degree >= threshold.
+    std::size_t expect = 0;
+    for (std::uint32_t v = 0; v < g.vertices; ++v)
+      if (g.degree(v) >= 24) expect += std::size_t(color[v]) + 1;
+    const bool cdp = k == "clr_cdp";
+    const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 64);
+    ASSERT_GT(expect, 0u);
+    EXPECT_EQ(l.size(), expect);
+    expect_children(
+        app, l, [&](std::uint32_t v) { return g.degree(v); }, cdp ? 32 : 64,
+        cdp ? "" : host_kernels(app).back()->info.name);
+  }
+}
+
+TEST(GenJoin, OutputStoresEqualMatchesAndLaunchesFollowMatchCounts) {
+  for (const char* keys : {"uniform", "gaussian"}) {
+    const std::vector<std::string> common = {"r_size=1500",
+                                             "s_size=1000",
+                                             "key_range=800",
+                                             "sigma=12",
+                                             "seed=7",
+                                             "block=128",
+                                             std::string("keys=") + keys};
+    std::vector<std::uint32_t> r, s;
+    if (std::string(keys) == "uniform") {
+      r = make_uniform_range(1500, 800, 7);
+      s = make_uniform_range(1000, 800, 8);
+      for (auto& x : r) --x;
+      for (auto& x : s) --x;
+    } else {
+      r = make_gaussian_u32(1500, 400, 12, 800, 7);
+      s = make_gaussian_u32(1000, 400, 12, 800, 8);
+    }
+    std::vector<std::uint32_t> matches(r.size(), 0);
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      matches[i] = std::uint32_t(std::count(s.begin(), s.end(), r[i]));
+      total += matches[i];
+    }
+    std::size_t big = 0;
+    for (std::uint32_t c : matches) big += c >= 20 ? 1 : 0;
+    if (std::string(keys) == "gaussian") {
+      ASSERT_GT(big, 0u);
+    }
+    for (const char* kind : {"join", "join_cdp", "join_dtbl"}) {
+      SCOPED_TRACE(std::string(kind) + " " + keys);
+      const std::string k = kind;
+      auto params = common;
+      if (k != "join") params.push_back("threshold=20");
+      const app_trace app = generate_in_memory(kind, params);
+      // count, one scan (flat) or two (small and big counts), write.
+      EXPECT_EQ(host_kernels(app).size(), k == "join" ? 3u : 4u);
+      std::set<std::uint64_t> out;
+      for (const auto& kt : app.kernels)
+        for (const tb_trace& tb : kt.tbs)
+          for (const warp_trace& wt : tb.warps)
+            for (const auto* in : find(app, wt, "STG.E.64"))
+              for (auto [l, a] : lane_addresses(wt, *in))
+                if (a < param_buffers) {
+                  EXPECT_TRUE(out.insert(a).second);
+                }
+      ASSERT_EQ(out.size(), total);
+      if (total > 0) {
+        EXPECT_EQ(*out.rbegin() - *out.begin(), 8 * (total - 1));
+      }
+      if (k == "join") continue;
+      const bool cdp = k == "join_cdp";
+      const auto l = launches(app, cdp ? "CDP.LAUNCH" : "DTBL.LAUNCH", 128);
+      EXPECT_EQ(l.size(), big);
+      expect_children(
+          app, l, [&](std::uint32_t i) { return matches[i]; }, cdp ? 32 : 128,
+          cdp ? "" : host_kernels(app).back()->info.name);
+    }
+  }
+}
+
+// The refined mesh: cells per depth and refined cells per depth (docs/traces.md, amr).
+struct amr_tree {
+  std::vector<std::uint64_t> cells, refined;
+};
+amr_tree amr_reference(std::uint32_t cells, std::uint32_t sub, float refine,
+                       std::uint32_t max_depth, std::uint64_t seed) {
+  amr_tree t;
+  t.cells.assign(max_depth + 1, 0);
+  t.refined.assign(max_depth + 1, 0);
+  std::function<void(std::uint64_t, float, std::uint32_t)> visit = [&](std::uint64_t key, float e,
+                                                                       std::uint32_t depth) {
+    ++t.cells[depth];
+    if (depth == max_depth || !(e > refine)) return;
+    ++t.refined[depth];
+    for (std::uint32_t j = 0; j < sub; ++j) {
+      const std::uint64_t k = key * 1000003 + j + 1;
+      visit(k, e * float(hash_unit(seed, k)), depth + 1);
+    }
+  };
+  for (std::uint32_t c = 0; c < cells; ++c) visit(c, float(hash_unit(seed, c)), 0);
+  return t;
+}
+
+TEST(GenAmr, LevelsLaunchesAndNestingDepthFollowTheRefinedMesh) {
+  const amr_tree t = amr_reference(200, 40, 0.7f, 3, 9);
+  ASSERT_GT(t.refined[2], 0u);
+  const std::vector<std::string> common = {"cells=200",   "sub=40", "refine=0.7",
+                                           "max_depth=3", "seed=9", "block=64"};
+  {
+    const app_trace app = generate_in_memory("amr", common);
+    const auto hk = host_kernels(app);
+    ASSERT_EQ(hk.size(), 3u);
+    for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(hk[d]->info.grid.x, (t.cells[d] + 63) / 64);
+  }
+  const std::uint64_t refined = t.refined[0] + t.refined[1] + t.refined[2];
+  const std::uint64_t sub_cells = t.cells[1] + t.cells[2] + t.cells[3];
+  for (const char* kind : {"amr", "amr_cdp", "amr_dtbl", "amr_cdp sync"}) {
+    SCOPED_TRACE(kind);
+    const std::string k = kind;
+    auto params = common;
+    if (k != "amr") params.push_back("threshold=32");
+    if (k == "amr_cdp sync") params.push_back("sync=1");
+    const app_trace app = generate_in_memory(k.substr(0, k.find(' ')), params);
+    // Every sub-cell's key is stored once (8-byte stores).
+    std::uint64_t keys = 0, syncs = 0;
+    std::map<std::uint32_t, std::uint32_t> depth;  // kernel id -> nesting depth
+    for (const auto& kt : app.kernels) {
+      if (!kt.info.device_launched) depth[kt.info.id] = 0;
+      const std::uint32_t my = depth.at(kt.info.id);
+      for (const tb_trace& tb : kt.tbs)
+        for (const warp_trace& wt : tb.warps)
+          for (const auto& in : wt.insts) {
+            if (starts_with(mnemonic(app, in), "STG.E.64"))
+              for (auto [l, a] : lane_addresses(wt, in)) keys += a < param_buffers ? 1 : 0;
+            if (in.special == special_op::device_sync) syncs += popcount(in.active_mask);
+            if (in.special != special_op::launch_kernel &&
+                in.special != special_op::launch_agg_group)
+              continue;
+            const device_launch& rec = wt.launches.at(in.ext_index);
+            depth[rec.child_kernel] = my + 1;
+            const std::uint32_t cb = k == "amr_dtbl" ? 64 : 32;
+            EXPECT_EQ(rec.grid.x, (40 + cb - 1) / cb);
+            EXPECT_EQ(rec.block, (dim3{cb, 1, 1}));
+          }
+    }
+    EXPECT_EQ(keys, sub_cells);
+    if (k == "amr") continue;
+    std::uint32_t deepest = 0;
+    std::uint64_t device = 0;
+    for (const auto& kt : app.kernels) {
+      deepest = std::max(deepest, depth.at(kt.info.id));
+      if (!kt.info.device_launched) continue;
+      ++device;
+      if (k == "amr_dtbl") {
+        EXPECT_EQ(kt.info.name, app.kernels.front().info.name);
+      }
+    }
+    EXPECT_EQ(host_kernels(app).size(), 1u);
+    EXPECT_EQ(device, refined);
+    EXPECT_EQ(deepest, 3u);
+    EXPECT_EQ(syncs, k == "amr_cdp sync" ? refined : 0u);
+  }
 }
 
 }  // namespace

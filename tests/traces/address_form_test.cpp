@@ -351,7 +351,7 @@ TEST(AddressForm, OldBinaryVersionIsRefused) {
   test::write_file(p, bytes);
   test::expect_input_error([&] { open_trace(p, {}); },
                            {"old.gtb", "format version", "version 1 is not supported",
-                            "reads version 2", "gputlm trace convert"});
+                            "reads versions 2 to 3", "gputlm trace convert"});
 }
 
 }  // namespace

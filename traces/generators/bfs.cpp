@@ -7,7 +7,9 @@
 //
 // bfs_cdp / bfs_dtbl (Wang's thesis, ch. 3-4): a frontier vertex with degree >= threshold
 // does not walk its neighbours itself; it launches a child (a CDP kernel, or a DTBL
-// aggregated group) of ceil(degree / child_block) TBs, one thread per neighbour.
+// aggregated group) of ceil(degree / child_block) TBs, one thread per neighbour. A DTBL group
+// is code of the level kernel's own function (a branch on its parameters), with the level
+// kernel's TB shape, and coalesces into it (the thesis' Fig. 12a pattern).
 //
 // Execution order on the CPU: TBs in linear order, warps in order, each warp instruction for
 // all its lanes before the next (a load sees the stores of earlier warps and instructions);
@@ -36,7 +38,7 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
   if (source >= n) param_set::fail("source", "must be below 2^scale = " + std::to_string(n));
   const std::uint32_t block = ps.u32("block");
   const std::uint32_t threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
-  const std::uint32_t child_block = mode == launch_mode::flat ? 32 : ps.u32("child_block");
+  const std::uint32_t child_block = child_block_of(ps, mode, block);
 
   bfs_memory mem{};
   mem.row_ptr = app.input(4ull * (n + 1));
@@ -97,20 +99,10 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
 
   // ---- child: one thread per neighbour of one vertex ----
   program cp(app.opcodes(), 15);
-  m = cp.here();
-  cp.prologue();
-  cp.s2r(0, sreg::ctaid_x);
-  cp.s2r(2, sreg::tid_x);
-  cp.imad(3, 0, rz, 2);  // e
-  cp.isetp("GE", 3, rz);
-  const code c_head = cp.since(m);
-  const code c_exit_oob = cp.exit();
-  m = cp.here();
-  cp.mov(4);  // start
-  cp.iadd(5, 4, 3);
-  cp.address(6, 5, rz);
-  const code c_addr_col = cp.since(m);
-  const code c_ld_col = cp.ld_global(8, 6, 4);
+  const child_start entry = child_prologue(cp);
+  const code c_head = entry.head, c_exit_oob = entry.exit_oob;
+  const child_edge c_edge = child_edge_load(cp);
+  const code c_addr_col = c_edge.addr_col, c_ld_col = c_edge.ld_col;
   const code c_addr_nbr = cp.address(10, 8, rz);
   const code c_ld_nbr = cp.ld_global(12, 10, 4);
   m = cp.here();
@@ -127,8 +119,9 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
   const char* parent_name = mode == launch_mode::flat  ? "_Z9bfs_levelPKjS0_Piij"
                             : mode == launch_mode::cdp ? "_Z13bfs_cdp_levelPKjS0_Piij"
                                                        : "_Z14bfs_dtbl_levelPKjS0_Piij";
-  const char* child_name =
-      mode == launch_mode::cdp ? "_Z13bfs_cdp_childPKjPijjPi" : "_Z14bfs_dtbl_groupPKjPijjPi";
+  // A DTBL group runs the level kernel's own function (its group path), so it coalesces
+  // into the running level kernel.
+  const char* child_name = mode == launch_mode::cdp ? "_Z13bfs_cdp_childPKjPijjPi" : parent_name;
   const std::uint32_t grid = (n + block - 1) / block;
 
   for (std::int32_t cur = 0;; ++cur) {
@@ -275,23 +268,22 @@ std::vector<param_desc> bfs_params() {
 }  // namespace
 
 kernel_generator bfs_generator() {
-  return {"bfs", "level-synchronous BFS on an R-MAT graph, one launch per level, thread per vertex",
-          bfs_params(),
-          [](const param_set& ps, app_builder& app) { generate_bfs(ps, app, launch_mode::flat); }};
+  return launch_form(
+      "bfs", "level-synchronous BFS on an R-MAT graph, one launch per level, thread per vertex",
+      bfs_params(), generate_bfs, launch_mode::flat);
 }
 
 kernel_generator bfs_cdp_generator() {
-  return {"bfs_cdp",
-          "BFS with CDP: a frontier vertex of degree >= threshold launches a child kernel",
-          with_launch_params(bfs_params()),
-          [](const param_set& ps, app_builder& app) { generate_bfs(ps, app, launch_mode::cdp); }};
+  return launch_form(
+      "bfs_cdp", "BFS with CDP: a frontier vertex of degree >= threshold launches a child kernel",
+      bfs_params(), generate_bfs, launch_mode::cdp);
 }
 
 kernel_generator bfs_dtbl_generator() {
-  return {"bfs_dtbl",
-          "BFS with DTBL: a frontier vertex of degree >= threshold launches an aggregated group",
-          with_launch_params(bfs_params()),
-          [](const param_set& ps, app_builder& app) { generate_bfs(ps, app, launch_mode::dtbl); }};
+  return launch_form(
+      "bfs_dtbl",
+      "BFS with DTBL: a frontier vertex of degree >= threshold launches an aggregated group",
+      bfs_params(), generate_bfs, launch_mode::dtbl);
 }
 
 }  // namespace gputlm::traces::generators

@@ -19,11 +19,45 @@ void launch_site::emit(warp_emitter& e, std::uint32_t mask,
     if (mask >> l & 1u) e.launch(launch, 1u << l, what[l]);
 }
 
-std::vector<param_desc> with_launch_params(std::vector<param_desc> params) {
+std::vector<param_desc> with_launch_params(std::vector<param_desc> params, launch_mode mode) {
   params.push_back(param_desc::integer("threshold", 32, 1, 1u << 30,
                                        "launch a child only for work >= threshold items"));
-  params.push_back(param_desc::integer("child_block", 32, 32, 1024, "threads per child TB"));
+  if (mode == launch_mode::cdp)
+    params.push_back(param_desc::integer("child_block", 32, 32, 1024, "threads per child TB"));
   return params;
+}
+
+kernel_generator launch_form(std::string name, std::string description,
+                             std::vector<param_desc> params, launch_form_fn generate,
+                             launch_mode mode) {
+  if (mode != launch_mode::flat) params = with_launch_params(std::move(params), mode);
+  return {std::move(name), std::move(description), std::move(params),
+          [generate, mode](const param_set& ps, app_builder& app) { generate(ps, app, mode); }};
+}
+
+child_start child_prologue(program& cp) {
+  const auto m = cp.here();
+  cp.prologue();
+  cp.s2r(0, sreg::ctaid_x);
+  cp.s2r(2, sreg::tid_x);
+  cp.imad(3, 0, rz, 2);  // item
+  cp.isetp("GE", 3, rz);
+  const code head = cp.since(m);
+  return {head, cp.exit()};
+}
+
+child_edge child_edge_load(program& cp) {
+  const auto m = cp.here();
+  cp.mov(4);  // start
+  cp.iadd(5, 4, 3);
+  cp.address(6, 5, rz);
+  const code addr_col = cp.since(m);
+  return {addr_col, cp.ld_global(8, 6, 4)};
+}
+
+std::uint32_t child_block_of(const param_set& ps, launch_mode mode, std::uint32_t block) {
+  if (mode == launch_mode::cdp) return ps.u32("child_block");
+  return mode == launch_mode::dtbl ? block : 32;
 }
 
 device_launch child_grid(app_builder& app, std::uint32_t threads, std::uint32_t block) {

@@ -14,6 +14,7 @@
 
 #include "traces/generators/app_builder.h"
 #include "traces/generators/params.h"
+#include "traces/generators/registry.h"
 #include "traces/generators/sass.h"
 
 namespace gputlm::traces::generators {
@@ -31,9 +32,37 @@ struct launch_site {
   void emit(warp_emitter& e, std::uint32_t mask, const std::array<device_launch, 32>& what) const;
 };
 
-// `params` followed by the parameters common to every CDP/DTBL generator (threshold,
-// child_block).
-std::vector<param_desc> with_launch_params(std::vector<param_desc> params);
+// `params` followed by the parameters common to the device-launch generators: threshold, and
+// for CDP child_block. A DTBL group runs in its launcher's own kernel function with the
+// launcher's TB shape (thesis Fig. 12a), so that it coalesces into the running launcher:
+// its TB size is the launcher's `block`.
+std::vector<param_desc> with_launch_params(std::vector<param_desc> params, launch_mode mode);
+
+// The start of a child kernel or group, one thread per item of work: R3 = the item's index
+// (from ctaid.x and tid.x), compared with the work. `head` runs for every live lane,
+// `exit_oob` for the lanes past the work.
+struct child_start {
+  code head, exit_oob;
+};
+child_start child_prologue(program& cp);
+
+// A graph child's edge: R5 = start (a parameter) + item, R8 = col[R5]. `addr_col` computes
+// the address (R6), `ld_col` loads the neighbour.
+struct child_edge {
+  code addr_col, ld_col;
+};
+child_edge child_edge_load(program& cp);
+
+// One form of a dynamic-parallelism application: `generate(ps, app, mode)`, with the
+// launch parameters added for CDP and DTBL (with_launch_params).
+using launch_form_fn = void (*)(const param_set& ps, app_builder& app, launch_mode mode);
+kernel_generator launch_form(std::string name, std::string description,
+                             std::vector<param_desc> params, launch_form_fn generate,
+                             launch_mode mode);
+
+// Threads per child TB: `child_block` for CDP, the launcher's `block` for DTBL (see above),
+// 32 for flat (unused).
+std::uint32_t child_block_of(const param_set& ps, launch_mode mode, std::uint32_t block);
 
 // The launch, from one lane, of a child grid of `threads` threads in TBs of `block` threads:
 // a kernel id reserved now (ids follow launch order), its grid, and a 16-byte parameter

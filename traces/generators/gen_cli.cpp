@@ -6,6 +6,8 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "models/common/input_error.h"
 #include "traces/generators/registry.h"
@@ -23,6 +25,11 @@ const source_location k_command_line{"<command line>", 0, 0};
 class lazy_text_writer final : public trace_writer {
  public:
   explicit lazy_text_writer(std::string dir) : m_dir(std::move(dir)) {}
+  // Kept until the first command: the generator checks its parameters after the note.
+  void note(const std::string& text) override {
+    check_note(text);
+    m_notes.push_back(text);
+  }
   void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
     get().memcpy_h2d(addr, bytes);
   }
@@ -38,6 +45,7 @@ class lazy_text_writer final : public trace_writer {
     if (!m_out) {
       try {
         m_out = make_text_writer(m_dir);
+        for (const std::string& n : m_notes) m_out->note(n);
       } catch (const std::runtime_error& e) {
         throw input_error(k_command_line, "--output", e.what());
       }
@@ -46,6 +54,7 @@ class lazy_text_writer final : public trace_writer {
   }
 
   std::string m_dir;
+  std::vector<std::string> m_notes;
   std::unique_ptr<trace_writer> m_out;
 };
 

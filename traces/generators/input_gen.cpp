@@ -124,4 +124,31 @@ std::vector<std::uint32_t> make_uniform_u32(std::uint64_t n, std::uint64_t seed)
   return v;
 }
 
+std::vector<std::uint32_t> make_uniform_range(std::uint64_t n, std::uint32_t max_value,
+                                              std::uint64_t seed) {
+  rng r(seed);
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) x = 1 + std::uint32_t(r.below(max_value));
+  return v;
+}
+
+std::vector<std::uint32_t> make_gaussian_u32(std::uint64_t n, double mean, double sigma,
+                                             std::uint32_t range, std::uint64_t seed) {
+  rng r(seed);
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) {
+    double z = -6.0;  // Irwin-Hall: the sum of 12 uniforms has mean 6, variance 1
+    for (int i = 0; i < 12; ++i) z += r.uniform();
+    const double k = std::floor(mean + sigma * z + 0.5);
+    x = k < 0 ? 0 : k >= double(range) ? range - 1 : std::uint32_t(k);
+  }
+  return v;
+}
+
+double hash_unit(std::uint64_t seed, std::uint64_t key) {
+  std::uint64_t x = seed ^ (key * 0xd1b54a32d192ed03ull);
+  splitmix64(x);
+  return double(splitmix64(x) >> 11) * 0x1.0p-53;
+}
+
 }  // namespace gputlm::traces::generators

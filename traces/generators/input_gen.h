@@ -50,4 +50,17 @@ csr_matrix make_powerlaw_matrix(std::uint32_t rows, std::uint32_t cols, double a
 // n values uniform in [0, 2^32).
 std::vector<std::uint32_t> make_uniform_u32(std::uint64_t n, std::uint64_t seed);
 
+// n values in [1, max_value], uniform (edge weights of sssp).
+std::vector<std::uint32_t> make_uniform_range(std::uint64_t n, std::uint32_t max_value,
+                                              std::uint64_t seed);
+
+// n values round(mean + sigma * z) clamped to [0, range), z approximately standard normal: the
+// sum of 12 rng::uniform() minus 6 (exact arithmetic on every platform, unlike
+// std::normal_distribution or Box-Muller through libm).
+std::vector<std::uint32_t> make_gaussian_u32(std::uint64_t n, double mean, double sigma,
+                                             std::uint32_t range, std::uint64_t seed);
+
+// A value in [0, 1) that depends only on (seed, key): splitmix64 of both, top 53 bits.
+double hash_unit(std::uint64_t seed, std::uint64_t key);
+
 }  // namespace gputlm::traces::generators

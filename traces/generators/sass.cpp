@@ -234,6 +234,13 @@ code program::red_add(reg addr, reg value, bool f32) {
   return raw(op, {}, {addr, value}, 4);
 }
 
+code program::atom(std::string_view op, reg d, reg addr, reg value) {
+  std::string m = m_family == isa_family::volta ? "ATOMG.E." : "ATOM.E.";
+  m += op;
+  if (m_family == isa_family::volta) m += ".STRONG.GPU";
+  return raw(m, {d}, {addr, value}, 4);
+}
+
 code program::ld_shared(reg d, reg addr, unsigned bytes) {
   return raw("LDS" + width_suffix(bytes), {d}, {addr}, std::uint8_t(bytes));
 }
@@ -313,6 +320,12 @@ code program::block_sync(direction dir) {
 code program::cdp_launch() {
   auto c = raw("CDP.LAUNCH", {}, {});
   m_insts.back().special = special_op::launch_kernel;
+  return c;
+}
+
+code program::cdp_sync() {
+  auto c = raw("CDP.SYNC", {}, {});
+  m_insts.back().special = special_op::device_sync;
   return c;
 }
 

@@ -72,6 +72,10 @@ class program {
   code ld_global(reg d, reg addr, unsigned bytes);      // LDG.E(.SYS) / LD.E on Kepler
   code st_global(reg addr, reg value, unsigned bytes);  // STG.E(.SYS) / ST.E on Kepler
   code red_add(reg addr, reg value, bool f32);          // RED.E.ADD(.F32.FTZ.RN)
+  // d = atomic `op` on the 4-byte word at addr, returning the old value; op as in SASS, e.g.
+  // "MIN.S32" (atomicMin on int), "ADD" (atomicAdd on unsigned): ATOMG.E.<op>.STRONG.GPU on
+  // Volta, ATOM.E.<op> before.
+  code atom(std::string_view op, reg d, reg addr, reg value);
   code ld_shared(reg d, reg addr, unsigned bytes);      // LDS
   code st_shared(reg addr, reg value, unsigned bytes);  // STS
   code fadd(reg d, reg a, reg b);
@@ -88,6 +92,7 @@ class program {
   code cb_pop(direction dir, reg d);       // CB.POP.<DIR>
   code block_sync(direction dir);          // BAR.BLOCKSYNC[.<DIR>]
   code cdp_launch();                       // CDP.LAUNCH
+  code cdp_sync();                         // CDP.SYNC (cudaDeviceSynchronize)
   code dtbl_launch();                      // DTBL.LAUNCH
 
   const warp_instruction& inst(std::uint32_t i) const { return m_insts[i]; }

@@ -26,7 +26,7 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
       make_powerlaw_matrix(rows, cols, ps.real("alpha"), ps.u32("max_row"), ps.u64("seed"));
   const std::uint32_t block = ps.u32("block");
   const std::uint32_t threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
-  const std::uint32_t child_block = mode == launch_mode::flat ? 32 : ps.u32("child_block");
+  const std::uint32_t child_block = child_block_of(ps, mode, block);
 
   const std::uint64_t row_ptr = app.input(4ull * (rows + 1));
   const std::uint64_t col = app.input(4ull * a.col.size());
@@ -84,14 +84,8 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
 
   // Child: one thread per non-zero of one row.
   program cp(app.opcodes(), 15);
-  m = cp.here();
-  cp.prologue();
-  cp.s2r(0, sreg::ctaid_x);
-  cp.s2r(2, sreg::tid_x);
-  cp.imad(3, 0, rz, 2);  // e
-  cp.isetp("GE", 3, rz);
-  const code c_head = cp.since(m);
-  const code c_exit_oob = cp.exit();
+  const child_start entry = child_prologue(cp);
+  const code c_head = entry.head, c_exit_oob = entry.exit_oob;
   m = cp.here();
   cp.mov(4);  // start
   cp.iadd(5, 4, 3);
@@ -113,8 +107,10 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
   const char* parent_name = mode == launch_mode::flat  ? "_Z15spmv_csr_scalarjPKjS0_PKfS2_Pf"
                             : mode == launch_mode::cdp ? "_Z8spmv_cdpjPKjS0_PKfS2_Pf"
                                                        : "_Z9spmv_dtbljPKjS0_PKfS2_Pf";
-  const char* child_name = mode == launch_mode::cdp ? "_Z14spmv_cdp_childPKjPKfS2_Pfjjj"
-                                                    : "_Z15spmv_dtbl_groupPKjPKfS2_Pfjjj";
+  // A DTBL group runs the row kernel's own function (its group path), so it coalesces into
+  // the running row kernel.
+  const char* child_name =
+      mode == launch_mode::cdp ? "_Z14spmv_cdp_childPKjPKfS2_Pfjjj" : parent_name;
   const std::uint32_t grid = (rows + block - 1) / block;
   std::vector<pending_child> children;
   const kernel_info info =
@@ -225,21 +221,20 @@ std::vector<param_desc> spmv_params() {
 }  // namespace
 
 kernel_generator spmv_generator() {
-  return {"spmv", "scalar CSR SpMV (thread per row) on a power-law matrix", spmv_params(),
-          [](const param_set& ps, app_builder& app) { generate_spmv(ps, app, launch_mode::flat); }};
+  return launch_form("spmv", "scalar CSR SpMV (thread per row) on a power-law matrix",
+                     spmv_params(), generate_spmv, launch_mode::flat);
 }
 
 kernel_generator spmv_cdp_generator() {
-  return {"spmv_cdp", "CSR SpMV with CDP: a row of length >= threshold launches a child kernel",
-          with_launch_params(spmv_params()),
-          [](const param_set& ps, app_builder& app) { generate_spmv(ps, app, launch_mode::cdp); }};
+  return launch_form("spmv_cdp",
+                     "CSR SpMV with CDP: a row of length >= threshold launches a child kernel",
+                     spmv_params(), generate_spmv, launch_mode::cdp);
 }
 
 kernel_generator spmv_dtbl_generator() {
-  return {"spmv_dtbl",
-          "CSR SpMV with DTBL: a row of length >= threshold launches an aggregated group",
-          with_launch_params(spmv_params()),
-          [](const param_set& ps, app_builder& app) { generate_spmv(ps, app, launch_mode::dtbl); }};
+  return launch_form(
+      "spmv_dtbl", "CSR SpMV with DTBL: a row of length >= threshold launches an aggregated group",
+      spmv_params(), generate_spmv, launch_mode::dtbl);
 }
 
 }  // namespace gputlm::traces::generators
