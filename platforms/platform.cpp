@@ -501,6 +501,14 @@ void platform::print_hierarchy(std::ostream& os) const {
   os << "blocks by type:\n";
   for (const auto& [type, n] : count_by_type()) os << "  " << type << ": " << n << "\n";
   os << "socket bindings: " << m_bindings.size() << "\n";
+  bool any = false;
+  for (const component* c : m_order) {
+    const std::string hw = c->added_hardware();
+    if (hw.empty()) continue;
+    if (!any) os << "added hardware:\n";
+    any = true;
+    os << "  " << c->name() << ": " << hw << "\n";
+  }
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "sc_main/host_memory.h"
 #include "sc_main/import_config.h"
 #include "traces/generators/gen_cli.h"
+#include "traces/locality.h"
 #include "traces/trace_cli.h"
 
 namespace {
@@ -31,6 +32,8 @@ const char* k_usage =
     "  trace info TRACE        kernels, dims, instruction mix, footprint of a trace\n"
     "  trace convert IN OUT    Accel-Sim text <-> gputlm binary\n"
     "  trace gen KERNEL -o DIR write a generated kernel's trace (--list for kernels)\n"
+    "  trace locality TRACE -o DIR [--kernel ID] [--granularity 4B|32B|128B]\n"
+    "                          the TB locality graph of each kernel (METIS + JSON)\n"
     "  experiment FILE.yaml [-j N] [-o DIR] [--slurm]\n"
     "                          run an experiment's matrix; write its table, report and plots\n"
     "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
@@ -71,12 +74,13 @@ int trace_main(std::vector<std::string> args) {
   if (sub == "info") return gputlm::traces::info_main(args);
   if (sub == "convert") return gputlm::traces::convert_main(args);
   if (sub == "gen") return gputlm::traces::generators::gen_main(args);
+  if (sub == "locality") return gputlm::traces::locality_main(args);
   if (sub == "--help" || sub == "-h") {
-    std::cout << "usage: gputlm trace info|convert|gen ... (each takes --help)\n";
+    std::cout << "usage: gputlm trace info|convert|gen|locality ... (each takes --help)\n";
     return gputlm::exit_ok;
   }
   throw gputlm::input_error({"<command line>", 0, 0}, "trace " + sub,
-                            "unknown trace command (info, convert, gen)");
+                            "unknown trace command (info, convert, gen, locality)");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@ packages=(
   libsystemc-dev            # SystemC 2.3.4 + TLM-2.0 (pkg-config systemc, tlm)
   libyaml-cpp-dev           # platform and experiment YAML
   libboost-dev libboost-program-options-dev libboost-iostreams-dev
+  libboost-graph-dev        # locality graphs: Prim's maximum spanning tree (PAVER)
+  libmetis-dev              # locality graphs: k-way partitioning and bisection (PAVER)
   nlohmann-json3-dev        # statistics JSON
   libfmt-dev                # formatting
   libzstd-dev liblzma-dev zlib1g-dev   # trace compression (binary blocks, .xz, .gz)

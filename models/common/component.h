@@ -67,6 +67,9 @@ class component : public sc_core::sc_module {
   // What the block is waiting for, for the diagnosis of a run that ends with work left
   // (empty when idle).
   virtual std::string pending_work() const { return {}; }
+  // The storage a research mechanism adds to this block, for `gputlm elaborate` ("" for
+  // none): e.g. PAVER's per-SMX registers, the AGT.
+  virtual std::string added_hardware() const { return {}; }
   // Registers the block's waveform signals (traced_value::trace) under its hierarchical
   // name; called only when tracing is on, before the simulation starts.
   virtual void add_traces(vcd_writer& /*vcd*/) {}

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "models/common/component.h"
@@ -31,6 +32,10 @@ class agt : public component {
   agt(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string added_hardware() const override {
+    return "AGT: " + std::to_string(*m_entries) + " entries x 20 B = " +
+           std::to_string(*m_entries * 20) + " B";
+  }
   std::string pending_work() const override;
 
   tlm_utils::simple_target_socket<agt> scheduler{"scheduler"};

@@ -30,14 +30,25 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     agt->register_nb_transport_bw(this, &smx_scheduler::agt_bw);
     declare_socket("agt", *agt);
   }
-  m_tb_policy = make_tb_selection(*m_tb_selection);
-  m_smx_policy = make_smx_selection(*m_smx_selection);
+  m_policy = make_tb_policy(*m_policy_name, *m_tb_selection, *m_smx_selection, *m_task_stealing,
+                            m_next_tb_latency->value);
+  m_paver = dynamic_cast<paver_policy*>(m_policy.get());
   m_smx.resize(*m_smxs);
   SC_METHOD(dispatch);
   sensitive << m_wake;
   dont_initialize();
   add_stat("tbs_dispatched", m_tbs_dispatched, "TBs sent to SMXs");
   add_stat("tbs_completed", m_tbs_completed, "TBs completed");
+  if (m_paver) {  // PAVER's own figures (only with its policies: others' statistics unchanged)
+    add_stat(
+        "paver_groups", [this] { return double(m_paver->groups_made); },
+        "TB groups made from locality graphs");
+    add_stat(
+        "paver_steals", [this] { return double(m_paver->steals); }, "task steals");
+    add_stat(
+        "paver_stolen_tbs", [this] { return double(m_paver->stolen_tbs); },
+        "TBs moved by task stealing");
+  }
   const std::string dp = dynamic_parallelism_stats;
   add_stat("child_wait", m_child_wait,
            "device kernels and DTBL groups: cycles from the launch instruction to the first TB "
@@ -147,13 +158,50 @@ core::tb_demand smx_scheduler::demand_of(const kde_record& e) const {
   return d;
 }
 
-bool smx_scheduler::fits(const smx_state& s, const kde_record& e) const {
+bool smx_scheduler::fits(const smx_state& s, const kde_record& e, std::uint32_t count) const {
   const core::tb_demand d = demand_of(e);
   const std::uint32_t ws = s.caps.warp_size;
   if (s.tbs > 0 && !*m_concurrent_kernels_per_smx && s.kernel != e.kernel) return false;
-  return s.tbs + 1 <= s.caps.max_tbs && s.threads + d.warps(ws) * ws <= s.caps.max_threads &&
-         s.registers + d.registers(ws) <= s.caps.registers &&
-         s.shared_memory + d.shared_memory <= s.caps.shared_memory;
+  return s.tbs + count <= s.caps.max_tbs &&
+         s.threads + count * d.warps(ws) * ws <= s.caps.max_threads &&
+         s.registers + count * d.registers(ws) <= s.caps.registers &&
+         s.shared_memory + count * d.shared_memory <= s.caps.shared_memory;
+}
+
+bool smx_scheduler::fits(std::size_t smx, std::size_t entry, std::uint32_t count) const {
+  return fits(m_smx[smx], m_entries[entry], count);
+}
+
+std::uint32_t smx_scheduler::capacity(std::size_t smx, std::size_t entry) const {
+  const smx_state& s = m_smx[smx];
+  const core::tb_demand d = demand_of(m_entries[entry]);
+  const std::uint32_t ws = s.caps.warp_size;
+  std::uint64_t x = s.caps.max_tbs;
+  if (const std::uint64_t t = std::uint64_t(d.warps(ws)) * ws)
+    x = std::min(x, s.caps.max_threads / t);
+  if (const std::uint64_t r = d.registers(ws)) x = std::min(x, s.caps.registers / r);
+  if (d.shared_memory) x = std::min(x, s.caps.shared_memory / d.shared_memory);
+  return static_cast<std::uint32_t>(x);
+}
+
+std::uint64_t smx_scheduler::now() const { return clock().now_cycle(); }
+
+// PAVER's JIT analysis: the kernel's locality graph from its trace (cached beside it).
+const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
+  const kde_record& e = m_entries[entry];
+  m_locality.assign(e.tbs_total, {});
+  workload* w = work().ptr;
+  if (!w) return m_locality;
+  if (!m_locality_cache)
+    m_locality_cache =
+        std::make_unique<traces::locality_cache>(traces::open_locality_cache(w->trace().path()));
+  double seconds = 0;
+  traces::locality_graph g = traces::cached_locality_graph(
+      *m_locality_cache, w->kernel(e.kernel).command_index,
+      static_cast<std::uint32_t>(*m_locality_granularity), w->trace(), &seconds);
+  w->analysis_seconds += seconds;
+  m_locality = std::move(g.adj);
+  return m_locality;
 }
 
 // Every SMX hears of a kernel's completion (its L1 is flushed at kernel end).
@@ -180,19 +228,15 @@ void smx_scheduler::dispatch() {
     wake_next_cycle();
     return;
   }
-  int smx_index = -1;
-  int e = m_tb_policy->pick(m_entries, [&](std::size_t i) {
-    if (!next_tb_ready(i)) return false;
-    for (const smx_state& s : m_smx)
-      if (fits(s, m_entries[i])) return true;
-    return false;
-  });
-  if (e < 0) return;  // nothing fits: sleep until a TB completes or a kernel arrives
-  const std::size_t ei = static_cast<std::size_t>(e);
+  const tb_choice choice = m_policy->pick(*this);
+  if (choice.entry < 0) {  // nothing fits: sleep until a TB completes or a kernel arrives
+    if (choice.retry_at > now)
+      m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(choice.retry_at - now)));
+    return;
+  }
+  const std::size_t ei = static_cast<std::size_t>(choice.entry);
   kde_record& entry = m_entries[ei];
-  smx_index =
-      m_smx_policy->pick(m_smx.size(), [&](std::size_t s) { return fits(m_smx[s], entry); });
-  if (smx_index < 0) return;
+  const int smx_index = choice.smx;
 
   const std::uint32_t kde = m_entry_ids[ei];
   std::uint32_t tb = 0;
@@ -201,6 +245,7 @@ void smx_scheduler::dispatch() {
   if (entry.next_tb < entry.tbs_total) {
     kd_access(tlm::TLM_READ_COMMAND, kde * kd_register::entry_stride + kd_register::next_tb, &tb,
               sizeof tb);
+    if (choice.tb != tb_choice::none_tb) tb = choice.tb;  // the policy's order, not NextBL
     ++entry.next_tb;
     if (entry.next_tb == entry.tbs_total && *m_dtbl) {
       // Its native TBs are scheduled: no longer the first time; unmarked unless groups wait.
@@ -459,6 +504,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
 
   smx_state& s = m_smx[static_cast<std::size_t>(id)];
   s.tbs -= 1;
+  m_policy->tb_completed(static_cast<std::size_t>(id), desc.kernel);
   s.threads -= desc.demand.warps(s.caps.warp_size) * s.caps.warp_size;
   s.registers -= desc.demand.registers(s.caps.warp_size);
   s.shared_memory -= desc.demand.shared_memory;

@@ -32,10 +32,12 @@
 #include "models/common/mem_request.h"
 #include "models/control/control_registers.h"
 #include "models/control/dispatch_policies.h"
+#include "models/control/tb_policy.h"
+#include "traces/locality.h"
 
 namespace gputlm::control {
 
-class smx_scheduler : public component {
+class smx_scheduler : public component, private tb_scheduler_view {
  public:
   SC_HAS_PROCESS(smx_scheduler);
   using socket_type = tlm_utils::simple_initiator_socket_tagged<smx_scheduler>;
@@ -43,6 +45,7 @@ class smx_scheduler : public component {
   smx_scheduler(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string added_hardware() const override { return m_policy->hardware(m_smx.size()); }
 
   tlm_utils::simple_initiator_socket<smx_scheduler> kd{"kd"};
   tlm_utils::simple_target_socket<smx_scheduler> doorbell{"doorbell"};
@@ -92,7 +95,7 @@ class smx_scheduler : public component {
   void doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum smx_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
-  bool fits(const smx_state& s, const kde_record& e) const;
+  bool fits(const smx_state& s, const kde_record& e, std::uint32_t count = 1) const;
   kde_record read_record(std::uint32_t entry);
   void kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* data, unsigned len);
   void wake_next_cycle();
@@ -109,12 +112,38 @@ class smx_scheduler : public component {
                                      "kde_search_latency",
                                      {1},
                                      "DTBL: cycles per KDE examined for an eligible native kernel"};
-  choice_param m_tb_selection{*this, "tb_selection", "fcfs", "which TB goes next", {"fcfs"}};
+  choice_param m_tb_selection{
+      *this, "tb_selection", "fcfs", "lrr: which kernel entry's TB goes next", {"fcfs"}};
   choice_param m_smx_selection{
-      *this, "smx_selection", "round_robin", "which SMX gets it", {"round_robin"}};
+      *this, "smx_selection", "round_robin", "lrr: which SMX gets it", {"round_robin"}};
+  choice_param m_policy_name{*this,
+                             "policy",
+                             "lrr",
+                             "TB scheduling policy (docs/tb-scheduling.md)",
+                             {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts"}};
+  param<bool> m_task_stealing{*this, "task_stealing", true,
+                              "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)"};
+  param<cycles> m_next_tb_latency{
+      *this,
+      "next_tb_latency",
+      {200},
+      "PAVER: load of an SMX's nextTB register from the global queue (a global-memory load)"};
+  param<std::uint64_t> m_locality_granularity{
+      *this, "locality_granularity", 4, "PAVER: bytes per data reference of the locality graph"};
 
-  std::unique_ptr<tb_selection_policy> m_tb_policy;
-  std::unique_ptr<smx_selection_policy> m_smx_policy;
+  // tb_scheduler_view
+  std::size_t smx_count() const override { return m_smx.size(); }
+  const std::vector<kde_record>& entries() const override { return m_entries; }
+  bool ready(std::size_t entry) override { return next_tb_ready(entry); }
+  bool fits(std::size_t smx, std::size_t entry, std::uint32_t count) const override;
+  std::uint32_t capacity(std::size_t smx, std::size_t entry) const override;
+  const paver::graph& locality_graph(std::size_t entry) override;
+  std::uint64_t now() const override;
+
+  std::unique_ptr<tb_policy> m_policy;
+  paver_policy* m_paver = nullptr;  // m_policy, when it is one of PAVER's
+  paver::graph m_locality;          // the graph of the kernel PAVER schedules
+  std::unique_ptr<traces::locality_cache> m_locality_cache;
   std::vector<smx_state> m_smx;
   std::vector<std::uint32_t> m_entry_ids;    // KDE index of each entry in m_entries
   std::vector<kde_record> m_entries;         // mirror of the valid KDEs

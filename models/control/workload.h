@@ -88,6 +88,9 @@ class workload {
   // The first bad-input error met while the simulation ran (e.g. a truncated TB); the run
   // stops and reports it.
   std::optional<input_error> error;
+  // Host time spent on locality analysis for the TB scheduler (PAVER's JIT step): building
+  // the graphs, 0 when taken from their cache. Wall clock, reported beside wall_seconds.
+  double analysis_seconds = 0;
 
  private:
   std::unique_ptr<traces::application_trace> m_trace;

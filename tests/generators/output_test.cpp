@@ -41,6 +41,13 @@ TEST(GenDeterminism, SameParametersSameBytes) {
       {"clr_dtbl", {"scale=7", "threshold=8"}},
       {"join_cdp", {"keys=gaussian"}},
       {"amr_dtbl", {"cells=64"}},
+      {"syr2k", {"n=16", "k=4"}},
+      {"mm2", {"ni=16", "nj=16", "nk=8", "nl=16"}},
+      {"mm3", {"ni=16", "nj=16", "nk=8", "nl=16", "nm=8"}},
+      {"hotspot", {"n=24", "iterations=3"}},
+      {"srad", {"rows=32", "cols=32"}},
+      {"blackscholes", {"options=1000", "grid=4"}},
+      {"backprop", {"in=64"}},
   };
   for (const auto& [kernel, params] : cases)
     for (std::uint32_t arch : {70u, 61u}) {
@@ -174,6 +181,13 @@ TEST(GenReadBack, TextTraceEqualsInMemoryTrace) {
   expect_read_back_equal("clr_cdp", {"scale=7", "threshold=8"}, 35);
   expect_read_back_equal("join_dtbl", {"keys=gaussian", "r_size=500"}, 70);
   expect_read_back_equal("amr_cdp", {"cells=64", "sync=1"}, 70);
+  expect_read_back_equal("syr2k", {"n=16", "k=4"}, 61);
+  expect_read_back_equal("mm2", {"ni=16", "nj=16", "nk=8", "nl=16"}, 35);
+  expect_read_back_equal("mm3", {"ni=16", "nj=8", "nk=8", "nl=16", "nm=8"}, 70);
+  expect_read_back_equal("hotspot", {"n=24", "iterations=3"}, 70);
+  expect_read_back_equal("srad", {"rows=32", "cols=32", "iterations=1"}, 61);
+  expect_read_back_equal("blackscholes", {"options=1000", "grid=4"}, 35);
+  expect_read_back_equal("backprop", {"in=64"}, 70);
 }
 
 TEST(GenReadBack, BinaryTraceEqualsInMemoryTrace) {
@@ -182,6 +196,8 @@ TEST(GenReadBack, BinaryTraceEqualsInMemoryTrace) {
   expect_read_back_equal("spu_stencil", {"n=32", "b=16"}, 35, true);
   expect_read_back_equal("amr_cdp", {"cells=64", "sync=1"}, 61, true);
   expect_read_back_equal("join_cdp", {"keys=gaussian", "r_size=500"}, 35, true);
+  expect_read_back_equal("hotspot", {"n=24", "iterations=3"}, 61, true);
+  expect_read_back_equal("srad", {"rows=32", "cols=32", "iterations=1"}, 70, true);
 }
 
 TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
@@ -200,6 +216,13 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name == "syrk") small = {"n=16", "k=4"};
       if (g.name == "stencil2d") small = {"nx=16", "ny=16"};
       if (g.name == "spu_stencil") small = {"n=16", "b=8"};
+      if (g.name == "syr2k") small = {"n=16", "k=4"};
+      if (g.name == "mm2") small = {"ni=16", "nj=16", "nk=4", "nl=16"};
+      if (g.name == "mm3") small = {"ni=16", "nj=16", "nk=4", "nl=16", "nm=4"};
+      if (g.name == "hotspot") small = {"n=16", "iterations=3"};
+      if (g.name == "srad") small = {"rows=32", "cols=32", "iterations=1"};
+      if (g.name == "blackscholes") small = {"options=512", "grid=2"};
+      if (g.name == "backprop") small = {"in=32"};
       const app_trace app = generate_in_memory(g.name, small, arch);
       for (std::size_t i = 0; i < app.opcodes.size(); ++i)
         EXPECT_TRUE(app.opcodes[std::uint16_t(i)].known)
@@ -273,6 +296,15 @@ TEST(GenParams, BadNamesAndValuesNameTheParameter) {
   expect_param_error("amr", {"refine=2"}, "refine", "out of range");
   expect_param_error("amr_cdp", {"sync=2"}, "sync");
   expect_param_error("amr_dtbl", {"sync=1"}, "sync", "unknown parameter");
+  expect_param_error("syr2k", {"block_x=64", "block_y=32"}, "block_y", "exceeds 1024");
+  expect_param_error("mm2", {"block_x=128", "block_y=16"}, "block_y", "exceeds 1024");
+  expect_param_error("mm3", {"nm=0"}, "nm", "out of range");
+  expect_param_error("hotspot", {"pyramid_height=8"}, "pyramid_height", "block");
+  expect_param_error("hotspot", {"block=64"}, "block", "out of range");
+  expect_param_error("srad", {"rows=40"}, "rows", "multiple of block");
+  expect_param_error("srad", {"cols=48", "block=32"}, "cols", "multiple of block");
+  expect_param_error("blackscholes", {"block=16"}, "block", "out of range");
+  expect_param_error("backprop", {"in=40"}, "in", "multiple of 16");
   expect_param_error("no_such_kernel", {}, "KERNEL", "vectoradd");
   // Later assignments win.
   const app_trace app = generate_in_memory("vectoradd", {"n=100", "n=64"});

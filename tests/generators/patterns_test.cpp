@@ -921,5 +921,287 @@ TEST(GenAmr, LevelsLaunchesAndNestingDepthFollowTheRefinedMesh) {
   }
 }
 
+// Global loads and stores of one warp, in program order.
+std::vector<const warp_instruction*> global_mem(const app_trace&, const warp_trace& w) {
+  std::vector<const warp_instruction*> r;
+  for (const auto& in : w.insts)
+    if (in.space == mem_space::global) r.push_back(&in);
+  return r;
+}
+
+void expect_lane_addresses(const warp_trace& w, const warp_instruction& in,
+                           const std::function<std::uint64_t(unsigned)>& expect,
+                           const std::string& what) {
+  for (auto [l, addr] : lane_addresses(w, in)) EXPECT_EQ(addr, expect(l)) << what << " lane " << l;
+}
+
+TEST(GenSyr2k, LoadsAOfRowAndColumnEveryStep) {
+  const std::uint64_t n = 33, kk = 5;
+  const app_trace app = generate_in_memory("syr2k", {"n=33", "k=5"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 3u);
+  const std::uint64_t a = in[0], b = in[1], c = in[2];
+  ASSERT_EQ(app.kernels.size(), 1u);
+  EXPECT_EQ(app.kernels[0].info.grid, (dim3{2, 5, 1}));
+  EXPECT_EQ(app.kernels[0].info.block, (dim3{32, 8, 1}));
+  std::uint64_t elements = 0;
+  for (const tb_trace& tb : app.kernels[0].tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const auto mem = global_mem(app, wt);
+      if (mem.empty()) continue;
+      ASSERT_EQ(mem.size(), 2u + 5u * kk);  // c, c*beta, then 4 loads + 1 store per k
+      const std::uint64_t i = tb.index.y * 8 + w;
+      elements += popcount(mem[0]->active_mask);
+      for (std::uint64_t k = 0; k < kk; ++k) {
+        const auto* st = mem[2 + 5 * k];
+        auto j = [&](unsigned l) { return tb.index.x * 32ull + l; };
+        expect_lane_addresses(
+            wt, *st, [&](unsigned) { return a + 4 * (i * kk + k); }, "a[i][k]");
+        expect_lane_addresses(
+            wt, *mem[3 + 5 * k], [&](unsigned l) { return b + 4 * (j(l) * kk + k); }, "b[j][k]");
+        expect_lane_addresses(
+            wt, *mem[4 + 5 * k], [&](unsigned) { return b + 4 * (i * kk + k); }, "b[i][k]");
+        expect_lane_addresses(
+            wt, *mem[5 + 5 * k], [&](unsigned l) { return a + 4 * (j(l) * kk + k); }, "a[j][k]");
+        expect_lane_addresses(
+            wt, *mem[6 + 5 * k], [&](unsigned l) { return c + 4 * (i * n + j(l)); }, "c[i][j]");
+        EXPECT_TRUE(starts_with(mnemonic(app, *mem[6 + 5 * k]), "STG"));
+      }
+    }
+  EXPECT_EQ(elements, n * n);
+}
+
+// Checks one naive PolyBench product X op= P * Q (rows x cols, inner) launched as `k`.
+void expect_product(const app_trace& app, const kernel_trace& k, std::uint64_t p, std::uint64_t q,
+                    std::uint64_t x, std::uint64_t rows, std::uint64_t cols, std::uint64_t inner,
+                    bool scale_x) {
+  EXPECT_EQ(k.info.block, (dim3{32, 8, 1}));
+  EXPECT_EQ(k.info.grid, (dim3{std::uint32_t((cols + 31) / 32), std::uint32_t((rows + 7) / 8), 1}));
+  std::uint64_t elements = 0;
+  for (const tb_trace& tb : k.tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const auto mem = global_mem(app, wt);
+      if (mem.empty()) continue;
+      const std::size_t head = scale_x ? 2 : 1;
+      ASSERT_EQ(mem.size(), head + 3 * inner);
+      elements += popcount(mem[0]->active_mask);
+      const std::uint64_t i = tb.index.y * 8 + w;
+      auto j = [&](unsigned l) { return tb.index.x * 32ull + l; };
+      for (std::size_t h = 0; h < head; ++h)
+        expect_lane_addresses(
+            wt, *mem[h], [&](unsigned l) { return x + 4 * (i * cols + j(l)); }, "x");
+      for (std::uint64_t kk = 0; kk < inner; ++kk) {
+        expect_lane_addresses(
+            wt, *mem[head + 3 * kk], [&](unsigned) { return p + 4 * (i * inner + kk); }, "p[i][k]");
+        expect_lane_addresses(
+            wt, *mem[head + 3 * kk + 1], [&](unsigned l) { return q + 4 * (kk * cols + j(l)); },
+            "q[k][j]");
+        expect_lane_addresses(
+            wt, *mem[head + 3 * kk + 2], [&](unsigned l) { return x + 4 * (i * cols + j(l)); },
+            "x[i][j]");
+      }
+    }
+  EXPECT_EQ(elements, rows * cols);
+}
+
+TEST(GenMm2, TwoLaunchesTmpThenD) {
+  const app_trace app = generate_in_memory("mm2", {"ni=20", "nj=24", "nk=7", "nl=40"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 5u);  // tmp, A, B, C, D
+  ASSERT_EQ(app.kernels.size(), 2u);
+  EXPECT_EQ(app.kernels[0].info.name, "_Z11mm2_kernel1iiiiffPfS_S_");
+  expect_product(app, app.kernels[0], in[1], in[2], in[0], 20, 24, 7, false);
+  expect_product(app, app.kernels[1], in[0], in[3], in[4], 20, 40, 24, true);
+}
+
+TEST(GenMm3, ThreeLaunchesEFG) {
+  const app_trace app = generate_in_memory("mm3", {"ni=20", "nj=24", "nk=7", "nl=40", "nm=9"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 7u);  // A, B, C, D, E, F, G
+  ASSERT_EQ(app.kernels.size(), 3u);
+  expect_product(app, app.kernels[0], in[0], in[1], in[4], 20, 24, 7, false);
+  expect_product(app, app.kernels[1], in[2], in[3], in[5], 24, 40, 9, false);
+  expect_product(app, app.kernels[2], in[4], in[5], in[6], 20, 40, 24, false);
+}
+
+TEST(GenHotspot, PyramidLaunchesHaloLoadsAndDisjointStores) {
+  const std::int64_t n = 40, b = 16, pyr = 2;
+  const app_trace app = generate_in_memory("hotspot", {"n=40", "pyramid_height=2", "iterations=5"});
+  // MatrixTemp[0], MatrixTemp[1], power; copies of MatrixTemp[0] and power.
+  const std::uint64_t t0 = heap, t1 = t0 + align256(4 * n * n), power = t1 + align256(4 * n * n);
+  EXPECT_EQ(input_addresses(app), (std::vector<std::uint64_t>{t0, power}));
+  ASSERT_EQ(app.kernels.size(), 3u);  // ceil(5 / 2), iterations 2, 2, 1
+  const std::uint64_t src[3] = {t0, t1, t0}, dst[3] = {t1, t0, t1};
+  const std::int64_t iters[3] = {2, 2, 1};
+  for (int launch = 0; launch < 3; ++launch) {
+    const kernel_trace& k = app.kernels[launch];
+    EXPECT_EQ(k.info.grid, (dim3{4, 4, 1}));  // ceil(40 / (16 - 2 * 2))
+    EXPECT_EQ(k.info.block, (dim3{16, 16, 1}));
+    EXPECT_EQ(k.info.shmem, 3u * 16 * 16 * 4);
+    std::map<std::int64_t, int> stored;
+    const std::int64_t small = b - 2 * iters[launch];
+    for (const tb_trace& tb : k.tbs)
+      for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+        const warp_trace& wt = tb.warps[w];
+        EXPECT_EQ(find(app, wt, "BAR.SYNC").size(), 1u + 2u * iters[launch] - 1u);
+        const std::int64_t blk_y = small * tb.index.y - pyr, blk_x = small * tb.index.x - pyr;
+        std::uint32_t loadable = 0;
+        std::int64_t index[32];
+        for (unsigned l = 0; l < 32; ++l) {
+          const std::int64_t y = blk_y + (w * 32 + l) / 16, x = blk_x + (w * 32 + l) % 16;
+          index[l] = n * y + x;
+          if (y >= 0 && y < n && x >= 0 && x < n) loadable |= 1u << l;
+        }
+        const auto mem = global_mem(app, wt);
+        std::size_t at = 0;
+        if (loadable != 0) {
+          ASSERT_GE(mem.size(), 2u);
+          EXPECT_EQ(mem[0]->active_mask, loadable);
+          expect_lane_addresses(
+              wt, *mem[0], [&](unsigned l) { return src[launch] + 4 * index[l]; }, "temp_src");
+          expect_lane_addresses(
+              wt, *mem[1], [&](unsigned l) { return power + 4 * index[l]; }, "power");
+          at = 2;
+        }
+        for (; at < mem.size(); ++at)
+          for (auto [l, addr] : lane_addresses(wt, *mem[at])) {
+            EXPECT_EQ(addr, dst[launch] + 4 * index[l]);
+            const std::int64_t ty = (w * 32 + l) / 16, tx = (w * 32 + l) % 16;
+            // The last step computes the inner small x small cells.
+            EXPECT_TRUE(ty >= iters[launch] && ty < b - iters[launch]);
+            EXPECT_TRUE(tx >= iters[launch] && tx < b - iters[launch]);
+            ++stored[index[l]];
+          }
+      }
+    if (iters[launch] == pyr) {  // full pyramids tile the chip exactly
+      EXPECT_EQ(stored.size(), std::size_t(n * n));
+      for (auto [i, count] : stored) EXPECT_EQ(count, 1) << i;
+    }
+  }
+}
+
+TEST(GenSrad, HaloLoadsBorderReloadsAndStores) {
+  const std::int64_t rows = 48, cols = 32, b = 16;
+  const app_trace app = generate_in_memory("srad", {"rows=48", "cols=32", "iterations=2"});
+  const std::uint64_t bytes = align256(4 * rows * cols);
+  std::uint64_t arr[6];  // J, C, E_C, W_C, S_C, N_C
+  for (int i = 0; i < 6; ++i) arr[i] = heap + i * bytes;
+  EXPECT_EQ(input_addresses(app), (std::vector<std::uint64_t>{arr[0], arr[0]}));  // J per iteration
+  ASSERT_EQ(app.kernels.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(app.kernels[i].info.name,
+              i % 2 ? "_Z11srad_cuda_2PfS_S_S_S_S_iiff" : "_Z11srad_cuda_1PfS_S_S_S_S_iif");
+    EXPECT_EQ(app.kernels[i].info.grid, (dim3{2, 3, 1}));
+  }
+  auto J = [&](std::int64_t i) { return arr[0] + 4 * std::uint64_t(i); };
+  for (const tb_trace& tb : app.kernels[0].tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const std::int64_t bx = tb.index.x, by = tb.index.y, base = cols * b * by + b * bx;
+      auto tx = [&](unsigned l) { return std::int64_t((w * 32 + l) % 16); };
+      auto ty = [&](unsigned l) { return std::int64_t((w * 32 + l) / 16); };
+      std::vector<std::function<std::uint64_t(unsigned)>> expect = {
+          [&](unsigned l) { return J(base + tx(l) - cols); },       // index_n
+          [&](unsigned l) { return J(base + cols * b + tx(l)); }};  // index_s
+      if (by == 0) expect.push_back([&](unsigned l) { return J(b * bx + tx(l)); });
+      if (by == 2)
+        expect.push_back(
+            [&](unsigned l) { return J(cols * b * 2 + b * bx + cols * (b - 1) + tx(l)); });
+      expect.push_back([&](unsigned l) { return J(base + cols * ty(l) - 1); });  // index_w
+      expect.push_back([&](unsigned l) { return J(base + cols * ty(l) + b); });  // index_e
+      if (bx == 0) expect.push_back([&](unsigned l) { return J(cols * b * by + cols * ty(l)); });
+      if (bx == 1)
+        expect.push_back([&](unsigned l) { return J(cols * b * by + b + cols * ty(l) + b - 1); });
+      expect.push_back([&](unsigned l) { return J(base + cols * ty(l) + tx(l)); });  // index
+      for (int a : {1, 2, 3, 4, 5})  // C, E_C, W_C, S_C, N_C stores
+        expect.push_back([&, a](unsigned l) { return arr[a] + 4 * (base + cols * ty(l) + tx(l)); });
+      const auto mem = global_mem(app, wt);
+      ASSERT_EQ(mem.size(), expect.size());
+      for (std::size_t i = 0; i < mem.size(); ++i) {
+        EXPECT_EQ(mem[i]->active_mask, 0xffffffffu);
+        expect_lane_addresses(wt, *mem[i], expect[i], "srad_cuda_1 access " + std::to_string(i));
+      }
+      EXPECT_EQ(find(app, wt, "BAR.SYNC").size(), 4u);
+    }
+}
+
+TEST(GenBlackScholes, GridStrideReadsEveryOptionOnce) {
+  const std::uint64_t options = 1000, threads = 2 * 128;
+  const app_trace app = generate_in_memory("blackscholes", {"options=1000", "grid=2"});
+  const std::uint64_t bytes = align256(4 * options);
+  const std::uint64_t call = heap, put = call + bytes, s = put + bytes, x = s + bytes,
+                      t = x + bytes;
+  EXPECT_EQ(input_addresses(app), (std::vector<std::uint64_t>{s, x, t}));
+  ASSERT_EQ(app.kernels.size(), 1u);
+  EXPECT_EQ(app.kernels[0].info.grid, (dim3{2, 1, 1}));
+  EXPECT_EQ(app.kernels[0].info.block, (dim3{128, 1, 1}));
+  std::map<std::uint64_t, int> seen;
+  for (const tb_trace& tb : app.kernels[0].tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const auto mem = global_mem(app, wt);
+      ASSERT_EQ(mem.size() % 5, 0u);
+      for (std::size_t r = 0; r < mem.size() / 5; ++r) {
+        const std::uint64_t bases[5] = {s, x, t, call, put};
+        for (int a = 0; a < 5; ++a)
+          expect_lane_addresses(
+              wt, *mem[5 * r + a],
+              [&](unsigned l) {
+                return bases[a] + 4 * (tb.index.x * 128 + w * 32 + l + r * threads);
+              },
+              "option array " + std::to_string(a));
+        for (auto [l, addr] : lane_addresses(wt, *mem[5 * r])) ++seen[(addr - s) / 4];
+      }
+      EXPECT_EQ(find(app, wt, "MUFU.EX2").size(), 3 * mem.size() / 5);
+    }
+  EXPECT_EQ(seen.size(), options);
+  for (auto [opt, count] : seen) EXPECT_EQ(count, 1) << opt;
+}
+
+TEST(GenBackprop, TbsReadDisjointInputsAndWeightRows) {
+  const std::uint64_t in = 64, hid = 16;
+  const app_trace app = generate_in_memory("backprop", {"in=64"});
+  const std::uint64_t input = heap, hidden = input + align256(4 * (in + 1)),
+                      weights = hidden + align256(4 * (hid + 1)),
+                      partial = weights + align256(4 * (in + 1) * (hid + 1));
+  EXPECT_EQ(input_addresses(app), (std::vector<std::uint64_t>{input, weights}));
+  ASSERT_EQ(app.kernels.size(), 1u);
+  const kernel_trace& k = app.kernels[0];
+  EXPECT_EQ(k.info.grid, (dim3{1, 4, 1}));
+  EXPECT_EQ(k.info.block, (dim3{16, 16, 1}));
+  std::map<std::uint64_t, std::set<std::uint32_t>> readers;  // address -> TBs that load it
+  for (const tb_trace& tb : k.tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const std::uint64_t by = tb.index.y;
+      auto tx = [&](unsigned l) { return std::uint64_t((w * 32 + l) % 16); };
+      auto ty = [&](unsigned l) { return std::uint64_t((w * 32 + l) / 16); };
+      auto index = [&](unsigned l) {
+        return (hid + 1) * 16 * by + (hid + 1) * ty(l) + tx(l) + 1 + (hid + 1);
+      };
+      const auto mem = global_mem(app, wt);
+      ASSERT_EQ(mem.size(), 4u);  // input, weight, weight store, partial sum store
+      EXPECT_EQ(mem[0]->active_mask, 0x00010001u);  // tx == 0
+      expect_lane_addresses(
+          wt, *mem[0], [&](unsigned l) { return input + 4 * (16 * by + ty(l) + 1); }, "input_cuda");
+      expect_lane_addresses(
+          wt, *mem[1], [&](unsigned l) { return weights + 4 * index(l); }, "weight");
+      expect_lane_addresses(
+          wt, *mem[2], [&](unsigned l) { return weights + 4 * index(l); }, "store");
+      expect_lane_addresses(
+          wt, *mem[3], [&](unsigned l) { return partial + 4 * (by * hid + ty(l)); },
+          "hidden_partial_sum");
+      for (int i : {0, 1})
+        for (auto [l, addr] : lane_addresses(wt, *mem[i])) readers[addr].insert(tb.linear_id);
+      // Tree over ty: 4 steps; a step loads only in warps holding a ty with ty % 2^i == 0.
+      std::size_t steps = 0;
+      for (std::uint32_t i = 1; i <= 4; ++i) steps += (2 * w) % (1u << i) == 0 ? 1 : 0;
+      EXPECT_EQ(find(app, wt, "LDS").size(), 2u + 2u * steps + 2u);
+    }
+  for (const auto& [addr, tbs] : readers) EXPECT_EQ(tbs.size(), 1u) << std::hex << addr;
+}
+
 }  // namespace
 }  // namespace gputlm::traces::generators::test

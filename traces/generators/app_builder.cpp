@@ -27,6 +27,18 @@ warp_lanes lanes_of(const dim3& block, std::uint32_t warp) {
   return w;
 }
 
+matrix_lanes matrix_lanes_of(const dim3& tb_index, const dim3& block, const warp_lanes& lanes,
+                             std::uint64_t rows, std::uint64_t cols) {
+  matrix_lanes m;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(lanes.live >> l & 1u)) continue;
+    m.i[l] = std::uint64_t(tb_index.y) * block.y + lanes.ty[l];
+    m.j[l] = std::uint64_t(tb_index.x) * block.x + lanes.tx[l];
+    if (m.i[l] < rows && m.j[l] < cols) m.in |= 1u << l;
+  }
+  return m;
+}
+
 app_builder::app_builder(trace_writer& out, opcode_table& opcodes)
     : m_out(out), m_opcodes(opcodes) {}
 

@@ -35,6 +35,16 @@ struct warp_lanes {
   std::array<std::uint32_t, 32> tx{}, ty{}, tz{}, flat{};
 };
 warp_lanes lanes_of(const dim3& block, std::uint32_t warp);
+
+// The 2-D element of each lane of a TB over a rows x cols matrix, as a 2-D CUDA kernel
+// indexes it: i = blockIdx.y * blockDim.y + threadIdx.y (row), j = blockIdx.x *
+// blockDim.x + threadIdx.x (column); `in` = the live lanes inside the matrix.
+struct matrix_lanes {
+  std::array<std::uint64_t, 32> i{}, j{};
+  std::uint32_t in = 0;
+};
+matrix_lanes matrix_lanes_of(const dim3& tb_index, const dim3& block, const warp_lanes& lanes,
+                             std::uint64_t rows, std::uint64_t cols);
 std::uint32_t warps_per_tb(const dim3& block);
 
 class app_builder {

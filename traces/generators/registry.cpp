@@ -7,15 +7,17 @@ namespace gputlm::traces::generators {
 
 const std::vector<kernel_generator>& kernel_generators() {
   static const std::vector<kernel_generator> all = {
-      vectoradd_generator(),   stencil2d_generator(),   spu_stencil_generator(),
-      sgemm_naive_generator(), sgemm_tiled_generator(), syrk_generator(),
-      bfs_generator(),         bfs_cdp_generator(),     bfs_dtbl_generator(),
-      spmv_generator(),        spmv_cdp_generator(),    spmv_dtbl_generator(),
-      reduction_generator(),   histogram_generator(),   sssp_generator(),
-      sssp_cdp_generator(),    sssp_dtbl_generator(),   clr_generator(),
-      clr_cdp_generator(),     clr_dtbl_generator(),    join_generator(),
-      join_cdp_generator(),    join_dtbl_generator(),   amr_generator(),
-      amr_cdp_generator(),     amr_dtbl_generator(),
+      vectoradd_generator(),   stencil2d_generator(),    spu_stencil_generator(),
+      sgemm_naive_generator(), sgemm_tiled_generator(),  syrk_generator(),
+      bfs_generator(),         bfs_cdp_generator(),      bfs_dtbl_generator(),
+      spmv_generator(),        spmv_cdp_generator(),     spmv_dtbl_generator(),
+      reduction_generator(),   histogram_generator(),    sssp_generator(),
+      sssp_cdp_generator(),    sssp_dtbl_generator(),    clr_generator(),
+      clr_cdp_generator(),     clr_dtbl_generator(),     join_generator(),
+      join_cdp_generator(),    join_dtbl_generator(),    amr_generator(),
+      amr_cdp_generator(),     amr_dtbl_generator(),     syr2k_generator(),
+      mm2_generator(),         mm3_generator(),          hotspot_generator(),
+      srad_generator(),        blackscholes_generator(), backprop_generator(),
   };
   return all;
 }

@@ -59,14 +59,10 @@ void generate_syrk(const param_set& ps, app_builder& app) {
     for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
       warp_emitter e(p, tb.warps[w]);
       const warp_lanes lanes = lanes_of(info.block, w);
-      std::array<std::uint64_t, 32> i{}, j{};
-      std::uint32_t in = 0;
-      for (unsigned l = 0; l < 32; ++l) {
-        if (!(lanes.live >> l & 1u)) continue;
-        i[l] = std::uint64_t(tb.index.y) * by + lanes.ty[l];
-        j[l] = std::uint64_t(tb.index.x) * bx + lanes.tx[l];
-        if (i[l] < n && j[l] < n) in |= 1u << l;
-      }
+      const matrix_lanes ml = matrix_lanes_of(tb.index, info.block, lanes, n, n);
+      const auto& i = ml.i;
+      const auto& j = ml.j;
+      const std::uint32_t in = ml.in;
       auto cij = [&](unsigned l) { return c + 4 * (i[l] * n + j[l]); };
       e.run(head, lanes.live);
       e.run(exit_oob, lanes.live & ~in);

@@ -1,0 +1,86 @@
+// TB-scheduling policies end to end through `gputlm run` (docs/tb-scheduling.md): every
+// policy dispatches every TB of every kernel exactly once, PAVER's groups come from the
+// trace's locality graph (cached beside it), and a bad policy name or parameter is one
+// line and exit status 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string k_src = GPUTLM_SOURCE_DIR;
+const std::string k_bin = GPUTLM_BIN;
+
+// A copy of a generated trace in a scratch folder (its locality cache goes beside it).
+std::string make_trace(const std::string& name, const std::string& gen) {
+  const std::string dir = std::string(GPUTLM_TEST_TMP) + "/tbs_" + name;
+  fs::remove_all(dir);
+  fs::remove_all(dir + ".locality");
+  auto r = run_command(k_bin + " trace gen " + gen + " -o " + dir, "tbs_gen_" + name);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return dir;
+}
+}  // namespace
+
+TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
+  const std::string trace = make_trace("mm", "mm2 -p ni=64 -p nj=64 -p nk=32 -p nl=32");
+  for (const char* policy : {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts"}) {
+    const std::string out = std::string(GPUTLM_TEST_TMP) + "/tbs_" + policy + ".json";
+    auto r =
+        run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace +
+                        " --set tb_scheduler.policy=" + policy + " --no-wall-clock --stats " + out,
+                    std::string("tbs_run_") + policy);
+    ASSERT_EQ(r.status, 0) << policy << ": " << r.err;
+    const auto j = nlohmann::json::parse(slurp(out));
+    ASSERT_EQ(j["kernels"].size(), 2u);
+    for (const auto& k : j["kernels"]) {
+      std::set<std::uint64_t> tbs;
+      for (const auto& t : k["tb_log"]) EXPECT_TRUE(tbs.insert(t[0].get<std::uint64_t>()).second);
+      EXPECT_EQ(tbs.size(), k["tbs"].get<std::size_t>()) << policy;
+      EXPECT_EQ(*tbs.rbegin() + 1, tbs.size()) << policy;
+    }
+    const auto& sched = j["blocks"]["gpu.tb_scheduler"];
+    const bool paver = std::string(policy).find("_ts") != std::string::npos;
+    EXPECT_EQ(sched.contains("paver_groups"), paver) << policy;
+    if (paver) EXPECT_GT(sched["paver_groups"].get<double>(), 0) << policy;
+  }
+  // PAVER's graphs are cached beside the trace, one per kernel.
+  std::size_t cached = 0;
+  for (const auto& e : fs::directory_iterator(trace + ".locality"))
+    cached += e.path().extension() == ".graph";
+  EXPECT_EQ(cached, 2u);
+}
+
+TEST(tb_scheduling_run, a_bad_policy_is_one_line_and_exit_2) {
+  const std::string trace = k_src + "/traces/samples/vectoradd";
+  for (const char* set : {"tb_scheduler.policy=paver", "tb_scheduler.next_tb_latency=fast"}) {
+    auto r = run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace + " --set " + set,
+                         "tbs_bad");
+    EXPECT_EQ(r.status, 2) << set;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(std::string(set).substr(0, std::string(set).find('='))), std::string::npos)
+        << r.err;
+  }
+}
+
+// The registers PAVER adds appear in `gputlm elaborate`: 18 B per SM (270 B on the GTX480's
+// 15 SMs, thesis §3.4.1) and the task stealer's 6 B; LRR adds nothing.
+TEST(tb_scheduling_run, elaborate_lists_the_added_registers) {
+  auto r = run_command(
+      k_bin + " elaborate " + k_src + "/yaml/fermi.yaml --set tb_scheduler.policy=rb_ts",
+      "tbs_elab");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("added hardware:\n  gpu.tb_scheduler: PAVER: per SMX next, tail (64 bit) and "
+                 "nextTB (16 bit) = 18 B x 15 = 270 B; task stealer"),
+      std::string::npos)
+      << r.out;
+  r = run_command(k_bin + " elaborate " + k_src + "/yaml/fermi.yaml", "tbs_elab_lrr");
+  EXPECT_EQ(r.out.find("added hardware"), std::string::npos);
+}
