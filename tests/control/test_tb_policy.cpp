@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "models/control/locality_partition.h"
 #include "models/control/tb_policy.h"
+#include "tests/control/least_loaded_example.h"
 
 using namespace gputlm::control;
 using paver::graph;
@@ -228,4 +231,28 @@ TEST(lrr, tbs_in_order_round_robin) {
   for (std::uint32_t i = 0; i < 4; ++i)
     EXPECT_EQ(v.step(*p), (std::pair<int, std::uint32_t>{int(i % 3), i}));
   EXPECT_THROW(make_tb_policy("paver", "fcfs", "round_robin", false, 0), std::invalid_argument);
+}
+
+// The example policy of docs/tb-scheduling.md compiles, runs, and is what the page shows.
+TEST(tb_policy_example, least_loaded_runs_and_matches_the_docs) {
+  fake_scheduler v(3, 4, 7);
+  least_loaded_policy p;
+  for (std::uint32_t i = 0; i < 6; ++i)
+    EXPECT_EQ(v.step(p), (std::pair<int, std::uint32_t>{int(i % 3), i}));
+  p.tb_completed(1, 0);
+  p.tb_completed(1, 0);
+  EXPECT_EQ(v.step(p).first, 1);  // now the least loaded
+  auto slurp = [](const std::string& f) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string doc = slurp(std::string(GPUTLM_SOURCE_DIR) + "/docs/tb-scheduling.md");
+  const std::string hdr =
+      slurp(std::string(GPUTLM_SOURCE_DIR) + "/tests/control/least_loaded_example.h");
+  const auto a = hdr.find("// --- example ---\n") + 19, b = hdr.find("// --- end ---");
+  const auto c = doc.find("```cpp\n// Least-loaded") + 7;
+  ASSERT_NE(c, std::string::npos + 7);
+  EXPECT_EQ(doc.substr(c, doc.find("```", c) - c), hdr.substr(a, b - a));
 }

@@ -48,7 +48,9 @@ TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
     const auto& sched = j["blocks"]["gpu.tb_scheduler"];
     const bool paver = std::string(policy).find("_ts") != std::string::npos;
     EXPECT_EQ(sched.contains("paver_groups"), paver) << policy;
-    if (paver) EXPECT_GT(sched["paver_groups"].get<double>(), 0) << policy;
+    if (paver) {
+      EXPECT_GT(sched["paver_groups"].get<double>(), 0) << policy;
+    }
   }
   // PAVER's graphs are cached beside the trace, one per kernel.
   std::size_t cached = 0;
