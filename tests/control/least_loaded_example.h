@@ -8,6 +8,8 @@
 
 namespace gputlm::control {
 
+// Kept as the page shows it:
+// clang-format off
 // --- example ---
 // Least-loaded: the FCFS kernel's next TB to the SMX with the fewest TBs it placed.
 class least_loaded_policy : public tb_policy {
@@ -33,5 +35,6 @@ class least_loaded_policy : public tb_policy {
   std::map<std::size_t, long> m_placed;
 };
 // --- end ---
+// clang-format on
 
 }  // namespace gputlm::control
