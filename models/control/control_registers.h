@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tlm>
 
 #include "models/core/occupancy.h"
 #include "traces/trace_types.h"
@@ -149,5 +150,20 @@ struct tb_report {
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
 };
+
+// A register access by b_transport on a control socket (no delay): `len` bytes of `data`
+// read from or written to `addr`. The blocking accesses of the protocols above.
+template <class Socket>
+void register_access(Socket& socket, tlm::tlm_command cmd, std::uint64_t addr, void* data,
+                     unsigned len) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(data));
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  socket->b_transport(gp, d);
+}
 
 }  // namespace gputlm::control

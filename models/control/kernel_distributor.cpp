@@ -77,14 +77,7 @@ bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
       return true;
     }
     std::uint32_t index = static_cast<std::uint32_t>(e);
-    tlm::tlm_generic_payload bell;
-    bell.set_command(tlm::TLM_WRITE_COMMAND);
-    bell.set_address(0);
-    bell.set_data_ptr(reinterpret_cast<unsigned char*>(&index));
-    bell.set_data_length(sizeof index);
-    bell.set_streaming_width(sizeof index);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    doorbell->b_transport(bell, d);
+    register_access(doorbell, tlm::TLM_WRITE_COMMAND, 0, &index, sizeof index);
     return true;
   }
   return false;

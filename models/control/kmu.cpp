@@ -243,14 +243,7 @@ bool kmu::take_launch(tlm::tlm_generic_payload& gp) {
   for (std::uint32_t i = 0; i < c.count; ++i) c.joined[i] = group_ref::none;
   c.search_cycles = 0;
   if (dtbl && agg) {
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(0);
-    t.set_data_ptr(reinterpret_cast<unsigned char*>(&c));
-    t.set_data_length(sizeof c);
-    t.set_streaming_width(sizeof c);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*agg)->b_transport(t, d);
+    register_access(*agg, tlm::TLM_WRITE_COMMAND, 0, &c, sizeof c);
   }
   const kernel_run& parent = w->kernel(c.parent);
   std::uint32_t device_kernels = 0;

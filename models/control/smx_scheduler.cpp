@@ -104,28 +104,15 @@ void smx_scheduler::sample_occupancy(std::uint64_t now) {
 void smx_scheduler::start_of_simulation() {
   // Read each SMX's capability registers.
   for (std::size_t s = 0; s < smx.size(); ++s) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(tbcr_caps);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&m_smx[s].caps));
-    gp.set_data_length(sizeof(core::smx_limits));
-    gp.set_streaming_width(sizeof(core::smx_limits));
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*smx[s])->b_transport(gp, d);
+    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, &m_smx[s].caps,
+                    sizeof(core::smx_limits));
     m_warp_capacity +=
         m_smx[s].caps.max_threads / std::max<std::uint32_t>(1, m_smx[s].caps.warp_size);
   }
 }
 
 void smx_scheduler::kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* data, unsigned len) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(cmd);
-  gp.set_address(addr);
-  gp.set_data_ptr(static_cast<unsigned char*>(data));
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  kd->b_transport(gp, d);
+  register_access(kd, cmd, addr, data, len);
 }
 
 kde_record smx_scheduler::read_record(std::uint32_t entry) {
@@ -206,16 +193,8 @@ const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
 
 // Every SMX hears of a kernel's completion (its L1 is flushed at kernel end).
 void smx_scheduler::kernel_done(std::uint32_t kernel) {
-  for (auto& s : smx) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(tbcr_kernel_done);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&kernel));
-    gp.set_data_length(sizeof kernel);
-    gp.set_streaming_width(sizeof kernel);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*s)->b_transport(gp, d);
-  }
+  for (auto& s : smx)
+    register_access(*s, tlm::TLM_WRITE_COMMAND, tbcr_kernel_done, &kernel, sizeof kernel);
 }
 
 void smx_scheduler::wake_next_cycle() {
@@ -374,14 +353,7 @@ tlm::tlm_sync_enum smx_scheduler::agt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 std::uint32_t smx_scheduler::agt_access(agt_command c, std::uint64_t* cycles) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(0);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&c));
-  gp.set_data_length(sizeof c);
-  gp.set_streaming_width(sizeof c);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  (*agt)->b_transport(gp, d);
+  register_access(*agt, tlm::TLM_WRITE_COMMAND, 0, &c, sizeof c);
   if (cycles) *cycles = c.cycles;
   return c.result;
 }

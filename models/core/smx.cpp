@@ -953,16 +953,8 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       kind = writes ? access_kind::global_store : access_kind::global_load;
       break;
   }
-  std::uint32_t p;
-  if (m_pending_free.empty()) {
-    p = static_cast<std::uint32_t>(m_pending.size());
-    m_pending.emplace_back();
-  } else {
-    p = m_pending_free.back();
-    m_pending_free.pop_back();
-  }
+  const std::uint32_t p = acquire_pending();
   pending_load& pl = m_pending[p];
-  pl = pending_load{};
   pl.warp = wi;
   pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
@@ -1229,6 +1221,20 @@ void smx::release_device_sync(std::uint32_t s) {
   wake_at(clock().next_cycle());
 }
 
+// A free pending-load record (reused, or a new one), reset.
+std::uint32_t smx::acquire_pending() {
+  std::uint32_t p;
+  if (m_pending_free.empty()) {
+    p = static_cast<std::uint32_t>(m_pending.size());
+    m_pending.emplace_back();
+  } else {
+    p = m_pending_free.back();
+    m_pending_free.pop_back();
+  }
+  m_pending[p] = pending_load{};
+  return p;
+}
+
 void smx::context_traffic(std::uint32_t s, bool restore) {
   tb_state& tb = m_tbs[s];
   // The TB's registers (its warps' threads, registers rounded as allocated) and its shared
@@ -1247,16 +1253,8 @@ void smx::context_traffic(std::uint32_t s, bool restore) {
     if (restore) release_device_sync(s);
     return;
   }
-  std::uint32_t p;
-  if (m_pending_free.empty()) {
-    p = static_cast<std::uint32_t>(m_pending.size());
-    m_pending.emplace_back();
-  } else {
-    p = m_pending_free.back();
-    m_pending_free.pop_back();
-  }
+  const std::uint32_t p = acquire_pending();
   pending_load& pl = m_pending[p];
-  pl = pending_load{};
   pl.warp = rep;
   pl.requests = lines;
   if (restore) pl.restores_tb = s;

@@ -206,6 +206,7 @@ class smx : public component {
   void release_device_sync(std::uint32_t slot);
   // Queues the requests that save (store) or restore (load) a TB's context.
   void context_traffic(std::uint32_t slot, bool restore);
+  std::uint32_t acquire_pending();
   void maybe_finish_warp(std::uint32_t wi);
   void finish_tb(std::uint32_t slot);
   pipe pipe_of(const traces::warp_instruction& in) const;
