@@ -312,9 +312,14 @@ int run_main(const std::vector<std::string>& args) {
     kernels.push_back(std::move(j));
   }
   const edge_dispatcher::livelock& livelock = edge_dispatcher::instance().livelock_report();
-  // A DeviceKernel entry that no launch named: the trace lists a child nobody launched.
+  // A DeviceKernel entry that no launch named: the trace lists a child nobody launched
+  // (when everything launched did finish; else the run stopped before its parent could).
+  bool launched_finished = true;
   for (const auto& k : work.kernels())
-    if (k.device && k.parent == control::kernel_run::none && !livelock.stopped)
+    if (!(k.device && k.parent == control::kernel_run::none))
+      launched_finished = launched_finished && k.finished;
+  for (const auto& k : work.kernels())
+    if (k.device && k.parent == control::kernel_run::none && !livelock.stopped && launched_finished)
       throw input_error(
           {trace_path, 0, 0}, k.name,
           "a DeviceKernel entry that no CDP.LAUNCH or DTBL.LAUNCH of the trace names");

@@ -15,6 +15,7 @@
 #include "sc_main/generated/version.h"
 #include "sc_main/host_memory.h"
 #include "sc_main/import_config.h"
+#include "traces/footprint.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/locality.h"
 #include "traces/trace_cli.h"
@@ -75,8 +76,10 @@ int trace_main(std::vector<std::string> args) {
   if (sub == "convert") return gputlm::traces::convert_main(args);
   if (sub == "gen") return gputlm::traces::generators::gen_main(args);
   if (sub == "locality") return gputlm::traces::locality_main(args);
+  if (sub == "footprint") return gputlm::traces::footprint_main(args);
   if (sub == "--help" || sub == "-h") {
-    std::cout << "usage: gputlm trace info|convert|gen|locality ... (each takes --help)\n";
+    std::cout
+        << "usage: gputlm trace info|convert|gen|locality|footprint ... (each takes --help)\n";
     return gputlm::exit_ok;
   }
   throw gputlm::input_error({"<command line>", 0, 0}, "trace " + sub,

@@ -127,14 +127,9 @@ po::options_description options() {
 
 int locality_main(const std::vector<std::string>& args) {
   const po::options_description opts = options();
-  po::positional_options_description pos;
-  pos.add("trace", 1);
-  auto vm = parse_command_line(args, opts, pos);
-  if (vm.count("help")) {
-    std::cout << opts;
-    return exit_ok;
-  }
-  if (!vm.count("trace")) throw input_error(command_line, "TRACE", "no trace given");
+  const auto parsed = parse_trace_command(args, opts);
+  if (!parsed) return exit_ok;
+  const po::variables_map& vm = *parsed;
   if (!vm.count("output")) throw input_error(command_line, "-o", "no output directory given");
   const std::string trace_path = vm["trace"].as<std::string>();
   const std::uint32_t granularity = parse_granularity(vm["granularity"].as<std::string>());

@@ -214,14 +214,9 @@ int info_main(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")("trace", po::value<std::string>(),
                                                  "trace: directory, kernelslist.g or .gtb")(
       "strict", "an unknown opcode is an error");
-  po::positional_options_description pos;
-  pos.add("trace", 1);
-  auto vm = parse_command_line(args, opts, pos);
-  if (vm.count("help")) {
-    std::cout << opts;
-    return exit_ok;
-  }
-  if (!vm.count("trace")) throw input_error(k_cmdline, "TRACE", "no trace given");
+  const auto parsed = parse_trace_command(args, opts);
+  if (!parsed) return exit_ok;
+  const po::variables_map& vm = *parsed;
   open_options oo;
   oo.strict = vm.count("strict") > 0;
   auto app = open_trace(vm["trace"].as<std::string>(), oo);

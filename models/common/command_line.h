@@ -3,6 +3,8 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,21 @@ inline boost::program_options::variables_map parse_command_line(
   } catch (const po::error& e) {
     throw input_error(command_line, "", e.what());
   }
+  return vm;
+}
+
+// A `gputlm trace` subcommand's arguments: TRACE as the first positional argument,
+// required. Empty when --help was asked (the options are printed on stdout).
+inline std::optional<boost::program_options::variables_map> parse_trace_command(
+    const std::vector<std::string>& args, const boost::program_options::options_description& opts) {
+  boost::program_options::positional_options_description pos;
+  pos.add("trace", 1);
+  auto vm = parse_command_line(args, opts, pos);
+  if (vm.count("help")) {
+    std::cout << opts;
+    return std::nullopt;
+  }
+  if (!vm.count("trace")) throw input_error(command_line, "TRACE", "no trace given");
   return vm;
 }
 

@@ -131,7 +131,7 @@ void agt::send_fetches() {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     const tlm::tlm_sync_enum s = mem->nb_transport_fw(gp, ph, d);
-    if (s == tlm::TLM_ACCEPTED) m_mem_blocked = true;  // END_REQ withheld
+    if (s == tlm::TLM_ACCEPTED) m_mem_blocked = &gp;  // END_REQ withheld
     if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::BEGIN_RESP)) {
       tlm::tlm_phase resp = tlm::BEGIN_RESP;
       mem_bw(gp, resp, d);
@@ -142,12 +142,13 @@ void agt::send_fetches() {
 tlm::tlm_sync_enum agt::mem_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                sc_core::sc_time&) {
   if (phase == tlm::END_REQ) {
-    m_mem_blocked = false;
+    if (&gp == m_mem_blocked) m_mem_blocked = nullptr;
     send_fetches();
     return tlm::TLM_ACCEPTED;
   }
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  m_mem_blocked = false;  // a response implies the end of its request phase
+  // A response implies the end of its own request phase (not of another fetch's).
+  if (&gp == m_mem_blocked) m_mem_blocked = nullptr;
   const mem_request& r = payload_pool::request(gp);
   auto* asked = static_cast<tlm::tlm_generic_payload*>(r.origin);
   m_fetch_cycles +=

@@ -33,8 +33,8 @@ class agt : public component {
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
   std::string added_hardware() const override {
-    return "AGT: " + std::to_string(*m_entries) + " entries x 20 B = " +
-           std::to_string(*m_entries * 20) + " B";
+    return "AGT: " + std::to_string(*m_entries) +
+           " entries x 20 B = " + std::to_string(*m_entries * 20) + " B";
   }
   std::string pending_work() const override;
 
@@ -76,7 +76,7 @@ class agt : public component {
   // Fetches of global records: the scheduler's requests in order, and the memory request
   // of each one sent (index = position of the scheduler's payload).
   std::deque<tlm::tlm_generic_payload*> m_to_send;
-  bool m_mem_blocked = false;
+  tlm::tlm_generic_payload* m_mem_blocked = nullptr;  // the fetch whose END_REQ is withheld
   std::uint64_t m_sampled_at = 0;
   traced_value m_trace_used;
   counter m_allocations, m_hits, m_misses, m_fetches, m_fetch_cycles;

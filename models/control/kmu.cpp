@@ -1,5 +1,6 @@
 #include "models/control/kmu.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/common/edge_scheduler.h"
@@ -44,12 +45,18 @@ kmu::kmu(const sc_core::sc_module_name& name, const block_context& ctx) : compon
   add_stat(
       "max_pending_launches", [this] { return double(m_max_pending); },
       "most kernels in the launch pool at once", dp);
+  m_order = std::make_unique<launch_pool_order>(
+      *m_pool_order, static_cast<std::uint32_t>(*m_priority_levels), smx.size());
+  if (*m_pool_order == "smx_bound")
+    add_stat("pool_scan_cycles", m_scan_cycles,
+             "LaPerm: cycles the KMU spent examining SMX-bound queues with nothing eligible");
 }
 
 void kmu::validate() {
   m_hw_queues.require(*m_hw_queues >= 1, "needs at least one hardware queue");
   m_hw_queues.require(*m_hw_queues <= 4096, "must be at most 4096");
   m_pending_launch_limit.require(*m_pending_launch_limit >= 1, "must be at least 1");
+  m_priority_levels.require(*m_priority_levels <= 64, "must be at most 64");
   for (const param<cycles>* l : {&m_kernel_launch_latency, &m_dispatch_latency})
     l->require((*l)->value <= cycles::max_latency,
                "must be at most " + units::format_cycles(cycles::max_latency));
@@ -57,8 +64,12 @@ void kmu::validate() {
 
 std::string kmu::pending_work() const {
   if (m_pool_queue.empty() && m_waiting.empty()) return {};
-  return std::to_string(m_pool_queue.size()) + " device kernels in the launch pool, " +
-         std::to_string(m_waiting.size()) + " launches waiting for room in it";
+  std::string s = std::to_string(m_pool_queue.size()) + " device kernels in the launch pool, " +
+                  std::to_string(m_waiting.size()) + " launches waiting for room in it";
+  if (!m_waiting.empty())  // the parents hold the SMXs their children need
+    s += " (pool full: raise kmu.pending_launch_limit, as the application would with "
+         "cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount))";
+  return s;
 }
 
 void kmu::host_thread() {
@@ -93,8 +104,8 @@ void kmu::host_thread() {
           (q.eligible_cycle == next->eligible_cycle && q.front() < next->front()))
         next = &q;
     }
-    const bool device = !m_pool_queue.empty() &&
-                        (!next || m_pool_queue.front().eligible_cycle < next->eligible_cycle);
+    const std::uint64_t pool_eligible = m_order->earliest(m_pool_queue);
+    const bool device = !m_pool_queue.empty() && (!next || pool_eligible < next->eligible_cycle);
     if (!pending && m_waiting.empty()) {
       wait(m_changed);  // (device launches may still come from running kernels)
       continue;
@@ -103,8 +114,7 @@ void kmu::host_thread() {
       wait(m_changed);
       continue;
     }
-    const std::uint64_t eligible =
-        device ? m_pool_queue.front().eligible_cycle : next->eligible_cycle;
+    const std::uint64_t eligible = device ? pool_eligible : next->eligible_cycle;
     const std::uint64_t now = clock().now_cycle();
     if (eligible > now) {
       wait(clock().edge_time(eligible) - sc_core::sc_time_stamp(), m_changed);
@@ -112,8 +122,15 @@ void kmu::host_thread() {
     }
     std::uint32_t k;
     if (device) {
-      k = m_pool_queue.front().kernel;
-      m_pool_queue.pop_front();
+      std::uint64_t scan = 0;
+      const std::size_t i = m_order->pick(m_pool_queue, now, &scan);
+      if (scan) {  // LaPerm: the SMX-bound queues are examined one SMX per cycle
+        m_scan_cycles += scan;
+        wait(clock().delay_cycles(scan));
+        continue;
+      }
+      k = m_pool_queue[i].kernel;
+      m_pool_queue.erase(m_pool_queue.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       k = next->front();
       next->in_flight = true;
@@ -262,7 +279,8 @@ bool kmu::take_launch(tlm::tlm_generic_payload& gp) {
     // that falls back is launched once its parameter buffer and the search are done.
     const std::uint64_t launched =
         dtbl ? std::max(now, c.issue_cycle + std::max(c.api_cycles, c.search_cycles)) : now;
-    m_pool_queue.push_back({c.child[i], launched + m_dispatch_latency->value});
+    m_pool_queue.push_back(
+        {c.child[i], launched + m_dispatch_latency->value, child.depth, child.launch_smx});
     ++m_pending;
   }
   m_max_pending = std::max(m_max_pending, m_pending);

@@ -30,6 +30,7 @@
 #include "models/common/component.h"
 #include "models/common/mem_request.h"
 #include "models/control/control_registers.h"
+#include "models/control/launch_pool_order.h"
 
 namespace gputlm::control {
 
@@ -54,11 +55,6 @@ class kmu : public component {
     std::uint64_t eligible_cycle = 0;    // head may be dispatched from this cycle on
     bool empty() const { return head == kernels.size(); }
     std::uint32_t front() const { return kernels[head]; }
-  };
-  // A device-launched kernel in the launch pool.
-  struct pending_kernel {
-    std::uint32_t kernel;
-    std::uint64_t eligible_cycle;
   };
   // What the KMU keeps per workload kernel.
   struct kernel_state {
@@ -92,9 +88,17 @@ class kmu : public component {
       "(cudaLimitDevRuntimePendingLaunchCount)"};
   param<bool> m_dtbl{*this, "dtbl", false,
                      "DTBL: aggregation commands go to the SMX scheduler (`agg` socket)"};
+  choice_param m_pool_order{*this,
+                            "pool_order",
+                            "fifo",
+                            "device launch pool to KD: fifo, or LaPerm's priority (TB-Pri) or "
+                            "smx_bound (SMX-Bind: one SMX per cycle)",
+                            {"fifo", "priority", "smx_bound"}};
+  param<std::uint64_t> m_priority_levels{*this, "priority_levels", 4,
+                                         "LaPerm: L, the highest priority level"};
 
   std::vector<hw_queue> m_queues;
-  std::deque<pending_kernel> m_pool_queue;          // launched, waiting for a KDE
+  std::deque<pending_launch> m_pool_queue;          // launched, waiting for a KDE
   std::deque<tlm::tlm_generic_payload*> m_waiting;  // launches waiting for pool room
   std::vector<kernel_state> m_state;                // per workload kernel
   std::uint64_t m_pending = 0;                      // kernels in the launch pool
@@ -109,6 +113,8 @@ class kmu : public component {
   counter m_device_kernels, m_launch_commands, m_pool_full_waits, m_fallback_groups;
   histogram m_launch_latency{1000, 100};  // cycles from the API calls to the launch taken
   std::uint64_t m_max_pending = 0;
+  std::unique_ptr<launch_pool_order> m_order;  // which pooled kernel goes next
+  counter m_scan_cycles;                       // LaPerm smx_bound
 };
 
 }  // namespace gputlm::control

@@ -30,9 +30,22 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     agt->register_nb_transport_bw(this, &smx_scheduler::agt_bw);
     declare_socket("agt", *agt);
   }
+  m_priority_levels.require(*m_priority_levels <= 64, "must be at most 64");
+  m_smx_cluster.require(*m_smx_cluster >= 1 && *m_smx_cluster <= *m_smxs,
+                        "must be between 1 and the SMX count");
+  m_bound_queue_entries.require(*m_bound_queue_entries >= 1 && *m_bound_queue_entries <= 65536,
+                                "must be between 1 and 65536");
+  m_shared_queue_entries.require(*m_shared_queue_entries >= 1 && *m_shared_queue_entries <= 65536,
+                                 "must be between 1 and 65536");
+  laperm_policy::params lp;
+  lp.levels = static_cast<std::uint32_t>(*m_priority_levels);
+  lp.cluster = static_cast<std::uint32_t>(*m_smx_cluster);
+  lp.onchip_entries = static_cast<std::uint32_t>(*m_bound_queue_entries);
+  lp.shared_entries = static_cast<std::uint32_t>(*m_shared_queue_entries);
   m_policy = make_tb_policy(*m_policy_name, *m_tb_selection, *m_smx_selection, *m_task_stealing,
-                            m_next_tb_latency->value);
+                            m_next_tb_latency->value, lp);
   m_paver = dynamic_cast<paver_policy*>(m_policy.get());
+  m_laperm = dynamic_cast<laperm_policy*>(m_policy.get());
   m_smx.resize(*m_smxs);
   SC_METHOD(dispatch);
   sensitive << m_wake;
@@ -48,6 +61,20 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     add_stat(
         "paver_stolen_tbs", [this] { return double(m_paver->stolen_tbs); },
         "TBs moved by task stealing");
+  }
+  if (m_laperm) {  // LaPerm's own figures (only with its policies)
+    add_stat(
+        "laperm_bound_tbs", [this] { return double(m_laperm->bound_tbs); },
+        "TBs an SMX took from its own bound queues");
+    add_stat(
+        "laperm_backup_tbs", [this] { return double(m_laperm->backup_tbs); },
+        "Adaptive-Bind: TBs an SMX took from its backup unit's queues");
+    add_stat(
+        "laperm_overflow", [this] { return double(m_laperm->overflowed); },
+        "sources queued beyond the on-chip queue entries (kept in global memory)");
+    add_stat(
+        "laperm_scan_cycles", [this] { return double(m_laperm->scan_cycles); },
+        "cycles the one-SMX-per-cycle scan spent on SMXs with nothing to take");
   }
   const std::string dp = dynamic_parallelism_stats;
   add_stat("child_wait", m_child_wait,
@@ -69,6 +96,20 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
       "occupancy_mean",
       [this] { return m_occupancy_cycles ? m_occupancy_sum / double(m_occupancy_cycles) : 0.0; },
       "resident warps over all SMXs' warp slots, time average up to the last TB completed", dp);
+}
+
+std::string smx_scheduler::pending_work() const {
+  std::size_t waiting = 0, running = 0;
+  for (const kde_record& e : m_entries) {
+    waiting += e.tbs_left();
+    running += e.tbs_running;
+  }
+  std::string s;
+  if (!m_entries.empty())
+    s = std::to_string(m_entries.size()) + " kernel entries (" + std::to_string(waiting) +
+        " with TBs or groups to dispatch, " + std::to_string(running) + " TBs running)";
+  if (std::string p = m_policy->pending(); !p.empty()) s += (s.empty() ? "" : "; ") + p;
+  return s;
 }
 
 void smx_scheduler::validate() {
@@ -133,6 +174,7 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
     k.launched = true;
     k.tbs.assign(m_entries.back().tbs_total, tb_log_entry{});
   }
+  m_policy->source_added(*this, source_of(m_entries.back(), entry));
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
 }
@@ -172,6 +214,24 @@ std::uint32_t smx_scheduler::capacity(std::size_t smx, std::size_t entry) const 
 }
 
 std::uint64_t smx_scheduler::now() const { return clock().now_cycle(); }
+
+int smx_scheduler::entry_of(std::uint32_t kde) const {
+  for (std::size_t i = 0; i < m_entry_ids.size(); ++i)
+    if (m_entry_ids[i] == kde) return static_cast<int>(i);
+  return -1;
+}
+
+tb_source smx_scheduler::source_of(const kde_record& e, std::uint32_t kde) const {
+  tb_source src;
+  src.kde = kde;
+  src.kernel = e.kernel;
+  src.tbs = e.tbs_total;
+  if (workload* w = work().ptr) {
+    src.depth = w->kernel(e.kernel).depth;
+    src.launch_smx = w->kernel(e.kernel).launch_smx;
+  }
+  return src;
+}
 
 // PAVER's JIT analysis: the kernel's locality graph from its trace (cached beside it).
 const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
@@ -221,7 +281,7 @@ void smx_scheduler::dispatch() {
   std::uint32_t tb = 0;
   std::uint32_t kernel = entry.kernel;
   std::uint32_t agei = group_ref::none;
-  if (entry.next_tb < entry.tbs_total) {
+  if (choice.group == tb_source::none && entry.next_tb < entry.tbs_total) {
     kd_access(tlm::TLM_READ_COMMAND, kde * kd_register::entry_stride + kd_register::next_tb, &tb,
               sizeof tb);
     if (choice.tb != tb_choice::none_tb) tb = choice.tb;  // the policy's order, not NextBL
@@ -234,8 +294,10 @@ void smx_scheduler::dispatch() {
     }
   } else {
     // The next TB of the kernel's current aggregated group (SSCR = {KDEI, AGEI, NextBL}).
+    // (A policy may name the group; else the chain's head.)
     entry_groups& eg = m_entry_groups[ei];
-    group_state& g = m_groups[eg.head];
+    const std::uint32_t seq = choice.group != tb_source::none ? choice.group : eg.head;
+    group_state& g = m_groups[seq];
     tb = g.next_blk++;
     ++g.running;
     kernel = g.kernel;
@@ -250,17 +312,7 @@ void smx_scheduler::dispatch() {
       agt_access(c);
     }
     ++m_group_tbs;
-    if (g.next_blk == g.blocks) {  // the group is scheduled: on to the next one (Next)
-      if (eg.head == eg.tail) {
-        eg.head = eg.tail = none;
-        entry.nagei = group_ref::none;
-        entry.marked = 0;  // LAGEI reached: unmarked
-      } else {
-        eg.head = g.next;
-        entry.nagei = m_groups[eg.head].ref;
-      }
-      write_groups(ei);
-    }
+    if (g.next_blk == g.blocks) unlink_group(ei, seq);  // scheduled: on to Next
   }
   ++entry.tbs_running;
 
@@ -314,11 +366,51 @@ void smx_scheduler::dispatch() {
   wake_next_cycle();
 }
 
+void smx_scheduler::unlink_group(std::size_t i, std::uint32_t seq) {
+  kde_record& entry = m_entries[i];
+  entry_groups& eg = m_entry_groups[i];
+  group_state& g = m_groups[seq];
+  if (eg.head == eg.tail) {
+    eg.head = eg.tail = none;
+    entry.nagei = group_ref::none;
+    entry.marked = 0;  // LAGEI reached: unmarked
+  } else if (seq == eg.head) {
+    eg.head = g.next;
+    m_groups[eg.head].prev = none;
+    entry.nagei = m_groups[eg.head].ref;
+  } else {  // taken out of the middle or the end (a policy's order): relink Next
+    group_state& before = m_groups[g.prev];
+    before.next = g.next;
+    if (g.next != none) m_groups[g.next].prev = g.prev;
+    if (seq == eg.tail) {
+      eg.tail = g.prev;
+      entry.lagei = before.ref;
+    }
+    if (!group_ref::is_global(before.ref)) {
+      agt_command sn;
+      sn.what = agt_command::op::set_next;
+      sn.index = before.ref;
+      sn.next = g.next == none ? group_ref::none : m_groups[g.next].ref;
+      agt_access(sn);
+    }
+  }
+  write_groups(i);
+}
+
 bool smx_scheduler::next_tb_ready(std::size_t i) {
   const kde_record& e = m_entries[i];
   if (e.next_tb < e.tbs_total) return true;
   if (e.nagei == group_ref::none) return false;
-  group_state& g = m_groups[m_entry_groups[i].head];
+  return group_ready(m_entry_groups[i].head);
+}
+
+void smx_scheduler::group_on_chip(std::uint32_t seq) {
+  group_state& g = m_groups[seq];
+  if (!g.fetching) g.loaded = true;
+}
+
+bool smx_scheduler::group_ready(std::uint32_t seq) {
+  group_state& g = m_groups[seq];
   const std::uint64_t now = clock().now_cycle();
   if (g.ready_cycle > now) {
     m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(g.ready_cycle - now)));
@@ -383,6 +475,7 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   std::uint64_t kde_search = 0;
   std::uint64_t lookup = 0;
   std::vector<std::uint32_t> joined_seq;
+  std::uint64_t insert_cycles = 0;  // the policy's queue insertion (LaPerm's bound queues)
   for (std::uint32_t n = 0; n < c.count; ++n) {
     c.joined[n] = group_ref::none;
     const traces::kernel_info& info = w->reader(c.child[n]).info();
@@ -430,6 +523,7 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     if (eg.tail != none) {
       group_state& last = m_groups[eg.tail];
       last.next = seq;
+      g.prev = eg.tail;
       if (!group_ref::is_global(last.ref)) {
         agt_command sn;
         sn.what = agt_command::op::set_next;
@@ -450,6 +544,14 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     write_groups(i);
     c.joined[n] = g.kde;
     joined_seq.push_back(seq);
+    tb_source src;
+    src.kde = g.kde;
+    src.group = seq;
+    src.kernel = c.child[n];
+    src.tbs = g.blocks;
+    src.depth = w->kernel(c.child[n]).depth;
+    src.launch_smx = c.smx;
+    insert_cycles = std::max(insert_cycles, m_policy->source_added(*this, src));
     ++m_groups_coalesced;
     kernel_run& run = w->kernel(c.child[n]);
     run.how = launch_kind::dtbl_group;
@@ -457,7 +559,7 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     run.launched = true;
     run.tbs.assign(g.blocks, tb_log_entry{});
   }
-  c.search_cycles = kde_search * m_kde_search_latency->value + lookup;
+  c.search_cycles = kde_search * m_kde_search_latency->value + lookup + insert_cycles;
   // A group's TBs may run once its launch is done: max(parameter buffer, searches).
   const std::uint64_t ready = c.issue_cycle + std::max(c.api_cycles, c.search_cycles);
   for (std::uint32_t seq : joined_seq) m_groups[seq].ready_cycle = ready;

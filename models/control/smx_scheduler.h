@@ -45,6 +45,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
   smx_scheduler(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
+  std::string pending_work() const override;
   std::string added_hardware() const override { return m_policy->hardware(m_smx.size()); }
 
   tlm_utils::simple_initiator_socket<smx_scheduler> kd{"kd"};
@@ -69,6 +70,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
     std::uint32_t kde = 0;     // the native kernel's entry
     std::uint32_t blocks = 0, next_blk = 0, running = 0;
     std::uint32_t next = none;      // the next group linked to the same kernel (seq)
+    std::uint32_t prev = none;      // the one before it (a policy may take any group)
     std::uint64_t ready_cycle = 0;  // its launch's API calls are done
     bool loaded = true;             // its record is at hand (an AGT entry, or fetched)
     bool fetching = false;
@@ -90,6 +92,12 @@ class smx_scheduler : public component, private tb_scheduler_view {
   void write_groups(std::size_t i);
   // Whether entry i's next TB can be dispatched now (a group's must be ready and at hand).
   bool next_tb_ready(std::size_t i);
+  bool group_ready(std::uint32_t seq) override;
+  void group_on_chip(std::uint32_t seq) override;
+  int entry_of(std::uint32_t kde) const override;
+  // Group `seq` of entry i has all its TBs dispatched: out of the entry's chain.
+  void unlink_group(std::size_t i, std::uint32_t seq);
+  tb_source source_of(const kde_record& e, std::uint32_t kde) const;
   std::uint32_t seq_of(std::uint32_t ref) const;
   void sample_occupancy(std::uint64_t now);
   void doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -116,11 +124,12 @@ class smx_scheduler : public component, private tb_scheduler_view {
       *this, "tb_selection", "fcfs", "lrr: which kernel entry's TB goes next", {"fcfs"}};
   choice_param m_smx_selection{
       *this, "smx_selection", "round_robin", "lrr: which SMX gets it", {"round_robin"}};
-  choice_param m_policy_name{*this,
-                             "policy",
-                             "lrr",
-                             "TB scheduling policy (docs/tb-scheduling.md)",
-                             {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts"}};
+  choice_param m_policy_name{
+      *this,
+      "policy",
+      "lrr",
+      "TB scheduling policy (docs/tb-scheduling.md)",
+      {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri", "smx_bind", "adaptive_bind"}};
   param<bool> m_task_stealing{*this, "task_stealing", true,
                               "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)"};
   param<cycles> m_next_tb_latency{
@@ -130,6 +139,17 @@ class smx_scheduler : public component, private tb_scheduler_view {
       "PAVER: load of an SMX's nextTB register from the global queue (a global-memory load)"};
   param<std::uint64_t> m_locality_granularity{
       *this, "locality_granularity", 4, "PAVER: bytes per data reference of the locality graph"};
+  param<std::uint64_t> m_priority_levels{
+      *this, "priority_levels", 4,
+      "LaPerm: L, the highest priority (a child's is its parent's + 1, clamped at L)"};
+  param<std::uint64_t> m_smx_cluster{*this, "smx_cluster", 1,
+                                     "LaPerm: SMXs sharing one L1 (SMX-Bind binds to the cluster)"};
+  param<std::uint64_t> m_bound_queue_entries{
+      *this, "bound_queue_entries", 128,
+      "LaPerm SMX-Bind: on-chip bound-queue entries per SMX (24 B each); more overflow to "
+      "global memory"};
+  param<std::uint64_t> m_shared_queue_entries{*this, "shared_queue_entries", 32,
+                                              "LaPerm SMX-Bind: on-chip entries of the shared PQ0"};
 
   // tb_scheduler_view
   std::size_t smx_count() const override { return m_smx.size(); }
@@ -141,8 +161,9 @@ class smx_scheduler : public component, private tb_scheduler_view {
   std::uint64_t now() const override;
 
   std::unique_ptr<tb_policy> m_policy;
-  paver_policy* m_paver = nullptr;  // m_policy, when it is one of PAVER's
-  paver::graph m_locality;          // the graph of the kernel PAVER schedules
+  paver_policy* m_paver = nullptr;    // m_policy, when it is one of PAVER's
+  laperm_policy* m_laperm = nullptr;  // m_policy, when it is one of LaPerm's
+  paver::graph m_locality;            // the graph of the kernel PAVER schedules
   std::unique_ptr<traces::locality_cache> m_locality_cache;
   std::vector<smx_state> m_smx;
   std::vector<std::uint32_t> m_entry_ids;    // KDE index of each entry in m_entries

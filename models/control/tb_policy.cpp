@@ -181,9 +181,218 @@ std::string paver_policy::hardware(std::size_t smxs) const {
   return s;
 }
 
+// LaPerm ----------------------------------------------------------------------------------
+
+std::uint64_t laperm_policy::source_added(tb_scheduler_view& v, const tb_source& src) {
+  const std::uint32_t p = priority(src.depth);
+  if (m_global.empty()) {
+    m_global.resize(m_p.levels + 1);
+    if (m_mode != mode::tb_pri) {
+      m_bound.assign(units(v.smx_count()), level_queues(m_p.levels + 1));
+      m_backup.assign(v.smx_count(), tb_source::none);
+    }
+  }
+  queued q{src, src.tbs};
+  if (q.left == 0) return 0;
+  if (m_mode == mode::tb_pri || p == 0) {
+    // TB-Pri's queues are the AGT and global memory; Bind's PQ0 holds shared_entries on chip.
+    if (m_mode != mode::tb_pri && m_global[0].size() >= m_p.shared_entries) ++overflowed;
+    m_global[p].push_back(q);
+    return 0;  // FCFS within a level: appended at the tail (AGT / global-memory queues)
+  }
+  // SMX-Bind: the bound unit's array of on-chip entries, levels in decreasing priority;
+  // the insertion scans the entries of higher or equal priority for its position.
+  level_queues& qs = m_bound[unit_of(src.launch_smx % v.smx_count())];
+  std::size_t held = 0, ahead = 0;
+  for (std::uint32_t l = 1; l <= m_p.levels; ++l) {
+    held += qs[l].size();
+    if (l >= p) ahead += qs[l].size();
+  }
+  if (held >= std::size_t(m_p.onchip_entries) * m_p.cluster)
+    ++overflowed;  // kept in the global-memory overflow
+  else if (src.group != tb_source::none)
+    v.group_on_chip(src.group);  // its 24-B entry holds what the scheduler needs
+  qs[p].push_back(q);
+  if (src.group == tb_source::none) return 0;  // CDP: the KMU's store, no extra cycles
+  return std::min<std::uint64_t>(ahead + 1, std::uint64_t(m_p.onchip_entries) * m_p.cluster);
+}
+
+bool laperm_policy::empty(const level_queues& qs, std::uint32_t lo, std::uint32_t hi) const {
+  for (std::uint32_t l = lo; l <= hi && l < qs.size(); ++l)
+    if (!qs[l].empty()) return false;
+  return true;
+}
+
+laperm_policy::queued* laperm_policy::find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo,
+                                           std::uint32_t hi, int s, int* smx_out) {
+  const std::size_t n = v.smx_count();
+  std::vector<int> unfit;  // entries whose TB fits nowhere (same demand: skip the rest)
+  for (std::uint32_t l = std::min<std::uint32_t>(hi, std::uint32_t(qs.size()) - 1) + 1; l-- > lo;) {
+    bool group_seen = false;  // groups leave a queue in order: only its first is a candidate
+    for (queued& q : qs[l]) {
+      if (q.src.group != tb_source::none) {
+        if (group_seen) continue;
+        group_seen = true;
+      }
+      const int e = v.entry_of(q.src.kde);
+      if (e < 0) continue;
+      if (std::find(unfit.begin(), unfit.end(), e) != unfit.end()) continue;
+      const bool ready = q.src.group == tb_source::none ? v.entries()[std::size_t(e)].next_tb <
+                                                              v.entries()[std::size_t(e)].tbs_total
+                                                        : v.group_ready(q.src.group);
+      if (!ready) continue;
+      if (s >= 0) {
+        if (v.fits(std::size_t(s), std::size_t(e))) return &q;
+        unfit.push_back(e);
+        continue;
+      }
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t t = (m_next_smx + k) % n;
+        if (v.fits(t, std::size_t(e))) {
+          *smx_out = int(t);
+          return &q;
+        }
+      }
+      unfit.push_back(e);
+    }
+  }
+  return nullptr;
+}
+
+tb_choice laperm_policy::take(tb_scheduler_view& v, level_queues& qs, queued* q, int smx) {
+  tb_choice c;
+  c.entry = v.entry_of(q->src.kde);
+  c.smx = smx;
+  c.group = q->src.group;
+  if (--q->left == 0) {
+    for (auto& level : qs) {
+      for (auto it = level.begin(); it != level.end(); ++it)
+        if (&*it == q) {
+          level.erase(it);
+          return c;
+        }
+    }
+  }
+  return c;
+}
+
+// Which queues SMX s takes its next TB from (0: none, 1: its unit's, 2: PQ0, 3: backup).
+int laperm_policy::select(tb_scheduler_view& v, std::size_t s, queued** q, level_queues** from) {
+  const std::size_t u = unit_of(s);
+  const int si = int(s);
+  if ((*q = find(v, m_bound[u], 1, m_p.levels, si, nullptr))) {
+    *from = &m_bound[u];
+    return 1;
+  }
+  if ((*q = find(v, m_global, 0, 0, si, nullptr))) {
+    *from = &m_global;
+    return 2;
+  }
+  if (m_mode != mode::adaptive_bind || !empty(m_bound[u], 1, m_p.levels) || !empty(m_global, 0, 0))
+    return 0;
+  std::uint32_t& b = m_backup[s];
+  if (b == tb_source::none || empty(m_bound[b], 1, m_p.levels)) {
+    b = tb_source::none;
+    for (std::size_t k = 1; k < m_bound.size(); ++k) {
+      const std::size_t t = (u + k) % m_bound.size();
+      if (!empty(m_bound[t], 1, m_p.levels)) {
+        b = std::uint32_t(t);
+        break;
+      }
+    }
+    if (b == tb_source::none) return 0;
+  }
+  if ((*q = find(v, m_bound[b], 1, m_p.levels, si, nullptr))) {
+    *from = &m_bound[b];
+    return 3;
+  }
+  return 0;
+}
+
+tb_choice laperm_policy::pick(tb_scheduler_view& v) {
+  tb_choice none;
+  if (m_global.empty()) return none;  // no source yet
+  const std::size_t n = v.smx_count();
+  if (m_mode == mode::tb_pri) {
+    int smx = -1;
+    queued* q = find(v, m_global, 0, m_p.levels, -1, &smx);
+    if (!q) return none;
+    m_next_smx = (std::size_t(smx) + 1) % n;
+    return take(v, m_global, q, smx);
+  }
+  // One SMX examined per cycle, round robin: the first that has something to take is k
+  // cycles of scanning away.
+  const std::uint64_t now = v.now();
+  if (now < m_scan_due) {
+    none.retry_at = m_scan_due;
+    return none;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t s = (m_next_smx + k) % n;
+    queued* q = nullptr;
+    level_queues* from = nullptr;
+    const int stage = select(v, s, &q, &from);
+    if (!stage) continue;
+    if (k > 0) {
+      m_next_smx = s;
+      m_scan_due = now + k;
+      scan_cycles += k;
+      none.retry_at = m_scan_due;
+      return none;
+    }
+    bound_tbs += stage == 1;
+    backup_tbs += stage == 3;
+    m_next_smx = (s + 1) % n;
+    return take(v, *from, q, int(s));
+  }
+  return none;
+}
+
+std::string laperm_policy::pending() const {
+  std::size_t sources = 0, tbs = 0;
+  auto count = [&](const level_queues& qs) {
+    for (const auto& level : qs)
+      for (const queued& q : level) {
+        ++sources;
+        tbs += q.left;
+      }
+  };
+  count(m_global);
+  for (const level_queues& qs : m_bound) count(qs);
+  if (!sources) return {};
+  return "LaPerm queues hold " + std::to_string(sources) + " sources with " + std::to_string(tbs) +
+         " TBs to dispatch";
+}
+
+std::string laperm_policy::hardware(std::size_t smxs) const {
+  const std::uint32_t ptr_bits = 8;  // an index into 128 entries
+  if (m_mode == mode::tb_pri)
+    return "LaPerm TB-Pri: " + std::to_string(m_p.levels + 1) +
+           " priority queues (CDP: in global memory; DTBL: the AGT and its overflow), a " +
+           std::to_string(m_p.levels + 1) + "-level head/tail pointer pair each (" +
+           std::to_string((m_p.levels + 1) * 2 * 4) + " B)";
+  const std::size_t bytes = smxs * std::size_t(m_p.onchip_entries) * 24;
+  std::string s =
+      "LaPerm " + std::string(m_mode == mode::smx_bind ? "SMX-Bind" : "Adaptive-Bind") +
+      ": per SMX " + std::to_string(m_p.onchip_entries) + " x 24 B bound queue + " +
+      std::to_string(m_p.levels > 0 ? m_p.levels - 1 : 0) + " x " + std::to_string(ptr_bits) +
+      "-bit level pointers (" + std::to_string(bytes) + " B for " + std::to_string(smxs) +
+      " SMXs); shared PQ0 " + std::to_string(m_p.shared_entries) +
+      " x 24 B = " + std::to_string(m_p.shared_entries * 24) + " B; overflow in global memory";
+  if (m_mode == mode::adaptive_bind) {
+    std::uint32_t bits = 1;
+    while ((std::size_t(1) << bits) < units(smxs) + 1) ++bits;
+    s += "; backup-queue register " + std::to_string(bits) + " bits per SMX";
+  }
+  if (m_p.cluster > 1)
+    s += "; queues bound to clusters of " + std::to_string(m_p.cluster) + " SMXs";
+  return s;
+}
+
 std::unique_ptr<tb_policy> make_tb_policy(const std::string& name, const std::string& tb_selection,
                                           const std::string& smx_selection, bool task_stealing,
-                                          std::uint64_t next_tb_latency) {
+                                          std::uint64_t next_tb_latency,
+                                          const laperm_policy::params& laperm) {
   auto lrr = [&] {
     return std::make_unique<lrr_policy>(make_tb_selection(tb_selection),
                                         make_smx_selection(smx_selection));
@@ -199,6 +408,11 @@ std::unique_ptr<tb_policy> make_tb_policy(const std::string& name, const std::st
   if (name == "rb_ts")
     return std::make_unique<paver_policy>(paver_policy::grouping::rb, task_stealing,
                                           next_tb_latency, lrr());
+  if (name == "tb_pri") return std::make_unique<laperm_policy>(laperm_policy::mode::tb_pri, laperm);
+  if (name == "smx_bind")
+    return std::make_unique<laperm_policy>(laperm_policy::mode::smx_bind, laperm);
+  if (name == "adaptive_bind")
+    return std::make_unique<laperm_policy>(laperm_policy::mode::adaptive_bind, laperm);
   throw std::invalid_argument("unknown TB scheduling policy " + name);
 }
 

@@ -12,8 +12,14 @@
 //            `next`, `tail` and `nextTB` registers, nextTB reloaded from global memory
 //            after every issue (`next_tb_latency`); task stealing (Algorithm 2) for
 //            kway_ts and rb_ts when `task_stealing` is on.
+//   tb_pri, smx_bind, adaptive_bind
+//            LaPerm (Wang thesis §5.2, Fig. 26-28): TB sources (kernels, aggregated
+//            groups) in priority queues by launch depth clamped at L; SMX-Bind queues a
+//            child on its parent's SMX (or L1 cluster), Adaptive-Bind lets an SMX with
+//            empty queues take from a backup SMX's.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -43,17 +49,40 @@ class tb_scheduler_view {
   // The locality graph of entry i's kernel (built or taken from its cache once).
   virtual const paver::graph& locality_graph(std::size_t entry) = 0;
   virtual std::uint64_t now() const = 0;
+  // The entry holding KDE `kde`, or -1.
+  virtual int entry_of(std::uint32_t kde) const = 0;
+  // Whether the next TB of aggregated group `group` may go now (asking may start the fetch
+  // of its record from global memory).
+  virtual bool group_ready(std::uint32_t group) = 0;
+  // The policy holds group `group`'s record on chip (LaPerm's bound queues): it need not be
+  // fetched from global memory.
+  virtual void group_on_chip(std::uint32_t group) { (void)group; }
+};
+
+// A source of TBs as a policy hears of it (tb_policy::source_added): a kernel entry's
+// native TBs, or one aggregated group coalesced into an entry (DTBL).
+struct tb_source {
+  static constexpr std::uint32_t none = 0xffffffffu;
+  std::uint32_t kde = 0;         // its Kernel Distributor entry
+  std::uint32_t group = none;    // the aggregated group (its sequence number), or none
+  std::uint32_t kernel = 0;      // workload index of the kernel or group
+  std::uint32_t tbs = 0;         // TBs it has to dispatch
+  std::uint32_t depth = 0;       // launch nesting: 0 for a host kernel
+  std::uint32_t launch_smx = 0;  // the SMX of the launching TB (depth > 0)
 };
 
 // A policy's decision: entry < 0 when nothing goes now (then retry_at > now asks to be
 // woken then, 0 to wait for the next event). `tb` is the native TB id to dispatch, or
-// none_tb for the next one in order (the KD's NextBL, or the group's next TB).
+// none_tb for the next one in order (the KD's NextBL, or the group's next TB). `group`
+// names an aggregated group of the entry whose next TB goes (a policy that queues groups
+// itself); none: the entry's native TBs, then its groups in their chain's order.
 struct tb_choice {
   static constexpr std::uint32_t none_tb = 0xffffffffu;
   int entry = -1;
   int smx = -1;
   std::uint32_t tb = none_tb;
   std::uint64_t retry_at = 0;
+  std::uint32_t group = tb_source::none;  // an aggregated group's next TB, not the entry's
 };
 
 class tb_policy {
@@ -65,6 +94,15 @@ class tb_policy {
     (void)smx;
     (void)kernel;
   }
+  // A kernel entry became valid, or a group was coalesced into one. Returns the cycles the
+  // policy's hardware takes to record it (a DTBL group's launch waits for them).
+  virtual std::uint64_t source_added(tb_scheduler_view& v, const tb_source& s) {
+    (void)v;
+    (void)s;
+    return 0;
+  }
+  // What the policy still holds, for a deadlock report ("" for nothing).
+  virtual std::string pending() const { return {}; }
   // The hardware the policy adds, for `gputlm elaborate` ("" for none).
   virtual std::string hardware(std::size_t smxs) const {
     (void)smxs;
@@ -136,9 +174,73 @@ class paver_policy : public tb_policy {
   std::size_t m_next_smx = 0;
 };
 
-// The policy named `name` ("lrr", "bcs", "mst_ts", "kway_ts", "rb_ts").
+// LaPerm (Wang thesis ch. 5). Priority of a source = min(depth, L): host kernels 0, a
+// child its parent's + 1. Within a level, FCFS.
+//   tb_pri         every cycle the highest-priority source whose TB fits somewhere goes to
+//                  the first SMX round robin that has room (the baseline's SMX order).
+//   smx_bind       priority levels 1..L are queued per bound unit (the parent's SMX, or its
+//                  L1 cluster); level 0 is one shared queue (PQ0). One SMX is examined per
+//                  cycle, round robin: its unit's queues first, highest level first, then
+//                  PQ0.
+//   adaptive_bind  as smx_bind; an SMX whose unit's queues and PQ0 are empty takes the
+//                  highest-priority TB of its backup unit (a register it keeps until that
+//                  unit's queues are empty; a new one is the next non-empty unit after its
+//                  own).
+class laperm_policy : public tb_policy {
+ public:
+  enum class mode { tb_pri, smx_bind, adaptive_bind };
+  struct params {
+    std::uint32_t levels = 4;            // L
+    std::uint32_t cluster = 1;           // SMXs sharing an L1 (bound unit)
+    std::uint32_t onchip_entries = 128;  // per SMX, levels 1..L (24 B each)
+    std::uint32_t shared_entries = 32;   // PQ0 (24 B each)
+  };
+  laperm_policy(mode m, params p) : m_mode(m), m_p(p) {}
+  tb_choice pick(tb_scheduler_view& v) override;
+  std::uint64_t source_added(tb_scheduler_view& v, const tb_source& s) override;
+  std::string hardware(std::size_t smxs) const override;
+  std::string pending() const override;
+
+  std::uint32_t priority(std::uint32_t depth) const { return std::min(depth, m_p.levels); }
+
+  // Statistics.
+  std::uint64_t bound_tbs = 0;    // TBs dispatched from an SMX's own bound queues
+  std::uint64_t backup_tbs = 0;   // Adaptive-Bind: TBs taken from a backup unit
+  std::uint64_t overflowed = 0;   // sources queued beyond the on-chip entries
+  std::uint64_t scan_cycles = 0;  // cycles spent examining SMXs with nothing to take
+
+ private:
+  struct queued {
+    tb_source src;
+    std::uint32_t left = 0;  // TBs not yet dispatched
+  };
+  using level_queues = std::vector<std::deque<queued>>;  // index = priority
+  // The first source of `qs` (levels hi..lo) that is ready and fits SMX s (or any SMX when
+  // s < 0, then *smx_out the SMX); null if none. Kernels are taken past one another (as the
+  // baseline takes KDEs); aggregated groups leave a queue in order: only its first group is
+  // a candidate (and only its record is fetched from global memory).
+  queued* find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo, std::uint32_t hi, int s,
+               int* smx_out);
+  bool empty(const level_queues& qs, std::uint32_t lo, std::uint32_t hi) const;
+  tb_choice take(tb_scheduler_view& v, level_queues& qs, queued* q, int smx);
+  int select(tb_scheduler_view& v, std::size_t s, queued** q, level_queues** from);
+  std::size_t unit_of(std::size_t smx) const { return smx / m_p.cluster; }
+  std::size_t units(std::size_t smxs) const { return (smxs + m_p.cluster - 1) / m_p.cluster; }
+
+  mode m_mode;
+  params m_p;
+  level_queues m_global;                // TB-Pri: every level; Bind: PQ0 only
+  std::vector<level_queues> m_bound;    // Bind: per unit, levels 1..L
+  std::vector<std::uint32_t> m_backup;  // Adaptive-Bind: per SMX, its backup unit
+  std::size_t m_next_smx = 0;
+  std::uint64_t m_scan_due = 0;  // Bind: the SMX at m_next_smx is examined at this cycle
+};
+
+// The policy named `name` ("lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri",
+// "smx_bind", "adaptive_bind").
 std::unique_ptr<tb_policy> make_tb_policy(const std::string& name, const std::string& tb_selection,
                                           const std::string& smx_selection, bool task_stealing,
-                                          std::uint64_t next_tb_latency);
+                                          std::uint64_t next_tb_latency,
+                                          const laperm_policy::params& laperm = {});
 
 }  // namespace gputlm::control

@@ -48,6 +48,7 @@ struct kernel_run {
   std::uint32_t parent = none;          // the launching kernel (workload index)
   std::uint32_t root = none;            // its host-launched ancestor
   std::uint32_t depth = 0;              // launch nesting: 0 for a host kernel
+  std::uint32_t launch_smx = 0;         // a device kernel: the SMX of the launching TB
   std::uint32_t coalesced_into = none;  // a DTBL group: the native kernel it joined
   bool launched = false;
   bool started = false;

@@ -267,7 +267,14 @@ void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     std::memcpy(gp.get_data_ptr(), &l, sizeof l);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   } else if (gp.is_write() && gp.get_address() == control::tbcr_kernel_done) {
-    // Kernel end: a flush request to the L1, behind the requests already queued.
+    // Kernel end: a flush request to the L1, behind the requests already queued, when no
+    // TB is resident (GPGPU-Sim invalidates an L1 whose SMX has no threads left): a busy
+    // SMX, running a parent or another stream's kernel, keeps its L1 when a child kernel
+    // completes.
+    if (std::any_of(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return t.live; })) {
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
     if (m_ldst_head == m_ldst_fifo.size()) {
       m_ldst_fifo.clear();
       m_ldst_head = 0;
@@ -1118,6 +1125,7 @@ void smx::start_launch(std::uint32_t wi, warp_state& w, const warp_instruction& 
       child.parent = c.parent;
       child.root = parent.root;
       child.depth = parent.depth + 1;
+      child.launch_smx = m_id;
       child.launch_cycle = now;
       c.hw_tid[k] =
           wi * 32 + static_cast<std::uint32_t>(__builtin_ctz(li.active_mask | 0x80000000u));

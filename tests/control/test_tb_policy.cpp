@@ -1,8 +1,9 @@
 // TB-scheduling policies against hand-worked expectations (docs/tb-scheduling.md): PAVER's
 // groupings from a locality graph (the thesis's MST example, Algorithm 1 where METIS's
 // bisection is forced, k-way parts), task stealing's worked example, the runtime's
-// steals, and BCS leaving a context idle under an odd TB limit. The policies run against a
-// small scheduler view written here.
+// steals, BCS leaving a context idle under an odd TB limit, and LaPerm's three policies on
+// the DTBL thesis's Fig. 26 example, its priority clamp and Adaptive-Bind's steal rule. The
+// policies run against a small scheduler view written here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/control/launch_pool_order.h"
 #include "models/control/locality_partition.h"
 #include "models/control/tb_policy.h"
 #include "tests/control/least_loaded_example.h"
@@ -64,6 +66,8 @@ struct fake_scheduler : tb_scheduler_view {
   std::uint32_t capacity(std::size_t, std::size_t) const override { return slots; }
   const graph& locality_graph(std::size_t) override { return g; }
   std::uint64_t now() const override { return cycle; }
+  int entry_of(std::uint32_t kde) const override { return kde < es.size() ? int(kde) : -1; }
+  bool group_ready(std::uint32_t) override { return true; }
 
   // Asks the policy once and applies its choice as the scheduler would: (smx, tb) or
   // (-1, 0) when nothing goes.
@@ -255,4 +259,248 @@ TEST(tb_policy_example, least_loaded_runs_and_matches_the_docs) {
   const auto c = doc.find("```cpp\n// Least-loaded") + 7;
   ASSERT_NE(c, std::string::npos + 7);
   EXPECT_EQ(doc.substr(c, doc.find("```", c) - c), hdr.substr(a, b - a));
+}
+
+// LaPerm ------------------------------------------------------------------------------------
+
+namespace {
+
+// SMXs of one TB context each; kernels (KDE = index) named TB by TB, and aggregated groups.
+struct laperm_scheduler : tb_scheduler_view {
+  std::vector<kde_record> es;
+  std::vector<std::vector<std::string>> names;  // per entry, its TBs' names
+  std::vector<std::uint32_t> resident;
+  std::uint32_t slots;
+  std::vector<bool> ready_group;  // per group sequence number
+  std::vector<std::uint32_t> group_next;
+  std::vector<std::vector<std::string>> group_names;
+  std::uint64_t cycle = 1;
+  graph none;
+
+  laperm_scheduler(std::size_t smxs, std::uint32_t slot_count)
+      : resident(smxs, 0), slots(slot_count) {}
+  std::size_t smx_count() const override { return resident.size(); }
+  const std::vector<kde_record>& entries() const override { return es; }
+  bool ready(std::size_t) override { return true; }
+  bool fits(std::size_t s, std::size_t, std::uint32_t count) const override {
+    return resident[s] + count <= slots;
+  }
+  std::uint32_t capacity(std::size_t, std::size_t) const override { return slots; }
+  const graph& locality_graph(std::size_t) override { return none; }
+  std::uint64_t now() const override { return cycle; }
+  int entry_of(std::uint32_t kde) const override { return kde < es.size() ? int(kde) : -1; }
+  bool group_ready(std::uint32_t g) override { return ready_group[g]; }
+
+  // A kernel of TBs `tbs` launched at `depth` from SMX `smx`.
+  void launch(tb_policy& p, std::vector<std::string> tbs, std::uint32_t depth, std::uint32_t smx) {
+    kde_record e;
+    e.valid = 1;
+    e.kernel = static_cast<std::uint32_t>(es.size());
+    e.tbs_total = static_cast<std::uint32_t>(tbs.size());
+    es.push_back(e);
+    names.push_back(std::move(tbs));
+    tb_source src;
+    src.kde = e.kernel;
+    src.kernel = e.kernel;
+    src.tbs = e.tbs_total;
+    src.depth = depth;
+    src.launch_smx = smx;
+    p.source_added(*this, src);
+  }
+  // An aggregated group of TBs `tbs` coalesced into entry `kde`.
+  std::uint64_t group(tb_policy& p, std::uint32_t kde, std::vector<std::string> tbs,
+                      std::uint32_t depth, std::uint32_t smx, bool ready = true) {
+    tb_source src;
+    src.kde = kde;
+    src.group = static_cast<std::uint32_t>(group_names.size());
+    src.kernel = 100 + src.group;
+    src.tbs = static_cast<std::uint32_t>(tbs.size());
+    src.depth = depth;
+    src.launch_smx = smx;
+    group_names.push_back(std::move(tbs));
+    group_next.push_back(0);
+    ready_group.push_back(ready);
+    return p.source_added(*this, src);
+  }
+  // Dispatches until nothing goes (one TB per cycle, waiting out the policy's retry times):
+  // "name@smx" in dispatch order.
+  std::vector<std::string> round(tb_policy& p) {
+    std::vector<std::string> out;
+    for (int guard = 0; guard < 1000; ++guard) {
+      const tb_choice c = p.pick(*this);
+      if (c.entry < 0) {
+        if (c.retry_at > cycle) {
+          cycle = c.retry_at;
+          continue;
+        }
+        break;
+      }
+      std::string name;
+      if (c.group != tb_source::none) {
+        name = group_names[c.group][group_next[c.group]++];
+      } else {
+        kde_record& e = es[static_cast<std::size_t>(c.entry)];
+        name = names[static_cast<std::size_t>(c.entry)][e.next_tb++];
+      }
+      ++resident[static_cast<std::size_t>(c.smx)];
+      out.push_back(name + "@" + std::to_string(c.smx));
+      ++cycle;
+    }
+    return out;
+  }
+  void complete_all() { std::fill(resident.begin(), resident.end(), 0u); }
+};
+
+using names = std::vector<std::string>;
+
+// The DTBL thesis's Fig. 26: 8 parents on 4 SMXs of one TB each; P2 launches C0-C1 in
+// round 1, P4 launches C2-C5 in round 2. Each round's TBs complete before the next.
+std::vector<names> fig26(const std::string& policy) {
+  laperm_scheduler v(4, 1);
+  auto p = make_tb_policy(policy, "fcfs", "round_robin", false, 0);
+  v.launch(*p, {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"}, 0, 0);
+  std::vector<names> rounds;
+  auto smx_of = [&](const std::string& tb) {
+    for (const names& r : rounds)
+      for (const std::string& d : r)
+        if (d.rfind(tb + "@", 0) == 0) return std::uint32_t(std::stoul(d.substr(d.find('@') + 1)));
+    return ~0u;
+  };
+  for (int r = 0; r < 8; ++r) {
+    rounds.push_back(v.round(*p));
+    if (rounds.back().empty()) {
+      rounds.pop_back();
+      break;
+    }
+    v.complete_all();
+    if (r == 0) v.launch(*p, {"C0", "C1"}, 1, smx_of("P2"));
+    if (r == 1) v.launch(*p, {"C2", "C3", "C4", "C5"}, 1, smx_of("P4"));
+  }
+  return rounds;
+}
+
+}  // namespace
+
+TEST(laperm, tb_pri_runs_children_before_the_remaining_parents) {
+  const std::vector<names> expect = {{"P0@0", "P1@1", "P2@2", "P3@3"},
+                                     {"C0@0", "C1@1", "P4@2", "P5@3"},
+                                     {"C2@0", "C3@1", "C4@2", "C5@3"},
+                                     {"P6@0", "P7@1"}};
+  EXPECT_EQ(fig26("tb_pri"), expect);
+}
+
+TEST(laperm, smx_bind_places_children_on_their_parents_smx) {
+  // C0-C1 on P2's SMX2, C2-C5 on P4's SMX0; SMX3 idles after round 2, SMX1 and SMX2 after
+  // round 3.
+  const std::vector<names> expect = {{"P0@0", "P1@1", "P2@2", "P3@3"},
+                                     {"P4@0", "P5@1", "C0@2", "P6@3"},
+                                     {"C2@0", "P7@1", "C1@2"},
+                                     {"C3@0"},
+                                     {"C4@0"},
+                                     {"C5@0"}};
+  EXPECT_EQ(fig26("smx_bind"), expect);
+}
+
+TEST(laperm, adaptive_bind_takes_from_a_backup_smx_when_its_queues_are_empty) {
+  // As SMX-Bind through round 2; then SMX3 takes C3 and SMX1 takes C5 from SMX0's queues.
+  const std::vector<names> expect = {{"P0@0", "P1@1", "P2@2", "P3@3"},
+                                     {"P4@0", "P5@1", "C0@2", "P6@3"},
+                                     {"C2@0", "P7@1", "C1@2", "C3@3"},
+                                     {"C4@0", "C5@1"}};
+  EXPECT_EQ(fig26("adaptive_bind"), expect);
+}
+
+// Priorities are clamped at L: with L = 1 a grandchild ranks with the children (FCFS among
+// them) and both above the parents; with L = 2 the grandchild goes first.
+TEST(laperm, priority_is_the_parents_plus_one_clamped_at_l) {
+  for (std::uint32_t levels : {1u, 2u}) {
+    laperm_scheduler v(1, 1);
+    laperm_policy::params lp;
+    lp.levels = levels;
+    laperm_policy p(laperm_policy::mode::tb_pri, lp);
+    v.launch(p, {"P0", "P1"}, 0, 0);
+    v.launch(p, {"C0"}, 1, 0);
+    v.launch(p, {"G0"}, 2, 0);
+    std::vector<std::string> order;
+    for (int i = 0; i < 4; ++i) {
+      const auto r = v.round(p);
+      order.insert(order.end(), r.begin(), r.end());
+      v.complete_all();
+    }
+    const names expect =
+        levels == 1 ? names{"C0@0", "G0@0", "P0@0", "P1@0"} : names{"G0@0", "C0@0", "P0@0", "P1@0"};
+    EXPECT_EQ(order, expect) << "L = " << levels;
+    EXPECT_EQ(p.priority(7), levels);
+  }
+}
+
+// Adaptive-Bind's SMX1 has no bound children. It takes PQ0's parents while there are any,
+// waits while its own queue holds a group not yet ready, and only then, with its own
+// queues and PQ0 empty, takes SMX0's bound children.
+TEST(laperm, adaptive_bind_steals_only_when_own_and_global_queues_are_empty) {
+  laperm_scheduler v(2, 4);
+  laperm_policy p(laperm_policy::mode::adaptive_bind, {});
+  v.launch(p, {"P0", "P1", "P2"}, 0, 0);
+  v.resident[0] = 4;  // SMX0 full
+  v.group(p, 0, {"A0", "A1"}, 1, 0);
+  v.group(p, 0, {"B0"}, 1, 1, /*ready=*/false);            // bound to SMX1, not ready yet
+  EXPECT_EQ(v.round(p), (names{"P0@1", "P1@1", "P2@1"}));  // PQ0 first: no steal
+  v.resident[1] = 0;
+  EXPECT_EQ(v.round(p), names{});  // own queue not empty (B0 waits): no steal
+  v.ready_group[1] = true;
+  EXPECT_EQ(v.round(p), (names{"B0@1", "A0@1", "A1@1"}));  // own first, then the backup
+  EXPECT_EQ(p.backup_tbs, 2u);
+  EXPECT_EQ(p.bound_tbs, 1u);
+}
+
+// SMX-Bind's queue insertion scans the entries of higher or equal priority in the bound
+// SMX's array (DTBL: hidden behind the group's set-up); CDP kernels cost nothing here.
+TEST(laperm, bound_queue_insertion_cycles_and_overflow) {
+  laperm_scheduler v(2, 1);
+  laperm_policy::params lp;
+  lp.onchip_entries = 2;
+  laperm_policy p(laperm_policy::mode::smx_bind, lp);
+  v.launch(p, {"P0"}, 0, 0);
+  EXPECT_EQ(v.group(p, 0, {"A0"}, 2, 1), 1u);  // empty array: its own slot
+  EXPECT_EQ(v.group(p, 0, {"B0"}, 1, 1), 2u);  // behind A (priority 2)
+  EXPECT_EQ(v.group(p, 0, {"C0"}, 2, 1), 2u);  // behind A only; the array is full
+  EXPECT_EQ(p.overflowed, 1u);
+  EXPECT_EQ(v.group(p, 0, {"D0"}, 1, 0), 1u);  // another SMX's array
+  EXPECT_EQ(p.overflowed, 1u);
+}
+
+// The KMU's launch-pool order for CDP kernels (LaPerm's KMU extension).
+TEST(launch_pool, priority_takes_the_deepest_eligible_kernel_fcfs_among_equals) {
+  // kernel, eligible cycle, depth, launching SMX
+  const std::deque<pending_launch> pool = {
+      {10, 0, 1, 0}, {11, 0, 2, 0}, {12, 0, 2, 0}, {13, 100, 3, 0}};
+  std::uint64_t scan = 1;
+  launch_pool_order fifo("fifo", 4, 4);
+  EXPECT_EQ(fifo.pick(pool, 0, &scan), 0u);
+  EXPECT_EQ(scan, 0u);
+  launch_pool_order prio("priority", 4, 4);
+  EXPECT_EQ(prio.pick(pool, 0, &scan), 1u);    // depth 2 first; 13 (depth 3) not eligible
+  EXPECT_EQ(prio.pick(pool, 100, &scan), 3u);  // now it is
+  launch_pool_order clamped("priority", 1, 4);
+  EXPECT_EQ(clamped.pick(pool, 100, &scan), 0u);  // every depth is priority 1: FCFS
+  const std::deque<pending_launch> late = {{1, 50, 1, 0}, {2, 20, 1, 0}};
+  EXPECT_EQ(fifo.earliest(late), 50u);  // the head's
+  EXPECT_EQ(prio.earliest(late), 20u);  // any kernel's
+  EXPECT_THROW(launch_pool_order("lifo", 4, 4), std::invalid_argument);
+}
+
+TEST(launch_pool, smx_bound_examines_one_smx_per_cycle) {
+  launch_pool_order o("smx_bound", 4, 4);
+  std::deque<pending_launch> pool = {{10, 0, 1, 2}, {11, 0, 1, 0}, {12, 0, 2, 2}};
+  std::uint64_t scan = 0;
+  EXPECT_EQ(o.pick(pool, 0, &scan), 1u);  // SMX0 is examined first and has kernel 11
+  EXPECT_EQ(scan, 0u);
+  pool.erase(pool.begin() + 1);
+  EXPECT_EQ(o.pick(pool, 1, &scan), 1u);  // SMX1 has nothing: SMX2 a cycle later
+  EXPECT_EQ(scan, 1u);
+  EXPECT_EQ(o.pick(pool, 2, &scan), 1u);  // SMX2's deepest kernel, 12
+  EXPECT_EQ(scan, 0u);
+  pool.erase(pool.begin() + 1);
+  EXPECT_EQ(o.pick(pool, 3, &scan), 0u);  // SMX3, 0, 1 have nothing: SMX2 three cycles on
+  EXPECT_EQ(scan, 3u);
 }

@@ -59,9 +59,62 @@ TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
   EXPECT_EQ(cached, 2u);
 }
 
+// LaPerm on device launches (DTBL groups, CDP kernels with the KMU's SMX-bound pool): every
+// TB of every kernel and group once; under SMX-Bind every child TB comes from its bound
+// queue, under Adaptive-Bind from its own or a backup one.
+TEST(tb_scheduling_run, laperm_dispatches_every_child_tb_from_its_queues) {
+  struct run_case {
+    const char* platform;
+    const char* trace;
+    const char* kmu;
+  };
+  for (const run_case& c : {run_case{"variants/kepler-dtbl.yaml", "bfs_dtbl", "fifo"},
+                            run_case{"kepler.yaml", "amr_cdp_sync", "laperm"}}) {
+    for (const char* policy : {"tb_pri", "smx_bind", "adaptive_bind"}) {
+      const std::string what = std::string(c.trace) + " " + policy;
+      // CDP: the KMU's order that goes with the policy (DTBL groups do not use the pool).
+      const std::string kmu = std::string(c.kmu) == "fifo"      ? "fifo"
+                              : std::string(policy) == "tb_pri" ? "priority"
+                                                                : "smx_bound";
+      const std::string out =
+          std::string(GPUTLM_TEST_TMP) + "/laperm_" + c.trace + policy + ".json";
+      auto r =
+          run_command(k_bin + " run " + k_src + "/yaml/" + c.platform + " " + k_src +
+                          "/traces/samples/" + c.trace + " --set tb_scheduler.policy=" + policy +
+                          " --set kmu.pool_order=" + kmu + " --no-wall-clock --stats " + out,
+                      "laperm_run");
+      ASSERT_EQ(r.status, 0) << what << ": " << r.err;
+      const auto j = nlohmann::json::parse(slurp(out));
+      double child_tbs = 0;
+      for (const auto& k : j["kernels"]) {
+        std::set<std::uint64_t> tbs;
+        for (const auto& t : k["tb_log"]) EXPECT_TRUE(tbs.insert(t[0].get<std::uint64_t>()).second);
+        EXPECT_EQ(tbs.size(), k["tbs"].get<std::size_t>()) << what;
+        if (k.value("depth", 0) > 0) child_tbs += k["tbs"].get<double>();
+      }
+      ASSERT_GT(child_tbs, 0) << what;
+      EXPECT_EQ(j["blocks"]["gpu.kmu"].contains("pool_scan_cycles"), kmu == "smx_bound") << what;
+      const auto& sched = j["blocks"]["gpu.tb_scheduler"];
+      const double bound = sched["laperm_bound_tbs"].get<double>();
+      const double backup = sched["laperm_backup_tbs"].get<double>();
+      if (std::string(policy) == "tb_pri") {
+        EXPECT_EQ(bound + backup, 0) << what;
+      } else if (std::string(policy) == "smx_bind") {
+        EXPECT_EQ(bound, child_tbs) << what;
+        EXPECT_EQ(backup, 0) << what;
+      } else {
+        EXPECT_EQ(bound + backup, child_tbs) << what;
+      }
+    }
+  }
+}
+
 TEST(tb_scheduling_run, a_bad_policy_is_one_line_and_exit_2) {
   const std::string trace = k_src + "/traces/samples/vectoradd";
-  for (const char* set : {"tb_scheduler.policy=paver", "tb_scheduler.next_tb_latency=fast"}) {
+  for (const char* set :
+       {"tb_scheduler.policy=paver", "tb_scheduler.next_tb_latency=fast",
+        "tb_scheduler.priority_levels=65", "tb_scheduler.smx_cluster=0",
+        "tb_scheduler.bound_queue_entries=0", "kmu.pool_order=lifo", "kmu.priority_levels=99"}) {
     auto r = run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace + " --set " + set,
                          "tbs_bad");
     EXPECT_EQ(r.status, 2) << set;
@@ -83,6 +136,14 @@ TEST(tb_scheduling_run, elaborate_lists_the_added_registers) {
                  "nextTB (16 bit) = 18 B x 15 = 270 B; task stealer"),
       std::string::npos)
       << r.out;
+  // LaPerm's bound queues on the K20c's 13 SMXs: 128 x 24 B each = 39,936 B; PQ0 768 B.
+  r = run_command(
+      k_bin + " elaborate " + k_src + "/yaml/kepler.yaml --set tb_scheduler.policy=adaptive_bind",
+      "tbs_elab_laperm");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("(39936 B for 13 SMXs); shared PQ0 32 x 24 B = 768 B"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("backup-queue register 4 bits per SMX"), std::string::npos) << r.out;
   r = run_command(k_bin + " elaborate " + k_src + "/yaml/fermi.yaml", "tbs_elab_lrr");
   EXPECT_EQ(r.out.find("added hardware"), std::string::npos);
 }

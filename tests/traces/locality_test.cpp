@@ -12,6 +12,7 @@
 
 #include "test_util.h"
 #include "tests/common/run_command.h"
+#include "traces/footprint.h"
 #include "traces/generators/registry.h"
 #include "traces/trace_writer.h"
 
@@ -145,6 +146,50 @@ TEST(LocalityGraph, HandMadeThreeTbs) {
   EXPECT_THROW(build_locality_graph(app->kernel(std::size_t(1)), 24), std::invalid_argument);
 }
 
+// Shared footprint ratios (Wang thesis §5.1.1) on a hand-made CDP trace, 128-byte blocks:
+//   parent kernel 1: P0 touches {1, 2, 3} and launches kernel 2; P1 touches {3, 4}.
+//   child kernel 2:  C0 touches {2, 5}, C1 {5, 6} (C1 by a store: every global access).
+// parent-child: c = {2, 5, 6}, pc = {2}                      -> 1/3
+// child-sibling: C0 vs {5, 6} shares {5}; C1 vs {2, 5} shares {5} -> (1 + 1) / (2 + 2)
+// among parents: P0 vs {3, 4} shares {3}; P1 vs {1, 2, 3} shares {3} -> (1 + 1) / (2 + 3)
+TEST(SharedFootprint, HandMadeParentAndChildren) {
+  auto tb = [](int x, const std::vector<std::string>& insts) {
+    std::string s = fmt::format("#BEGIN_TB\nthread block = {},0,0\nwarp = 0\ninsts = {}\n", x,
+                                insts.size() + 1);
+    for (const auto& i : insts) s += i + "\n";
+    return s + "00f0 00000001 0 EXIT 0 0\n#END_TB\n";
+  };
+  auto load = [](int pc, unsigned block) {
+    return fmt::format("{:04x} 00000001 1 R2 LDG.E 1 R4 4 0 0x{:x}", pc, block * 128 + 4);
+  };
+  const fs::path dir = test::scratch_dir();
+  test::write_file(dir / "kernelslist.g", "kernel-1.traceg\nDeviceKernel,kernel-2.traceg\n");
+  test::write_file(
+      dir / "kernel-1.traceg",
+      test::header(4, false, "(2,1,1)") +
+          tb(0, {load(0, 1), load(0x10, 2), load(0x20, 3),
+                 "0030 00000001 0 CDP.LAUNCH 0 0 kernel=2 grid=2,1,1 block=32,1,1 shmem=0 "
+                 "param=0x7f4000000000"}) +
+          tb(1, {load(0, 3), load(0x10, 4)}));
+  std::string child = test::header(4, false, "(2,1,1)");
+  child.replace(child.find("-kernel id = 1"), 14, "-kernel id = 2");
+  test::write_file(dir / "kernel-2.traceg",
+                   child + tb(0, {load(0, 2), load(0x10, 5)}) +
+                       tb(1, {load(0, 5), "0010 00000001 0 STG.E 2 R4 R6 4 0 0x304"}));
+  auto app = open_trace(dir.string());
+  const shared_footprint f = measure_shared_footprint(*app);
+  EXPECT_EQ(f.parent_tbs, 1u);
+  EXPECT_EQ(f.child_tbs, 2u);
+  EXPECT_EQ(f.c, 3u);
+  EXPECT_EQ(f.pc, 1u);
+  EXPECT_DOUBLE_EQ(f.parent_child(), 1.0 / 3.0);
+  EXPECT_EQ(f.cs, 4u);
+  EXPECT_EQ(f.cos, 2u);
+  EXPECT_DOUBLE_EQ(f.child_sibling(), 0.5);
+  EXPECT_DOUBLE_EQ(f.among_parents(), 2.0 / 5.0);
+  EXPECT_THROW(measure_shared_footprint(*app, 100), std::invalid_argument);
+}
+
 TEST(LocalityGraph, MetisRoundTrip) {
   const generators::app_trace app =
       generators::generate_in_memory("sgemm_naive", {"M=32", "N=48", "K=16", "block=8"});
@@ -198,6 +243,33 @@ TEST(LocalityGraph, MetisRoundTrip) {
   bad("2 1 001\n2 x\n1 5\n", {"bad.graph:2:3", "weight"});
   bad("2 1 201\n", {"bad.graph:1:5", "fmt"});
   bad("3 1 001\n2 5\n1 5\n", {"3 vertex lines expected"});
+}
+
+TEST(FootprintCli, BadInputExitsTwoWithOneLine) {
+  const fs::path dir = test::scratch_dir();
+  fs::create_directories(dir / "trace");
+  test::one_kernel_trace(dir / "trace", three_tb_trace());
+  const std::string bin = gputlm::testing::gputlm_bin() + " trace footprint ";
+  struct bad_case {
+    std::string args, expect;
+  };
+  const std::vector<bad_case> cases = {
+      {(dir / "missing").string(), "missing"},
+      {"", "TRACE: no trace given"},
+      {(dir / "trace").string() + " --block 64B", "--block"},
+      {(dir / "trace").string() + " --bogus", "bogus"},
+  };
+  int n = 0;
+  for (const auto& c : cases) {
+    auto r = gputlm::testing::run_command(bin + c.args, "footprint_bad_" + std::to_string(n++));
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+  }
+  // A trace without launches: no parents, every ratio 0.
+  auto r = gputlm::testing::run_command(bin + (dir / "trace").string(), "footprint_flat");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"parent_tbs\": 0"), std::string::npos) << r.out;
 }
 
 TEST(LocalityCli, BadInputExitsTwoWithOneLineAndNoOutput) {
