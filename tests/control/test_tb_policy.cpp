@@ -504,3 +504,17 @@ TEST(launch_pool, smx_bound_examines_one_smx_per_cycle) {
   EXPECT_EQ(o.pick(pool, 3, &scan), 0u);  // SMX3, 0, 1 have nothing: SMX2 three cycles on
   EXPECT_EQ(scan, 3u);
 }
+
+// With two SMXs per L1 (`smx_cluster` 2), a child of a TB on SMX1 is bound to the cluster
+// {SMX0, SMX1}: the cluster's SMXs take it in turn; SMX2 and SMX3 never do.
+TEST(laperm, smx_bind_binds_to_the_l1_cluster) {
+  laperm_scheduler v(4, 1);
+  laperm_policy::params lp;
+  lp.cluster = 2;
+  laperm_policy p(laperm_policy::mode::smx_bind, lp);
+  v.launch(p, {"C0", "C1", "C2"}, 1, 1);
+  EXPECT_EQ(v.round(p), (names{"C0@0", "C1@1"}));
+  v.complete_all();
+  EXPECT_EQ(v.round(p), (names{"C2@0"}));
+  EXPECT_NE(p.hardware(4).find("queues bound to clusters of 2 SMXs"), std::string::npos);
+}
