@@ -14,6 +14,7 @@
 #include "models/common/command_line.h"
 #include "models/common/edge_scheduler.h"
 #include "models/common/input_error.h"
+#include "models/common/output_files.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/power/power_model.h"
@@ -34,18 +35,9 @@ void require_file(const std::string& path, const char* what) {
     throw input_error({path, 0, 0}, what, "no such file or directory");
 }
 
-// The output's directory must exist before the simulation starts, so that a run never
-// fails after doing all its work.
-void require_writable_dir(const std::string& path, const char* option) {
-  auto dir = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-    throw input_error(k_cmdline, option, "directory '" + dir.string() + "' does not exist");
-}
-
-// The watchdog's default: far more busy instants without progress than any run needs (the
-// longest stretch measured on the bundled platforms and workloads is docs/core.md's), and
-// about a second of host time when blocks do spin.
+// The watchdog's default: far more busy instants without progress than any run needs
+// (every sample finishes on every platform with --watchdog 1000; docs/core.md), and little
+// host time when blocks do spin.
 constexpr std::uint64_t k_default_watchdog = 1'000'000;
 
 // The statistics `gputlm run` writes besides the blocks' (statistic_paths lists them all):
@@ -99,13 +91,21 @@ std::uint64_t parse_count(const std::string& text, const char* option) {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".partial";
+  register_partial(tmp);
+  bool ok;
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw input_error({path, 0, 0}, "", "cannot write file");
     out << content;
-    if (!out.flush()) throw input_error({path, 0, 0}, "", "cannot write file");
+    ok = static_cast<bool>(out.flush());
   }
-  std::filesystem::rename(tmp, path);
+  std::error_code ec;
+  if (ok) std::filesystem::rename(tmp, path, ec);
+  if (!ok || ec) {  // (a full disk, a vanished directory): nothing half-written stays
+    std::filesystem::remove(tmp, ec);
+    unregister_partial(tmp);
+    throw input_error({path, 0, 0}, "", "cannot write file");
+  }
+  unregister_partial(tmp);
 }
 
 int elaborate_main(const std::vector<std::string>& args) {
@@ -128,7 +128,9 @@ int elaborate_main(const std::vector<std::string>& args) {
     return exit_ok;
   }
   if (!vm.count("platform")) throw input_error(k_cmdline, "PLATFORM", "no platform file given");
-  if (vm.count("dot")) require_writable_dir(vm["dot"].as<std::string>(), "--dot");
+  // Outputs are checked before anything is done, so that a run never fails at the end.
+  if (vm.count("dot"))
+    check_outputs({{"--dot", vm["dot"].as<std::string>()}}, {vm["platform"].as<std::string>()});
   std::vector<std::string> sets;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
 
@@ -196,8 +198,16 @@ int run_main(const std::vector<std::string>& args) {
   const std::string trace_path = vm["workload"].as<std::string>();
   require_file(trace_path, "TRACE");
   const std::uint64_t watchdog = parse_count(vm["watchdog"].as<std::string>(), "--watchdog");
-  for (const char* o : {"stats", "vcd"})
-    if (vm.count(o)) require_writable_dir(vm[o].as<std::string>(), o);
+  {  // Outputs are checked before anything runs, so that a run never fails at the end.
+    std::vector<std::pair<std::string, std::string>> outs;
+    if (vm.count("stats")) outs.emplace_back("--stats", vm["stats"].as<std::string>());
+    if (vm.count("vcd")) {
+      outs.emplace_back("--vcd", vm["vcd"].as<std::string>());
+      outs.emplace_back("--vcd (its GTKWave layout)",
+                        vcd_writer::gtkw_path_of(vm["vcd"].as<std::string>()));
+    }
+    check_outputs(outs, {vm["platform"].as<std::string>(), trace_path});
+  }
   std::vector<std::string> sets;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
 

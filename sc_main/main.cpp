@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/common/input_error.h"
+#include "models/common/output_files.h"
 #include "sc_main/commands.h"
 #include "sc_main/experiment/runner.h"
 #include "sc_main/generated/version.h"
@@ -35,6 +36,7 @@ const char* k_usage =
     "  trace gen KERNEL -o DIR write a generated kernel's trace (--list for kernels)\n"
     "  trace locality TRACE -o DIR [--kernel ID] [--granularity 4B|32B|128B]\n"
     "                          the TB locality graph of each kernel (METIS + JSON)\n"
+    "  trace footprint TRACE   shared footprint of parent and child TBs (CDP/DTBL traces)\n"
     "  experiment FILE.yaml [-j N] [-o DIR] [--slurm]\n"
     "                          run an experiment's matrix; write its table, report and plots\n"
     "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
@@ -83,16 +85,17 @@ int trace_main(std::vector<std::string> args) {
     return gputlm::exit_ok;
   }
   throw gputlm::input_error({"<command line>", 0, 0}, "trace " + sub,
-                            "unknown trace command (info, convert, gen, locality)");
+                            "unknown trace command (info, convert, gen, locality, footprint)");
 }
 
 }  // namespace
 
 int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_handler(report_handler);
+  gputlm::install_interrupt_handlers();  // SIGINT, SIGTERM: no half-written output
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << k_usage;
+    (args.empty() ? std::cerr : std::cout) << k_usage;  // no command: usage is the error
     finish(args.empty() ? gputlm::exit_bad_input : gputlm::exit_ok);
   }
   if (args[0] == "--version") {

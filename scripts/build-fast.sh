@@ -3,7 +3,7 @@
 # optimisation (GCC), the profile taken from training runs of generated workloads on every
 # bundled platform. The training set is not the bundled samples nor the inputs of
 # bench/core/replay_speed.sh: other sizes, and the generators the samples do not use.
-# Statistics are byte-identical to the plain build's (same sources; docs/core.md, session 16).
+# Statistics are byte-identical to the plain build's (same sources; docs/performance.md).
 # Usage: scripts/build-fast.sh [BUILD_DIR]     (default build-fast; the binary is
 #        BUILD_DIR/sc_main/gputlm). About twice a plain build's time, plus a minute of training.
 set -euo pipefail

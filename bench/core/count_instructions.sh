@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Host instructions and data-cache misses of whole `gputlm run`s, counted by valgrind's
 # cachegrind: the same binary and inputs give the same counts, so a change can be judged on
-# a shared machine where timings move by ±25 %. Data caches as this machine's cores
-# (48 KiB L1, 2 MiB L2). Not a unit test; about 30 s per run. Usage:
+# a shared machine whose timings move by tens of percent. Data caches of a 48 KiB L1 and a
+# 2 MiB last level, about one host core's own (docs/performance.md). Not a unit test, and
+# slow (valgrind). Usage:
 #   bench/core/count_instructions.sh BUILD [PLATFORM...]     (default: volta fermi)
 # Prints per platform and workload: instructions, L1 and L2 data misses, and the functions
 # with the most instructions (the cachegrind files stay in $OUT, default a temporary dir).

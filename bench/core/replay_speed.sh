@@ -6,7 +6,8 @@
 # Uses the bundled samples plus two larger generated workloads (written to a temp dir).
 # LARGE=1 adds the memory-heavy kernels at sizes where the run, not its warm-up, is timed:
 # histogram of 262,144 values (80 TBs of global atomics), SpMV of 65,536 rows, BFS and
-# BFS with CDP on 2^14-vertex graphs (about 6 s per run of the four, per platform).
+# BFS with CDP on 2^14-vertex graphs (10-15 s per run of the four, per platform, on the
+# machine of docs/performance.md).
 # Each run is repeated RUNS times (default 3) and the fastest is reported: on a shared
 # machine the other runs measure the neighbours too. wall_s, KIPS and Mcycles/s time the
 # simulation itself (the statistics' wall_seconds); command_s is the whole `gputlm run`

@@ -1,8 +1,8 @@
 #include "models/common/vcd_writer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "models/common/clock_domain.h"
+#include "models/common/output_files.h"
 
 namespace gputlm {
 namespace {
@@ -39,9 +40,11 @@ struct natural_less {
 };
 }  // namespace
 
-vcd_writer::vcd_writer(std::string path, options opts) : m_path(std::move(path)), m_opts(std::move(opts)) {
+vcd_writer::vcd_writer(std::string path, options opts)
+    : m_path(std::move(path)), m_opts(std::move(opts)) {
   m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
   if (!m_out) throw std::runtime_error("cannot write " + m_path + ".partial");
+  register_partial(m_path + ".partial");
 }
 
 vcd_writer::~vcd_writer() {
@@ -50,6 +53,7 @@ vcd_writer::~vcd_writer() {
     std::error_code ec;
     std::filesystem::remove(m_path + ".partial", ec);
   }
+  unregister_partial(m_path + ".partial");
 }
 
 bool vcd_writer::glob_match(const char* p, const char* t) {
@@ -220,9 +224,12 @@ void vcd_writer::change_real(std::uint32_t id, double value) {
   if (write) write_value(m_signals[id]);
 }
 
-std::string vcd_writer::gtkw_path() const {
-  std::string base = m_path;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+std::string vcd_writer::gtkw_path() const { return gtkw_path_of(m_path); }
+
+std::string vcd_writer::gtkw_path_of(const std::string& vcd_path) {
+  std::string base = vcd_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+    base.resize(base.size() - 4);
   return base + ".gtkw";
 }
 
@@ -239,6 +246,7 @@ void vcd_writer::write_gtkw() const {
   // end, 0x24 decimal right-justified, 0x22 hexadecimal right-justified, 0x20 right-justified
   // for reals, 0x8024 analog step decimal, 0x20000 a blank row that stretches the analog
   // trace above it; "+{alias} name" shows a signal under another name).
+  register_partial(gtkw_path() + ".partial");
   std::ofstream g(gtkw_path() + ".partial", std::ios::trunc);
   const std::string vcd = std::filesystem::absolute(m_path).string();
   const std::uint64_t from = std::min(m_end_fs, m_opts.from_fs);
@@ -286,6 +294,7 @@ void vcd_writer::write_gtkw() const {
   g.close();
   if (!g) throw std::runtime_error("cannot write " + gtkw_path());
   std::filesystem::rename(gtkw_path() + ".partial", gtkw_path());
+  unregister_partial(gtkw_path() + ".partial");
 }
 
 void vcd_writer::finish() {
@@ -295,8 +304,13 @@ void vcd_writer::finish() {
   m_end_fs = end;
   if (end != m_last_time && end > m_last_time) m_out << "#" << end << "\n";
   m_out.close();
-  if (!m_out) throw std::runtime_error("cannot write " + m_path);
+  if (!m_out) {  // (a full disk): nothing half-written stays
+    std::error_code ec;
+    std::filesystem::remove(m_path + ".partial", ec);
+    throw std::runtime_error("cannot write " + m_path);
+  }
   std::filesystem::rename(m_path + ".partial", m_path);
+  unregister_partial(m_path + ".partial");
   write_gtkw();
 }
 

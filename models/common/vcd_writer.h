@@ -66,6 +66,8 @@ class vcd_writer {
 
   const std::string& path() const { return m_path; }
   std::string gtkw_path() const;
+  // The GTKWave layout written beside the VCD file `vcd_path` (FILE.vcd -> FILE.gtkw).
+  static std::string gtkw_path_of(const std::string& vcd_path);
   std::size_t signal_count() const { return m_signals.size(); }
   static bool glob_match(const char* pattern, const char* text);
   // GTKWave's zoom for showing `span_fs` in `pixels`: GTKWave draws zoombase^-zoom time units

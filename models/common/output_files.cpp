@@ -1,0 +1,101 @@
+// Output files (see output_files.h).
+#include "models/common/output_files.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+
+#include "models/common/input_error.h"
+
+namespace gputlm {
+namespace fs = std::filesystem;
+
+namespace {
+
+const source_location k_cmdline{"<command line>", 0, 0};
+
+fs::path resolved(const std::string& p) {
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::path(p).lexically_normal() : r;
+}
+
+// The registry the signal handler reads: fixed storage, no allocation in the handler.
+constexpr std::size_t k_slots = 16;
+constexpr std::size_t k_path_max = 4096;
+std::array<std::array<char, k_path_max>, k_slots> g_partial{};
+std::array<volatile sig_atomic_t, k_slots> g_used{};
+
+extern "C" void on_interrupt(int sig) {
+  for (std::size_t i = 0; i < k_slots; ++i)
+    if (g_used[i]) ::unlink(g_partial[i].data());
+  const char* msg = sig == SIGINT ? "error: interrupted (SIGINT): stopped, no output written\n"
+                                  : "error: terminated (SIGTERM): stopped, no output written\n";
+  ssize_t n = ::write(STDERR_FILENO, msg, std::strlen(msg));
+  (void)n;
+  ::_exit(128 + sig);
+}
+
+}  // namespace
+
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                   const std::vector<std::string>& inputs) {
+  std::vector<std::pair<fs::path, std::string>> seen;  // resolved path, option
+  for (const auto& [option, path] : outputs) {
+    std::error_code ec;
+    if (path.empty()) throw input_error(k_cmdline, option, "empty file name");
+    if (fs::is_directory(path, ec))
+      throw input_error(k_cmdline, option, "'" + path + "' is a directory, not a file");
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    if (!fs::is_directory(dir, ec))
+      throw input_error(k_cmdline, option, "directory '" + dir.string() + "' does not exist");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      throw input_error(k_cmdline, option, "directory '" + dir.string() + "' is not writable");
+    if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)
+      throw input_error(k_cmdline, option, "'" + path + "' is not writable");
+    const fs::path r = resolved(path);
+    for (const auto& [other, other_option] : seen)
+      if (other == r)
+        throw input_error(k_cmdline, option,
+                          "'" + path + "' is also the output of " + other_option);
+    for (const std::string& in : inputs) {
+      const fs::path ri = resolved(in);
+      const bool inside = fs::is_directory(ri, ec) && r.parent_path() == ri && fs::exists(r, ec);
+      if (r == ri || inside)
+        throw input_error(k_cmdline, option, "'" + path + "' is an input (" + in + ")");
+    }
+    seen.emplace_back(r, option);
+  }
+}
+
+void register_partial(const std::string& path) {
+  if (path.size() >= k_path_max) return;
+  for (std::size_t i = 0; i < k_slots; ++i)
+    if (!g_used[i]) {
+      std::memcpy(g_partial[i].data(), path.c_str(), path.size() + 1);
+      g_used[i] = 1;
+      return;
+    }
+}
+
+void unregister_partial(const std::string& path) {
+  for (std::size_t i = 0; i < k_slots; ++i)
+    if (g_used[i] && path == g_partial[i].data()) {
+      g_used[i] = 0;
+      return;
+    }
+}
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+}  // namespace gputlm

@@ -1,0 +1,28 @@
+// The files a command writes (statistics, waveforms, graphs): checked before any work is
+// done, written through a `.partial` name and renamed when complete, and removed if the
+// process is interrupted (SIGINT, SIGTERM) so that nothing half-written is left behind.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gputlm {
+
+// Each output (option, path) must name a file, not a directory, in an existing directory
+// the process may write; no two outputs may name the same file, and none may name an input
+// (a file, or a file inside an input directory). Paths are compared after resolving `.`,
+// `..` and symbolic links. Throws input_error naming the option.
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                   const std::vector<std::string>& inputs);
+
+// A `.partial` file being written: removed by the interrupt handler. Registration is
+// cheap; at most 16 files at once (more are not removed on interrupt).
+void register_partial(const std::string& path);
+void unregister_partial(const std::string& path);
+
+// SIGINT and SIGTERM: remove the registered `.partial` files, print one line on stderr and
+// exit with 128 + the signal number.
+void install_interrupt_handlers();
+
+}  // namespace gputlm

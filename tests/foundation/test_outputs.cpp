@@ -1,0 +1,125 @@
+// Output files of `gputlm run` and `gputlm elaborate` (models/common/output_files.h): a
+// directory, an unwritable place, the same file twice, or an input given as an output is
+// refused before anything runs (one line, exit status 2, nothing written); SIGINT and
+// SIGTERM stop a run with one line, status 128 + signal, and no `.partial` file.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <thread>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string k_src = GPUTLM_SOURCE_DIR;
+const std::string k_fermi = k_src + "/yaml/fermi.yaml";
+const std::string k_trace = k_src + "/traces/samples/vectoradd";
+
+std::string scratch(const std::string& name) {
+  const fs::path d = fs::path(GPUTLM_TEST_TMP) / ("outputs_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+std::size_t lines(const std::string& s) {
+  return std::size_t(std::count(s.begin(), s.end(), '\n'));
+}
+
+bool any_partial(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().string().find(".partial") != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+TEST(outputs, bad_outputs_are_refused_before_the_run) {
+  const std::string d = scratch("bad");
+  fs::create_directories(d + "/sub");
+  fs::create_directories(d + "/ro");
+  ::chmod((d + "/ro").c_str(), 0555);
+  const bool root = ::geteuid() == 0;  // root may write anywhere: skip that case then
+  struct bad_case {
+    std::string args, expect;
+  };
+  std::vector<bad_case> cases = {
+      {"--stats " + d + "/sub", "--stats: '" + d + "/sub' is a directory"},
+      {"--stats " + d + "/missing/s.json", "--stats: directory '" + d + "/missing' does not exist"},
+      {"--stats " + d + "/x --vcd " + d + "/x",
+       "--vcd: '" + d + "/x' is also the output of --stats"},
+      {"--stats " + d + "/w.gtkw --vcd " + d + "/w.vcd",
+       "--vcd (its GTKWave layout): '" + d + "/w.gtkw' is also the output of --stats"},
+      {"--stats " + d + "/./sub/../y --vcd " + d + "/y", "is also the output of --stats"},
+      {"--stats " + k_fermi, "--stats: '" + k_fermi + "' is an input"},
+      {"--vcd " + k_trace + "/kernelslist.g", "is an input"},
+  };
+  if (!root) cases.push_back({"--stats " + d + "/ro/s.json", "is not writable"});
+  int n = 0;
+  for (const auto& c : cases) {
+    auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + k_trace + " " + c.args,
+                         "outputs_bad_" + std::to_string(n++));
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << c.args;  // refused before the run: no summary printed
+  }
+  EXPECT_FALSE(fs::exists(d + "/x"));
+  EXPECT_FALSE(any_partial(d));
+  auto e = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --dot " + k_fermi,
+                       "outputs_bad_dot");
+  EXPECT_EQ(e.status, 2);
+  EXPECT_NE(e.err.find("--dot: '" + k_fermi + "' is an input"), std::string::npos) << e.err;
+  ::chmod((d + "/ro").c_str(), 0755);
+}
+
+// A run long enough to be interrupted while it writes its VCD: SIGTERM and SIGINT.
+TEST(outputs, an_interrupted_run_leaves_no_partial_file) {
+  const std::string d = scratch("interrupt");
+  auto g = run_command(gputlm_bin() + " trace gen vectoradd -p n=4194304 -o " + d + "/big",
+                       "outputs_gen");
+  ASSERT_EQ(g.status, 0) << g.err;
+  for (int sig : {SIGTERM, SIGINT}) {
+    const std::string tag = d + "/run" + std::to_string(sig);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const std::string cmd = gputlm_bin() + " run " + k_fermi + " " + d + "/big --vcd " + tag +
+                              ".vcd --stats " + tag + ".json >" + tag + ".out 2>" + tag + ".err";
+      ::execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // Wait until the run writes its waveform (the simulation has started), then stop it.
+    for (int i = 0; i < 6000 && !fs::exists(tag + ".vcd.partial"); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_TRUE(fs::exists(tag + ".vcd.partial"));
+    ::kill(pid, sig);
+    int raw = 0;
+    ::waitpid(pid, &raw, 0);
+    ASSERT_TRUE(WIFEXITED(raw));
+    EXPECT_EQ(WEXITSTATUS(raw), 128 + sig);
+    const std::string err = slurp(tag + ".err");
+    EXPECT_EQ(lines(err), 1u) << err;
+    EXPECT_NE(err.find(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"),
+              std::string::npos)
+        << err;
+    EXPECT_FALSE(fs::exists(tag + ".json"));
+    EXPECT_FALSE(fs::exists(tag + ".vcd"));
+  }
+  EXPECT_FALSE(any_partial(d));
+}
+
+// `gputlm` alone: the usage on stderr, exit status 2.
+TEST(outputs, no_command_prints_usage_to_stderr) {
+  auto r = run_command(gputlm_bin(), "outputs_usage");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("usage: gputlm <command>", 0), 0u) << r.err;
+}
