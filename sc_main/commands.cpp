@@ -17,6 +17,7 @@
 #include "models/common/output_files.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
+#include "models/core/smx.h"
 #include "models/power/power_model.h"
 #include "platforms/platform.h"
 #include "sc_main/run_progress.h"
@@ -224,6 +225,12 @@ int run_main(const std::vector<std::string>& args) {
   // Open every kernel now (device-launched ones too), so a missing or malformed kernel file,
   // or two kernels with one id, is reported before the simulation starts.
   work.open_all();
+  {  // A TB no SMX can hold would never run: an input error now, not a deadlock later.
+    std::vector<core::smx_limits> smxs;
+    for (component* c : p->components())
+      if (auto* s = dynamic_cast<core::smx*>(c)) smxs.push_back(s->limits());
+    work.check_fits(smxs);
+  }
   if (work.has_device_kernels()) p->stats().enable_group(control::dynamic_parallelism_stats);
   if (vm.count("stats-group"))
     for (const auto& g : vm["stats-group"].as<std::vector<std::string>>()) {

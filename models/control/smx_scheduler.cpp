@@ -172,7 +172,6 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   if (work().ptr) {
     kernel_run& k = work().ptr->kernel(m_entries.back().kernel);
     k.launched = true;
-    k.tbs.assign(m_entries.back().tbs_total, tb_log_entry{});
   }
   m_policy->source_added(*this, source_of(m_entries.back(), entry));
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -236,9 +235,11 @@ tb_source smx_scheduler::source_of(const kde_record& e, std::uint32_t kde) const
 // PAVER's JIT analysis: the kernel's locality graph from its trace (cached beside it).
 const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
   const kde_record& e = m_entries[entry];
-  m_locality.assign(e.tbs_total, {});
   workload* w = work().ptr;
-  if (!w) return m_locality;
+  if (!w) {
+    m_locality.assign(e.tbs_total, {});
+    return m_locality;
+  }
   if (!m_locality_cache)
     m_locality_cache =
         std::make_unique<traces::locality_cache>(traces::open_locality_cache(w->trace().path()));
@@ -345,7 +346,7 @@ void smx_scheduler::dispatch() {
         ++m_child_waits;
       }
     }
-    tb_log_entry& log = k.tbs.at(tb);
+    tb_log_entry& log = k.tb_log(tb);
     log.tb = tb;
     log.smx = static_cast<std::uint32_t>(smx_index);
     log.start_cycle = now + *m_tb_launch_latency;
@@ -557,7 +558,6 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     run.how = launch_kind::dtbl_group;
     run.coalesced_into = e.kernel;
     run.launched = true;
-    run.tbs.assign(g.blocks, tb_log_entry{});
   }
   c.search_cycles = kde_search * m_kde_search_latency->value + lookup + insert_cycles;
   // A group's TBs may run once its launch is done: max(parameter buffer, searches).
@@ -594,7 +594,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
   m_resident_warps -= desc.demand.warps(s.caps.warp_size);
   if (workload* w = work().ptr) {
     kernel_run& k = w->kernel(desc.kernel);
-    tb_log_entry& log = k.tbs.at(desc.tb);
+    tb_log_entry& log = k.tb_log(desc.tb);
     log.end_cycle = now;
     log.warp_instructions = report.warp_instructions;
     log.thread_instructions = report.thread_instructions;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/core/occupancy.h"
 #include "traces/trace_reader.h"
 
 namespace gputlm::control {
@@ -59,7 +60,12 @@ struct kernel_run {
   std::uint64_t end_cycle = 0;     // last TB completed
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
-  std::vector<tb_log_entry> tbs;
+  std::vector<tb_log_entry> tbs;  // by TB id, grown as TBs are dispatched
+  // The log entry of TB `tb` (grown to hold it: never sized from a header's claim).
+  tb_log_entry& tb_log(std::uint32_t tb) {
+    if (tb >= tbs.size()) tbs.resize(std::size_t(tb) + 1);
+    return tbs[tb];
+  }
 };
 
 class workload {
@@ -80,6 +86,10 @@ class workload {
   // malformed kernel file, or two kernels with one id, is an input_error. Call before the
   // run.
   void open_all();
+  // Every kernel's TB fits on at least one SMX with these limits (threads, registers,
+  // shared memory), and its grid's TB count fits the model's 32-bit TB ids; else an
+  // input_error naming the kernel's file, the header key and the limit. After open_all().
+  void check_fits(const std::vector<core::smx_limits>& smxs);
   bool has_device_kernels() const { return m_device_kernels > 0; }
   // The device kernel a launch names (`kernel=<id>`), checked: it exists, it is a
   // DeviceKernel entry, and it was not launched before (a trace launching a kernel twice

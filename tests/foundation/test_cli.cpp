@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 #include <vector>
 
@@ -596,5 +597,57 @@ TEST(cli, watchdog) {
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("--watchdog: expected a count (0 or more)"), std::string::npos) << r.err;
+  }
+}
+
+// A kernel whose TB no SMX can hold, or whose grid overflows the 32-bit TB ids, is an input
+// error at load naming the kernel file, the header key and the limit (not a deadlock after
+// simulating); a grid larger than the TBs the trace has fails at the first missing TB
+// without sizing anything from the header's claim.
+TEST(cli, bad_kernels_that_cannot_run) {
+  const std::string sample = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/vectoradd";
+  struct bad_case {
+    std::string from, to, expect;
+  };
+  const std::vector<bad_case> cases = {
+      {"-block dim = (256,1,1)", "-block dim = (2048,1,1)",
+       "-block dim: a TB of kernel 1 (_Z9vectorAddPKfS0_Pfi) has 2,048 threads; an SMX holds "
+       "at most 1,536"},
+      {"-nregs = 10", "-nregs = 200",
+       "-nregs: a TB of kernel 1 (_Z9vectorAddPKfS0_Pfi) needs 51,200 registers (256 threads "
+       "x 200 per thread, allocated in fours); an SMX has at most 32,768"},
+      {"-shmem = 0", "-shmem = 49153",
+       "-shmem: a TB of kernel 1 (_Z9vectorAddPKfS0_Pfi) needs 49,153 B of shared memory; an "
+       "SMX has at most 49,152 B"},
+      {"-grid dim = (40,1,1)", "-grid dim = (65536,65536,1)",
+       "-grid dim: kernel 1 (_Z9vectorAddPKfS0_Pfi) has 4,294,967,296 TBs, more than the "
+       "4,294,967,295 a kernel may have"},
+      {"-grid dim = (40,1,1)", "-grid dim = (4294967295,1,1)",
+       "thread block (40,0,0) (linear id 40) is not in the trace"},
+  };
+  int n = 0;
+  for (const auto& c : cases) {
+    const std::filesystem::path dir =
+        std::filesystem::path(GPUTLM_TEST_TMP) / ("cannot_run_" + std::to_string(n++));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy(sample + "/kernelslist.g", dir / "kernelslist.g");
+    std::string text = slurp(sample + "/kernel-1.traceg");
+    const auto pos = text.find(c.from);
+    ASSERT_NE(pos, std::string::npos) << c.from;
+    text.replace(pos, c.from.size(), c.to);
+    {
+      std::ofstream out(dir / "kernel-1.traceg");
+      out << text;
+    }
+    const std::string stats = (dir / "s.json").string();
+    auto r = run_command(
+        gputlm_bin() + " run " + k_fermi + " " + dir.string() + " --no-wall-clock --stats " + stats,
+        "cannot_run");
+    EXPECT_EQ(r.status, 2) << c.to << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find((dir / "kernel-1.traceg").string() + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(stats));
   }
 }
