@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <ostream>
 #include <regex>
 #include <set>
@@ -59,17 +60,25 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// Index expressions in bindings: integers, `i`, + - * / % and parentheses.
+// Index expressions in bindings: integers, `i`, + - * / % and parentheses. Every operation
+// is checked: an overflow (a huge literal, a product, INT64_MIN / -1) or a division by
+// zero makes the expression bad, with the reason in why().
 class index_expr {
  public:
   index_expr(const std::string& text, std::int64_t i) : m_s(text), m_i(i) {}
   bool eval(std::int64_t& out) {
     if (!expr(out)) return false;
     skip();
-    return m_p == m_s.size();
+    if (m_p != m_s.size()) return fail("unexpected '" + m_s.substr(m_p, 1) + "'");
+    return true;
   }
+  const std::string& why() const { return m_why; }
 
  private:
+  bool fail(std::string why) {
+    if (m_why.empty()) m_why = std::move(why);
+    return false;
+  }
   void skip() {
     while (m_p < m_s.size() && m_s[m_p] == ' ') ++m_p;
   }
@@ -79,7 +88,8 @@ class index_expr {
       char op = m_s[m_p++];
       std::int64_t r;
       if (!term(r)) return false;
-      v = op == '+' ? v + r : v - r;
+      if (op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
+        return fail("overflows 64-bit integers");
     }
     return true;
   }
@@ -90,19 +100,24 @@ class index_expr {
       char op = m_s[m_p++];
       std::int64_t r;
       if (!factor(r)) return false;
-      if (op != '*' && r == 0) return false;
-      v = op == '*' ? v * r : op == '/' ? v / r : v % r;
+      if (op == '*') {
+        if (__builtin_mul_overflow(v, r, &v)) return fail("overflows 64-bit integers");
+        continue;
+      }
+      if (r == 0) return fail("divides by zero");
+      if (r == -1 && v == INT64_MIN) return fail("overflows 64-bit integers");
+      v = op == '/' ? v / r : v % r;
     }
     return true;
   }
   bool factor(std::int64_t& v) {
     skip();
-    if (m_p >= m_s.size()) return false;
+    if (m_p >= m_s.size()) return fail("ends early");
     if (m_s[m_p] == '(') {
       ++m_p;
       if (!expr(v)) return false;
       skip();
-      if (m_p >= m_s.size() || m_s[m_p] != ')') return false;
+      if (m_p >= m_s.size() || m_s[m_p] != ')') return fail("misses a ')'");
       ++m_p;
       return true;
     }
@@ -111,15 +126,18 @@ class index_expr {
       v = m_i;
       return true;
     }
-    if (!std::isdigit(static_cast<unsigned char>(m_s[m_p]))) return false;
+    if (!std::isdigit(static_cast<unsigned char>(m_s[m_p])))
+      return fail("unexpected '" + m_s.substr(m_p, 1) + "'");
     v = 0;
     while (m_p < m_s.size() && std::isdigit(static_cast<unsigned char>(m_s[m_p])))
-      v = v * 10 + (m_s[m_p++] - '0');
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, m_s[m_p++] - '0', &v))
+        return fail("has a number beyond 64-bit integers");
     return true;
   }
   const std::string& m_s;
   std::int64_t m_i;
   std::size_t m_p = 0;
+  std::string m_why;
 };
 
 std::string indexed(const std::string& name, std::uint64_t i) {
@@ -249,7 +267,8 @@ void platform::apply_spec_overrides() {
       b->type_where = o.value.where;
     } else {
       auto c = units::parse_uint(o.value.text);
-      if (!c || *c == 0) throw input_error(o.value.where, o.key, "count must be a positive integer");
+      if (!c || *c == 0)
+        throw input_error(o.value.where, o.key, "count must be a positive integer");
       if (*c > max_block_count)
         throw input_error(o.value.where, o.key,
                           "count must be at most " + std::to_string(max_block_count));
@@ -266,12 +285,19 @@ void platform::make_clocks() {
     if (c.frequency.is_sequence || !hz)
       throw input_error(c.frequency.where, "clocks." + c.name + ".frequency",
                         "expected a frequency like 700MHz, got '" + c.frequency.text + "'");
+    // A physical clock of a GPU block: 1 MHz (the slowest DVFS states) to 10 GHz.
+    if (*hz < 1e6 || *hz > 1e10)
+      throw input_error(c.frequency.where, "clocks." + c.name + ".frequency",
+                        "'" + c.frequency.text + "' is outside 1MHz..10GHz");
     double volts = 1.0;
     if (!c.voltage.text.empty() || c.voltage.is_sequence) {
       auto v = units::parse_voltage(c.voltage.text);
       if (c.voltage.is_sequence || !v || *v <= 0)
         throw input_error(c.voltage.where, "clocks." + c.name + ".voltage",
                           "expected a voltage like 1V, got '" + c.voltage.text + "'");
+      if (*v > 5)
+        throw input_error(c.voltage.where, "clocks." + c.name + ".voltage",
+                          "'" + c.voltage.text + "' is above 5V");
       volts = *v;
     }
     m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
@@ -428,11 +454,17 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
       if (seg.has_index) {
         std::string e = seg.index == "*" ? "i" : seg.index;
         if (!have_i && e.find('i') != std::string::npos)
-          throw input_error(b.where, b.key, "'" + segs[k] + "' uses i, but the left side has no [*]");
+          throw input_error(b.where, b.key,
+                            "'" + segs[k] + "' uses i, but the left side has no [*]");
         std::int64_t v = 0;
         index_expr ex(e, i);
-        if (!ex.eval(v) || v < 0)
-          throw input_error(b.where, b.key, "bad index expression '" + seg.index + "'");
+        if (!ex.eval(v))
+          throw input_error(b.where, b.key,
+                            "bad index expression '" + seg.index + "': " + ex.why());
+        if (v < 0)
+          throw input_error(
+              b.where, b.key,
+              "index expression '" + seg.index + "' is negative (" + std::to_string(v) + ")");
         piece = indexed(seg.name, static_cast<std::uint64_t>(v));
       }
       path += "." + piece;
@@ -466,13 +498,16 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
       std::string have;
       for (const auto& [path, s] : m_sockets)
         if (s.owner->name() == block) have += (have.empty() ? "" : ", ") + s.ref.name;
-      throw input_error(b.where, b.key,
-                        "no socket '" + *p + "'" + (have.empty() ? "" : " (" + block + " has: " + have + ")"));
+      throw input_error(
+          b.where, b.key,
+          "no socket '" + *p + "'" + (have.empty() ? "" : " (" + block + " has: " + have + ")"));
     }
     if (!f->second.ref.initiator)
-      throw input_error(b.where, b.key, "'" + from + "' is a target socket; the left side must be an initiator");
+      throw input_error(b.where, b.key,
+                        "'" + from + "' is a target socket; the left side must be an initiator");
     if (!t->second.ref.target)
-      throw input_error(b.where, b.key, "'" + to + "' is an initiator socket; the right side must be a target");
+      throw input_error(b.where, b.key,
+                        "'" + to + "' is an initiator socket; the right side must be a target");
     for (auto* s : {&f->second, &t->second})
       if (s->bound)
         throw input_error(b.where, b.key,
@@ -522,7 +557,8 @@ void dump_block(std::ostream& os, const block_spec& spec, const component& c, in
     os << in << p->name() << ": " << p->to_yaml() << "  # " << p->description() << "\n";
   for (const auto& child : spec.children) {
     os << in << child.name << ":\n";
-    std::string path = std::string(c.name()) + "." + (child.count ? indexed(child.name, 0) : child.name);
+    std::string path =
+        std::string(c.name()) + "." + (child.count ? indexed(child.name, 0) : child.name);
     dump_block(os, child, *by_path.at(path), depth + 1, by_path);
   }
   if (!spec.bindings.empty()) {
@@ -571,7 +607,8 @@ void platform::dump_config(std::ostream& os) const {
     for (const auto& c : pw.components) {
       if (c.block_type != type) os << "    " << (type = c.block_type) << ":\n";
       os << "      " << c.component << ":\n";
-      if (c.granularity_bytes) os << "        granularity: " << units::format_bytes(c.granularity_bytes) << "\n";
+      if (c.granularity_bytes)
+        os << "        granularity: " << units::format_bytes(c.granularity_bytes) << "\n";
       os << "        states:\n";
       for (std::size_t i = 0; i < c.states.size(); ++i) {
         const auto& st = c.states[i];
@@ -596,7 +633,8 @@ void platform::dump_config(std::ostream& os) const {
     if (rep == c->name()) continue;
     const component* r = m_by_path.at(rep);
     std::string rel = std::string(c->name()).substr(4);  // drop "gpu."
-    if (c->clock().name() != r->clock().name()) overrides.push_back(rel + ".clock: " + c->clock().name());
+    if (c->clock().name() != r->clock().name())
+      overrides.push_back(rel + ".clock: " + c->clock().name());
     for (std::size_t k = 0; k < c->params().size(); ++k) {
       std::string v = c->params()[k]->to_yaml();
       if (v != r->params()[k]->to_yaml())

@@ -380,7 +380,8 @@ int run_main(const std::vector<std::string>& args) {
     // Host time of the TB scheduler's locality analysis (PAVER's JIT step; within wall).
     stats.set_summary("analysis_seconds", work.analysis_seconds);
   }
-  stats.set_section_json("kernels", kernels.dump());
+  stats.set_section_json("kernels",
+                         kernels.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   if (pm::power_model* pw = p->power()) {
     // Chip totals; per block and component in the blocks' `power.*` statistics.
     pw->settle(end_fs);
@@ -403,7 +404,8 @@ int run_main(const std::vector<std::string>& args) {
     section["source"] = pw->spec().source;
     section["policy"] = pw->policy().name();
     section["by_component"] = by;
-    stats.set_section_json("power", section.dump());
+    stats.set_section_json("power",
+                           section.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
 
   std::cout << "gputlm run: " << p->spec().name << " (" << p->spec().file << "), trace "

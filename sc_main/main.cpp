@@ -124,10 +124,13 @@ int sc_main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << std::endl;
     finish(gputlm::exit_bad_input);
   } catch (const sc_core::sc_report& r) {
-    std::cerr << "internal error: SystemC " << r.get_msg_type() << ": " << r.get_msg() << std::endl;
+    std::cerr << gputlm::input_error::one_line("internal error: SystemC " +
+                                               std::string(r.get_msg_type()) + ": " + r.get_msg())
+              << std::endl;
     finish(gputlm::exit_internal_error);
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << std::endl;
+    std::cerr << gputlm::input_error::one_line(std::string("internal error: ") + e.what())
+              << std::endl;
     finish(gputlm::exit_internal_error);
   }
 }

@@ -159,7 +159,7 @@ int footprint_main(const std::vector<std::string>& args) {
   j["c"] = f.c;
   j["cos"] = f.cos;
   j["cs"] = f.cs;
-  std::cout << j.dump(1) << "\n";
+  std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return exit_ok;
 }
 

@@ -461,7 +461,7 @@ std::string locality_summary_json(const std::vector<locality_graph>& graphs) {
   }
   nlohmann::ordered_json doc;
   doc["kernels"] = std::move(kernels);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // ---- the cache ----------------------------------------------------------------------------

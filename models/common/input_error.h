@@ -13,7 +13,7 @@ namespace gputlm {
 
 // Where a value came from. line/column are 1-based; 0 means "not known".
 struct source_location {
-  std::string file;          // path, or "<command line>"
+  std::string file;  // path, or "<command line>"
   std::uint64_t line = 0;
   std::uint64_t column = 0;
 
@@ -41,12 +41,36 @@ class input_error : public std::runtime_error {
   const std::string& key() const { return m_key; }
   const std::string& message() const { return m_message; }  // without place and key
 
+  // The message stays one line: control characters (a newline in a quoted YAML key, say)
+  // are written as escapes, \n, \t, \r or \xNN.
+  static std::string one_line(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (unsigned char c : text) {
+      if (c >= 0x20 && c != 0x7f) {
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else {
+        static const char hex[] = "0123456789abcdef";
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
+    }
+    return out;
+  }
+
  private:
   static std::string format(const source_location& where, const std::string& key,
                             const std::string& message) {
     std::string s = where.to_string() + ": ";
     if (!key.empty()) s += key + ": ";
-    return s + message;
+    return one_line(s + message);
   }
 
   source_location m_where;

@@ -70,7 +70,7 @@ std::string stats_registry::to_json() const {
     if (!b.empty()) blocks[block] = std::move(b);
   }
   j["blocks"] = std::move(blocks);
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::vector<std::string> stats_registry::block_stat_paths() const {

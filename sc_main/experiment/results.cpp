@@ -319,7 +319,7 @@ std::string experiment_results::json() const {
                           {"sweep", pl.sweep},
                           {"file", pl.file},
                           {"title", pl.title}});
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string experiment_results::markdown(const std::vector<std::string>& plots,

@@ -147,6 +147,48 @@ TEST(cli, bad_frequency) {
              "expected a frequency like 700MHz, got '924'", 0, 11);
 }
 
+// Clocks of a physical range only: 1 MHz to 10 GHz, at most 5 V.
+TEST(cli, bad_frequency_and_voltage_range) {
+  expect_bad(mutate("freq_lo", "frequency: 924MHz", "frequency: 0.5MHz"), "freq_lo",
+             "clocks.dram.frequency", "'0.5MHz' is outside 1MHz..10GHz", 0, 11);
+  expect_bad(mutate("freq_hi", "frequency: 924MHz", "frequency: 11GHz"), "freq_hi",
+             "clocks.dram.frequency", "'11GHz' is outside 1MHz..10GHz", 0, 11);
+  expect_bad(mutate("volt_hi", "voltage: 1V", "voltage: 12V"), "volt_hi", "clocks.core.voltage",
+             "'12V' is above 5V", 0, 0);
+}
+
+// Arithmetic in a binding's index expression is checked: overflow and division by zero
+// are bad input naming the expression, never a crash.
+TEST(cli, bad_bind_index_arithmetic) {
+  struct bad_case {
+    std::string to, message;
+  };
+  const std::vector<bad_case> cases = {
+      {"smx[i].tbcr", ""},  // (the unchanged binding: the base line of the cases)
+      {"smx[99999999999999999999].tbcr", "has a number beyond 64-bit integers"},
+      {"smx[i*9223372036854775807*4].tbcr", "overflows 64-bit integers"},
+      {"smx[(0-9223372036854775807-1)/(0-1)].tbcr", "overflows 64-bit integers"},
+      {"smx[i/(i-i)].tbcr", "divides by zero"},
+      {"smx[i%0].tbcr", "divides by zero"},
+      {"smx[0-1].tbcr", "is negative (-1)"},
+  };
+  for (std::size_t n = 1; n < cases.size(); ++n) {
+    const std::string tag = "bind_arith_" + std::to_string(n);
+    const mutated m =
+        mutate(tag, "tb_scheduler.smx[*] -> smx[i].tbcr", "tb_scheduler.smx[*] -> " + cases[n].to);
+    auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", tag);
+    EXPECT_EQ(r.status, 2) << cases[n].to << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(cases[n].message), std::string::npos) << r.err;
+  }
+}
+
+// A key with a newline (a quoted YAML key) is written with an escape: one line.
+TEST(cli, bad_key_with_a_newline_stays_one_line) {
+  expect_bad(mutate("nl_key", "    hw_queues: 32", "    \"hw\\nqueues\": 32"), "nl_key",
+             "gpu.kmu.hw\\nqueues", "unknown key for a block of type 'kmu'", 0, 5);
+}
+
 TEST(cli, bad_cache_geometry) {
   // 32 sets x 4 ways x 128 B = 16 KiB, not 32 KiB.
   expect_bad(mutate("geom", "      size: 16KiB", "      size: 32KiB"), "geom", "gpu.smx[0].l1.size",
@@ -650,4 +692,32 @@ TEST(cli, bad_kernels_that_cannot_run) {
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(stats));
   }
+}
+
+// Text that is not UTF-8 (a kernel name, a platform name, a directory name) does not make
+// the run fail at the end: the statistics are written, invalid bytes replaced by U+FFFD.
+TEST(cli, non_utf8_names_are_replaced_in_the_statistics) {
+  const std::string sample = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/vectoradd";
+  const std::filesystem::path dir = std::filesystem::path(GPUTLM_TEST_TMP) / "utf8_\xff\xfe";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(sample + "/kernelslist.g", dir / "kernelslist.g");
+  std::string text = slurp(sample + "/kernel-1.traceg");
+  const std::string name = "_Z9vectorAddPKfS0_Pfi";
+  text.replace(text.find(name), name.size(), "vec\xc3\x28tor");  // an invalid 2-byte sequence
+  {
+    std::ofstream out(dir / "kernel-1.traceg");
+    out << text;
+  }
+  const mutated m = mutate("utf8_platform", "name: fermi-gtx480", "name: fermi-\xe9t\xe9");
+  const std::string stats = std::string(GPUTLM_TEST_TMP) + "/utf8_stats.json";
+  std::filesystem::remove(stats);
+  auto r = run_command(
+      gputlm_bin() + " run " + m.path + " '" + dir.string() + "' --no-wall-clock --stats " + stats,
+      "utf8_run");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string json = slurp(stats);
+  EXPECT_NE(json.find("vec\xef\xbf\xbd(tor"), std::string::npos);  // U+FFFD, then '('
+  EXPECT_EQ(json.find('\xff'), std::string::npos);
+  EXPECT_EQ(json.find('\xe9'), std::string::npos);
 }
