@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -88,15 +89,68 @@ std::uint64_t parse_count(const std::string& text, const char* option) {
   throw input_error(k_cmdline, option, "expected a count (0 or more), got '" + text + "'");
 }
 
+// A kernel's TB log stands in the statistics' JSON tree as this string (k: its workload
+// index); write_statistics streams the log in its place. \x01 cannot come from a name:
+// the JSON writer escapes it, so the mark is found as "\u0001tb_log k\u0001".
+std::string tb_log_mark(std::size_t k) { return "\x01tb_log " + std::to_string(k) + "\x01"; }
+
+// One TB log as the JSON writer would lay it out (indent 1) at indentation `d`.
+void stream_tb_log(std::ostream& os, const std::vector<control::tb_log_entry>& tbs, std::size_t d) {
+  if (tbs.empty()) {
+    os << "[]";
+    return;
+  }
+  const std::string row(d + 1, ' '), cell(d + 2, ' ');
+  os << "[\n";
+  for (std::size_t i = 0; i < tbs.size(); ++i) {
+    const control::tb_log_entry& t = tbs[i];
+    os << row << "[\n"
+       << cell << t.tb << ",\n"
+       << cell << t.smx << ",\n"
+       << cell << t.start_cycle << ",\n"
+       << cell << t.end_cycle << "\n"
+       << row << "]" << (i + 1 < tbs.size() ? ",\n" : "\n");
+  }
+  os << std::string(d, ' ') << "]";
+}
+
+// The statistics file: `json` with each kernel's TB log streamed in place of its mark.
+void write_statistics(const std::string& path, const std::string& json, control::workload& work) {
+  static const std::string open = "\"\\u0001tb_log ", close = "\\u0001\"";
+  write_file_atomically(path, [&](std::ostream& os) {
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t m = json.find(open, pos);
+      const std::size_t e = m == std::string::npos ? m : json.find(close, m + open.size());
+      if (e == std::string::npos) {
+        os.write(json.data() + pos, std::streamsize(json.size() - pos));
+        return;
+      }
+      os.write(json.data() + pos, std::streamsize(m - pos));
+      const std::size_t k = std::stoul(json.substr(m + open.size(), e - m - open.size()));
+      const std::size_t line = json.rfind('\n', m) + 1;  // the key's indentation
+      std::size_t d = 0;
+      while (json[line + d] == ' ') ++d;
+      stream_tb_log(os, work.kernel(static_cast<std::uint32_t>(k)).tbs, d);
+      pos = e + close.size();
+    }
+  });
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
+  write_file_atomically(path, [&](std::ostream& os) { os << content; });
+}
+
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write) {
   const std::string tmp = path + ".partial";
   register_partial(tmp);
   bool ok;
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
+    write(out);
     ok = static_cast<bool>(out.flush());
   }
   std::error_code ec;
@@ -321,11 +375,9 @@ int run_main(const std::vector<std::string>& args) {
       j["depth"] = k.depth;
       if (k.how == control::launch_kind::dtbl_group) j["coalesced_into"] = k.coalesced_into;
     }
-    if (!vm.count("no-tb-log")) {
-      nlohmann::json log = nlohmann::json::array();
-      for (const auto& t : k.tbs) log.push_back({t.tb, t.smx, t.start_cycle, t.end_cycle});
-      j["tb_log"] = std::move(log);  // [tb, smx, start cycle, end cycle]
-    }
+    // [tb, smx, start cycle, end cycle] per TB: streamed into the file in place of this
+    // mark (write_statistics), never built as a JSON tree.
+    if (!vm.count("no-tb-log")) j["tb_log"] = tb_log_mark(std::size_t(&k - &work.kernels()[0]));
     kernels.push_back(std::move(j));
   }
   const edge_dispatcher::livelock& livelock = edge_dispatcher::instance().livelock_report();
@@ -418,7 +470,7 @@ int run_main(const std::vector<std::string>& args) {
   stats.write_summary(std::cout);
 
   if (vcd) vcd->finish();
-  if (vm.count("stats")) write_file_atomically(vm["stats"].as<std::string>(), stats.to_json());
+  if (vm.count("stats")) write_statistics(vm["stats"].as<std::string>(), stats.to_json(), work);
   // Everything is written. The platform and the workload are left to the end of the process
   // (main leaves with _Exit, and nothing they hold writes on destruction): taking apart
   // thousands of SystemC objects, statistics and parsed thread blocks is work for nothing.

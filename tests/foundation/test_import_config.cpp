@@ -26,105 +26,11 @@ namespace {
 
 // The TITAN V (GS4 SM7_TITANV) options behind yaml/volta.yaml's values, with some options
 // gputlm has no use for mixed in, as in the real file.
-const char* k_titanv_config = R"(# This config models the Volta Titan V
--gpgpu_ptx_sim_mode 0
--gpgpu_max_concurrent_kernel 128
+const std::string k_titanv_config =
+    gputlm::testing::slurp(std::string(GPUTLM_SOURCE_DIR) + "/tests/data/titanv.gpgpusim.config");
 
-# high level architecture configuration
--gpgpu_n_clusters 40
--gpgpu_n_cores_per_cluster 2
--gpgpu_n_mem 24
--gpgpu_n_sub_partition_per_mchannel 2
-
-#-gpgpu_clock_domains <Core Clock>:<Interconnect Clock>:<L2 Clock>:<DRAM Clock>
--gpgpu_clock_domains 1200.0:1200.0:1200.0:850.0
-# boost mode
-# -gpgpu_clock_domains 1455.0:1455.0:1455.0:850.0
-
--gpgpu_shader_registers 65536
--gpgpu_registers_per_block 65536
--gpgpu_occupancy_sm_number 70
--gpgpu_shader_core_pipeline 2048:32
--gpgpu_shader_cta 32
--gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4
--gpgpu_num_sp_units 4
--gpgpu_num_sfu_units 4
--gpgpu_num_dp_units 4
--gpgpu_num_int_units 4
--gpgpu_tensor_core_avail 1
--gpgpu_num_tensor_core_units 4
--ptx_opcode_latency_int 4,13,4,5,145,32
-
--gpgpu_sub_core_model 1
--gpgpu_enable_specialized_operand_collector 0
--gpgpu_operand_collector_num_units_gen 8
--gpgpu_num_reg_banks 8
--gpgpu_reg_file_port_throughput 2
--gpgpu_shmem_num_banks 32
--gpgpu_coalesce_arch 60
--gpgpu_num_sched_per_core 4
--gpgpu_scheduler lrr
--gpgpu_max_insn_issue_per_warp 1
--gpgpu_dual_issue_diff_exec_units 1
--gpgpu_inst_fetch_throughput 4
-
--gpgpu_adaptive_cache_config 1
--gpgpu_shmem_option 0,8,16,32,64,96
--gpgpu_unified_l1d_size 128
--gpgpu_l1_banks 4
--gpgpu_cache:dl1  S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
--gpgpu_l1_cache_write_ratio 25
--gpgpu_gmem_skip_L1D 0
--gpgpu_l1_latency 20
--gpgpu_flush_l1_cache 1
--gpgpu_n_cluster_ejection_buffer_size 32
--gpgpu_shmem_size 98304
--gpgpu_shmem_per_block 65536
--gpgpu_smem_latency 20
-
--gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32
--gpgpu_dram_partition_queues 64:64:64:64
--gpgpu_memory_partition_indexing 2
-
--network_mode 2
--icnt_in_buffer_limit 512
--icnt_out_buffer_limit 512
--icnt_subnets 2
--icnt_flit_size 40
--icnt_arbiter_algo 1
--icnt_grant_cycles 1
-
--gpgpu_l2_rop_latency 160
--dram_latency 100
--gpgpu_dram_scheduler 1
--gpgpu_frfcfs_dram_sched_queue_size 64
--gpgpu_dram_return_queue_size 192
--gpgpu_n_mem_per_ctrlr 1
--gpgpu_dram_buswidth 16
--gpgpu_dram_burst_length 2
--dram_data_command_freq_ratio 2  # HBM is DDR
--gpgpu_mem_address_mask 1
--gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS
--gpgpu_dram_timing_opt "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:
-                        CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3"
--dram_dual_bus_interface 1
--dram_bnk_indexing_policy 1
--dram_bnkgrp_indexing_policy 1
--dram_seperate_write_queue_enable 1
--dram_write_queue_size 128:108:32
--visualizer_enabled 0
-)";
-
-const char* k_titanv_trace = R"(-trace_opcode_latency_initiation_int 2,2
--trace_opcode_latency_initiation_sp 2,2
--trace_opcode_latency_initiation_dp 8,4
--trace_opcode_latency_initiation_sfu 20,8
--trace_opcode_latency_initiation_tensor 8,4
-
-#<enabled>,<num_units>,<max_latency>,<ID_OC_SPEC>,<OC_EX_SPEC>,<NAME>
--specialized_unit_1 1,4,4,4,4,BRA
--trace_opcode_latency_initiation_spec_op_1 4,4
-)";
+const std::string k_titanv_trace =
+    gputlm::testing::slurp(std::string(GPUTLM_SOURCE_DIR) + "/tests/data/titanv.trace.config");
 
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
