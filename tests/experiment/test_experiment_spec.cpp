@@ -14,8 +14,11 @@ namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
+// Files are named after the running test: ctest runs this binary's tests in parallel.
 std::string write(const std::string& name, const std::string& text) {
-  const std::string path = std::string(GPUTLM_TEST_TMP) + "/" + name;
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "." +
+                           name;
   gputlm::testing::write_text(path, text);
   return path;
 }
