@@ -16,7 +16,10 @@ namespace {
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
 experiment_spec spec() {
-  const std::string path = std::string(GPUTLM_TEST_TMP) + "/results_spec.yaml";
+  // (named after the running test: ctest runs this binary's tests in parallel)
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                           ".results_spec.yaml";
   gputlm::testing::write_text(
       path,
       "experiment: {name: r}\n"
