@@ -223,71 +223,60 @@ bool laperm_policy::empty(const level_queues& qs, std::uint32_t lo, std::uint32_
   return true;
 }
 
-laperm_policy::queued* laperm_policy::find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo,
-                                           std::uint32_t hi, int s, int* smx_out) {
+laperm_policy::slot laperm_policy::find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo,
+                                        std::uint32_t hi, int s, int* smx_out) {
   const std::size_t n = v.smx_count();
-  std::vector<int> unfit;  // entries whose TB fits nowhere (same demand: skip the rest)
+  m_unfit.clear();  // entries whose TB fits nowhere (same demand: skip the rest)
   for (std::uint32_t l = std::min<std::uint32_t>(hi, std::uint32_t(qs.size()) - 1) + 1; l-- > lo;) {
     bool group_seen = false;  // groups leave a queue in order: only its first is a candidate
-    for (queued& q : qs[l]) {
+    std::deque<queued>& queue = qs[l];
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const queued& q = queue[i];
       if (q.src.group != tb_source::none) {
         if (group_seen) continue;
         group_seen = true;
       }
       const int e = v.entry_of(q.src.kde);
       if (e < 0) continue;
-      if (std::find(unfit.begin(), unfit.end(), e) != unfit.end()) continue;
+      if (std::find(m_unfit.begin(), m_unfit.end(), e) != m_unfit.end()) continue;
       const bool ready = q.src.group == tb_source::none ? v.entries()[std::size_t(e)].next_tb <
                                                               v.entries()[std::size_t(e)].tbs_total
                                                         : v.group_ready(q.src.group);
       if (!ready) continue;
       if (s >= 0) {
-        if (v.fits(std::size_t(s), std::size_t(e))) return &q;
-        unfit.push_back(e);
+        if (v.fits(std::size_t(s), std::size_t(e))) return {&queue, i};
+        m_unfit.push_back(e);
         continue;
       }
       for (std::size_t k = 0; k < n; ++k) {
         const std::size_t t = (m_next_smx + k) % n;
         if (v.fits(t, std::size_t(e))) {
           *smx_out = int(t);
-          return &q;
+          return {&queue, i};
         }
       }
-      unfit.push_back(e);
+      m_unfit.push_back(e);
     }
   }
-  return nullptr;
+  return {};
 }
 
-tb_choice laperm_policy::take(tb_scheduler_view& v, level_queues& qs, queued* q, int smx) {
+tb_choice laperm_policy::take(tb_scheduler_view& v, slot q, int smx) {
+  queued& src = *q;
   tb_choice c;
-  c.entry = v.entry_of(q->src.kde);
+  c.entry = v.entry_of(src.src.kde);
   c.smx = smx;
-  c.group = q->src.group;
-  if (--q->left == 0) {
-    for (auto& level : qs) {
-      for (auto it = level.begin(); it != level.end(); ++it)
-        if (&*it == q) {
-          level.erase(it);
-          return c;
-        }
-    }
-  }
+  c.group = src.src.group;
+  if (--src.left == 0) q.queue->erase(q.queue->begin() + std::ptrdiff_t(q.index));
   return c;
 }
 
 // Which queues SMX s takes its next TB from (0: none, 1: its unit's, 2: PQ0, 3: backup).
-int laperm_policy::select(tb_scheduler_view& v, std::size_t s, queued** q, level_queues** from) {
+int laperm_policy::select(tb_scheduler_view& v, std::size_t s, slot* q) {
   const std::size_t u = unit_of(s);
   const int si = int(s);
-  if ((*q = find(v, m_bound[u], 1, m_p.levels, si, nullptr))) {
-    *from = &m_bound[u];
-    return 1;
-  }
-  if ((*q = find(v, m_global, 0, 0, si, nullptr))) {
-    *from = &m_global;
-    return 2;
-  }
+  if ((*q = find(v, m_bound[u], 1, m_p.levels, si, nullptr))) return 1;
+  if ((*q = find(v, m_global, 0, 0, si, nullptr))) return 2;
   if (m_mode != mode::adaptive_bind || !empty(m_bound[u], 1, m_p.levels) || !empty(m_global, 0, 0))
     return 0;
   std::uint32_t& b = m_backup[s];
@@ -302,10 +291,7 @@ int laperm_policy::select(tb_scheduler_view& v, std::size_t s, queued** q, level
     }
     if (b == tb_source::none) return 0;
   }
-  if ((*q = find(v, m_bound[b], 1, m_p.levels, si, nullptr))) {
-    *from = &m_bound[b];
-    return 3;
-  }
+  if ((*q = find(v, m_bound[b], 1, m_p.levels, si, nullptr))) return 3;
   return 0;
 }
 
@@ -315,10 +301,10 @@ tb_choice laperm_policy::pick(tb_scheduler_view& v) {
   const std::size_t n = v.smx_count();
   if (m_mode == mode::tb_pri) {
     int smx = -1;
-    queued* q = find(v, m_global, 0, m_p.levels, -1, &smx);
+    const slot q = find(v, m_global, 0, m_p.levels, -1, &smx);
     if (!q) return none;
     m_next_smx = (std::size_t(smx) + 1) % n;
-    return take(v, m_global, q, smx);
+    return take(v, q, smx);
   }
   // One SMX examined per cycle, round robin: the first that has something to take is k
   // cycles of scanning away.
@@ -329,9 +315,8 @@ tb_choice laperm_policy::pick(tb_scheduler_view& v) {
   }
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t s = (m_next_smx + k) % n;
-    queued* q = nullptr;
-    level_queues* from = nullptr;
-    const int stage = select(v, s, &q, &from);
+    slot q;
+    const int stage = select(v, s, &q);
     if (!stage) continue;
     if (k > 0) {
       m_next_smx = s;
@@ -343,7 +328,7 @@ tb_choice laperm_policy::pick(tb_scheduler_view& v) {
     bound_tbs += stage == 1;
     backup_tbs += stage == 3;
     m_next_smx = (s + 1) % n;
-    return take(v, *from, q, int(s));
+    return take(v, q, int(s));
   }
   return none;
 }

@@ -215,15 +215,23 @@ class laperm_policy : public tb_policy {
     std::uint32_t left = 0;  // TBs not yet dispatched
   };
   using level_queues = std::vector<std::deque<queued>>;  // index = priority
+  // Where a source sits: its queue and position (queue null: none).
+  struct slot {
+    std::deque<queued>* queue = nullptr;
+    std::size_t index = 0;
+    explicit operator bool() const { return queue != nullptr; }
+    queued& operator*() const { return (*queue)[index]; }
+  };
   // The first source of `qs` (levels hi..lo) that is ready and fits SMX s (or any SMX when
-  // s < 0, then *smx_out the SMX); null if none. Kernels are taken past one another (as the
-  // baseline takes KDEs); aggregated groups leave a queue in order: only its first group is
-  // a candidate (and only its record is fetched from global memory).
-  queued* find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo, std::uint32_t hi, int s,
-               int* smx_out);
+  // s < 0, then *smx_out the SMX). Kernels are taken past one another (as the baseline
+  // takes KDEs); aggregated groups leave a queue in order: only its first group is a
+  // candidate (and only its record is fetched from global memory).
+  slot find(tb_scheduler_view& v, level_queues& qs, std::uint32_t lo, std::uint32_t hi, int s,
+            int* smx_out);
   bool empty(const level_queues& qs, std::uint32_t lo, std::uint32_t hi) const;
-  tb_choice take(tb_scheduler_view& v, level_queues& qs, queued* q, int smx);
-  int select(tb_scheduler_view& v, std::size_t s, queued** q, level_queues** from);
+  // The next TB of the source at `q` to SMX `smx`; the source leaves its queue with its last.
+  tb_choice take(tb_scheduler_view& v, slot q, int smx);
+  int select(tb_scheduler_view& v, std::size_t s, slot* q);
   std::size_t unit_of(std::size_t smx) const { return smx / m_p.cluster; }
   std::size_t units(std::size_t smxs) const { return (smxs + m_p.cluster - 1) / m_p.cluster; }
 
@@ -234,6 +242,7 @@ class laperm_policy : public tb_policy {
   std::vector<std::uint32_t> m_backup;  // Adaptive-Bind: per SMX, its backup unit
   std::size_t m_next_smx = 0;
   std::uint64_t m_scan_due = 0;  // Bind: the SMX at m_next_smx is examined at this cycle
+  std::vector<int> m_unfit;      // find(): entries whose TB fits nowhere (kept: no allocation)
 };
 
 // The policy named `name` ("lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri",
