@@ -36,8 +36,7 @@ constexpr std::uint64_t max_register_banks = 1024;
 constexpr std::uint64_t max_threads_bound = 4096;  // 128 warps of 32
 constexpr std::uint64_t max_tbs_bound = 1024;
 constexpr std::uint64_t max_warp_schedulers = 64;
-constexpr std::uint64_t max_units = 1024;      // per unit class, and operand collectors per kind
-constexpr std::size_t ldst_fifo_reserve = 33;  // one warp instruction's requests + a flush
+constexpr std::uint64_t max_units = 1024;  // per unit class, and operand collectors per kind
 
 const char* k_unit_names[] = {"sp",     "sfu",     "int",  "dp",      "tensor", "ldst",
                               "branch", "barrier", "exit", "texture", "other"};
@@ -172,8 +171,7 @@ void smx::validate() {
   // The geometry is valid: size the state.
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
   m_warps.assign(max_warps(), warp_state{});
-  m_reg_ready.assign(max_warps(), reg_file{});
-  m_reg_used.assign(max_warps(), 0);
+  m_scoreboard.resize(max_warps());
   m_blocked.assign(max_warps(), blocked_state{});
   m_fetchable.assign((max_warps() + 63) / 64, 0);
   m_tbs.assign(*m_max_tbs, tb_state{});
@@ -210,10 +208,8 @@ void smx::validate() {
   m_banks = register_banks(static_cast<std::uint32_t>(*m_register_banks),
                            static_cast<std::uint32_t>(*m_register_port_throughput), sched,
                            *m_sub_core_model, static_cast<std::uint32_t>(collectors));
-  // The LDST unit takes a memory instruction only once the previous one's requests have all
-  // left, so the FIFO holds one instruction's requests (32 lanes' worth, or a few more when
-  // accesses span sectors) and a kernel-end flush: a capacity hint, not a bound.
-  m_ldst_fifo.reserve(ldst_fifo_reserve);
+  m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
+                   static_cast<std::uint32_t>(*m_shared_memory_banks));
 
   // Unit classes without units of their own run elsewhere: INT and `other` on SP when there
   // is no INT unit, DP on the SFU, tensor and branch on SP (GPGPU-Sim's issue logic).
@@ -245,8 +241,8 @@ void smx::add_traces(vcd_writer& vcd) {
 std::string smx::pending_work() const {
   if (m_live_warps == 0) return {};
   std::string s = std::to_string(m_live_warps) + " live warps, " + std::to_string(m_pool.in_use()) +
-                  " requests in flight, LDST " + (m_ldst_blocked ? "blocked by the L1" : "free") +
-                  ", " + std::to_string(m_ldst_fifo.size() - m_ldst_head) + " requests queued;";
+                  " requests in flight, LDST " + (m_ldst.blocked() ? "blocked by the L1" : "free") +
+                  ", " + std::to_string(m_ldst.queued()) + " requests queued;";
   for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi) {
     const warp_state& w = m_warps[wi];
     if (!w.live) continue;
@@ -275,11 +271,7 @@ void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
-    if (m_ldst_head == m_ldst_fifo.size()) {
-      m_ldst_fifo.clear();
-      m_ldst_head = 0;
-    }
-    m_ldst_fifo.push_back({coalesced_request{}, access_kind::flush, 0, 0, 0});
+    m_ldst.enqueue_flush();
     wake_at(clock().next_cycle());
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   } else {
@@ -327,9 +319,7 @@ void smx::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
 void smx::unblock(const tlm::tlm_generic_payload& gp) {
   // Only the request whose END_REQ was withheld: a response to an earlier request does not
   // let the LDST unit send again.
-  if (&gp != m_blocked_request) return;
-  m_blocked_request = nullptr;
-  m_ldst_blocked = false;
+  m_ldst.unblock(gp);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -382,8 +372,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     w.insts = wt.insts.data();
     w.addresses = wt.addresses.data();
     w.size = static_cast<std::uint32_t>(wt.insts.size());
-    std::fill_n(m_reg_ready[next_free].begin(), m_reg_used[next_free], 0);
-    m_reg_used[next_free] = 0;
+    m_scoreboard.clear(next_free);
     w.age = m_age++;
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
@@ -527,7 +516,7 @@ void smx::cycle() {
   m_trace_issued.set(issued);
   m_trace_stall.set(m_sched_warps.empty() ? 0 : std::uint64_t(m_reason[0]));
 
-  if (m_work_next_cycle && (m_live_warps > 0 || m_ldst_head < m_ldst_fifo.size()))
+  if (m_work_next_cycle && (m_live_warps > 0 || m_ldst.queued() != 0))
     wake_at(now + 1);
   else if (!m_timers.empty())
     wake_at(m_timers.top());
@@ -601,7 +590,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
   if (w.checked != w.issued || w.checked_from > now) {
     const warp_instruction& in = w.insts[w.issued];
     if (w.pending_dst_loads != 0 || w.regs_ready_by > now) {  // else every register is ready
-      const std::uint64_t ready = registers_ready(wi, in);
+      const std::uint64_t ready = m_scoreboard.ready_by(wi, in);
       if (ready > now) {
         // Memory instructions are read again when they pass (to warm up their addresses).
         w.checked = w.issued;
@@ -837,7 +826,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     const std::uint64_t free_at = pool.occupy(unit, start);
     const std::uint64_t result = start + pool.latency();
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      if (in.dst[k] < num_regs) set_reg_ready(wi, in.dst[k], result);
+      if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], result);
     w.regs_ready_by = std::max(w.regs_ready_by, result);
     w.drain = std::max(w.drain, result);
     m_timers.push(result);
@@ -869,22 +858,11 @@ std::uint64_t smx::wake_for(std::uint32_t wi, const warp_state& w, const warp_in
 
 void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& in,
                        std::uint64_t now, std::uint64_t wake) {
-  // A unit-stride access in the trace's strided form (every lane active, the stride equal to
-  // the access size, the usual global access) is coalesced without expanding its lanes.
-  const std::uint32_t size = in.access_size ? in.access_size : 4;
-  const bool unit_stride =
-      in.addr_index != warp_instruction::none && in.addr_form == traces::address_form::strided &&
-      in.active_mask == 0xffffffffu && in.addr_stride == static_cast<std::int32_t>(size);
-  std::uint64_t lane_addrs[32];
-  // From the warp's cached pointer to its addresses; the list form is used in place. For a
-  // unit-stride access only addrs[0], its base, is read (expanded where lanes are needed).
-  const std::uint64_t* addrs = unit_stride ? w.addresses + in.addr_index
-                                           : traces::lane_addresses(w.addresses, in, lane_addrs);
   bool has_dst = false;
   auto set_dst = [&](std::uint64_t cycle) {
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) {
-        set_reg_ready(wi, in.dst[k], cycle);
+        m_scoreboard.set(wi, in.dst[k], cycle);
         has_dst = true;
       }
     if (cycle != never) w.regs_ready_by = std::max(w.regs_ready_by, cycle);
@@ -892,17 +870,12 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   switch (in.space) {
     case traces::mem_space::shared:
     case traces::mem_space::shared_atomic: {
-      if (unit_stride) addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
-      std::uint32_t c =
-          addrs ? shared_memory_cycles(in.active_mask, addrs, in.access_size,
-                                       static_cast<std::uint32_t>(*m_shared_memory_banks))
-                : 1;
-      if (c == 0) c = 1;
+      const std::uint32_t c = m_ldst.shared_cycles(in, w.addresses);
       m_shared_bank_cycles += c;
       m_power->shared_memory(c);
       if (m_power->any_gated()) wake = std::max(wake, m_power->wake_shared_memory(now_fs()));
       const std::uint64_t start = now + wake;  // (now without a gating policy)
-      m_ldst_busy_until = start + c;
+      m_ldst.busy_until(start + c);
       const std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
@@ -912,12 +885,12 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     }
     case traces::mem_space::constant:
     case traces::mem_space::none: {
-      m_ldst_busy_until = now + wake + 1;
+      m_ldst.busy_until(now + wake + 1);
       const std::uint64_t ready = now + wake + *m_shared_memory_latency;
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
-      if (wake != 0) m_timers.push(m_ldst_busy_until);
+      if (wake != 0) m_timers.push(now + wake + 1);
       return;
     }
     default:
@@ -926,106 +899,57 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   if (wake != 0) {
     // The LDST unit sends the requests (the first one in the next cycle otherwise) once the
     // components it waited for are awake.
-    m_ldst_busy_until = now + 1 + wake;
-    m_ldst_send_from = now + 1 + wake;
-    m_timers.push(m_ldst_send_from);
+    m_ldst.busy_until(now + 1 + wake);
+    m_ldst.send_from(now + 1 + wake);
+    m_timers.push(now + 1 + wake);
   }
-  if (!addrs) {
-    m_ldst_busy_until = now + 1 + wake;
+  if (!m_ldst.coalesce(in, w.addresses)) {
+    m_ldst.busy_until(now + 1 + wake);
     return;
   }
-  if (in.space == traces::mem_space::global_atomic) {
-    if (unit_stride) addrs = traces::lane_addresses(w.addresses, in, lane_addrs);
-    coalesce_atomic(in.active_mask, addrs, in.access_size, m_coalesced);
-  } else if (unit_stride)
-    coalesce_contiguous(static_cast<std::uint32_t>(*m_coalescing_arch), addrs[0], size,
-                        m_coalesced);
-  else
-    coalesce(static_cast<std::uint32_t>(*m_coalescing_arch), in.active_mask, addrs, in.access_size,
-             m_coalesced);
-  if (m_coalesced.empty()) return;
-  const bool writes = in.num_dst == 0;
-  access_kind kind;
-  switch (in.space) {
-    case traces::mem_space::global_atomic:
-      kind = access_kind::atomic;
-      break;
-    case traces::mem_space::local:
-      kind = writes ? access_kind::local_store : access_kind::local_load;
-      break;
-    case traces::mem_space::texture:
-      kind = access_kind::texture_load;
-      break;
-    default:
-      kind = writes ? access_kind::global_store : access_kind::global_load;
-      break;
-  }
-  const std::uint32_t p = acquire_pending();
-  pending_load& pl = m_pending[p];
-  pl.warp = wi;
-  pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
-  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
+  if (m_ldst.coalesced().empty()) return;
   set_dst(never);
   if (has_dst) ++w.pending_dst_loads;
-  if (m_ldst_head == m_ldst_fifo.size()) {
-    m_ldst_fifo.clear();
-    m_ldst_head = 0;
-  }
-  for (const coalesced_request& r : m_coalesced) {
-    m_ldst_fifo.push_back({r, kind, wi, in.pc, p});
-    ++w.outstanding;
-  }
+  w.outstanding += m_ldst.enqueue(wi, in, ldst_unit::kind_of(in));
 }
 
 void smx::send_requests(std::uint64_t now) {
-  if (m_ldst_blocked || m_ldst_head == m_ldst_fifo.size() || now < m_ldst_send_from) return;
-  const queued_request& q = m_ldst_fifo[m_ldst_head++];
+  if (!m_ldst.can_send(now)) return;
+  const ldst_unit::request& q = m_ldst.pop();
+  tlm::tlm_generic_payload* gp;
   if (q.kind == access_kind::flush) {
-    tlm::tlm_generic_payload& gp = m_pool.acquire(0, 0, tlm::TLM_WRITE_COMMAND);
-    mem_request& r = payload_pool::request(gp);
+    gp = &m_pool.acquire(0, 0, tlm::TLM_WRITE_COMMAND);
+    mem_request& r = payload_pool::request(*gp);
     r.smx = m_id;
     r.kind = access_kind::flush;
     r.issue_time_fs = clock_domain::now_fs();
     ++m_l1_flushes;
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum s = ldst->nb_transport_fw(gp, phase, delay);
-    if (s == tlm::TLM_ACCEPTED) {
-      m_ldst_blocked = true;
-      m_blocked_request = &gp;
-    } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
-      m_peq.notify(gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(delay));
-    if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
-    return;
+  } else {
+    const warp_state& w = m_warps[q.warp];
+    const tb_state& tb = m_tbs[w.tb_slot];
+    const tlm::tlm_command cmd = is_write(q.kind) ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+    gp = &m_pool.acquire(q.req.line_address, q.req.bytes, cmd);
+    mem_request& r = payload_pool::request(*gp);
+    r.smx = m_id;
+    r.warp = q.warp;
+    r.tb = tb.desc.tb;
+    r.kernel = tb.desc.kernel;
+    r.pc = q.pc;
+    r.lane_mask = q.req.lane_mask;
+    r.sector_mask = q.req.sector_mask;
+    r.kind = q.kind;
+    r.issue_time_fs = clock_domain::now_fs();
+    r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
+    ++m_memory_requests;
   }
-  const warp_state& w = m_warps[q.warp];
-  const tb_state& tb = m_tbs[w.tb_slot];
-  const tlm::tlm_command cmd = is_write(q.kind) ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
-  tlm::tlm_generic_payload& gp = m_pool.acquire(q.req.line_address, q.req.bytes, cmd);
-  mem_request& r = payload_pool::request(gp);
-  r.smx = m_id;
-  r.warp = q.warp;
-  r.tb = tb.desc.tb;
-  r.kernel = tb.desc.kernel;
-  r.pc = q.pc;
-  r.lane_mask = q.req.lane_mask;
-  r.sector_mask = q.req.sector_mask;
-  r.kind = q.kind;
-  r.issue_time_fs = clock_domain::now_fs();
-  r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
-  ++m_memory_requests;
-
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum s = ldst->nb_transport_fw(gp, phase, delay);
-  if (s == tlm::TLM_ACCEPTED) {
-    m_ldst_blocked = true;  // END_REQ withheld: the L1 pushes back
-    m_blocked_request = &gp;
-  } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
-    m_peq.notify(gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(delay));
-  }
-  if (m_ldst_head < m_ldst_fifo.size() && !m_ldst_blocked) m_work_next_cycle = true;
-  (void)now;
+  const tlm::tlm_sync_enum s = ldst->nb_transport_fw(*gp, phase, delay);
+  if (s == tlm::TLM_ACCEPTED)
+    m_ldst.block(*gp);  // END_REQ withheld: the L1 pushes back
+  else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
+    m_peq.notify(*gp, tlm::BEGIN_RESP, clock_domain::kernel_delay(delay));
+  if (m_ldst.queued() != 0 && !m_ldst.blocked()) m_work_next_cycle = true;
 }
 
 void smx::response(tlm::tlm_generic_payload& gp) {
@@ -1033,7 +957,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   const mem_request& r = payload_pool::request(gp);
   if (r.kind == access_kind::flush) {  // the L1 has been flushed
     m_pool.release(gp);
-    if (m_ldst_head < m_ldst_fifo.size()) wake_at(clock().next_cycle());
+    if (m_ldst.queued() != 0) wake_at(clock().next_cycle());
     return;
   }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
@@ -1041,23 +965,23 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   // The cycles slept so far count with the warps resident before this response (it may end
   // a warp), whether or not it wakes the SMX.
   account_until(clock().next_cycle());
-  pending_load& pl = m_pending[p];
+  ldst_unit::pending_load& pl = m_ldst.pending(p);
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;
   const std::uint64_t now = clock().next_cycle();
   if (--pl.requests == 0) {
-    if (pl.restores_tb != ~0u) release_device_sync(pl.restores_tb);
+    if (pl.restores_tb != ldst_unit::no_tb) release_device_sync(pl.restores_tb);
     bool had_dst = false;
     for (std::uint16_t d : pl.dst)
       if (d < num_regs) {
-        set_reg_ready(pl.warp, d, now);
+        m_scoreboard.set(pl.warp, d, now);
         had_dst = true;
       }
     if (had_dst) {
       --w.pending_dst_loads;
       w.regs_ready_by = std::max(w.regs_ready_by, now);
     }
-    m_pending_free.push_back(p);
+    m_ldst.release(p);
   }
   if (w.outstanding == 0) w.at_membar = false;
   // A response that leaves the warp waiting for a load (a store's, another load's, one of
@@ -1075,7 +999,7 @@ bool smx::waits_for_a_load(std::uint32_t wi) const {
   if (b.until != never || b.reason != stall_reason::scoreboard || w.at_membar ||
       w.pending_dst_loads == 0 || !w.live || w.checked != w.issued || w.issued >= w.size)
     return false;
-  return registers_ready(wi, w.insts[w.issued]) == never;
+  return m_scoreboard.ready_by(wi, w.insts[w.issued]) == never;
 }
 
 }  // namespace gputlm::core
@@ -1229,20 +1153,6 @@ void smx::release_device_sync(std::uint32_t s) {
   wake_at(clock().next_cycle());
 }
 
-// A free pending-load record (reused, or a new one), reset.
-std::uint32_t smx::acquire_pending() {
-  std::uint32_t p;
-  if (m_pending_free.empty()) {
-    p = static_cast<std::uint32_t>(m_pending.size());
-    m_pending.emplace_back();
-  } else {
-    p = m_pending_free.back();
-    m_pending_free.pop_back();
-  }
-  m_pending[p] = pending_load{};
-  return p;
-}
-
 void smx::context_traffic(std::uint32_t s, bool restore) {
   tb_state& tb = m_tbs[s];
   // The TB's registers (its warps' threads, registers rounded as allocated) and its shared
@@ -1261,27 +1171,12 @@ void smx::context_traffic(std::uint32_t s, bool restore) {
     if (restore) release_device_sync(s);
     return;
   }
-  const std::uint32_t p = acquire_pending();
-  pending_load& pl = m_pending[p];
-  pl.warp = rep;
-  pl.requests = lines;
-  if (restore) pl.restores_tb = s;
-  if (m_ldst_head == m_ldst_fifo.size()) {
-    m_ldst_fifo.clear();
-    m_ldst_head = 0;
-  }
   const std::uint64_t base = launch_unit::context_base +
                              (std::uint64_t(m_id) * m_tbs.size() + s) * launch_unit::context_stride;
-  for (std::uint32_t l = 0; l < lines; ++l) {
-    coalesced_request r;
-    r.line_address = base + std::uint64_t(l) * 128;
-    r.bytes = 128;
-    r.lane_mask = 0xffffffffu;
-    r.sector_mask = 0xf;
-    m_ldst_fifo.push_back(
-        {r, restore ? access_kind::local_load : access_kind::local_store, rep, 0, p});
-    ++m_warps[rep].outstanding;
-  }
+  m_ldst.enqueue_lines(rep, base, lines,
+                       restore ? access_kind::local_load : access_kind::local_store,
+                       restore ? s : ldst_unit::no_tb);
+  m_warps[rep].outstanding += lines;
   m_work_next_cycle = true;
   wake_at(clock().next_cycle());
 }

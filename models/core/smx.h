@@ -1,8 +1,10 @@
 // Streaming multiprocessor (SMX/SM): resident TBs' warps replay their trace instructions
-// through fetch into per-warp instruction buffers, warp schedulers (LRR/GTO), a scoreboard
-// on destination and source registers (RAW and WAW), register banks with operand
-// collection, functional units with latency and initiation interval, barriers, EXIT, and
-// the LDST unit (coalescer, shared-memory banks, requests to the L1 with back-pressure).
+// through fetch into per-warp instruction buffers, warp schedulers (LRR/GTO,
+// warp_scheduler.h), a scoreboard on destination and source registers (RAW and WAW,
+// scoreboard.h), register banks with operand collection (register_banks.h), functional
+// units with latency and initiation interval (functional_units.h), barriers, EXIT, and the
+// LDST unit (ldst_unit.h: coalescer, shared-memory banks, requests to the L1 with
+// back-pressure). This module is the issue logic that joins them, and the SMX's sockets.
 // Parameters follow GPGPU-Sim/Accel-Sim's tested configs (-gpgpu_shader_core_pipeline,
 // _cta, _registers, _num_sched_per_core, trace.config latencies): platforms.md §2.
 //
@@ -28,7 +30,6 @@
 #include <array>
 #include <cstddef>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "models/common/component.h"
@@ -38,8 +39,11 @@
 #include "models/core/coalescer.h"
 #include "models/core/functional_units.h"
 #include "models/core/launch_unit.h"
+#include "models/core/ldst_unit.h"
 #include "models/core/register_banks.h"
+#include "models/core/scoreboard.h"
 #include "models/core/smx_power.h"
+#include "models/core/timer_set.h"
 #include "models/core/warp_scheduler.h"
 #include "traces/trace_types.h"
 
@@ -90,7 +94,7 @@ class smx : public component {
 
  private:
   static constexpr std::uint64_t never = ~0ull;
-  static constexpr unsigned num_regs = 256;
+  static constexpr unsigned num_regs = scoreboard::num_regs;
 
   enum class pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
 
@@ -131,8 +135,6 @@ class smx : public component {
     std::uint32_t pending_dst_loads = 0;
   };
   static_assert(offsetof(warp_state, trace) == 64, "the issue loop's fields fill one line");
-  // Per warp slot: the cycle each register's pending write lands (the scoreboard).
-  using reg_file = std::array<std::uint64_t, num_regs>;
 
   struct tb_state {
     bool live = false;
@@ -146,22 +148,6 @@ class smx : public component {
     bool suspended = false;            // at CDP.SYNC with launches running: context saved
     std::uint64_t generation = 0;      // tells this TB from the slot's later ones
     control::tb_report report;
-  };
-
-  // A load's destination registers, released when all its requests have returned.
-  struct pending_load {
-    std::uint32_t warp = 0;
-    std::uint32_t requests = 0;
-    std::uint16_t dst[2] = {traces::warp_instruction::no_reg, traces::warp_instruction::no_reg};
-    std::uint32_t restores_tb = ~0u;  // a CDP.SYNC context restore: the TB slot it resumes
-  };
-
-  struct queued_request {
-    coalesced_request req;
-    access_kind kind;
-    std::uint32_t warp;
-    std::uint32_t pc;
-    std::uint32_t pending;  // index into m_pending
   };
 
   // TLM
@@ -206,7 +192,6 @@ class smx : public component {
   void release_device_sync(std::uint32_t slot);
   // Queues the requests that save (store) or restore (load) a TB's context.
   void context_traffic(std::uint32_t slot, bool restore);
-  std::uint32_t acquire_pending();
   void maybe_finish_warp(std::uint32_t wi);
   void finish_tb(std::uint32_t slot);
   pipe pipe_of(const traces::warp_instruction& in) const;
@@ -267,14 +252,7 @@ class smx : public component {
     stall_reason reason = stall_reason::no_warp;
   };
   std::vector<blocked_state> m_blocked;
-  std::vector<reg_file> m_reg_ready;  // by warp slot
-  // By warp slot: 1 + the highest register whose entry in m_reg_ready was written since the
-  // slot was last cleared, so a TB launch clears only those (kernels use few of the 256).
-  std::vector<std::uint16_t> m_reg_used;
-  void set_reg_ready(std::uint32_t wi, std::uint16_t r, std::uint64_t cycle) {
-    m_reg_ready[wi][r] = cycle;
-    if (r >= m_reg_used[wi]) m_reg_used[wi] = static_cast<std::uint16_t>(r + 1);
-  }
+  scoreboard m_scoreboard;
   std::vector<tb_state> m_tbs;
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
   // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k):
@@ -353,9 +331,9 @@ class smx : public component {
   }
   // Why an instruction for the LDST unit cannot issue at `now` (issued: it can).
   stall_reason ldst_state(std::uint64_t now) const {
-    if (m_ldst_head < m_ldst_fifo.size() || m_ldst_blocked)
-      return m_ldst_blocked ? stall_reason::memory_backpressure : stall_reason::unit_busy;
-    return m_ldst_busy_until > now ? stall_reason::unit_busy : stall_reason::issued;
+    if (m_ldst.queued() != 0 || m_ldst.blocked())
+      return m_ldst.blocked() ? stall_reason::memory_backpressure : stall_reason::unit_busy;
+    return m_ldst.busy_until() > now ? stall_reason::unit_busy : stall_reason::issued;
   }
   void unblock_warp(std::uint32_t wi) {
     set_blocked(wi, 0, m_blocked[wi].reason);
@@ -364,62 +342,11 @@ class smx : public component {
   // Whether warp wi is parked by the scoreboard on its next instruction and one of that
   // instruction's registers still waits for a load (`never`): check() would park it again.
   bool waits_for_a_load(std::uint32_t wi) const;
-  // The cycle by which every source and destination register of `in` (warp wi) is ready:
-  // the scoreboard's answer, `never` while one waits for a load.
-  // (Inline: check() asks on every examination.)
-  [[gnu::always_inline]] std::uint64_t registers_ready(std::uint32_t wi,
-                                                       const traces::warp_instruction& in) const {
-    const reg_file& regs = m_reg_ready[wi];
-    std::uint64_t ready = 0;
-    for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
-      if (in.src[k] < num_regs) ready = std::max(ready, regs[in.src[k]]);
-    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      if (in.dst[k] < num_regs) ready = std::max(ready, regs[in.dst[k]]);
-    return ready;
-  }
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_banks m_banks;
   std::unique_ptr<smx_power> m_power;
-  std::uint64_t m_ldst_busy_until = 0;
-  std::uint64_t m_ldst_send_from = 0;       // no request leaves before (a gated LDST unit waking)
-  std::vector<queued_request> m_ldst_fifo;  // circular use via head index
-  std::size_t m_ldst_head = 0;
-  bool m_ldst_blocked = false;                                  // END_REQ withheld by the L1
-  const tlm::tlm_generic_payload* m_blocked_request = nullptr;  // ... for this request
-  std::vector<pending_load> m_pending;
-  std::vector<std::uint32_t> m_pending_free;
-  std::vector<coalesced_request> m_coalesced;
-  // Cycles at which something the SMX waits for happens (a result written back, a unit
-  // freed), as a set: a bit per cycle for the 64 cycles after the last pop (results and
-  // units are mostly that close), a min-heap for the others.
-  class timer_set {
-   public:
-    bool empty() const { return m_bits == 0 && m_far.empty(); }
-    std::uint64_t top() const {  // the earliest (not empty)
-      const std::uint64_t near = m_bits ? m_base + std::uint64_t(__builtin_ctzll(m_bits)) : never;
-      return m_far.empty() ? near : std::min(near, m_far.top());
-    }
-    void push(std::uint64_t cycle) {
-      if (cycle >= m_base && cycle - m_base < 64)
-        m_bits |= 1ull << (cycle - m_base);
-      else
-        push_far(cycle);  // rare: kept out of line so that push() inlines
-    }
-    void pop_through(std::uint64_t cycle) {  // removes every cycle up to `cycle`
-      while (!m_far.empty() && m_far.top() <= cycle) m_far.pop();
-      if (cycle < m_base) return;
-      const std::uint64_t shift = cycle + 1 - m_base;
-      m_bits = shift >= 64 ? 0 : m_bits >> shift;
-      m_base = cycle + 1;
-    }
-
-   private:
-    [[gnu::noinline]] void push_far(std::uint64_t cycle) { m_far.push(cycle); }
-    std::uint64_t m_base = 0;  // the cycle of bit 0
-    std::uint64_t m_bits = 0;
-    std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> m_far;
-  };
+  ldst_unit m_ldst;
   timer_set m_timers;
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<smx> m_peq;
