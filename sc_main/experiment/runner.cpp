@@ -40,6 +40,7 @@ struct options {
   unsigned jobs = 1;
   bool slurm = false;
   bool collect = false;
+  bool dry_run = false;
   slurm_options batch;
 };
 
@@ -170,6 +171,7 @@ class runner {
   std::vector<point_result> plan();
   std::vector<std::string> run_args(const point_result& p) const;
   void run_local(std::vector<point_result>& points);
+  int dry_run() const;
   int run_slurm(std::vector<point_result>& points);
   void take_results(std::vector<point_result>& points, const std::vector<bool>& ran);
   int write_outputs(std::vector<point_result> points);
@@ -489,8 +491,39 @@ int runner::write_outputs(std::vector<point_result> points) {
   return failed == 0 ? exit_ok : 100 + static_cast<int>(std::min<std::size_t>(failed, 100));
 }
 
+// The points as the runs they would be, after the checks; nothing generated, run or written.
+int runner::dry_run() const {
+  std::size_t n = 0;
+  for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
+    for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
+      for (std::size_t w = 0; w < m_x.workloads.size(); ++w)
+        for (std::uint32_t r = 0; r < m_x.workloads[w].repetitions; ++r, ++n) {
+          point_result pt;
+          pt.platform = p;
+          pt.configuration = c;
+          pt.workload = w;
+          pt.repetition = r;
+          const workload& wl = m_x.source(m_x.source_of(w, c));
+          std::string trace = wl.trace;
+          if (wl.generated()) {
+            trace = "<trace gen " + wl.gen_kernel + " --arch " + wl.arch;
+            for (const auto& prm : wl.params_of(r)) trace += " -p " + prm;
+            trace += ">";
+          }
+          std::cout << describe(pt) << ": run " << m_x.platforms[p].file << " " << trace;
+          for (const auto& s : m_x.configurations[c].sets) std::cout << " --set " << s.set_option();
+          for (const auto& o : m_x.run_options) std::cout << " " << o;
+          std::cout << "\n";
+        }
+  std::cout << "experiment " << m_x.name << ": " << n << " points"
+            << (m_o.slurm ? " (one Slurm job array)" : "")
+            << "; dry run: nothing generated, run or written\n";
+  return exit_ok;
+}
+
 int runner::run() {
   check_platforms();
+  if (m_o.dry_run) return dry_run();
   generate_workloads();
   // Nothing is written before here: bad input leaves no output folder behind.
   fs::create_directories(m_o.out + "/workloads");
@@ -535,7 +568,10 @@ int experiment_main(const std::vector<std::string>& args) {
       "time", po::value<std::string>(), "with --slurm: the time limit per point (sbatch --time)")(
       "mem", po::value<std::string>(), "with --slurm: the memory per point (sbatch --mem)")(
       "no-wait", "with --slurm: submit and return; collect later with --collect")(
-      "collect", "write the outputs from the points already there (after a --slurm --no-wait run)");
+      "collect", "write the outputs from the points already there (after a --slurm --no-wait run)")(
+      "dry-run,n",
+      "check the experiment (its platforms, overrides and metrics) and print its points as the "
+      "runs they would be; nothing is generated, run or written");
   po::positional_options_description pos;
   pos.add("file", 1);
   auto vm = parse_command_line(args, opts, pos);
@@ -548,12 +584,15 @@ int experiment_main(const std::vector<std::string>& args) {
   o.file = vm["file"].as<std::string>();
   o.slurm = vm.count("slurm") != 0;
   o.collect = vm.count("collect") != 0;
+  o.dry_run = vm.count("dry-run") != 0;
   o.batch.wait = vm.count("no-wait") == 0;
   for (const char* s : {"partition", "time", "mem", "no-wait"})
     if (vm.count(s) && !o.slurm)
       throw input_error(command_line, std::string("--") + s, "applies with --slurm only");
   if (o.slurm && o.collect)
     throw input_error(command_line, "--collect", "--collect and --slurm exclude each other");
+  if (o.dry_run && o.collect)
+    throw input_error(command_line, "--collect", "--collect and --dry-run exclude each other");
   if (vm.count("partition")) o.batch.partition = vm["partition"].as<std::string>();
   if (vm.count("time")) o.batch.time = vm["time"].as<std::string>();
   if (vm.count("mem")) o.batch.mem = vm["mem"].as<std::string>();

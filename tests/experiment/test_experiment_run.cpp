@@ -358,3 +358,32 @@ TEST(experiment_run, each_configuration_runs_its_form_of_a_workload) {
     }
   EXPECT_NE(slurp(out + "/report.md").find("under `cdp`"), std::string::npos);
 }
+
+TEST(experiment_run, a_dry_run_lists_the_points_and_writes_nothing) {
+  const std::string dir = fresh_dir("dry_run");
+  const std::string out = dir + "/out";
+  // 1 platform x 2 configurations x (2 workloads + one generated with 2 repetitions).
+  const std::string file = write_experiment(dir, "  gen: {gen: spmv rows=256, repetitions: 2}\n");
+  auto r = experiment(file, out, "dry_run", "--dry-run");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  std::istringstream lines(r.out);
+  std::vector<std::string> points;
+  for (std::string l; std::getline(lines, l);)
+    if (l.find(": run ") != std::string::npos) points.push_back(l);
+  ASSERT_EQ(points.size(), 8u) << r.out;
+  EXPECT_NE(r.out.find("experiment e2e: 8 points; dry run"), std::string::npos) << r.out;
+  EXPECT_NE(points[0].find("fermi / base / va: run "), std::string::npos) << points[0];
+  EXPECT_NE(r.out.find("fermi / slow_l1 / red: run "), std::string::npos);
+  EXPECT_NE(r.out.find("--set smx.l1.hit_latency=40cycles"), std::string::npos);
+  EXPECT_NE(r.out.find("fermi / base / gen #1: run " + k_src +
+                       "/yaml/fermi.yaml <trace gen spmv --arch 70 -p rows=256 -p seed=2>"),
+            std::string::npos)
+      << r.out;
+  // A bad override is still found (the platforms are elaborated) and --collect excluded.
+  const std::string bad = write_experiment(dir, "", "  cycles: {value: total_cycles}\n",
+                                           "  base: {smx.l1.no_such_key: 1}\n");
+  EXPECT_EQ(experiment(bad, out, "dry_run_bad", "--dry-run").status, 2);
+  EXPECT_EQ(experiment(file, out, "dry_run_collect", "--dry-run --collect").status, 2);
+  EXPECT_FALSE(fs::exists(out));
+}
