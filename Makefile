@@ -3,6 +3,9 @@
 #   make test   install dependencies if missing, build, run the whole test suite
 # and, for long runs:
 #   make fast   an optimised gputlm in build-fast/ (link-time and profile-guided; same results)
+# and, to check the code:
+#   make sanitize   the test suite built with AddressSanitizer and UBSan in build-asan/ (any
+#                   finding, a leak or undefined behaviour included, fails its test)
 MAKEFLAGS += --no-print-directory
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
@@ -13,7 +16,7 @@ endif
 DEMO_PLATFORM ?= yaml/volta.yaml
 DEMO_TRACE    ?= traces/samples/vectoradd
 
-.PHONY: all deps configure build gputlm demo test fast clean
+.PHONY: all deps configure build gputlm demo test fast sanitize clean
 
 all: build
 
@@ -38,6 +41,13 @@ test: build
 
 fast: deps
 	@JOBS=$(JOBS) ./scripts/build-fast.sh build-fast
+
+sanitize: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUTLM_SANITIZE=ON -DGPUTLM_BENCH=OFF \
+	  $(CMAKE_ARGS) >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
 
 clean:
 	@rm -rf $(BUILD)

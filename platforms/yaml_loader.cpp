@@ -73,6 +73,16 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
   b.spec_path = spec_path;
   if (!n.is_map()) fail(n, spec_path, "a block must be a mapping with a 'type'");
   if (!n.find("type")) fail(self, spec_path, "block has no 'type'");
+  // The name becomes a SystemC module name and a step of `--set` and statistics paths.
+  const bool name_ok =
+      !b.name.empty() && !std::isdigit(static_cast<unsigned char>(b.name[0])) &&
+      std::all_of(b.name.begin(), b.name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+      });
+  if (!name_ok)
+    fail(self, spec_path,
+         "a block name is letters, digits and '_', not starting with a digit, not '" + b.name +
+             "'");
   for (const auto& e : n.entries) {
     const std::string& key = e.key;
     const ynode& value = e.value;

@@ -37,7 +37,7 @@ const char* k_usage =
     "  trace locality TRACE -o DIR [--kernel ID] [--granularity 4B|32B|128B]\n"
     "                          the TB locality graph of each kernel (METIS + JSON)\n"
     "  trace footprint TRACE   shared footprint of parent and child TBs (CDP/DTBL traces)\n"
-    "  experiment FILE.yaml [-j N] [-o DIR] [--slurm]\n"
+    "  experiment FILE.yaml [-j N] [-o DIR] [--slurm] [--dry-run]\n"
     "                          run an experiment's matrix; write its table, report and plots\n"
     "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
     "                          a GPGPU-Sim/Accel-Sim configuration as a platform\n"
@@ -45,12 +45,20 @@ const char* k_usage =
     "\n"
     "Run 'gputlm <command> --help' for a command's options.\n";
 
-// SystemC reports: warnings go to stderr as one line; errors and fatals become exceptions
-// that main turns into an exit status, never an abort with a backtrace.
+// SystemC's warnings, held until the command ends: a command that fails prints its one
+// error line alone; one that succeeds prints them, one line each, as it ends.
+std::vector<std::string>& systemc_warnings() {
+  static std::vector<std::string> w;
+  return w;
+}
+
+// SystemC reports: warnings are held (above); errors and fatals become exceptions that
+// main turns into an exit status, never an abort with a backtrace.
 void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions&) {
   if (r.get_severity() == sc_core::SC_INFO) return;
   if (r.get_severity() == sc_core::SC_WARNING) {
-    std::cerr << "warning: " << r.get_msg_type() << ": " << r.get_msg() << "\n";
+    systemc_warnings().push_back(
+        gputlm::input_error::one_line(std::string(r.get_msg_type()) + ": " + r.get_msg()));
     return;
   }
   throw r;
@@ -61,6 +69,8 @@ extern "C" void __gcov_dump();
 #endif
 
 [[noreturn]] void finish(int status) {
+  if (status == gputlm::exit_ok)
+    for (const std::string& w : systemc_warnings()) std::cerr << "warning: " << w << "\n";
   std::cout.flush();
   std::cerr.flush();
   // SystemC's objects may be half-built after an error: leave without running their

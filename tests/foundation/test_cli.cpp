@@ -65,6 +65,7 @@ void expect_bad(const mutated& m, const std::string& tag, const std::string& key
       << "expected at " << where << key << "\n got: " << r.err;
   EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("SystemC"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
 }  // namespace
@@ -187,6 +188,22 @@ TEST(cli, bad_bind_index_arithmetic) {
 TEST(cli, bad_key_with_a_newline_stays_one_line) {
   expect_bad(mutate("nl_key", "    hw_queues: 32", "    \"hw\\nqueues\": 32"), "nl_key",
              "gpu.kmu.hw\\nqueues", "unknown key for a block of type 'kmu'", 0, 5);
+}
+
+// A block name SystemC would rewrite (with a warning before the error it then leads to) is
+// an error at its key: spaces, dots, brackets, a leading digit, a control character.
+TEST(cli, bad_block_names_are_one_line_at_their_key) {
+  const std::pair<const char*, const char*> cases[] = {{"\"k d\"", "gpu.k d"},
+                                                       {"\"k.d\"", "gpu.k.d"},
+                                                       {"\"k[0]\"", "gpu.k[0]"},
+                                                       {"2kd", "gpu.2kd"},
+                                                       {"\"k\\td\"", "gpu.k\\td"}};
+  int n = 0;
+  for (const auto& [yaml_name, key] : cases) {
+    const std::string tag = "block_name" + std::to_string(n++);
+    expect_bad(mutate(tag, "  kd:\n", std::string("  ") + yaml_name + ":\n"), tag, key,
+               "a block name is letters, digits and '_'", 0, 3);
+  }
 }
 
 TEST(cli, bad_cache_geometry) {
