@@ -227,21 +227,41 @@ void platform::apply_spec_overrides() {
       o.applied = true;
       continue;
     }
-    if (segs.front() == "power") {  // the gating policy: power.policy[.<parameter>]
-      if (segs.size() < 2 || segs.size() > 3 || segs[1] != "policy")
+    if (segs.front() == "power") {
+      // The gating policy: power.policy[.<parameter>], or a block type's:
+      // power.policy.<block type>[.<parameter>].
+      const bool typed = segs.size() >= 3 && block_factory::builtin().find(segs[2]) != nullptr;
+      if (segs.size() < 2 || segs[1] != "policy" || segs.size() > (typed ? 4u : 3u))
         throw input_error(o.value.where, o.key,
-                          "only the gating policy can be set: power.policy=<type> or "
-                          "power.policy.<parameter>=<value>");
+                          "only gating policies can be set: power.policy=<type>, "
+                          "power.policy.<parameter>=<value>, power.policy.<block type>=<type> or "
+                          "power.policy.<block type>.<parameter>=<value>");
       if (!m_spec.power.present)
         throw input_error(o.value.where, o.key, "the platform has no 'power:' table");
-      pm::policy_spec& pol = m_spec.power.policy;
-      if (segs.size() == 2) {
+      pm::policy_spec* pol = &m_spec.power.policy;
+      std::size_t named = 2;  // segments naming the policy
+      if (typed) {
+        auto& by = pol->by_type;
+        auto it =
+            std::find_if(by.begin(), by.end(), [&](const auto& t) { return t.first == segs[2]; });
+        if (it == by.end()) {
+          pm::policy_spec fresh;
+          fresh.key = "power.policy." + segs[2];
+          fresh.where = o.value.where;
+          by.emplace_back(segs[2], fresh);
+          it = by.end() - 1;
+        }
+        pol = &it->second;
+        named = 3;
+      }
+      if (segs.size() == named) {
         if (o.value.is_sequence) throw input_error(o.value.where, o.key, "expected a policy name");
-        if (pol.type != o.value.text) pol.values.clear();  // another policy: its own parameters
-        pol.type = o.value.text;
-        pol.where = o.value.where;
+        if (pol->type != o.value.text) pol->values.clear();  // another policy: its own parameters
+        pol->type = o.value.text;
+        pol->where = o.value.where;
+        pol->key = o.key;
       } else {
-        pol.values[segs[2]] = o.value;
+        pol->values[segs[named]] = o.value;
       }
       o.applied = true;
       continue;

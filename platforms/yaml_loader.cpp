@@ -8,6 +8,7 @@
 
 #include "models/common/input_error.h"
 #include "models/common/units.h"
+#include "platforms/block_factory.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 
@@ -74,15 +75,14 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
   if (!n.is_map()) fail(n, spec_path, "a block must be a mapping with a 'type'");
   if (!n.find("type")) fail(self, spec_path, "block has no 'type'");
   // The name becomes a SystemC module name and a step of `--set` and statistics paths.
-  const bool name_ok =
-      !b.name.empty() && !std::isdigit(static_cast<unsigned char>(b.name[0])) &&
-      std::all_of(b.name.begin(), b.name.end(), [](char ch) {
-        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-      });
+  const bool name_ok = !b.name.empty() && !std::isdigit(static_cast<unsigned char>(b.name[0])) &&
+                       std::all_of(b.name.begin(), b.name.end(), [](char ch) {
+                         return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                       });
   if (!name_ok)
-    fail(self, spec_path,
-         "a block name is letters, digits and '_', not starting with a digit, not '" + b.name +
-             "'");
+    fail(
+        self, spec_path,
+        "a block name is letters, digits and '_', not starting with a digit, not '" + b.name + "'");
   for (const auto& e : n.entries) {
     const std::string& key = e.key;
     const ynode& value = e.value;
@@ -203,22 +203,63 @@ pm::component_spec parse_power_component(const std::string& type, const ynode::e
   return cs;
 }
 
-// `policy: always_on` or `policy: {type: idle_timeout, <parameter>: <value>...}`.
-pm::policy_spec parse_power_policy(const ynode& n) {
+// One policy: `always_on` or `{type: idle_timeout, <parameter>: <value>...}`.
+pm::policy_spec parse_one_policy(const ynode& n, const std::string& key) {
   pm::policy_spec pol;
   pol.where = n.where();
+  pol.key = key;
   if (n.is_scalar()) {
     pol.type = n.scalar();
   } else if (n.is_map()) {
-    if (!n.find("type")) fail(n, "power.policy", "policy has no 'type'");
+    if (!n.find("type")) fail(n, key, "policy has no 'type'");
     for (const auto& p : n.entries) {
       if (p.key == "type")
-        pol.type = scalar(p.value, "power.policy.type");
+        pol.type = scalar(p.value, key + ".type");
       else
-        pol.values[p.key] = to_value(p.value, "power.policy." + p.key);
+        pol.values[p.key] = to_value(p.value, key + "." + p.key);
     }
   } else {
-    fail(n, "power.policy", "expected a policy name or a mapping with 'type'");
+    fail(n, key, "expected a policy name or a mapping with 'type'");
+  }
+  return pol;
+}
+
+// `policy:` one policy for every block, or one per block type:
+// `{l1_cache: snooze_block, l2_cache: {type: snooze, granularity: bank}, default: always_on}`.
+// A mapping with a `type` is the default policy with its parameters, and may name policies
+// for block types beside them (`--set power.policy.l1_cache=snooze_block` on a platform whose
+// policy is `always_on` makes `{type: always_on, l1_cache: snooze_block}`): a key that is a
+// block type is one; without a `type` every key is a block type or `default`.
+pm::policy_spec parse_power_policy(const ynode& n) {
+  if (!n.is_map()) return parse_one_policy(n, "power.policy");
+  const bool typed = n.find("type") != nullptr;
+  auto is_block_type = [&](const std::string& k) {
+    return !typed || block_factory::builtin().find(k) != nullptr;
+  };
+  pm::policy_spec pol;
+  pol.where = n.where();
+  pol.key = "power.policy";
+  std::vector<const ynode::entry*> params;
+  for (const auto& e : n.entries) {
+    const std::string key = "power.policy." + e.key;
+    if (e.key == "type" || !is_block_type(e.key)) {
+      params.push_back(&e);
+    } else if (e.key == "default") {
+      if (typed) fail(e, key, "'default' and 'type' exclude each other");
+      auto by_type = std::move(pol.by_type);
+      pol = parse_one_policy(e.value, key);
+      pol.by_type = std::move(by_type);
+    } else {
+      pm::policy_spec one = parse_one_policy(e.value, key);
+      one.where = e.where();
+      pol.by_type.emplace_back(e.key, std::move(one));
+    }
+  }
+  for (const ynode::entry* e : params) {
+    if (e->key == "type")
+      pol.type = scalar(e->value, "power.policy.type");
+    else
+      pol.values[e->key] = to_value(e->value, "power.policy." + e->key);
   }
   return pol;
 }

@@ -454,7 +454,14 @@ int run_main(const std::vector<std::string>& args) {
     }
     nlohmann::json section;
     section["source"] = pw->spec().source;
-    section["policy"] = pw->policy().name();
+    const auto policies = pw->policies();
+    section["policy"] = policies.front().second->name();
+    if (policies.size() > 1) {  // (the key only appears with per-type policies)
+      nlohmann::json by_type;
+      for (std::size_t i = 1; i < policies.size(); ++i)
+        by_type[policies[i].first] = policies[i].second->name();
+      section["policy_by_type"] = by_type;
+    }
     section["by_component"] = by;
     stats.set_section_json("power",
                            section.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

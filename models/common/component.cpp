@@ -35,14 +35,15 @@ void component::declare_socket(const std::string& name, target_socket_base& s) {
 double component::block_joules(bool with_static, bool with_dynamic) const {
   double j = 0;
   for (const auto* c : m_power_components)
-    j += (with_static ? c->static_joules(now_fs()) : 0.0) + (with_dynamic ? c->dynamic_joules() : 0.0);
+    j += (with_static ? c->static_joules(now_fs()) : 0.0) +
+         (with_dynamic ? c->dynamic_joules() : 0.0);
   return j;
 }
 
 pm::power_component& component::declare_power(const std::string& name,
-                                                 const std::vector<std::string>& events,
-                                                 std::uint64_t capacity_bytes,
-                                                 std::uint32_t elements) {
+                                              const std::vector<std::string>& events,
+                                              std::uint64_t capacity_bytes,
+                                              std::uint32_t elements) {
   using pm::power_component;
   if (!m_power) {
     m_unmodelled_power.push_back(
@@ -50,31 +51,33 @@ pm::power_component& component::declare_power(const std::string& name,
     return *m_unmodelled_power.back();
   }
   const std::uint64_t period_fs = m_clock.period().value();
-  pm::power_model::entry& e =
-      m_power->declare(this->name(), type(), name, events, capacity_bytes, elements,
-                       m_clock.voltage(), period_fs);
+  pm::power_model::entry& e = m_power->declare(this->name(), type(), name, events, capacity_bytes,
+                                               elements, m_clock.voltage(), period_fs);
   power_component& pc = *e.component;
   if (!e.modelled) return pc;
 
   // DVFS: the policy first brings its timers up to now (its transitions charged at the old
   // supply and period), then the new supply and period apply.
-  pm::power_model* model = m_power;
-  m_clock.on_change([&pc, model](const clock_domain& c) {
-    model->policy().set_period(pc, c.period().value());
-    model->policy().settle(pc, now_fs());
+  pm::gating_policy* policy = &m_power->policy_for(type());
+  m_clock.on_change([&pc, policy](const clock_domain& c) {
+    policy->set_period(pc, c.period().value());
+    policy->settle(pc, now_fs());
     pc.set_voltage(c.voltage(), now_fs());
     pc.set_period(c.period().value());
   });
 
   const std::string p = "power." + name + ".";
-  add_stat(p + "static_joules", [&pc] { return pc.static_joules(now_fs()); },
-           "static (leakage) energy, J");
-  add_stat(p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); },
-           "dynamic energy (events and state transitions), J");
+  add_stat(
+      p + "static_joules", [&pc] { return pc.static_joules(now_fs()); },
+      "static (leakage) energy, J");
+  add_stat(
+      p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); },
+      "dynamic energy (events and state transitions), J");
   if (pc.gated())  // a gating policy manages it: it may change state (always_on never does)
-    add_stat(p + "transition_joules", [&pc] { return pc.transition_joules(); },
-             "energy of transitions from ON into lower states (break-even x period x saving), "
-             "part of dynamic_joules, J");
+    add_stat(
+        p + "transition_joules", [&pc] { return pc.transition_joules(); },
+        "energy of transitions from ON into lower states (break-even x period x saving), "
+        "part of dynamic_joules, J");
   add_stat(
       p + "average_watts",
       [&pc] { return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules()); },
@@ -82,18 +85,24 @@ pm::power_component& component::declare_power(const std::string& name,
   for (std::uint32_t st = 0; st < pc.states().size(); ++st)
     add_stat(
         p + "residency." + pc.states()[st].name,
-        [&pc, st] { return per_simulated_second(pc.residency_seconds(st, now_fs()), pc.elements()); },
+        [&pc, st] {
+          return per_simulated_second(pc.residency_seconds(st, now_fs()), pc.elements());
+        },
         "fraction of the element-time spent in this state");
   for (std::uint32_t ev = 0; ev < pc.events().size(); ++ev)
-    add_stat(p + "events." + pc.events()[ev].name, [&pc, ev] { return double(pc.event_count(ev)); },
-             "activity events counted for dynamic energy");
+    add_stat(
+        p + "events." + pc.events()[ev].name, [&pc, ev] { return double(pc.event_count(ev)); },
+        "activity events counted for dynamic energy");
   if (m_power_components.empty()) {  // the block's totals, once
-    add_stat("power.static_joules", [this] { return block_joules(true, false); },
-             "static energy of the block's power components, J");
-    add_stat("power.dynamic_joules", [this] { return block_joules(false, true); },
-             "dynamic energy of the block's power components, J");
-    add_stat("power.average_watts", [this] { return per_simulated_second(block_joules(true, true)); },
-             "(static + dynamic energy of the block) / simulated time, W");
+    add_stat(
+        "power.static_joules", [this] { return block_joules(true, false); },
+        "static energy of the block's power components, J");
+    add_stat(
+        "power.dynamic_joules", [this] { return block_joules(false, true); },
+        "dynamic energy of the block's power components, J");
+    add_stat(
+        "power.average_watts", [this] { return per_simulated_second(block_joules(true, true)); },
+        "(static + dynamic energy of the block) / simulated time, W");
   }
   m_power_components.push_back(&pc);
   return pc;

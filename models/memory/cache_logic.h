@@ -218,6 +218,15 @@ class cache_logic {
   // Fills a line without a request (L2 warm-up from MemcpyHtoD); returns false if no line.
   bool warm(std::uint64_t addr, std::uint8_t sectors);
   void invalidate_all() { m_tags.invalidate_all(); }
+  // Power switch-off of line frame `idx` (Snooze): a line that is allocated, clean and not
+  // waiting for a fill is lost. True if it held valid data.
+  bool switch_off(int idx) {
+    const cache_line& l = m_tags.at(idx);
+    if (!l.allocated || l.reserved || l.dirty) return false;
+    const bool had = l.valid != 0;
+    m_tags.clear(idx);
+    return had;
+  }
 
   const mshr_table& mshr() const { return m_mshr; }
   const tag_array& tags() const { return m_tags; }

@@ -13,10 +13,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "models/common/component.h"
 #include "models/memory/cache_logic.h"
 #include "models/power/power_component.h"
+#include "models/power/snooze_policy.h"
+#include "models/power/tri_modal_switch_controller.h"
 
 namespace gputlm::memory {
 
@@ -31,6 +34,12 @@ class cache_power {
   std::uint64_t access(const access_result& r, std::uint8_t sectors, bool merged);
   // A fill wrote `sectors` of line frame `frame` (-1: no line was allocated).
   void fill(int frame, std::uint8_t sectors) { data(frame, sectors, data_write); }
+  // Snooze: hands the data array to `ctrl` (the cache's tri-modal switch controller) under
+  // `policy`, which must manage it (else an input error at the policy: the platform's power
+  // table has no data array with Sleep and OFF for this cache type); registers the
+  // controller's statistics under `switch.`.
+  void control_switches(component& owner, pm::snooze_policy& policy,
+                        pm::tri_modal_switch_controller& ctrl, cache_logic& logic);
   // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
   // gating policy acts; a drop dated back by the policy shows when the block learns of it).
   void add_traces(vcd_writer& vcd, const std::string& scope);
@@ -41,6 +50,8 @@ class cache_power {
   enum event : std::uint32_t { data_read, data_write, tag_lookup, mshr_allocate, mshr_merge };
   std::uint64_t data(int frame, std::uint8_t sectors, event e);
 
+  std::unique_ptr<pm::switched_array> m_switched;  // the tags' view for a controller
+  pm::tri_modal_switch_controller* m_ctrl = nullptr;
   std::uint64_t m_n[5] = {};
   pm::power_component& m_data;
   std::uint64_t m_line;

@@ -1,6 +1,7 @@
 #include "models/memory/l1_cache.h"
 
 #include "models/memory/sectors.h"
+#include "models/power/power_model.h"
 
 namespace gputlm::memory {
 
@@ -29,6 +30,9 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
   m_wake.bind<l1_cache, &l1_cache::run>(this, clock());
+  if (ctx.power)
+    if ((m_snooze = dynamic_cast<pm::snooze_policy*>(&ctx.power->policy_for(type()))))
+      m_switch = std::make_unique<pm::tri_modal_switch_controller>("switch", m_snooze->params());
 }
 
 void l1_cache::validate() {
@@ -39,13 +43,13 @@ void l1_cache::validate() {
   // line before the kernel-end flush). Only an L1 that writes back can hold dirty lines.
   if (m_cache.write_policy.is("write_back") || m_cache.write_policy.is("local_wb_global_evict"))
     m_dirty_line_cap.require(*m_dirty_line_cap * *m_cache.sets <= 100,
-                             "must be at most 100 / sets = " +
-                                 std::to_string(100 / *m_cache.sets) +
+                             "must be at most 100 / sets = " + std::to_string(100 / *m_cache.sets) +
                                  " (a set of dirty lines would never be replaced)");
   cache_geometry geometry = m_cache.geometry();
   geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
   m_logic = std::make_unique<cache_logic>(geometry);
   m_power = std::make_unique<cache_power>(*this, geometry);
+  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -92,6 +96,7 @@ void l1_cache::build_bank_shares() {
 
 void l1_cache::add_traces(vcd_writer& vcd) {
   m_power->add_traces(vcd, name());
+  if (m_switch) m_switch->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);
@@ -167,8 +172,8 @@ std::string l1_cache::pending_work() const {
   return std::string("input ") +
          (m_input ? (m_input_failed ? "held after a failed lookup" : "in lookup") : "none") +
          "; to return: hits " + std::to_string(m_responses.size()) + ", replies " +
-         std::to_string(m_replies.size()) + "; misses queued " + std::to_string(m_miss_queue.size()) +
-         m_down.wait_note() + "; MSHRs " +
+         std::to_string(m_replies.size()) + "; misses queued " +
+         std::to_string(m_miss_queue.size()) + m_down.wait_note() + "; MSHRs " +
          std::to_string(m.used()) + "/" + std::to_string(m.capacity());
 }
 
@@ -190,6 +195,8 @@ tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
 
 void l1_cache::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
   if (ph == tlm::BEGIN_REQ) {
+    if (m_switch && payload_pool::request(gp).kind != access_kind::flush)
+      m_switch->request_arrived(now_fs());  // Snooze: the array wakes as a request comes
     m_input = &gp;
     m_input_failed = false;
     wake_at(std::max(clock().now_cycle(), m_next_input_cycle));
@@ -213,6 +220,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     } else {
       if (tag != &m_origin_tags.back()) {  // a fill
         const int idx = static_cast<int>(tag - m_origin_tags.data());
+        if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()), now_fs());
         use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
         m_power->fill(f.frame, req.sector_mask);
@@ -296,6 +304,8 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (k == access_kind::flush) {  // kernel end (flush_at_kernel_end): acknowledged like a hit
     if (first) ++m_stats_v.flushes;
     flush();
+    // The SMX flushes when its last TB has finished at a kernel's end: Snooze's OFF (5, 7).
+    if (m_switch) m_switch->switch_off_all(now_fs());
     m_responses.push({now + m_hot.hit_latency, &gp});
     return true;
   }
@@ -367,9 +377,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   return true;
 }
 
-void l1_cache::wake_at(std::uint64_t cycle) {
-  m_wake.at(cycle);
-}
+void l1_cache::wake_at(std::uint64_t cycle) { m_wake.at(cycle); }
 
 void l1_cache::run() {
   const std::uint64_t now = clock().now_cycle();
@@ -403,10 +411,13 @@ void l1_cache::run() {
       m_input = nullptr;
       m_input_failed = false;
       m_next_input_cycle = now + 1;
+      if (m_switch) m_switch->input_taken(now_fs());
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       core->nb_transport_bw(*gp, ph, t);
     } else {
+      if (m_switch && !m_input_failed)  // Snooze: the failed head sleeps until its set fills
+        m_switch->reservation_failed(m_logic->tags().set_of(m_input->get_address()), now_fs());
       m_input_failed = true;
       m_next_input_cycle = now + 1;  // one lookup a cycle, also when a run repeats in it
     }

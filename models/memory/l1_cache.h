@@ -34,10 +34,12 @@
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
-#include "models/memory/cache_power.h"
 #include "models/memory/cache_logic.h"
+#include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
+#include "models/power/snooze_policy.h"
+#include "models/power/tri_modal_switch_controller.h"
 
 namespace gputlm::memory {
 
@@ -114,6 +116,9 @@ class l1_cache : public component {
 
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
+  // Snooze (power.policy for l1_cache): the data array's tri-modal switch controller.
+  pm::snooze_policy* m_snooze = nullptr;
+  std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;

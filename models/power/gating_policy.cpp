@@ -6,6 +6,7 @@
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/power/power_component.h"
+#include "models/power/snooze_policy.h"
 
 namespace gputlm::pm {
 namespace {
@@ -22,24 +23,28 @@ class idle_timeout final : public gating_policy {
       if (key == "after") {
         auto c = units::parse_cycles(v.text);
         if (v.is_sequence || !c || *c == 0)
-          throw input_error(v.where, "power.policy.after", "expected a positive cycle count (1000cycles)");
+          throw input_error(v.where, spec.key + ".after",
+                            "expected a positive cycle count (1000cycles)");
         m_after = *c;
       } else if (key == "state") {
         if (v.is_sequence || v.text.empty())
-          throw input_error(v.where, "power.policy.state", "expected a power state name");
+          throw input_error(v.where, spec.key + ".state", "expected a power state name");
         m_state = v.text;
       } else if (key == "components") {
-        if (v.is_sequence) m_patterns = v.items;
-        else m_patterns = {v.text};
+        if (v.is_sequence)
+          m_patterns = v.items;
+        else
+          m_patterns = {v.text};
       } else {
-        throw input_error(v.where, "power.policy." + key,
-                          "unknown key '" + key + "' (idle_timeout takes after, state, components)");
+        throw input_error(
+            v.where, spec.key + "." + key,
+            "unknown key '" + key + "' (idle_timeout takes after, state, components)");
       }
     }
     if (m_after == 0)
-      throw input_error(spec.where, "power.policy.after", "idle_timeout needs 'after' (cycles)");
+      throw input_error(spec.where, spec.key + ".after", "idle_timeout needs 'after' (cycles)");
     if (m_state.empty())
-      throw input_error(spec.where, "power.policy.state", "idle_timeout needs 'state' (e.g. sleep)");
+      throw input_error(spec.where, spec.key + ".state", "idle_timeout needs 'state' (e.g. sleep)");
   }
 
   void attach(power_component& c, const std::string& key, std::uint64_t period_fs) override {
@@ -96,7 +101,8 @@ class idle_timeout final : public gating_policy {
 }  // namespace
 
 const std::vector<std::string>& policy_types() {
-  static const std::vector<std::string> types{"always_on", "idle_timeout"};
+  static const std::vector<std::string> types{"always_on", "idle_timeout", "snooze", "snooze_bank",
+                                              "snooze_block"};
   return types;
 }
 
@@ -104,14 +110,17 @@ std::unique_ptr<gating_policy> make_policy(const policy_spec& spec) {
   if (spec.type == "always_on") {
     if (!spec.values.empty()) {
       const auto& [key, v] = *spec.values.begin();
-      throw input_error(v.where, "power.policy." + key, "always_on takes no parameters");
+      throw input_error(v.where, spec.key + "." + key, "always_on takes no parameters");
     }
     return std::make_unique<always_on>();
   }
   if (spec.type == "idle_timeout") return std::make_unique<idle_timeout>(spec);
+  if (spec.type == "snooze" || spec.type == "snooze_bank" || spec.type == "snooze_block")
+    return std::make_unique<snooze_policy>(spec);
   std::string list;
   for (const auto& t : policy_types()) list += (list.empty() ? "" : ", ") + t;
-  throw input_error(spec.where, "power.policy", "unknown policy '" + spec.type + "' (one of " + list + ")");
+  throw input_error(spec.where, spec.key,
+                    "unknown policy '" + spec.type + "' (one of " + list + ")");
 }
 
 }  // namespace gputlm::pm

@@ -1,8 +1,9 @@
 // Power-gating policies: the strategy that decides when an element of a power component
 // (a cache line, a bank, a register bank, a functional-unit group) leaves the ON state and
 // what an access to it must wait. Blocks only report accesses (power_component::access)
-// and never know the policy; the platform YAML chooses it (`power.policy`), so the
-// Snooze / Slumber / uC-States policies of later issues plug in here.
+// and never know the policy; the platform YAML chooses it (`power.policy`). A policy that
+// needs more than accesses (Snooze: the caches' queue events) has a controller block the
+// cache instantiates and drives.
 //
 //   always_on     the baseline: every element stays ON (GPUWattch/AccelWattch's view).
 //   idle_timeout  an element not accessed for `after` cycles of its block's clock drops to
@@ -11,6 +12,9 @@
 //                 components that have the state) says where it applies. The drop is dated
 //                 back to when the timer ran out, found at the next access or at the end.
 //                 Each drop from ON costs the state's transition energy (power_component.h).
+//   snooze        Snooze's tri-modal switches on cache data arrays, driven by the caches'
+//                 queues through their tri-modal switch controllers (snooze_policy.h).
+// The platform may choose one policy per block type (power_spec.h, policy_spec::by_type).
 #pragma once
 
 #include <cstdint>

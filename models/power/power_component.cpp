@@ -1,5 +1,6 @@
 #include "models/power/power_component.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gputlm::pm {
@@ -33,9 +34,17 @@ std::unique_ptr<power_component> power_component::unmodelled(std::string name,
                                                              std::uint32_t elements) {
   std::vector<power_event> evs;
   for (const auto& e : events) evs.push_back({e, 0.0});
-  return std::make_unique<power_component>(std::move(name), std::vector<power_state>{{"on", 0.0, 0, 0}},
-                                           std::move(evs), operating_point{},
-                                           elements ? elements : 1);
+  return std::make_unique<power_component>(
+      std::move(name), std::vector<power_state>{{"on", 0.0, 0, 0}}, std::move(evs),
+      operating_point{}, elements ? elements : 1);
+}
+
+void power_component::start_in(std::uint32_t state) {
+  if (state >= m_states.size() || m_transitions != 0)
+    throw std::logic_error("power component " + m_name + ": start_in after a change");
+  std::fill(m_count.begin(), m_count.end(), 0);
+  m_count[state] = static_cast<std::uint64_t>(m_state.size());
+  std::fill(m_state.begin(), m_state.end(), static_cast<std::uint8_t>(state));
 }
 
 void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs) {

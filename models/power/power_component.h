@@ -35,15 +35,15 @@ namespace gputlm::pm {
 
 struct power_state {
   std::string name;
-  double static_watts = 0;            // per element, at 1 V
-  std::uint64_t wake_cycles = 0;      // to return to state 0 (ON)
+  double static_watts = 0;              // per element, at 1 V
+  std::uint64_t wake_cycles = 0;        // to return to state 0 (ON)
   std::uint64_t break_even_cycles = 0;  // a stay from ON into this state costs this many
                                         // cycles of its leakage saving (transition energy)
 };
 
 struct power_event {
   std::string name;
-  double joules = 0;                  // per event, at 1 V
+  double joules = 0;  // per event, at 1 V
 };
 
 // The supply and clock of a component's block: its clock domain's voltage and period.
@@ -58,8 +58,8 @@ class power_component {
   static constexpr double reference_volts = 1.0;
 
   power_component(std::string name, std::vector<power_state> states,
-                  std::vector<power_event> events, operating_point at,
-                  std::uint32_t elements = 1, std::uint32_t initial_state = 0);
+                  std::vector<power_event> events, operating_point at, std::uint32_t elements = 1,
+                  std::uint32_t initial_state = 0);
 
   // A component with no coefficients (one ON state of 0 W, events of 0 J): what a block
   // declares when the platform's power table does not cover it.
@@ -78,6 +78,9 @@ class power_component {
   // last voltage change; an earlier time is taken as that one). From ON into a state with
   // a break-even time, charges the transition energy.
   void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs);
+  // Every element starts in `state` instead of ON (before any change, at time 0; no
+  // transition is charged): hardware that powers up with its switches off.
+  void start_in(std::uint32_t state);
   // When the element last changed state (fs).
   std::uint64_t changed_at(std::uint32_t element) const { return entered(element); }
   // `count` occurrences of event `event` at the current voltage. Only counted here (the
@@ -118,7 +121,8 @@ class power_component {
   std::uint64_t event_count(std::uint32_t event) const { return m_counts[event]; }
 
  private:
-  __extension__ typedef unsigned __int128 wide;  // element-fs sums: 147 K lines x 1 s overflows 64 bits
+  __extension__ typedef unsigned __int128
+      wide;  // element-fs sums: 147 K lines x 1 s overflows 64 bits
   std::uint64_t entered(std::uint32_t element) const {
     return m_since[element] > m_epoch_fs ? m_since[element] : m_epoch_fs;
   }
@@ -131,8 +135,8 @@ class power_component {
   std::vector<power_state> m_states;
   std::vector<power_event> m_events;
   std::uint64_t m_period_fs;
-  double m_static_scale;   // V / 1V
-  double m_dynamic_scale;  // (V / 1V)^2
+  double m_static_scale;                     // V / 1V
+  double m_dynamic_scale;                    // (V / 1V)^2
   std::vector<std::uint8_t> m_state;         // per element
   std::vector<std::uint64_t> m_since;        // per element: time of its last change (fs)
   std::vector<std::uint64_t> m_count;        // elements per state

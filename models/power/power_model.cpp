@@ -7,7 +7,13 @@
 
 namespace gputlm::pm {
 
-power_model::power_model(power_spec spec) : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {
+power_model::power_model(power_spec spec)
+    : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {
+  for (const auto& [type, pol] : m_spec.policy.by_type) {
+    if (m_by_type.count(type))
+      throw input_error(pol.where, pol.key, "block type '" + type + "' given a policy twice");
+    m_by_type[type] = make_policy(pol);
+  }
   // The first state is ON: nothing wakes into it from ON, nothing moves into it from ON, so
   // a wake-up or break-even time there would do nothing.
   for (const auto& c : m_spec.components) {
@@ -18,12 +24,24 @@ power_model::power_model(power_spec spec) : m_spec(std::move(spec)), m_policy(ma
       throw input_error(on.where, key + ".wake",
                         "the first state is ON: it has no wake-up time (give it to a later state)");
     if (on.break_even_cycles != 0)
-      throw input_error(on.where, key + ".break_even",
-                        "the first state is ON: it has no break-even time (give it to a later state)");
+      throw input_error(
+          on.where, key + ".break_even",
+          "the first state is ON: it has no break-even time (give it to a later state)");
   }
 }
 
 power_model::~power_model() = default;
+
+gating_policy& power_model::policy_for(const std::string& block_type) {
+  auto it = m_by_type.find(block_type);
+  return it == m_by_type.end() ? *m_policy : *it->second;
+}
+
+std::vector<std::pair<std::string, const gating_policy*>> power_model::policies() const {
+  std::vector<std::pair<std::string, const gating_policy*>> out{{"default", m_policy.get()}};
+  for (const auto& [type, p] : m_by_type) out.emplace_back(type, p.get());
+  return out;
+}
 
 power_model::entry& power_model::declare(const std::string& block, const std::string& block_type,
                                          const std::string& name,
@@ -77,15 +95,19 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
   std::vector<power_state> states;
   for (const auto& st : spec->states)
     states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles});
-  e->component = std::make_unique<power_component>(block + "." + name, std::move(states),
-                                                   std::move(evs),
-                                                   operating_point{volts, period_fs}, elements);
-  m_policy->attach(*e->component, e->key, period_fs);
+  e->component =
+      std::make_unique<power_component>(block + "." + name, std::move(states), std::move(evs),
+                                        operating_point{volts, period_fs}, elements);
+  policy_for(block_type).attach(*e->component, e->key, period_fs);
   m_entries.push_back(std::move(e));
   return *m_entries.back();
 }
 
 void power_model::check_table() const {
+  for (const auto& [type, pol] : m_spec.policy.by_type)
+    if (!m_declared.count(type))
+      throw input_error(pol.where, pol.key,
+                        "no block of type '" + type + "' declares power components");
   for (const auto& c : m_spec.components) {
     auto it = m_declared.find(c.block_type);
     if (it == m_declared.end())
@@ -102,7 +124,10 @@ void power_model::check_table() const {
 }
 
 void power_model::settle(std::uint64_t now_fs) {
-  for (auto& e : m_entries) m_policy->settle(*e->component, now_fs);
+  for (auto& e : m_entries) {
+    const std::string type = e->key.substr(0, e->key.find('.'));
+    policy_for(type).settle(*e->component, now_fs);
+  }
 }
 
 double power_model::static_joules(std::uint64_t now_fs) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -24,7 +25,7 @@ class power_model {
     std::string block;  // gpu.smx[3].l1
     std::string key;    // l1_cache.data
     std::unique_ptr<power_component> component;
-    bool modelled;      // the table has coefficients for it
+    bool modelled;  // the table has coefficients for it
   };
 
   // At most this many elements per component (a gating policy keeps state per element).
@@ -34,7 +35,11 @@ class power_model {
   ~power_model();
 
   const power_spec& spec() const { return m_spec; }
-  gating_policy& policy() { return *m_policy; }
+  // The policy for the components of blocks of `block_type` (the default one unless the
+  // YAML names a policy for that type).
+  gating_policy& policy_for(const std::string& block_type);
+  // The policies by block type ("default" first), for reports.
+  std::vector<std::pair<std::string, const gating_policy*>> policies() const;
 
   // A block's component: coefficients from the table entry `block_type.name` (zero, and
   // not reported, when there is none). Elements: capacity / granularity when the entry
@@ -46,7 +51,8 @@ class power_model {
                  const std::vector<std::string>& events, std::uint64_t capacity_bytes,
                  std::uint32_t elements, double volts, std::uint64_t period_fs);
 
-  // After elaboration: every table entry was declared by some block.
+  // After elaboration: every table entry was declared by some block, every block type
+  // given a policy has blocks.
   void check_table() const;
   // Applies the policy's pending transitions up to now_fs (before reading totals).
   void settle(std::uint64_t now_fs);
@@ -57,7 +63,8 @@ class power_model {
 
  private:
   power_spec m_spec;
-  std::unique_ptr<gating_policy> m_policy;
+  std::unique_ptr<gating_policy> m_policy;  // default
+  std::map<std::string, std::unique_ptr<gating_policy>> m_by_type;
   std::vector<std::unique_ptr<entry>> m_entries;
   std::map<std::string, std::set<std::string>> m_declared;  // block type -> components
 };

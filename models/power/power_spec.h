@@ -46,6 +46,10 @@ struct policy_spec {
   std::string type = "always_on";
   std::map<std::string, config_value> values;  // the policy's parameters
   source_location where;
+  std::string key = "power.policy";  // where the YAML gives it, for messages
+  // `policy: {<block type>: <policy>, ..., default: <policy>}`: a policy per block type
+  // (its components), the one above (`default`, always_on unless given) for the others.
+  std::vector<std::pair<std::string, policy_spec>> by_type;
 };
 
 struct power_spec {

@@ -523,7 +523,19 @@ TEST(cli, bad_power_event) {
 
 TEST(cli, bad_power_policy) {
   expect_bad(mutate("pw_policy", "  policy: always_on", "  policy: snoze"), "pw_policy",
-             "power.policy", "unknown policy 'snoze' (one of always_on, idle_timeout)", 0, 11);
+             "power.policy",
+             "unknown policy 'snoze' (one of always_on, idle_timeout, snooze, snooze_bank, "
+             "snooze_block)",
+             0, 11);
+  // A policy per block type: each error at its own key.
+  expect_bad(mutate("pw_type", "  policy: always_on",
+                    "  policy: {l1_cache: snooze_bank, l3_cache: always_on}"),
+             "pw_type", "power.policy.l3_cache",
+             "no block of type 'l3_cache' declares power components", 0, 35);
+  expect_bad(mutate("pw_param", "  policy: always_on",
+                    "  policy: {l1_cache: {type: snooze, granularity: line}}"),
+             "pw_param", "power.policy.l1_cache.granularity", "expected bank or block, got 'line'",
+             0, 50);
 }
 
 TEST(cli, bad_power_granularity) {

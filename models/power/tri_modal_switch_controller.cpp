@@ -1,0 +1,176 @@
+#include "models/power/tri_modal_switch_controller.h"
+
+#include <algorithm>
+
+namespace gputlm::pm {
+
+tri_modal_switch_controller::tri_modal_switch_controller(const sc_core::sc_module_name& name,
+                                                         const snooze_params& p)
+    : sc_core::sc_module(name), m_params(p) {}
+
+void tri_modal_switch_controller::control(power_component& data, std::uint32_t sleep,
+                                          std::uint32_t off, switched_array& array,
+                                          std::uint64_t period_fs) {
+  m_data = &data;
+  m_array = &array;
+  m_sleep = sleep;
+  m_off = off;
+  m_period_fs = period_fs ? period_fs : 1;
+  const std::uint32_t elements = data.elements();
+  const std::uint64_t capacity = std::uint64_t(array.frames()) * array.line_bytes();
+  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / elements);
+  if (!m_params.block)
+    m_group_elements = elements;
+  else if (array.sectored() || element_bytes >= array.line_bytes())
+    m_group_elements = 1;  // a sector, or an element holding whole blocks
+  else
+    m_group_elements = static_cast<std::uint32_t>(array.line_bytes() / element_bytes);
+  m_group_elements = std::max<std::uint32_t>(1, std::min(m_group_elements, elements));
+  const std::uint32_t groups = (elements + m_group_elements - 1) / m_group_elements;
+  m_idle_since.assign(groups, 0);
+  // (1): every switch starts OFF.
+  data.start_in(m_off);
+  m_in_state[2] = groups;
+  trace_modes();
+}
+
+std::uint32_t tri_modal_switch_controller::mode_of_group(std::uint32_t g) const {
+  const std::uint32_t s = state_of_group(g);
+  return s == 0 ? 0 : s == m_sleep ? 1 : 2;
+}
+
+void tri_modal_switch_controller::set_group(std::uint32_t g, std::uint32_t state,
+                                            std::uint64_t at_fs) {
+  --m_in_state[mode_of_group(g)];
+  const std::uint32_t first = g * m_group_elements;
+  const std::uint32_t last = std::min(first + m_group_elements, m_data->elements());
+  for (std::uint32_t e = first; e < last; ++e) m_data->set_state(e, state, at_fs);
+  ++m_in_state[mode_of_group(g)];
+}
+
+void tri_modal_switch_controller::settle_group(std::uint32_t g, std::uint64_t now_fs) {
+  if (state_of_group(g) != 0 || (!m_params.block && m_input_busy)) return;
+  const std::uint64_t since = m_idle_since[g];
+  // (3) with the lookahead: idle for longer than `lookahead` cycles, it slept from the
+  // moment its use ended.
+  if (now_fs <= since || (now_fs - since) / m_period_fs <= m_params.lookahead) return;
+  set_group(g, m_sleep, since);
+  ++m_stats.sleeps;
+}
+
+std::uint64_t tri_modal_switch_controller::wake(std::uint32_t g, std::uint64_t now_fs) {
+  const std::uint32_t s = state_of_group(g);
+  if (s == 0) return 0;
+  set_group(g, 0, now_fs);
+  ++m_stats.wakes;
+  return m_data->states()[s].wake_cycles;
+}
+
+void tri_modal_switch_controller::request_arrived(std::uint64_t now_fs) {
+  if (!m_data) return;
+  if (!m_params.block) {
+    settle_group(0, now_fs);
+    const std::uint64_t w = wake(0, now_fs);  // (2)/(6): the array wakes as the request comes
+    if (w) m_ready_fs = now_fs + w * m_period_fs;
+    m_input_busy = true;
+    trace_modes();
+  }
+}
+
+void tri_modal_switch_controller::input_taken(std::uint64_t now_fs) {
+  if (!m_data || m_params.block) return;
+  m_input_busy = false;
+  m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);  // (busy this cycle)
+}
+
+void tri_modal_switch_controller::reservation_failed(std::uint32_t set, std::uint64_t now_fs) {
+  if (!m_data) return;
+  if (std::find(m_resq.begin(), m_resq.end(), set) == m_resq.end()) {
+    if (m_resq.size() >= m_params.reservation_queue) {
+      ++m_stats.resq_full;  // not recorded: the head keeps the array awake
+      return;
+    }
+    m_resq.push_back(set);
+    ++m_stats.resq_inserts;
+    m_trace_resq.set(m_resq.size());
+  }
+  if (!m_params.block) {
+    m_input_busy = false;
+    m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);
+  }
+}
+
+void tri_modal_switch_controller::filled(std::uint32_t set, std::uint64_t now_fs) {
+  if (!m_data) return;
+  auto it = std::find(m_resq.begin(), m_resq.end(), set);
+  if (it != m_resq.end()) {
+    m_resq.erase(it);
+    m_trace_resq.set(m_resq.size());
+  }
+  (void)now_fs;  // (the fill's data write wakes what it writes: access())
+}
+
+std::uint64_t tri_modal_switch_controller::access(std::uint32_t e, std::uint64_t now_fs) {
+  const std::uint32_t g = group_of(e);
+  settle_group(g, now_fs);
+  std::uint64_t wait = wake(g, now_fs);
+  if (!m_params.block) {
+    // The bank began waking when the request arrived: what is left of it.
+    if (wait) m_ready_fs = now_fs + wait * m_period_fs;
+    wait = m_ready_fs > now_fs ? (m_ready_fs - now_fs + m_period_fs - 1) / m_period_fs : 0;
+  }
+  // In use for this cycle: idle from the next one.
+  m_idle_since[g] = std::max(m_idle_since[g], now_fs + m_period_fs);
+  if (wait || m_trace_on.traced()) trace_modes();
+  return wait;
+}
+
+void tri_modal_switch_controller::switch_off_all(std::uint64_t now_fs) {
+  if (!m_data) return;
+  // Groups holding a dirty line sleep (their data would be lost); the others' lines go.
+  std::vector<bool> dirty(groups(), false);
+  const std::uint64_t capacity = std::uint64_t(m_array->frames()) * m_array->line_bytes();
+  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / m_data->elements());
+  auto group_of_frame = [&](std::uint32_t f) {
+    return group_of(
+        static_cast<std::uint32_t>(std::uint64_t(f) * m_array->line_bytes() / element_bytes));
+  };
+  for (std::uint32_t f = 0; f < m_array->frames(); ++f)
+    if (m_array->frame_dirty(f)) dirty[group_of_frame(f)] = true;
+  for (std::uint32_t f = 0; f < m_array->frames(); ++f)
+    if (!dirty[group_of_frame(f)] && m_array->switch_off_frame(f)) ++m_stats.lines_lost;
+  for (std::uint32_t g = 0; g < groups(); ++g) {
+    settle_group(g, now_fs);
+    const std::uint32_t to = dirty[g] ? m_sleep : m_off;
+    if (dirty[g]) ++m_stats.dirty_kept;
+    if (state_of_group(g) == to) continue;
+    set_group(g, to, now_fs);
+    ++(to == m_off ? m_stats.offs : m_stats.sleeps);
+  }
+  m_input_busy = false;
+  m_resq.clear();
+  m_trace_resq.set(0);
+  trace_modes();
+}
+
+void tri_modal_switch_controller::settle(std::uint64_t now_fs) {
+  if (!m_data) return;
+  for (std::uint32_t g = 0; g < groups(); ++g) settle_group(g, now_fs);
+  trace_modes();
+}
+
+void tri_modal_switch_controller::trace_modes() {
+  m_trace_on.set(m_in_state[0]);
+  m_trace_sleep.set(m_in_state[1]);
+  m_trace_off.set(m_in_state[2]);
+}
+
+void tri_modal_switch_controller::add_traces(vcd_writer& vcd, const std::string& scope) {
+  const std::string s = scope + ".switch";
+  m_trace_on.trace(vcd, s, "groups_on", 32);
+  m_trace_sleep.trace(vcd, s, "groups_sleep", 32);
+  m_trace_off.trace(vcd, s, "groups_off", 32);
+  m_trace_resq.trace(vcd, s, "reservation_queue", 8);
+}
+
+}  // namespace gputlm::pm

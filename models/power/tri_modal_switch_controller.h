@@ -1,0 +1,136 @@
+// Snooze's gating logic for one cache data array (an L1, or one L2 bank): the tri-modal
+// switches of its 32-byte lines (ON, Sleep, OFF under a 2-bit control each) and the logic
+// that drives them from what the cache's queues do, after Tripathy's thesis ch. 5 (§5.2,
+// Fig. 5.5, 5.6; ../shared/reference/seed-000-paver-localityguru-snooze-slumber.md §2.3,
+// §3.9). docs/power.md, "Snooze", states the decisions taken where the thesis is silent.
+//
+// The FSM, per switched group (the whole array at bank granularity, one cache block at
+// block granularity: the 32-byte lines of a 128-byte block switched together, or one
+// 32-byte sector of a sectored cache):
+//   start OFF (kernel start)                                          (1)
+//   a request reaches the array's input (bank) or is about to use the block (block), or a
+//     fill arrives: -> ON, the access waiting the state's wake-up      (2), (6)
+//   requests being served: stay ON                                    (4)
+//   the input empty (no request, or only one that failed its reservation, whose set is
+//     then held in the 32-entry reservation queue until a fill of that set) and no fill:
+//     -> Sleep, unless an access comes within `lookahead` cycles       (3)
+//   every TB of the SMX finished (L1) / the kernel exited (L2): -> OFF (5), (7)
+// Sleep keeps the data; OFF loses it: the lines of a group switched off are invalidated,
+// and a group holding a dirty line sleeps instead (its data would be lost).
+//
+// Event-driven: a group's Sleep is decided when its next access or the end comes, dated
+// back to when its idleness began (the lookahead makes that decision exact), so nothing
+// ticks. Element states, residency and transition energy live in the power component.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/common/stats.h"
+#include "models/common/vcd_writer.h"
+#include "models/power/power_component.h"
+
+namespace gputlm::pm {
+
+// What the controller asks of the cache whose data array it switches.
+class switched_array {
+ public:
+  virtual ~switched_array() = default;
+  virtual std::uint32_t frames() const = 0;      // line frames (sets x ways)
+  virtual std::uint32_t line_bytes() const = 0;  // bytes per frame
+  virtual bool sectored() const = 0;             // valid bits per 32-byte sector
+  virtual bool frame_dirty(std::uint32_t frame) const = 0;
+  // Drops frame's line if it is valid, clean and not waiting for a fill: true if a valid
+  // line was lost.
+  virtual bool switch_off_frame(std::uint32_t frame) = 0;
+};
+
+struct snooze_params {
+  bool block = false;                    // block granularity (else bank)
+  std::uint64_t lookahead = 2;           // cycles: no Sleep with an access this close
+  std::uint32_t reservation_queue = 32;  // entries (set indices)
+};
+
+class tri_modal_switch_controller : public sc_core::sc_module {
+ public:
+  tri_modal_switch_controller(const sc_core::sc_module_name& name, const snooze_params& p);
+
+  // Takes over `data` (whose states include `sleep` and `off`) of `array`; the elements
+  // start OFF at time 0. `period_fs`: the array's clock.
+  void control(power_component& data, std::uint32_t sleep, std::uint32_t off, switched_array& array,
+               std::uint64_t period_fs);
+  bool controlling() const { return m_data != nullptr; }
+  void set_period(std::uint64_t period_fs) { m_period_fs = period_fs; }
+
+  // --- What the cache's queues and pipeline report
+  // A request entered the array's input queue (bank granularity: the array starts waking).
+  void request_arrived(std::uint64_t now_fs);
+  // The input queue's head was taken (looked up) and nothing waits behind it.
+  void input_taken(std::uint64_t now_fs);
+  // The input queue's head failed its reservation (MSHR, merge or miss-queue full, no
+  // replaceable line): its set enters the reservation queue and the head no longer keeps
+  // the array awake.
+  void reservation_failed(std::uint32_t set, std::uint64_t now_fs);
+  // A fill for `set` arrived (it erases the set from the reservation queue).
+  void filled(std::uint32_t set, std::uint64_t now_fs);
+  // Every TB of the SMX finished (L1) / the kernel exited (L2): every group OFF.
+  void switch_off_all(std::uint64_t now_fs);
+
+  // Element `e` of the data array is used at now_fs (the power component's gating hook):
+  // wakes its group; returns the cycles the access still waits for the wake-up.
+  std::uint64_t access(std::uint32_t e, std::uint64_t now_fs);
+  // A request's answer waited `cycles` for a wake-up (the cache's count, per request).
+  void waited(std::uint64_t cycles) { m_stats.wake_wait_cycles += cycles; }
+  // Applies the Sleep transitions due by now_fs (before totals are read).
+  void settle(std::uint64_t now_fs);
+
+  // Statistics (registered by the owning cache under `switch.`) and waveforms.
+  struct statistics {
+    counter wakes;             // groups woken from Sleep or OFF
+    counter wake_wait_cycles;  // cycles accesses waited for a wake-up
+    counter sleeps;            // groups put to Sleep
+    counter offs;              // groups switched OFF
+    counter dirty_kept;        // groups left in Sleep at switch-off: they held dirty lines
+    counter lines_lost;        // valid lines invalidated by switch-off
+    counter resq_inserts;      // sets entered in the reservation queue
+    counter resq_full;         // reservation fails not recorded: the queue was full
+  };
+  const statistics& stats() const { return m_stats; }
+  void add_traces(vcd_writer& vcd, const std::string& scope);
+  std::uint32_t groups() const { return static_cast<std::uint32_t>(m_idle_since.size()); }
+  std::uint32_t mode_of_group(std::uint32_t g) const;  // 0 ON, 1 Sleep, 2 OFF
+  std::uint32_t reservation_queue_size() const { return static_cast<std::uint32_t>(m_resq.size()); }
+
+ private:
+  std::uint32_t group_of(std::uint32_t e) const {
+    return m_params.block ? e / m_group_elements : 0;
+  }
+  std::uint32_t state_of_group(std::uint32_t g) const {
+    return m_data->state_of(g * m_group_elements);
+  }
+  void set_group(std::uint32_t g, std::uint32_t state, std::uint64_t at_fs);
+  // The group's Sleep, if its idleness began more than `lookahead` before now_fs.
+  void settle_group(std::uint32_t g, std::uint64_t now_fs);
+  // ON at now_fs; returns the wake-up cycles of the state it left (0 if it was ON).
+  std::uint64_t wake(std::uint32_t g, std::uint64_t now_fs);
+  void trace_modes();
+
+  snooze_params m_params;
+  power_component* m_data = nullptr;
+  switched_array* m_array = nullptr;
+  std::uint32_t m_sleep = 1, m_off = 2;
+  std::uint64_t m_period_fs = 1;
+  std::uint32_t m_group_elements = 1;       // elements switched together
+  std::uint32_t m_frames_per_group = 1;     // line frames a group holds (0: part of one)
+  std::vector<std::uint64_t> m_idle_since;  // per group: when its last use ended (fs)
+  bool m_input_busy = false;                // bank: a request waits at the input
+  std::uint64_t m_ready_fs = 0;             // bank: the array is awake from then on
+  std::vector<std::uint32_t> m_resq;        // reservation queue: set indices
+  std::uint32_t m_in_state[3] = {};         // groups per mode
+  statistics m_stats;
+  traced_value m_trace_on, m_trace_sleep, m_trace_off, m_trace_resq;
+};
+
+}  // namespace gputlm::pm

@@ -1,0 +1,219 @@
+// Snooze's tri-modal switch controller on one L1 bank between a traffic generator and a
+// fixed-latency memory (1 GHz: cycles are ns), with Table 5.2's states (ON; Sleep 22.8 %,
+// wake-up 2 cycles; OFF 1.5 %, wake-up 2 cycles) and a scripted sequence of requests,
+// fills, reservation fails and a kernel-end switch-off. The mode sequence, the residency per
+// state, the wake-up delays and the lines lost are worked out by hand in each test from the
+// FSM of the thesis's §5.2.2 (docs/power.md, "Snooze").
+#include "models/memory/l1_cache.h"
+#include "models/power/power_model.h"
+#include "tests/memory/mem_testbench.h"
+
+using namespace gputlm;
+using namespace gputlm::test;
+using gputlm::memory::l1_cache;
+
+namespace {
+constexpr double ns = 1e-9;
+
+std::map<std::string, std::string> l1_params(std::map<std::string, std::string> extra = {}) {
+  std::map<std::string, std::string> p = {{"size", "16KiB"},
+                                          {"sets", "32"},
+                                          {"ways", "4"},
+                                          {"line_size", "128B"},
+                                          {"sectored", "false"},
+                                          {"replacement", "lru"},
+                                          {"write_policy", "local_wb_global_evict"},
+                                          {"allocate", "on_miss"},
+                                          {"write_allocate", "none"},
+                                          {"set_index", "linear"},
+                                          {"mshr_entries", "8"},
+                                          {"mshr_merge", "8"},
+                                          {"miss_queue", "8"},
+                                          {"hit_latency", "35cycles"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+
+pm::component_spec entry(const std::string& name, std::vector<pm::state_spec> states,
+                         std::vector<pm::event_spec> events) {
+  pm::component_spec c;
+  c.block_type = "l1_cache";
+  c.component = name;
+  c.states = std::move(states);
+  c.events = std::move(events);
+  return c;
+}
+
+// Table 5.2 on a 100 mW data array: Sleep 22.8 mW, OFF 1.5 mW, wake-up 2 cycles each;
+// break-even 10 cycles for Sleep (the transition energy).
+pm::power_spec table(const std::string& policy, const std::string& granularity = "") {
+  pm::power_spec s;
+  s.present = true;
+  pm::component_spec data = entry(
+      "data", {{"on", 0.1, 0, 0, {}}, {"sleep", 0.0228, 2, 10, {}}, {"off", 0.0015, 2, 0, {}}},
+      {{"read", 40e-12, {}}, {"write", 45e-12, {}}});
+  if (!granularity.empty()) data.granularity_bytes = *units::parse_bytes(granularity);
+  s.components.push_back(data);
+  s.components.push_back(entry("tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
+  s.policy.type = "always_on";
+  pm::policy_spec p;
+  p.type = policy;
+  p.key = "power.policy.l1_cache";
+  s.policy.by_type.emplace_back("l1_cache", p);
+  return s;
+}
+
+struct bench {
+  pm::power_model model;
+  block_env env;
+  clock_domain& clk = env.clock("core", 1e9);  // 1 ns cycles
+  std::unique_ptr<l1_cache> l1;
+  std::unique_ptr<traffic_generator> tg;
+  std::unique_ptr<fixed_memory> mem;
+  bench(pm::power_spec spec, std::vector<tg_request> script,
+        std::map<std::string, std::string> params = {})
+      : model(std::move(spec)) {
+    env.power = &model;
+    l1 = env.make<l1_cache>("l1", clk, l1_params(std::move(params)), "l1_cache");
+    tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
+    mem = std::make_unique<fixed_memory>("mem", clk, 50);
+    tg->socket.bind(l1->core);
+    l1->icnt.bind(mem->socket);
+    model.check_table();
+  }
+  pm::power_component& data() {
+    for (const auto& e : model.entries())
+      if (e->key == "l1_cache.data") return *e->component;
+    throw std::runtime_error("no data");
+  }
+  double s(const std::string& name) { return stat(env.stats, "l1", name); }
+  // Runs to `end_ns` and settles; returns now (fs).
+  std::uint64_t run(std::uint64_t end_ns) {
+    sc_core::sc_start(double(end_ns), sc_core::SC_NS);
+    const std::uint64_t now = component::now_fs();
+    model.settle(now);
+    return now;
+  }
+};
+
+tg_request at(std::uint64_t addr, std::uint64_t cycle, access_kind k = access_kind::global_load) {
+  tg_request r;
+  r.addr = addr;
+  r.not_before = cycle;
+  r.kind = k;
+  return r;
+}
+}  // namespace
+
+TEST(snooze, bank_granularity_mode_sequence_residency_and_wake_delays) {
+  // The whole array one element. A: miss at 10 (fill back at 60); B: hit at 1000; C: hit at
+  // 1001, inside the lookahead. Hand-worked FSM:
+  //   OFF [0,10) -> ON at 10 (A arrives; its lookup uses cycle 10) -> idle from 11; the fill
+  //   at 60 finds it idle 49 > 2 cycles: Sleep [11,60), ON [60,61) -> Sleep [61,1000) ->
+  //   ON at 1000 (B arrives, waits the 2-cycle wake-up: 35 + 2) -> idle from 1001; C at 1001
+  //   (0 cycles later) keeps it ON, and waits the wake-up's last cycle (35 + 1, ready at
+  //   1037 with B's answer: one answer per cycle, so 1038) -> idle from 1002 -> Sleep
+  //   [1002, 2000).
+  bench b(table("snooze_bank"), {at(0x1000, 10), at(0x1000, 1000), at(0x1000, 1001)});
+  const std::uint64_t now = b.run(2000);
+  ASSERT_EQ(b.tg->completed, 3u);
+  EXPECT_EQ(b.tg->latency(0), 50u);  // the fill is not delayed
+  EXPECT_EQ(b.tg->latency(1), 35u + 2u);
+  EXPECT_EQ(b.tg->latency(2), 35u + 1u + 1u);
+  pm::power_component& d = b.data();
+  const double on = (1 + 1 + 2) * ns, off = 10 * ns, sleep = 2000 * ns - on - off;
+  EXPECT_NEAR(d.residency_seconds(0, now), on, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(1, now), sleep, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(2, now), off, 1e-18);
+  EXPECT_EQ(b.s("switch.wakes"), 3);
+  EXPECT_EQ(b.s("switch.sleeps"), 3);
+  EXPECT_EQ(b.s("switch.wake_wait_cycles"), 2 + 1);
+  // Three moves from ON into Sleep, 10 cycles x 1 ns x (100 - 22.8) mW each; none into
+  // OFF (the array starts there).
+  EXPECT_NEAR(d.transition_joules(), 3 * 10 * 1e-9 * (0.1 - 0.0228), 1e-21);
+  const double static_j = on * 0.1 + sleep * 0.0228 + off * 0.0015;
+  EXPECT_NEAR(d.static_joules(now), static_j, static_j * 1e-12);
+}
+
+TEST(snooze, a_reservation_fail_lets_the_array_sleep_until_its_set_fills) {
+  // One MSHR entry. A: miss at 10 (set 0, fill at 60). B: a miss to set 1 at 11 fails its
+  // reservation (MSHR full): set 1 enters the reservation queue and the array is idle from
+  // 12 (its failed lookup used cycle 11). The fill at 60 wakes it (Sleep [12,60)) and frees
+  // the entry: B is looked up again in the next cycle, 61, and sent; its fill at 111 erases
+  // set 1.
+  bench b(table("snooze_bank"), {at(0x1000, 10), at(0x1080, 11)}, {{"mshr_entries", "1"}});
+  const std::uint64_t now = b.run(500);
+  ASSERT_EQ(b.tg->completed, 2u);
+  EXPECT_EQ(b.tg->records[1].accepted, 61u);
+  EXPECT_EQ(b.tg->records[1].responded, 111u);
+  EXPECT_EQ(b.l1->logic().tags().size(), 128u);
+  EXPECT_EQ(b.s("switch.resq_full"), 0);
+  EXPECT_EQ(b.s("switch.resq_inserts"), 1);
+  EXPECT_EQ(b.s("reservation_fails.mshr_full"), 1);
+  // ON [10,12) (A's lookup, then B's failed one), Sleep [12,60), ON [60,62) (the fill, then
+  // B's lookup), Sleep [62,111), ON [111,112) (B's fill), Sleep [112,500); OFF [0,10).
+  pm::power_component& d = b.data();
+  const double on = (2 + 2 + 1) * ns, off = 10 * ns;
+  EXPECT_NEAR(d.residency_seconds(0, now), on, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(2, now), off, 1e-18);
+  EXPECT_EQ(b.s("switch.sleeps"), 3);
+}
+
+TEST(snooze, block_granularity_switches_only_the_accessed_block) {
+  // 32 B switched lines, non-sectored 128 B blocks: 512 elements in 128 groups of 4. A: miss
+  // at 10 whose fill at 60 writes the block (OFF [0,60) -> ON [60,61) -> Sleep); B: hit at
+  // 1000 wakes it (35 + 2) -> ON [1000,1001) -> Sleep to 2000. The other 127 blocks stay OFF.
+  bench b(table("snooze_block", "32B"), {at(0x1000, 10), at(0x1000, 1000)});
+  const std::uint64_t now = b.run(2000);
+  ASSERT_EQ(b.tg->completed, 2u);
+  EXPECT_EQ(b.tg->latency(1), 35u + 2u);
+  pm::power_component& d = b.data();
+  ASSERT_EQ(d.elements(), 512u);
+  const double on = 4 * 2 * ns, off = (508 * 2000 + 4 * 60) * ns;
+  EXPECT_NEAR(d.residency_seconds(0, now), on, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(2, now), off, 1e-15);
+  EXPECT_NEAR(d.residency_seconds(1, now), 512 * 2000 * ns - on - off, 1e-15);
+  EXPECT_EQ(b.s("switch.wakes"), 2);   // the block: from OFF at 60, from Sleep at 1000
+  EXPECT_EQ(b.s("switch.sleeps"), 2);  // at 61 and 1001
+  EXPECT_EQ(d.in_state(2), 508u);
+}
+
+TEST(snooze, switch_off_loses_clean_lines_and_keeps_dirty_ones_asleep) {
+  // Block granularity, no kernel-end invalidation of its own: the switch-off decides. A
+  // clean line (0x1000, global load) and a dirty one (0x3000: local load, then a local
+  // store, written back later) are in the L1 when the kernel-end flush comes at 500. The
+  // clean block goes OFF and its line is lost: the load at 1000 misses (50 cycles). The
+  // dirty block sleeps with its line: the local load at 1100 hits after the wake-up (35 + 2).
+  bench b(table("snooze_block", "32B"),
+          {at(0x1000, 10), at(0x3000, 100, access_kind::local_load),
+           at(0x3000, 200, access_kind::local_store), at(0, 500, access_kind::flush),
+           at(0x1000, 1000), at(0x3000, 1100, access_kind::local_load)},
+          {{"flush_at_kernel_end", "false"}});
+  b.run(2000);
+  ASSERT_EQ(b.tg->completed, 6u);
+  EXPECT_EQ(b.s("switch.lines_lost"), 1);
+  EXPECT_EQ(b.s("switch.dirty_kept"), 1);
+  EXPECT_EQ(b.tg->latency(4), 50u);       // lost: a miss
+  EXPECT_EQ(b.tg->latency(5), 35u + 2u);  // kept asleep: a hit after the wake-up
+}
+
+TEST(snooze, a_table_without_sleep_and_off_is_an_input_error_at_the_policy) {
+  pm::power_spec s = table("snooze_bank");
+  s.components[0].states.pop_back();  // no OFF
+  try {
+    bench b(s, {});
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("power.policy.l1_cache: snooze_bank needs a state 'off'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(snooze, with_always_on_nothing_switches) {
+  bench b(table("always_on"), {at(0x1000, 10), at(0x1000, 1000)});
+  const std::uint64_t now = b.run(2000);
+  EXPECT_EQ(b.tg->latency(1), 35u);
+  EXPECT_NEAR(b.data().residency_seconds(0, now), 2000 * ns, 1e-18);
+  EXPECT_THROW(b.s("switch.wakes"), std::exception);
+}
