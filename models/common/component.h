@@ -84,6 +84,8 @@ class component : public sc_core::sc_module {
   pm::power_component& declare_power(const std::string& name,
                                      const std::vector<std::string>& events,
                                      std::uint64_t capacity_bytes = 0, std::uint32_t elements = 1);
+  // The platform's power model (nullptr without a `power:` table).
+  pm::power_model* power_model() const { return m_power; }
   // The current simulated time in fs (the time base of power components).
   static std::uint64_t now_fs() { return clock_domain::now_fs(); }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/control/workload.h"
+#include "models/power/power_model.h"
 
 namespace gputlm::control {
 
@@ -634,6 +635,9 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
       m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(i));
       m_entry_ids.erase(m_entry_ids.begin() + static_cast<std::ptrdiff_t>(i));
       m_entry_groups.erase(m_entry_groups.begin() + static_cast<std::ptrdiff_t>(i));
+      // No kernel left on the SMXs: power policies hear of it (Snooze's L2 switch-off).
+      if (m_entries.empty())
+        if (pm::power_model* p = power_model()) p->gpu_idle(now_fs());
     }
     break;
   }

@@ -19,8 +19,8 @@ class tag_view final : public pm::switched_array {
   }
   std::uint32_t line_bytes() const override { return m_logic.geometry().line_size; }
   bool sectored() const override { return m_logic.geometry().sectored; }
-  bool frame_dirty(std::uint32_t f) const override {
-    return m_logic.tags().at(static_cast<int>(f)).dirty != 0;
+  std::uint8_t dirty_sectors(std::uint32_t f) const override {
+    return m_logic.tags().at(static_cast<int>(f)).dirty;
   }
   bool switch_off_frame(std::uint32_t f) override {
     return m_logic.switch_off(static_cast<int>(f));
@@ -32,7 +32,8 @@ class tag_view final : public pm::switched_array {
 }  // namespace
 
 void cache_power::control_switches(component& owner, pm::snooze_policy& policy,
-                                   pm::tri_modal_switch_controller& ctrl, cache_logic& logic) {
+                                   pm::tri_modal_switch_controller& ctrl, cache_logic& logic,
+                                   bool off_when_idle) {
   if (!policy.manages(m_data))
     throw input_error(policy.spec().where, policy.spec().key,
                       policy.name() + " switches the data array of a " + owner.type() +
@@ -40,7 +41,7 @@ void cache_power::control_switches(component& owner, pm::snooze_policy& policy,
                           owner.type() + ".data with states '" + "sleep' and 'off')");
   m_switched = std::make_unique<tag_view>(logic);
   m_ctrl = &ctrl;
-  policy.adopt(m_data, ctrl);
+  policy.adopt(m_data, ctrl, off_when_idle);
   ctrl.control(m_data, policy.sleep_state(m_data), policy.off_state(m_data), *m_switched,
                owner.clock().period().value());
   const auto& s = ctrl.stats();

@@ -38,8 +38,10 @@ class cache_power {
   // `policy`, which must manage it (else an input error at the policy: the platform's power
   // table has no data array with Sleep and OFF for this cache type); registers the
   // controller's statistics under `switch.`.
+  // `off_when_idle`: the controller switches off when the GPU has no kernel left (L2).
   void control_switches(component& owner, pm::snooze_policy& policy,
-                        pm::tri_modal_switch_controller& ctrl, cache_logic& logic);
+                        pm::tri_modal_switch_controller& ctrl, cache_logic& logic,
+                        bool off_when_idle);
   // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
   // gating policy acts; a drop dated back by the policy shows when the block learns of it).
   void add_traces(vcd_writer& vcd, const std::string& scope);

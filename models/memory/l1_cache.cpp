@@ -49,7 +49,7 @@ void l1_cache::validate() {
   geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
   m_logic = std::make_unique<cache_logic>(geometry);
   m_power = std::make_unique<cache_power>(*this, geometry);
-  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic);
+  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, false);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);

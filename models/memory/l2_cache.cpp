@@ -1,6 +1,7 @@
 #include "models/memory/l2_cache.h"
 
 #include "models/memory/sectors.h"
+#include "models/power/power_model.h"
 
 namespace gputlm::memory {
 
@@ -24,12 +25,17 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "lookups held: L2->icnt queue full");
 
   m_wake.bind<l2_cache, &l2_cache::run>(this, clock());
+  if (ctx.power)
+    if ((m_snooze = dynamic_cast<pm::snooze_policy*>(&ctx.power->policy_for(type()))))
+      m_switch = std::make_unique<pm::tri_modal_switch_controller>("switch", m_snooze->params());
 }
 
 void l2_cache::validate() {
   m_cache.validate();
   m_logic = std::make_unique<cache_logic>(m_cache.geometry());
   m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
+  // Snooze's L2: OFF when the GPU has no kernel left ("kernel exit").
+  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, true);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -48,6 +54,7 @@ void l2_cache::validate() {
 
 void l2_cache::add_traces(vcd_writer& vcd) {
   m_power->add_traces(vcd, name());
+  if (m_switch) m_switch->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_in.trace(vcd, name(), "icnt_to_l2", 16);
@@ -60,12 +67,10 @@ void l2_cache::add_traces(vcd_writer& vcd) {
 std::string l2_cache::pending_work() const {
   if (!busy()) return {};
   const mshr_table& m = m_logic->mshr();
-  return "in " + std::to_string(m_in.size()) + (m_head_failed ? " (head failed)" : "") +
-         ", held " + std::to_string(m_held ? 1 : 0) + "; towards the DRAM " +
-         std::to_string(m_to_dram.size()) + m_down.wait_note() +
-         "; out " + std::to_string(m_out.size()) +
-         m_up.wait_note() + "; MSHRs " +
-         std::to_string(m.used()) + "/" + std::to_string(m.capacity());
+  return "in " + std::to_string(m_in.size()) + (m_head_failed ? " (head failed)" : "") + ", held " +
+         std::to_string(m_held ? 1 : 0) + "; towards the DRAM " + std::to_string(m_to_dram.size()) +
+         m_down.wait_note() + "; out " + std::to_string(m_out.size()) + m_up.wait_note() +
+         "; MSHRs " + std::to_string(m.used()) + "/" + std::to_string(m.capacity());
 }
 
 bool l2_cache::busy() const {
@@ -76,8 +81,12 @@ bool l2_cache::busy() const {
 std::size_t l2_cache::warm(std::uint64_t addr, std::uint64_t size) {
   const std::uint64_t line = m_cache.line_size->value;
   std::size_t n = 0;
-  for (std::uint64_t a = addr & ~(line - 1); a < addr + size; a += line)
-    n += m_logic->warm(a, 0xf) ? 1 : 0;
+  for (std::uint64_t a = addr & ~(line - 1); a < addr + size; a += line) {
+    if (!m_logic->warm(a, 0xf)) continue;
+    ++n;
+    if (m_switch)  // Snooze: a switched-off line holds no data; a warmed one's group sleeps
+      m_switch->holds_data(static_cast<std::uint32_t>(m_logic->tags().lookup(a)), now_fs());
+  }
   return n;
 }
 
@@ -95,6 +104,7 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   if (ph == tlm::BEGIN_REQ) {
     if (m_in.size() < m_hot.icnt_to_l2 && !m_held) {
       m_in.push({now + m_hot.rop_latency, &gp});
+      if (m_switch) m_switch->request_arrived(now_fs());   // Snooze: ICNT->L2 push
       m_trace_in.set(static_cast<unsigned>(m_in.size()));  // run() may not wake until later
       wake_at(m_in.front().at);
       ph = tlm::END_REQ;
@@ -120,6 +130,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     const bool own = tag >= m_origin_tags.data() && tag <= &m_origin_tags.back();
     if (own && tag != &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
+      if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()), now_fs());
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
       ++m_logic_changes;
       m_power->fill(f.frame, req.sector_mask);
@@ -258,9 +269,7 @@ bool l2_cache::would_fail_again() const {
   return m_failure.in_lookup && dram_room() <= m_failure.dram_room;
 }
 
-void l2_cache::wake_at(std::uint64_t cycle) {
-  m_wake.at(cycle);
-}
+void l2_cache::wake_at(std::uint64_t cycle) { m_wake.at(cycle); }
 
 void l2_cache::run() {
   const std::uint64_t now = clock().now_cycle();
@@ -278,9 +287,12 @@ void l2_cache::run() {
     } else if (try_access(*h.gp, now)) {
       m_in.pop();
       m_head_failed = false;
+      if (m_switch) m_switch->input_taken(now_fs(), !m_in.empty());
       m_next_lookup = now + 1;
       if (!m_in.empty()) next = std::min(next, std::max(now + 1, m_in.front().at));
     } else {
+      if (m_switch && !m_head_failed)  // Snooze: the failed head sleeps until its set fills
+        m_switch->reservation_failed(m_logic->tags().set_of(h.gp->get_address()), now_fs());
       m_head_failed = true;
       m_next_lookup = now + 1;  // one lookup a cycle, also when a run repeats in the cycle
     }
@@ -291,6 +303,7 @@ void l2_cache::run() {
     tlm::tlm_generic_payload* gp = m_held;
     m_held = nullptr;
     m_in.push({now + m_hot.rop_latency, gp});
+    if (m_switch) m_switch->request_arrived(now_fs());
     next = std::min(next, std::max(m_in.front().at, now + 1));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -324,10 +337,10 @@ void l2_cache::run() {
     changed = true;
     if (req.kind == access_kind::atomic) {  // the read-modify-write leaves the line dirty
       ++m_logic_changes;
-      m_logic->mark_dirty(
-          gp->get_address(),
-          req.sector_mask ? req.sector_mask
-                          : sectors_of(*gp, static_cast<std::uint32_t>(m_hot.line_size)));
+      m_logic->mark_dirty(gp->get_address(),
+                          req.sector_mask
+                              ? req.sector_mask
+                              : sectors_of(*gp, static_cast<std::uint32_t>(m_hot.line_size)));
     }
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);

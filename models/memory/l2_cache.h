@@ -23,10 +23,12 @@
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
-#include "models/memory/cache_power.h"
 #include "models/memory/cache_logic.h"
+#include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
+#include "models/power/snooze_policy.h"
+#include "models/power/tri_modal_switch_controller.h"
 
 namespace gputlm::memory {
 
@@ -88,6 +90,9 @@ class l2_cache : public component {
   };
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
+  // Snooze (power.policy for l2_cache): the data array's tri-modal switch controller.
+  pm::snooze_policy* m_snooze = nullptr;
+  std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;

@@ -43,6 +43,8 @@ class gating_policy {
   }
   // Applies every transition due up to now_fs (before statistics or a voltage change).
   virtual void settle(power_component& c, std::uint64_t now_fs) { (void)c, (void)now_fs; }
+  // The GPU has no kernel left running (the last one exited): Snooze's "kernel exit".
+  virtual void gpu_idle(std::uint64_t now_fs) { (void)now_fs; }
   // The component's clock period changed (DVFS).
   virtual void set_period(power_component& c, std::uint64_t period_fs) { (void)c, (void)period_fs; }
 

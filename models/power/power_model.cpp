@@ -123,6 +123,11 @@ void power_model::check_table() const {
   }
 }
 
+void power_model::gpu_idle(std::uint64_t now_fs) {
+  m_policy->gpu_idle(now_fs);
+  for (auto& [type, p] : m_by_type) p->gpu_idle(now_fs);
+}
+
 void power_model::settle(std::uint64_t now_fs) {
   for (auto& e : m_entries) {
     const std::string type = e->key.substr(0, e->key.find('.'));

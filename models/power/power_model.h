@@ -54,6 +54,8 @@ class power_model {
   // After elaboration: every table entry was declared by some block, every block type
   // given a policy has blocks.
   void check_table() const;
+  // The last running kernel exited at now_fs (the SMX scheduler tells): every policy hears.
+  void gpu_idle(std::uint64_t now_fs);
   // Applies the policy's pending transitions up to now_fs (before reading totals).
   void settle(std::uint64_t now_fs);
 

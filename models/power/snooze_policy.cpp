@@ -54,8 +54,14 @@ void snooze_policy::attach(power_component& c, const std::string& key, std::uint
   m_controllers.push_back(nullptr);
 }
 
-void snooze_policy::adopt(power_component& c, tri_modal_switch_controller& ctrl) {
+void snooze_policy::adopt(power_component& c, tri_modal_switch_controller& ctrl,
+                          bool off_when_idle) {
   m_controllers.at(c.policy_slot()) = &ctrl;
+  if (off_when_idle) m_off_when_idle.push_back(&ctrl);
+}
+
+void snooze_policy::gpu_idle(std::uint64_t now_fs) {
+  for (tri_modal_switch_controller* c : m_off_when_idle) c->switch_off_all(now_fs);
 }
 
 std::uint32_t snooze_policy::sleep_state(const power_component& c) const {

@@ -25,8 +25,10 @@ class snooze_policy final : public gating_policy {
   // The cache data arrays it manages (block type `l1_cache` or `l2_cache`, component
   // `data`): those must have the Sleep and OFF states.
   void attach(power_component& c, const std::string& key, std::uint64_t period_fs) override;
-  // The controller of a managed component; returns its Sleep and OFF state indices.
-  void adopt(power_component& c, tri_modal_switch_controller& ctrl);
+  // The controller of a managed component; `off_when_idle`: it switches off when the GPU
+  // has no kernel left (an L2 bank's "kernel exit").
+  void adopt(power_component& c, tri_modal_switch_controller& ctrl, bool off_when_idle);
+  void gpu_idle(std::uint64_t now_fs) override;
   bool manages(const power_component& c) const { return c.policy_bound(this); }
   std::uint32_t sleep_state(const power_component& c) const;
   std::uint32_t off_state(const power_component& c) const;
@@ -43,6 +45,7 @@ class snooze_policy final : public gating_policy {
   std::string m_sleep = "sleep", m_off = "off";
   policy_spec m_spec;
   std::vector<tri_modal_switch_controller*> m_controllers;  // by policy slot
+  std::vector<tri_modal_switch_controller*> m_off_when_idle;
 };
 
 }  // namespace gputlm::pm

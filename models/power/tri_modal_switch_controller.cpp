@@ -68,7 +68,7 @@ std::uint64_t tri_modal_switch_controller::wake(std::uint32_t g, std::uint64_t n
 
 void tri_modal_switch_controller::request_arrived(std::uint64_t now_fs) {
   if (!m_data) return;
-  if (!m_params.block) {
+  if (!m_params.block && !m_head_failed) {
     settle_group(0, now_fs);
     const std::uint64_t w = wake(0, now_fs);  // (2)/(6): the array wakes as the request comes
     if (w) m_ready_fs = now_fs + w * m_period_fs;
@@ -77,9 +77,11 @@ void tri_modal_switch_controller::request_arrived(std::uint64_t now_fs) {
   }
 }
 
-void tri_modal_switch_controller::input_taken(std::uint64_t now_fs) {
-  if (!m_data || m_params.block) return;
-  m_input_busy = false;
+void tri_modal_switch_controller::input_taken(std::uint64_t now_fs, bool more) {
+  if (!m_data) return;
+  m_head_failed = false;
+  if (m_params.block) return;
+  m_input_busy = more;
   m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);  // (busy this cycle)
 }
 
@@ -94,6 +96,7 @@ void tri_modal_switch_controller::reservation_failed(std::uint32_t set, std::uin
     ++m_stats.resq_inserts;
     m_trace_resq.set(m_resq.size());
   }
+  m_head_failed = true;
   if (!m_params.block) {
     m_input_busy = false;
     m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);
@@ -125,20 +128,50 @@ std::uint64_t tri_modal_switch_controller::access(std::uint32_t e, std::uint64_t
   return wait;
 }
 
+template <class F>
+void tri_modal_switch_controller::for_each_group_of_frame(std::uint32_t f, F fn) const {
+  const std::uint64_t line = m_array->line_bytes();
+  const std::uint64_t capacity = std::uint64_t(m_array->frames()) * line;
+  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / m_data->elements());
+  const std::uint64_t base = std::uint64_t(f) * line;
+  std::uint32_t last_group = ~0u;
+  for (std::uint64_t e = base / element_bytes;
+       e * element_bytes < base + line && e < m_data->elements(); ++e) {
+    // The 32-byte sectors of the frame this element holds.
+    const std::uint64_t from = std::max(base, e * element_bytes) - base;
+    const std::uint64_t to = std::min(base + line, (e + 1) * element_bytes) - base;
+    std::uint8_t sectors = 0;
+    for (std::uint64_t s = from / 32; s * 32 < to && s < 8; ++s) sectors |= std::uint8_t(1u << s);
+    const std::uint32_t g = group_of(static_cast<std::uint32_t>(e));
+    fn(g, sectors, g != last_group);
+    last_group = g;
+  }
+}
+
+void tri_modal_switch_controller::holds_data(std::uint32_t frame, std::uint64_t now_fs) {
+  if (!m_data) return;
+  for_each_group_of_frame(frame, [&](std::uint32_t g, std::uint8_t, bool) {
+    if (state_of_group(g) == m_off) set_group(g, m_sleep, now_fs);
+  });
+  trace_modes();
+}
+
 void tri_modal_switch_controller::switch_off_all(std::uint64_t now_fs) {
   if (!m_data) return;
-  // Groups holding a dirty line sleep (their data would be lost); the others' lines go.
+  // Groups holding a dirty line sleep (their data would be lost); the lines of the others
+  // are lost.
   std::vector<bool> dirty(groups(), false);
-  const std::uint64_t capacity = std::uint64_t(m_array->frames()) * m_array->line_bytes();
-  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / m_data->elements());
-  auto group_of_frame = [&](std::uint32_t f) {
-    return group_of(
-        static_cast<std::uint32_t>(std::uint64_t(f) * m_array->line_bytes() / element_bytes));
-  };
   for (std::uint32_t f = 0; f < m_array->frames(); ++f)
-    if (m_array->frame_dirty(f)) dirty[group_of_frame(f)] = true;
-  for (std::uint32_t f = 0; f < m_array->frames(); ++f)
-    if (!dirty[group_of_frame(f)] && m_array->switch_off_frame(f)) ++m_stats.lines_lost;
+    if (const std::uint8_t d = m_array->dirty_sectors(f))
+      for_each_group_of_frame(f, [&](std::uint32_t g, std::uint8_t sectors, bool) {
+        if (d & sectors) dirty[g] = true;
+      });
+  for (std::uint32_t f = 0; f < m_array->frames(); ++f) {
+    bool keep = false;  // (a line with a dirty part stays whole)
+    for_each_group_of_frame(f,
+                            [&](std::uint32_t g, std::uint8_t, bool) { keep = keep || dirty[g]; });
+    if (!keep && m_array->switch_off_frame(f)) ++m_stats.lines_lost;
+  }
   for (std::uint32_t g = 0; g < groups(); ++g) {
     settle_group(g, now_fs);
     const std::uint32_t to = dirty[g] ? m_sleep : m_off;
@@ -148,6 +181,7 @@ void tri_modal_switch_controller::switch_off_all(std::uint64_t now_fs) {
     ++(to == m_off ? m_stats.offs : m_stats.sleeps);
   }
   m_input_busy = false;
+  m_head_failed = false;
   m_resq.clear();
   m_trace_resq.set(0);
   trace_modes();

@@ -41,7 +41,7 @@ class switched_array {
   virtual std::uint32_t frames() const = 0;      // line frames (sets x ways)
   virtual std::uint32_t line_bytes() const = 0;  // bytes per frame
   virtual bool sectored() const = 0;             // valid bits per 32-byte sector
-  virtual bool frame_dirty(std::uint32_t frame) const = 0;
+  virtual std::uint8_t dirty_sectors(std::uint32_t frame) const = 0;  // bit s: 32-byte sector s
   // Drops frame's line if it is valid, clean and not waiting for a fill: true if a valid
   // line was lost.
   virtual bool switch_off_frame(std::uint32_t frame) = 0;
@@ -65,16 +65,20 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   void set_period(std::uint64_t period_fs) { m_period_fs = period_fs; }
 
   // --- What the cache's queues and pipeline report
-  // A request entered the array's input queue (bank granularity: the array starts waking).
+  // A request entered the array's input queue (bank granularity: the array starts waking,
+  // unless the queue's head waits in the reservation queue).
   void request_arrived(std::uint64_t now_fs);
-  // The input queue's head was taken (looked up) and nothing waits behind it.
-  void input_taken(std::uint64_t now_fs);
+  // The input queue's head was taken (looked up); `more`: requests wait behind it.
+  void input_taken(std::uint64_t now_fs, bool more = false);
   // The input queue's head failed its reservation (MSHR, merge or miss-queue full, no
   // replaceable line): its set enters the reservation queue and the head no longer keeps
   // the array awake.
   void reservation_failed(std::uint32_t set, std::uint64_t now_fs);
   // A fill for `set` arrived (it erases the set from the reservation queue).
   void filled(std::uint32_t set, std::uint64_t now_fs);
+  // Line frame `frame` was filled outside the request path (an L2 warmed from MemcpyHtoD
+  // before the run): its group holds data, so it sleeps rather than stays OFF.
+  void holds_data(std::uint32_t frame, std::uint64_t now_fs);
   // Every TB of the SMX finished (L1) / the kernel exited (L2): every group OFF.
   void switch_off_all(std::uint64_t now_fs);
 
@@ -116,6 +120,10 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   // ON at now_fs; returns the wake-up cycles of the state it left (0 if it was ON).
   std::uint64_t wake(std::uint32_t g, std::uint64_t now_fs);
   void trace_modes();
+  // Calls fn(group, sectors of the frame in that element, first element of the group) for
+  // each element holding part of line frame `frame`.
+  template <class F>
+  void for_each_group_of_frame(std::uint32_t frame, F fn) const;
 
   snooze_params m_params;
   power_component* m_data = nullptr;
@@ -126,6 +134,7 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   std::uint32_t m_frames_per_group = 1;     // line frames a group holds (0: part of one)
   std::vector<std::uint64_t> m_idle_since;  // per group: when its last use ended (fs)
   bool m_input_busy = false;                // bank: a request waits at the input
+  bool m_head_failed = false;               // the input's head is in the reservation queue
   std::uint64_t m_ready_fs = 0;             // bank: the array is awake from then on
   std::vector<std::uint32_t> m_resq;        // reservation queue: set indices
   std::uint32_t m_in_state[3] = {};         // groups per mode

@@ -5,12 +5,14 @@
 // state, the wake-up delays and the lines lost are worked out by hand in each test from the
 // FSM of the thesis's §5.2.2 (docs/power.md, "Snooze").
 #include "models/memory/l1_cache.h"
+#include "models/memory/l2_cache.h"
 #include "models/power/power_model.h"
 #include "tests/memory/mem_testbench.h"
 
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::l1_cache;
+using gputlm::memory::l2_cache;
 
 namespace {
 constexpr double ns = 1e-9;
@@ -216,4 +218,96 @@ TEST(snooze, with_always_on_nothing_switches) {
   EXPECT_EQ(b.tg->latency(1), 35u);
   EXPECT_NEAR(b.data().residency_seconds(0, now), 2000 * ns, 1e-18);
   EXPECT_THROW(b.s("switch.wakes"), std::exception);
+}
+
+namespace {
+// One L2 bank (sectored 64 KiB, 64 sets x 8 ways of 128 B, write-back, ROP 10 cycles)
+// between a traffic generator (the interconnect) and a fixed-latency memory (DRAM, 50
+// cycles), block granularity over 32-byte lines: each sector its own group, 2048 groups.
+struct l2_bench {
+  pm::power_model model;
+  block_env env;
+  clock_domain& clk = env.clock("l2", 1e9);
+  std::unique_ptr<l2_cache> l2;
+  std::unique_ptr<traffic_generator> tg;
+  std::unique_ptr<fixed_memory> mem;
+  explicit l2_bench(std::vector<tg_request> script) : model(spec()) {
+    env.power = &model;
+    l2 = env.make<l2_cache>("l2", clk,
+                            {{"size", "64KiB"},
+                             {"sets", "64"},
+                             {"ways", "8"},
+                             {"line_size", "128B"},
+                             {"sectored", "true"},
+                             {"replacement", "lru"},
+                             {"write_policy", "write_back"},
+                             {"allocate", "on_miss"},
+                             {"write_allocate", "lazy_fetch_on_read"},
+                             {"set_index", "linear"},
+                             {"mshr_entries", "32"},
+                             {"mshr_merge", "4"},
+                             {"data_port_width", "32B"},
+                             {"rop_latency", "10cycles"},
+                             {"dram_latency", "0cycles"}},
+                            "l2_cache");
+    tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
+    mem = std::make_unique<fixed_memory>("mem", clk, 50);
+    tg->socket.bind(l2->icnt);
+    l2->dram.bind(mem->socket);
+    model.check_table();
+  }
+  static pm::power_spec spec() {
+    pm::power_spec s = table("always_on", "32B");
+    for (auto& c : s.components) c.block_type = "l2_cache";
+    s.policy.by_type.clear();
+    pm::policy_spec p;
+    p.type = "snooze_block";
+    s.policy.by_type.emplace_back("l2_cache", p);
+    return s;
+  }
+  double s(const std::string& name) { return stat(env.stats, "l2", name); }
+};
+}  // namespace
+
+TEST(snooze, the_l2_switches_off_when_the_last_kernel_exits) {
+  // A: a load of sector 0 of 0x1000 at 10 (a miss; its fill wakes that one sector from OFF).
+  // B: a store to 0x2000 at 200: write-back with lazy fetch, the sector is written and dirty.
+  // At 500 the GPU has no kernel left: every group OFF, A's clean line is lost, B's dirty
+  // sector sleeps with its data. C: the load of 0x1000 at 600 misses again (its latency is
+  // A's); D: the load of 0x2000 at 800 hits its sleeping sector, after the 2-cycle wake-up;
+  // E: the same load at 801, inside the lookahead, waits only the wake-up's last cycle.
+  tg_request st = at(0x2000, 200, access_kind::global_store);
+  l2_bench b({at(0x1000, 10), st, at(0x1000, 600), at(0x2000, 800), at(0x2000, 801)});
+  struct exit_at : sc_core::sc_module {
+    SC_HAS_PROCESS(exit_at);
+    pm::power_model& m;
+    exit_at(sc_core::sc_module_name n, pm::power_model& pm) : sc_module(n), m(pm) {
+      SC_THREAD(run);
+    }
+    void run() {
+      wait(500, sc_core::SC_NS);
+      m.gpu_idle(component::now_fs());
+    }
+  } idle("idle", b.model);
+  sc_core::sc_start(2000, sc_core::SC_NS);
+  ASSERT_EQ(b.tg->completed, 5u);
+  EXPECT_EQ(b.s("switch.lines_lost"), 1);
+  EXPECT_EQ(b.s("switch.dirty_kept"), 1);
+  EXPECT_EQ(b.s("line_misses"), 2) << "A and C miss";
+  EXPECT_EQ(b.tg->latency(2), b.tg->latency(0));
+  EXPECT_EQ(b.tg->latency(0), 10u + 50u);  // ROP delay, then memory; the fill is not delayed
+  // A hit is answered after the 10-cycle ROP delay; D waits the 2-cycle wake-up on top. E,
+  // looked up a cycle later, waits the wake-up's last cycle: ready with D's answer at 812,
+  // and answered in the next cycle (one 32 B answer per cycle through the data port).
+  EXPECT_EQ(b.tg->latency(3), 10u + 2u);
+  EXPECT_EQ(b.tg->records[4].responded, 813u);
+  const pm::power_component* d = nullptr;
+  for (const auto& e : b.model.entries())
+    if (e->key == "l2_cache.data") d = e->component.get();
+  ASSERT_NE(d, nullptr);
+  b.model.settle(component::now_fs());
+  EXPECT_EQ(d->elements(), 2048u);
+  // All OFF but B's sector and the one C's fill wrote, both asleep at the end.
+  EXPECT_EQ(d->in_state(2), 2046u);
+  EXPECT_EQ(d->in_state(1), 2u);
 }
