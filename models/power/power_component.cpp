@@ -27,6 +27,42 @@ power_component::power_component(std::string name, std::vector<power_state> stat
       !(at.volts > 0))
     throw std::invalid_argument("power component " + m_name + ": bad states or voltage");
   m_count[initial_state] = elements;
+  m_ustate = static_cast<std::uint8_t>(initial_state);
+}
+
+void power_component::materialize() {
+  std::fill(m_state.begin(), m_state.end(), m_ustate);
+  std::fill(m_since.begin(), m_since.end(), m_usince);
+  m_uniform = false;
+}
+
+void power_component::charge_from_on(std::uint32_t state, std::uint64_t n) {
+  m_transitions += n;
+  const power_state& s = m_states[state];
+  const double saving = m_states[0].static_watts - s.static_watts;  // W, at 1 V
+  if (s.break_even_cycles != 0 && saving > 0)
+    m_transition_joules += double(n) * double(s.break_even_cycles) * double(m_period_fs) * 1e-15 *
+                           saving * m_static_scale;
+}
+
+void power_component::set_all(std::uint32_t state, std::uint64_t at_fs) {
+  if (!m_uniform) {
+    for (std::uint32_t e = 0; e < elements(); ++e) set_state(e, state, at_fs);
+    return;
+  }
+  const std::uint32_t old = m_ustate;
+  if (old == state) return;
+  const std::uint64_t n = m_state.size();
+  const std::uint64_t from = entered(0);
+  if (at_fs < from) at_fs = from;
+  m_closed[old] += wide(n) * (at_fs - from);
+  m_sum_since[old] -= wide(n) * from;
+  m_count[old] -= n;
+  m_sum_since[state] += wide(n) * at_fs;
+  m_count[state] += n;
+  m_ustate = static_cast<std::uint8_t>(state);
+  m_usince = at_fs;
+  if (old == 0) charge_from_on(state, n);
 }
 
 std::unique_ptr<power_component> power_component::unmodelled(std::string name,
@@ -45,9 +81,14 @@ void power_component::start_in(std::uint32_t state) {
   std::fill(m_count.begin(), m_count.end(), 0);
   m_count[state] = static_cast<std::uint64_t>(m_state.size());
   std::fill(m_state.begin(), m_state.end(), static_cast<std::uint8_t>(state));
+  m_ustate = static_cast<std::uint8_t>(state);
 }
 
 void power_component::set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs) {
+  if (m_uniform) {
+    if (m_ustate == state) return;
+    materialize();
+  }
   const std::uint32_t old = m_state[element];
   if (old == state) return;
   const std::uint64_t from = entered(element);
@@ -59,14 +100,7 @@ void power_component::set_state(std::uint32_t element, std::uint32_t state, std:
   ++m_count[state];
   m_state[element] = static_cast<std::uint8_t>(state);
   m_since[element] = at_fs;
-  if (old == 0) {
-    ++m_transitions;
-    const power_state& s = m_states[state];
-    const double saving = m_states[0].static_watts - s.static_watts;  // W, at 1 V
-    if (s.break_even_cycles != 0 && saving > 0)
-      m_transition_joules +=
-          double(s.break_even_cycles) * double(m_period_fs) * 1e-15 * saving * m_static_scale;
-  }
+  if (old == 0) charge_from_on(state, 1);
 }
 
 void power_component::set_voltage(double volts, std::uint64_t now_fs) {

@@ -72,12 +72,17 @@ class power_component {
   const std::vector<power_state>& states() const { return m_states; }
   const std::vector<power_event>& events() const { return m_events; }
 
-  std::uint32_t state_of(std::uint32_t element) const { return m_state[element]; }
+  std::uint32_t state_of(std::uint32_t element) const {
+    return m_uniform ? m_ustate : m_state[element];
+  }
   std::uint64_t in_state(std::uint32_t state) const { return m_count[state]; }
   // Moves one element to `state` at time `at_fs` (not before its previous change or the
   // last voltage change; an earlier time is taken as that one). From ON into a state with
   // a break-even time, charges the transition energy.
   void set_state(std::uint32_t element, std::uint32_t state, std::uint64_t at_fs);
+  // Moves every element to `state` at `at_fs`, as set_state does one by one; O(1) while the
+  // elements have only ever changed together (a bank switched as one).
+  void set_all(std::uint32_t state, std::uint64_t at_fs);
   // Every element starts in `state` instead of ON (before any change, at time 0; no
   // transition is charged): hardware that powers up with its switches off.
   void start_in(std::uint32_t state);
@@ -124,8 +129,13 @@ class power_component {
   __extension__ typedef unsigned __int128
       wide;  // element-fs sums: 147 K lines x 1 s overflows 64 bits
   std::uint64_t entered(std::uint32_t element) const {
-    return m_since[element] > m_epoch_fs ? m_since[element] : m_epoch_fs;
+    const std::uint64_t since = m_uniform ? m_usince : m_since[element];
+    return since > m_epoch_fs ? since : m_epoch_fs;
   }
+  // The per-element state and entry time from the shared ones (before a lone change).
+  void materialize();
+  // Charges the transition energy of `n` elements moving from ON into `state`.
+  void charge_from_on(std::uint32_t state, std::uint64_t n);
   // Element-fs in `state` since the last voltage change, up to now_fs.
   wide epoch_residency(std::uint32_t state, std::uint64_t now_fs) const {
     return m_closed[state] + wide(m_count[state]) * now_fs - m_sum_since[state];
@@ -135,8 +145,13 @@ class power_component {
   std::vector<power_state> m_states;
   std::vector<power_event> m_events;
   std::uint64_t m_period_fs;
-  double m_static_scale;                     // V / 1V
-  double m_dynamic_scale;                    // (V / 1V)^2
+  double m_static_scale;   // V / 1V
+  double m_dynamic_scale;  // (V / 1V)^2
+  // While every element has only changed with all the others (set_all), they share one
+  // state and entry time (m_ustate, m_usince) and the per-element vectors are not kept.
+  bool m_uniform = true;
+  std::uint8_t m_ustate = 0;
+  std::uint64_t m_usince = 0;
   std::vector<std::uint8_t> m_state;         // per element
   std::vector<std::uint64_t> m_since;        // per element: time of its last change (fs)
   std::vector<std::uint64_t> m_count;        // elements per state

@@ -44,7 +44,10 @@ void tri_modal_switch_controller::set_group(std::uint32_t g, std::uint32_t state
   --m_in_state[mode_of_group(g)];
   const std::uint32_t first = g * m_group_elements;
   const std::uint32_t last = std::min(first + m_group_elements, m_data->elements());
-  for (std::uint32_t e = first; e < last; ++e) m_data->set_state(e, state, at_fs);
+  if (first == 0 && last == m_data->elements())
+    m_data->set_all(state, at_fs);  // a bank: O(1)
+  else
+    for (std::uint32_t e = first; e < last; ++e) m_data->set_state(e, state, at_fs);
   ++m_in_state[mode_of_group(g)];
 }
 

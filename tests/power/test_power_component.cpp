@@ -178,3 +178,38 @@ TEST(power_model, the_on_state_takes_no_wake_up_or_break_even_time) {
   EXPECT_THROW(power_model(spec(2, 0)), gputlm::input_error);
   EXPECT_THROW(power_model(spec(0, 10)), gputlm::input_error);
 }
+
+TEST(power_component, set_all_equals_every_element_moved_one_by_one) {
+  // A bank switched as one (Snooze's bank granularity), with a voltage change between
+  // moves, then one line alone: against the same moves made element by element.
+  power_component whole = bank(), lines = bank();
+  whole.start_in(off);
+  lines.start_in(off);
+  auto both = [&](std::uint32_t s, std::uint64_t at) {
+    whole.set_all(s, at);
+    for (std::uint32_t e = 0; e < 4; ++e) lines.set_state(e, s, at);
+  };
+  both(on, 10 * ns);
+  both(sleep_, 50 * ns);
+  whole.set_voltage(0.8, 200 * ns);
+  lines.set_voltage(0.8, 200 * ns);
+  both(on, 300 * ns);
+  both(sleep_, 250 * ns);  // dated before the previous change: taken at it (300 ns)
+  whole.set_state(2, on, 700 * ns);
+  lines.set_state(2, on, 700 * ns);
+  both(off, 900 * ns);
+  const std::uint64_t end = 1000 * ns;
+  for (std::uint32_t s : {on, sleep_, off}) {
+    EXPECT_DOUBLE_EQ(whole.residency_seconds(s, end), lines.residency_seconds(s, end)) << s;
+    EXPECT_EQ(whole.in_state(s), lines.in_state(s)) << s;
+  }
+  EXPECT_DOUBLE_EQ(whole.static_joules(end), lines.static_joules(end));
+  EXPECT_DOUBLE_EQ(whole.transition_joules(), lines.transition_joules());
+  EXPECT_EQ(whole.transitions(), lines.transitions());
+  // By hand: ON 10-50 and 300-300 for all four, line 2 also 700-900: 4 x 40 + 200 = 360 ns.
+  EXPECT_NEAR(whole.residency_seconds(on, end), 360e-9, 1e-21);
+  // Moves from ON: 4 to Sleep at 50, 4 to Sleep at 300 (0.8 V), line 2 to OFF at 900.
+  EXPECT_NEAR(whole.transition_joules(), 4 * to_sleep + 4 * to_sleep * 0.8 + to_off * 0.8,
+              1e-21);
+  for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(whole.state_of(e), std::uint32_t(off));
+}
