@@ -52,6 +52,11 @@ class vcd_writer {
 
   // True if the signal `scope.name` is selected by the patterns.
   bool selected(const std::string& scope, const std::string& name) const;
+  // True if a pattern names it: for signals too many to trace unless asked for (a cache's
+  // per-line power modes), which no pattern at all does not select.
+  bool selected_explicitly(const std::string& scope, const std::string& name) const {
+    return !m_opts.patterns.empty() && selected(scope, name);
+  }
 
   // Declares a signal under a dotted scope ("gpu.smx[0]"); returns its handle.
   std::uint32_t add_integer(const std::string& scope, const std::string& name, unsigned width,

@@ -104,7 +104,6 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   if (ph == tlm::BEGIN_REQ) {
     if (m_in.size() < m_hot.icnt_to_l2 && !m_held) {
       m_in.push({now + m_hot.rop_latency, &gp});
-      if (m_switch) m_switch->request_arrived(now_fs());   // Snooze: ICNT->L2 push
       m_trace_in.set(static_cast<unsigned>(m_in.size()));  // run() may not wake until later
       wake_at(m_in.front().at);
       ph = tlm::END_REQ;
@@ -280,6 +279,12 @@ void l2_cache::run() {
   // Lookup of the queue head after its ROP delay, one per cycle.
   if (!m_in.empty()) {
     const timed h = m_in.front();
+    // Snooze: the head leaves the ROP pipeline into the ICNT->L2 queue (the controller saw it
+    // coming through the pipeline).
+    if (m_switch && h.at <= now && m_switch_told != h.gp) {
+      m_switch_told = h.gp;
+      m_switch->request_ready(now_fs() - (now - h.at) * clock().period().value());
+    }
     if (h.at > now || now < m_next_lookup) {
       next = std::min(next, std::max(h.at, m_next_lookup));
     } else if (m_head_failed && would_fail_again()) {
@@ -287,7 +292,10 @@ void l2_cache::run() {
     } else if (try_access(*h.gp, now)) {
       m_in.pop();
       m_head_failed = false;
-      if (m_switch) m_switch->input_taken(now_fs(), !m_in.empty());
+      if (m_switch) {
+        m_switch->input_taken(now_fs(), !m_in.empty() && m_in.front().at <= now);
+        m_switch_told = nullptr;
+      }
       m_next_lookup = now + 1;
       if (!m_in.empty()) next = std::min(next, std::max(now + 1, m_in.front().at));
     } else {
@@ -303,7 +311,6 @@ void l2_cache::run() {
     tlm::tlm_generic_payload* gp = m_held;
     m_held = nullptr;
     m_in.push({now + m_hot.rop_latency, gp});
-    if (m_switch) m_switch->request_arrived(now_fs());
     next = std::min(next, std::max(m_in.front().at, now + 1));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

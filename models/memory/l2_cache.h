@@ -93,6 +93,7 @@ class l2_cache : public component {
   // Snooze (power.policy for l2_cache): the data array's tri-modal switch controller.
   pm::snooze_policy* m_snooze = nullptr;
   std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
+  const tlm::tlm_generic_payload* m_switch_told = nullptr;  // the head it was told of
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;

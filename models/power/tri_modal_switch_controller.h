@@ -68,6 +68,11 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   // A request entered the array's input queue (bank granularity: the array starts waking,
   // unless the queue's head waits in the reservation queue).
   void request_arrived(std::uint64_t now_fs);
+  // A request reaches the array's input queue at at_fs (<= now) after a pipeline that let
+  // the controller see it coming (the L2's ROP delay): as request_arrived, but the wake-up
+  // is hidden when the array was idle long enough (it started waking `wake` cycles early,
+  // as the lookahead allows); otherwise what is left of it shows.
+  void request_ready(std::uint64_t at_fs);
   // The input queue's head was taken (looked up); `more`: requests wait behind it.
   void input_taken(std::uint64_t now_fs, bool more = false);
   // The input queue's head failed its reservation (MSHR, merge or miss-queue full, no
@@ -140,6 +145,7 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   std::uint32_t m_in_state[3] = {};         // groups per mode
   statistics m_stats;
   traced_value m_trace_on, m_trace_sleep, m_trace_off, m_trace_resq;
+  std::vector<traced_value> m_trace_mode;  // per group, when a --trace pattern names it
 };
 
 }  // namespace gputlm::pm
