@@ -19,6 +19,7 @@
 #include "traces/footprint.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/locality.h"
+#include "traces/register_hints.h"
 #include "traces/trace_cli.h"
 
 namespace {
@@ -37,6 +38,8 @@ const char* k_usage =
     "  trace locality TRACE -o DIR [--kernel ID] [--granularity 4B|32B|128B]\n"
     "                          the TB locality graph of each kernel (METIS + JSON)\n"
     "  trace footprint TRACE   shared footprint of parent and child TBs (CDP/DTBL traces)\n"
+    "  trace hints TRACE [-o FILE]\n"
+    "                          Slumber's register hints: next access a write or a read\n"
     "  experiment FILE.yaml [-j N] [-o DIR] [--slurm] [--dry-run]\n"
     "                          run an experiment's matrix; write its table, report and plots\n"
     "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
@@ -89,13 +92,15 @@ int trace_main(std::vector<std::string> args) {
   if (sub == "gen") return gputlm::traces::generators::gen_main(args);
   if (sub == "locality") return gputlm::traces::locality_main(args);
   if (sub == "footprint") return gputlm::traces::footprint_main(args);
+  if (sub == "hints") return gputlm::traces::hints_main(args);
   if (sub == "--help" || sub == "-h") {
-    std::cout
-        << "usage: gputlm trace info|convert|gen|locality|footprint ... (each takes --help)\n";
+    std::cout << "usage: gputlm trace info|convert|gen|locality|footprint|hints ... (each takes "
+                 "--help)\n";
     return gputlm::exit_ok;
   }
-  throw gputlm::input_error({"<command line>", 0, 0}, "trace " + sub,
-                            "unknown trace command (info, convert, gen, locality, footprint)");
+  throw gputlm::input_error(
+      {"<command line>", 0, 0}, "trace " + sub,
+      "unknown trace command (info, convert, gen, locality, footprint, hints)");
 }
 
 }  // namespace

@@ -1,0 +1,131 @@
+#include "traces/register_hints.h"
+
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "models/common/command_line.h"
+#include "models/common/input_error.h"
+#include "models/common/output_files.h"
+
+namespace gputlm::traces {
+namespace {
+namespace po = boost::program_options;
+
+constexpr std::uint16_t no_reg = warp_instruction::no_reg;
+
+// The distinct registers `in` accesses, and whether it reads each.
+std::size_t registers_of(const warp_instruction& in, std::uint16_t* regs, bool* reads) {
+  std::size_t n = 0;
+  auto add = [&](std::uint16_t r, bool read) {
+    if (r == no_reg) return;
+    for (std::size_t k = 0; k < n; ++k)
+      if (regs[k] == r) {
+        reads[k] = reads[k] || read;
+        return;
+      }
+    regs[n] = r;
+    reads[n++] = read;
+  };
+  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k) add(in.src[k], true);
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) add(in.dst[k], false);
+  return n;
+}
+}  // namespace
+
+register_hints derive_register_hints(application_trace& app) {
+  register_hints h;
+  enum : std::uint8_t { none, read, write };
+  std::vector<std::uint8_t> next(65536, none);
+  std::vector<std::uint16_t> touched;
+  const auto& cmds = app.commands();
+  for (std::size_t ci = 0; ci < cmds.size(); ++ci) {
+    if (cmds[ci].what == command::kind::memcpy_h2d) continue;
+    kernel_reader& k = app.kernel(ci);
+    const std::uint32_t id = k.info().id;
+    for (std::uint64_t t = 0; t < k.tb_count(); ++t) {
+      const auto tb = k.read_tb(static_cast<std::uint32_t>(t));
+      for (const warp_trace& w : tb->warps) {
+        // Backwards: `next` holds each register's next access after the instruction.
+        for (std::size_t i = w.insts.size(); i-- > 0;) {
+          const warp_instruction& in = w.insts[i];
+          std::uint16_t regs[6];
+          bool reads[6];
+          const std::size_t n = registers_of(in, regs, reads);
+          for (std::size_t r = 0; r < n; ++r) {
+            const bool w_next = next[regs[r]] != read;
+            register_hint_counts& c = h.operands[{id, in.pc, regs[r]}];
+            ++(w_next ? c.next_write : c.next_read);
+            ++h.dynamic;
+            h.dynamic_write += w_next;
+            if (next[regs[r]] == none) touched.push_back(regs[r]);
+            next[regs[r]] = reads[r] ? read : write;
+          }
+        }
+        for (std::uint16_t r : touched) next[r] = none;
+        touched.clear();
+      }
+    }
+    app.release(ci);
+  }
+  for (const auto& [key, c] : h.operands) {
+    if (c.next_write && c.next_read) ++h.conflicted;
+    if (c.static_write()) h.static_write_dynamic += c.next_write;
+  }
+  return h;
+}
+
+int hints_main(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "gputlm trace hints TRACE [options]\n"
+      "Slumber's register hints (Tripathy thesis 6.3.1) from a trace: per register an\n"
+      "instruction accesses, whether its next access is a write (W) or a read (R); a JSON\n"
+      "summary on stdout");
+  opts.add_options()("help,h", "show this help")("trace", po::value<std::string>(),
+                                                 "trace: directory, kernelslist.g or .gtb")(
+      "output,o", po::value<std::string>(),
+      "write the static hints: one line 'kernel pc reg W|R next_write next_read' per "
+      "register operand");
+  const auto parsed = parse_trace_command(args, opts);
+  if (!parsed) return exit_ok;
+  const po::variables_map& vm = *parsed;
+  const std::string trace = vm["trace"].as<std::string>();
+  std::string out;
+  if (vm.count("output")) {
+    out = vm["output"].as<std::string>();
+    check_outputs({{"--output", out}}, {trace});
+  }
+  auto app = open_trace(trace, open_options{});
+  const register_hints h = derive_register_hints(*app);
+  if (!out.empty()) {
+    std::string text = "# kernel pc reg hint next_write next_read (gputlm trace hints)\n";
+    for (const auto& [key, c] : h.operands)
+      text +=
+          fmt::format("{} {:04x} R{} {} {} {}\n", std::get<0>(key), std::get<1>(key),
+                      std::get<2>(key), c.static_write() ? 'W' : 'R', c.next_write, c.next_read);
+    // Through a `.partial` name, renamed when complete (nothing half-written is left).
+    const std::string partial = out + ".partial";
+    register_partial(partial);
+    {
+      std::ofstream f(partial, std::ios::binary);
+      f << text;
+      if (!f.flush()) throw input_error(command_line, "--output", "cannot write '" + out + "'");
+    }
+    std::filesystem::rename(partial, out);
+    unregister_partial(partial);
+  }
+  nlohmann::json j;
+  j["register_accesses"] = h.dynamic;
+  j["exact_write_share"] = h.dynamic ? double(h.dynamic_write) / double(h.dynamic) : 0.0;
+  j["static_write_share"] = h.dynamic ? double(h.static_write_dynamic) / double(h.dynamic) : 0.0;
+  j["static_operands"] = h.operands.size();
+  j["conflicted_operands"] = h.conflicted;
+  std::cout << j.dump(1) << "\n";
+  return exit_ok;
+}
+
+}  // namespace gputlm::traces

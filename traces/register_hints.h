@@ -1,0 +1,47 @@
+// Slumber's compiler hints (Tripathy's thesis §6.3.1; ../shared/reference/
+// seed-000-paver-localityguru-snooze-slumber.md §2.4, §3.10), derived from a trace: for every
+// register an instruction accesses, whether that register's next access in the warp is a
+// write (hint W: the value is dead until then, so the register may be power gated) or a
+// read (hint R: it must keep its value). A register with no further access is W.
+//
+// The compiler's hint is one bit per static register operand. A trace knows the answer for
+// every dynamic instance exactly; where the instances of one static operand disagree (its
+// next access depends on a loop's trip count or a branch), the static hint is the
+// conservative R, as the thesis fixes the flag at 1 where its analysis cannot resolve a
+// loop. Both are reported: `exact` (per dynamic instance) and `static` (per (kernel, PC,
+// register)). docs/power.md, "Slumber's hints", compares the two with the compiler's view.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "traces/trace_reader.h"
+
+namespace gputlm::traces {
+
+struct register_hint_counts {
+  std::uint64_t next_write = 0;  // dynamic instances whose next access is a write (or none)
+  std::uint64_t next_read = 0;   // ... a read
+  bool static_write() const { return next_read == 0; }  // W for every instance
+};
+
+struct register_hints {
+  // (kernel id, PC, register) -> counts over every warp's dynamic instances.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint16_t>, register_hint_counts> operands;
+  std::uint64_t dynamic = 0;        // register accesses (an instruction's distinct registers)
+  std::uint64_t dynamic_write = 0;  // of them, next access a write (the exact hint W)
+  std::uint64_t static_write_dynamic = 0;  // of them, W under the static hint
+  std::uint64_t conflicted = 0;            // static operands whose instances disagree
+};
+
+// Streams every TB of every kernel of `app` once.
+register_hints derive_register_hints(application_trace& app);
+
+// gputlm trace hints TRACE [-o FILE]: a JSON summary on stdout; with -o, the static hints,
+// one line per (kernel, PC, register): "kernel pc reg W|R next_write next_read".
+int hints_main(const std::vector<std::string>& args);
+
+}  // namespace gputlm::traces
