@@ -236,7 +236,9 @@ def draw_bars(data, plot, metric):
             ax.axvline(len(cells) - len(means) - 0.5 + gap / 2, color="#999999",
                        linewidth=0.6, linestyle=":")
         ax.set_xlim(xs[0] - 0.55, xs[-1] + 0.55)
-        ax.set_ylabel(ylabel)
+        # Wrapped to the panel's height (1.9 in, about 26 characters of the axis font), so
+        # that the stacked panels' labels do not run into each other.
+        ax.set_ylabel(textwrap.fill(ylabel, 26))
         style(ax, platform)
     names = [label for _, label in cells]
     longest = max(len(name) for name in names)
