@@ -50,6 +50,8 @@ void cache_power::control_switches(component& owner, pm::snooze_policy& policy,
                  "cycles accesses waited for a wake-up (Snooze)");
   owner.add_stat("switch.sleeps", s.sleeps, "switch groups put to Sleep (Snooze)");
   owner.add_stat("switch.offs", s.offs, "switch groups switched OFF (Snooze)");
+  owner.add_stat("switch.off_signals", s.off_signals,
+                 "switch-off signals: the SMX's TBs finished (L1), no kernel left (L2) (Snooze)");
   owner.add_stat("switch.dirty_kept", s.dirty_kept,
                  "groups left in Sleep at switch-off because they held dirty lines (Snooze)");
   owner.add_stat("switch.lines_lost", s.lines_lost,

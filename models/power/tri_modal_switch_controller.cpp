@@ -179,6 +179,7 @@ void tri_modal_switch_controller::holds_data(std::uint32_t frame, std::uint64_t 
 
 void tri_modal_switch_controller::switch_off_all(std::uint64_t now_fs) {
   if (!m_data) return;
+  ++m_stats.off_signals;
   // Groups holding a dirty line sleep (their data would be lost); the lines of the others
   // are lost.
   std::vector<bool> dirty(groups(), false);

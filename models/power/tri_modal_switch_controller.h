@@ -101,6 +101,7 @@ class tri_modal_switch_controller : public sc_core::sc_module {
     counter wake_wait_cycles;  // cycles accesses waited for a wake-up
     counter sleeps;            // groups put to Sleep
     counter offs;              // groups switched OFF
+    counter off_signals;       // switch-off signals (SMX finished / no kernel left)
     counter dirty_kept;        // groups left in Sleep at switch-off: they held dirty lines
     counter lines_lost;        // valid lines invalidated by switch-off
     counter resq_inserts;      // sets entered in the reservation queue

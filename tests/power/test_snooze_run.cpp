@@ -1,0 +1,62 @@
+// Snooze in a whole GPU through `gputlm run` (the GTX480, bundled samples): every L1 and
+// L2 controller switches off exactly when the hardware says it should, counted against
+// events the run reports independently: an L1 is signalled once per kernel-end flush its
+// SMX sent, an L2 bank once per moment the GPU had no kernel left (once per kernel of a
+// sample whose kernels run one after another); each signal turns the array OFF, leaves it
+// asleep (dirty data) or finds it OFF already. With always_on nothing of Snooze appears.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+
+namespace {
+nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag) {
+  const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
+  auto r = run_command(gputlm_bin() + " run " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " +
+                           GPUTLM_SOURCE_DIR "/traces/samples/" + trace + " --no-wall-clock " +
+                           sets + " --stats " + stats,
+                       tag);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(slurp(stats));
+}
+}  // namespace
+
+TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
+  for (const char* trace : {"vectoradd", "bfs"}) {
+    const auto j = run(trace,
+                       "--set power.policy.l1_cache=snooze_bank "
+                       "--set power.policy.l2_cache=snooze_bank",
+                       std::string("snooze_run_") + trace);
+    const auto kernels = j["kernels"].size();
+    ASSERT_GE(kernels, 1u);
+    int l1s = 0, l2s = 0;
+    for (const auto& [name, b] : j["blocks"].items()) {
+      if (!b.contains("switch.offs")) continue;
+      const double signals = b["switch.off_signals"].get<double>();
+      if (name.size() > 3 && name.substr(name.size() - 3) == ".l1") {
+        ++l1s;
+        EXPECT_EQ(signals, b["flushes"].get<double>()) << trace << " " << name;
+      } else {
+        ++l2s;
+        EXPECT_EQ(signals, double(kernels)) << trace << " " << name;
+      }
+      // Bank granularity: each signal turns the bank OFF, leaves it asleep (dirty), or
+      // finds it OFF already (untouched since the last one).
+      EXPECT_LE(b["switch.offs"].get<double>() + b["switch.dirty_kept"].get<double>(), signals)
+          << name;
+      EXPECT_GE(b["switch.offs"].get<double>() + b["switch.dirty_kept"].get<double>(), 1) << name;
+      // Every wake-up follows a Sleep or the OFF the array starts in or was switched to.
+      EXPECT_LE(b["switch.wakes"].get<double>(),
+                b["switch.sleeps"].get<double>() + b["switch.offs"].get<double>() + 1)
+          << name;
+    }
+    EXPECT_EQ(l1s, 15) << trace;
+    EXPECT_EQ(l2s, 12) << trace;
+  }
+  const auto base = run("vectoradd", "", "snooze_run_always_on");
+  for (const auto& [name, b] : base["blocks"].items())
+    EXPECT_FALSE(b.contains("switch.offs")) << name;
+}
