@@ -2,11 +2,36 @@
 
 #include <algorithm>
 
+#include "models/common/clock_domain.h"
+#include "models/common/component.h"
+
 namespace gputlm::pm {
 
 tri_modal_switch_controller::tri_modal_switch_controller(const sc_core::sc_module_name& name,
                                                          const snooze_params& p)
-    : sc_core::sc_module(name), m_params(p) {}
+    : sc_core::sc_module(name), m_params(p) {
+  SC_METHOD(settle_due);
+  sensitive << m_settle_event;
+  dont_initialize();
+}
+
+void tri_modal_switch_controller::schedule_settle(std::uint64_t idle_since_fs) {
+  if (!m_traced) return;
+  const std::uint64_t due = idle_since_fs + (m_params.lookahead + 1) * m_period_fs;
+  m_settle_event.notify(clock_domain::kernel_delay_to(std::max(due, component::now_fs())));
+}
+
+void tri_modal_switch_controller::settle_due() {
+  const std::uint64_t now = component::now_fs();
+  settle(now);
+  // The next group whose idleness the lookahead will confirm (an earlier notification
+  // replaces a later one, so only the earliest is pending).
+  std::uint64_t next = ~std::uint64_t(0);
+  for (std::uint32_t g = 0; g < groups(); ++g)
+    if (state_of_group(g) == 0 && (m_params.block || !m_input_busy))
+      next = std::min(next, m_idle_since[g]);
+  if (next != ~std::uint64_t(0)) schedule_settle(next);
+}
 
 void tri_modal_switch_controller::control(power_component& data, std::uint32_t sleep,
                                           std::uint32_t off, switched_array& array,
@@ -104,6 +129,7 @@ void tri_modal_switch_controller::input_taken(std::uint64_t now_fs, bool more) {
   if (m_params.block) return;
   m_input_busy = more;
   m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);  // (busy this cycle)
+  if (!more) schedule_settle(m_idle_since[0]);
 }
 
 void tri_modal_switch_controller::reservation_failed(std::uint32_t set, std::uint64_t now_fs) {
@@ -121,6 +147,7 @@ void tri_modal_switch_controller::reservation_failed(std::uint32_t set, std::uin
   if (!m_params.block) {
     m_input_busy = false;
     m_idle_since[0] = std::max(m_idle_since[0], now_fs + m_period_fs);
+    schedule_settle(m_idle_since[0]);
   }
 }
 
@@ -145,6 +172,7 @@ std::uint64_t tri_modal_switch_controller::access(std::uint32_t e, std::uint64_t
   }
   // In use for this cycle: idle from the next one.
   m_idle_since[g] = std::max(m_idle_since[g], now_fs + m_period_fs);
+  if (m_params.block || !m_input_busy) schedule_settle(m_idle_since[g]);
   if (wait || m_trace_on.traced()) trace_modes();
   return wait;
 }
@@ -227,6 +255,7 @@ void tri_modal_switch_controller::add_traces(vcd_writer& vcd, const std::string&
   m_trace_sleep.trace(vcd, s, "groups_sleep", 32);
   m_trace_off.trace(vcd, s, "groups_off", 32);
   m_trace_resq.trace(vcd, s, "reservation_queue", 8);
+  m_traced = m_trace_on.traced() || m_trace_sleep.traced() || m_trace_off.traced();
   // Per group: mode[g] (0 ON, 1 Sleep, 2 OFF), only when a pattern names it
   // (`--trace 'l2[0].switch.mode*'`): a 4.5 MB L2 has 147,456 lines.
   if (!m_data) return;
@@ -235,6 +264,7 @@ void tri_modal_switch_controller::add_traces(vcd_writer& vcd, const std::string&
     any = vcd.selected_explicitly(s, "mode[" + std::to_string(g) + "]");
   if (!any) return;
   m_trace_mode.resize(groups());
+  m_traced = true;
   for (std::uint32_t g = 0; g < groups(); ++g) {
     m_trace_mode[g].set(mode_of_group(g));
     if (vcd.selected_explicitly(s, "mode[" + std::to_string(g) + "]"))

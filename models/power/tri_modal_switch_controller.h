@@ -55,6 +55,7 @@ struct snooze_params {
 
 class tri_modal_switch_controller : public sc_core::sc_module {
  public:
+  SC_HAS_PROCESS(tri_modal_switch_controller);
   tri_modal_switch_controller(const sc_core::sc_module_name& name, const snooze_params& p);
 
   // Takes over `data` (whose states include `sleep` and `off`) of `array`; the elements
@@ -126,6 +127,13 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   // ON at now_fs; returns the wake-up cycles of the state it left (0 if it was ON).
   std::uint64_t wake(std::uint32_t g, std::uint64_t now_fs);
   void trace_modes();
+  // Waveforms only: a group's Sleep is written when the lookahead has confirmed it
+  // (`lookahead` + 1 cycles into its idleness) rather than at its next access; without
+  // tracing nothing is scheduled (the statistics date it back either way).
+  void schedule_settle(std::uint64_t idle_since_fs);
+  void settle_due();
+  bool m_traced = false;
+  sc_core::sc_event m_settle_event;
   // Calls fn(group, sectors of the frame in that element, first element of the group) for
   // each element holding part of line frame `frame`.
   template <class F>

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tests/common/run_command.h"
 
@@ -59,4 +60,37 @@ TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
   const auto base = run("vectoradd", "", "snooze_run_always_on");
   for (const auto& [name, b] : base["blocks"].items())
     EXPECT_FALSE(b.contains("switch.offs")) << name;
+}
+
+TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
+  // One L1 bank's mode as a waveform: every Sleep the statistics count appears as a value
+  // change to 1 (written when the lookahead confirms it, 3 cycles into the idleness), and
+  // the run's statistics are those of the same run without tracing.
+  const std::string dir = std::string(GPUTLM_TEST_TMP) + "/";
+  const std::string sets = "--set power.policy.l1_cache=snooze_bank ";
+  const auto traced =
+      run("bfs", sets + "--vcd " + dir + "snooze_mode.vcd --trace 'smx[0].l1.switch.mode*'",
+          "snooze_traced");
+  const auto plain = run("bfs", sets, "snooze_plain");
+  const auto& l1 = traced["blocks"]["gpu.smx[0].l1"];
+  EXPECT_EQ(l1, plain["blocks"]["gpu.smx[0].l1"]);
+  std::istringstream vcd(slurp(dir + "snooze_mode.vcd"));
+  std::string line, code;
+  int sleeps = 0, signals = 0;
+  bool after_start = false;
+  while (std::getline(vcd, line)) {
+    if (line.rfind("$var", 0) == 0) {
+      ++signals;
+      std::istringstream v(line);
+      std::string var, wire, width;
+      v >> var >> wire >> width >> code;
+    } else if (line.rfind("#", 0) == 0) {
+      after_start = true;
+    } else if (after_start && line == "b1 " + code) {
+      ++sleeps;
+    }
+  }
+  EXPECT_EQ(signals, 1);
+  EXPECT_GT(sleeps, 0);
+  EXPECT_EQ(sleeps, l1["switch.sleeps"].get<int>());
 }
