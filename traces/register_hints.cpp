@@ -110,13 +110,16 @@ int hints_main(const std::vector<std::string>& args) {
     // Through a `.partial` name, renamed when complete (nothing half-written is left).
     const std::string partial = out + ".partial";
     register_partial(partial);
+    bool ok;
     {
       std::ofstream f(partial, std::ios::binary);
-      f << text;
-      if (!f.flush()) throw input_error(command_line, "--output", "cannot write '" + out + "'");
+      ok = static_cast<bool>(f << text) && static_cast<bool>(f.flush());
     }
-    std::filesystem::rename(partial, out);
+    std::error_code ec;
+    if (ok) std::filesystem::rename(partial, out, ec);
+    if (!ok || ec) std::filesystem::remove(partial, ec);
     unregister_partial(partial);
+    if (!ok) throw input_error(command_line, "--output", "cannot write '" + out + "'");
   }
   nlohmann::json j;
   j["register_accesses"] = h.dynamic;

@@ -42,9 +42,13 @@ struct natural_less {
 
 vcd_writer::vcd_writer(std::string path, options opts)
     : m_path(std::move(path)), m_opts(std::move(opts)) {
-  m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
-  if (!m_out) throw std::runtime_error("cannot write " + m_path + ".partial");
+  // Registered before it exists: a signal between the two leaves nothing behind.
   register_partial(m_path + ".partial");
+  m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
+  if (!m_out) {
+    unregister_partial(m_path + ".partial");
+    throw std::runtime_error("cannot write " + m_path + ".partial");
+  }
 }
 
 vcd_writer::~vcd_writer() {
