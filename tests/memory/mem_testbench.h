@@ -28,6 +28,40 @@
 
 namespace gputlm::test {
 
+// The GTX480 L1 of the block tests (16 KiB, 32 sets x 4 ways of 128 B, write-evict for
+// global data, 8 MSHRs merging 8, hit latency 35 cycles), with `extra` values on top.
+inline std::map<std::string, std::string> fermi_l1_params(
+    std::map<std::string, std::string> extra = {}) {
+  std::map<std::string, std::string> p = {{"size", "16KiB"},
+                                          {"sets", "32"},
+                                          {"ways", "4"},
+                                          {"line_size", "128B"},
+                                          {"sectored", "false"},
+                                          {"replacement", "lru"},
+                                          {"write_policy", "local_wb_global_evict"},
+                                          {"allocate", "on_miss"},
+                                          {"write_allocate", "none"},
+                                          {"set_index", "linear"},
+                                          {"mshr_entries", "8"},
+                                          {"mshr_merge", "8"},
+                                          {"miss_queue", "8"},
+                                          {"hit_latency", "35cycles"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+
+// A power table entry of `block_type`'s component `name`.
+inline pm::component_spec power_entry(const std::string& block_type, const std::string& name,
+                                      std::vector<pm::state_spec> states,
+                                      std::vector<pm::event_spec> events) {
+  pm::component_spec c;
+  c.block_type = block_type;
+  c.component = name;
+  c.states = std::move(states);
+  c.events = std::move(events);
+  return c;
+}
+
 // Owns what a block's constructor needs.
 struct block_env {
   std::vector<std::unique_ptr<block_config>> configs;

@@ -11,22 +11,7 @@ using gputlm::memory::l1_cache;
 
 namespace {
 std::map<std::string, std::string> l1_params(std::map<std::string, std::string> extra = {}) {
-  std::map<std::string, std::string> p = {{"size", "16KiB"},
-                                          {"sets", "32"},
-                                          {"ways", "4"},
-                                          {"line_size", "128B"},
-                                          {"sectored", "false"},
-                                          {"replacement", "lru"},
-                                          {"write_policy", "local_wb_global_evict"},
-                                          {"allocate", "on_miss"},
-                                          {"write_allocate", "none"},
-                                          {"set_index", "linear"},
-                                          {"mshr_entries", "8"},
-                                          {"mshr_merge", "8"},
-                                          {"miss_queue", "8"},
-                                          {"hit_latency", "35cycles"}};
-  for (auto& [k, v] : extra) p[k] = v;
-  return p;
+  return fermi_l1_params(std::move(extra));
 }
 
 struct bench {

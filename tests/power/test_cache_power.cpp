@@ -14,35 +14,20 @@ using gputlm::memory::l1_cache;
 namespace {
 constexpr double ns = 1e-9;
 
-std::map<std::string, std::string> l1_params() {
-  return {{"size", "16KiB"},       {"sets", "32"},          {"ways", "4"},
-          {"line_size", "128B"},   {"sectored", "false"},   {"replacement", "lru"},
-          {"write_policy", "local_wb_global_evict"},        {"allocate", "on_miss"},
-          {"write_allocate", "none"}, {"set_index", "linear"}, {"mshr_entries", "8"},
-          {"mshr_merge", "8"},     {"miss_queue", "8"},     {"hit_latency", "35cycles"}};
-}
-
 // data: ON 100 mW, Sleep 22.8 mW (wake-up 2 cycles); read 40 pJ, write 45 pJ.
 // tag: 10 mW, lookup 4 pJ. mshr: 5 mW, allocate 3 pJ.
-pm::component_spec entry(const std::string& name, std::vector<pm::state_spec> states,
-                         std::vector<pm::event_spec> events) {
-  pm::component_spec c;
-  c.block_type = "l1_cache";
-  c.component = name;
-  c.states = std::move(states);
-  c.events = std::move(events);
-  return c;
-}
-
 pm::power_spec table(const std::string& policy, const std::string& granularity = "") {
   pm::power_spec s;
   s.present = true;
-  pm::component_spec data = entry("data", {{"on", 0.1, 0, 0, {}}, {"sleep", 0.0228, 2, 10, {}}},
-                                  {{"read", 40e-12, {}}, {"write", 45e-12, {}}});
+  pm::component_spec data =
+      power_entry("l1_cache", "data", {{"on", 0.1, 0, 0, {}}, {"sleep", 0.0228, 2, 10, {}}},
+                  {{"read", 40e-12, {}}, {"write", 45e-12, {}}});
   if (!granularity.empty()) data.granularity_bytes = *units::parse_bytes(granularity);
   s.components.push_back(data);
-  s.components.push_back(entry("tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
-  s.components.push_back(entry("mshr", {{"on", 0.005, 0, 0, {}}}, {{"allocate", 3e-12, {}}}));
+  s.components.push_back(
+      power_entry("l1_cache", "tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
+  s.components.push_back(
+      power_entry("l1_cache", "mshr", {{"on", 0.005, 0, 0, {}}}, {{"allocate", 3e-12, {}}}));
   s.policy.type = policy;
   if (policy == "idle_timeout") {
     s.policy.values["after"].text = "100cycles";
@@ -60,7 +45,7 @@ struct bench {
   std::unique_ptr<fixed_memory> mem;
   bench(pm::power_spec spec, std::vector<tg_request> script) : model(std::move(spec)) {
     env.power = &model;
-    l1 = env.make<l1_cache>("l1", clk, l1_params(), "l1_cache");
+    l1 = env.make<l1_cache>("l1", clk, fermi_l1_params(), "l1_cache");
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l1->core);
@@ -85,7 +70,8 @@ tg_request load_at(std::uint64_t addr, std::uint64_t cycle) {
 TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count) {
   // A miss at 0 (the fill writes the line when it returns), hits to the same line at 1000
   // and 1050, then nothing until 2000 ns. idle_timeout 100 cycles, the whole bank one element.
-  bench b(table("idle_timeout"), {load_at(0x1000, 0), load_at(0x1000, 1000), load_at(0x1000, 1050)});
+  bench b(table("idle_timeout"),
+          {load_at(0x1000, 0), load_at(0x1000, 1000), load_at(0x1000, 1050)});
   sc_core::sc_start(2000, sc_core::SC_NS);
   ASSERT_EQ(b.tg->completed, 3u);
   const std::uint64_t fill = b.tg->records[0].responded;  // the fill arrives and is answered
@@ -114,7 +100,8 @@ TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count)
   EXPECT_NEAR(b.component("l1_cache.tag").dynamic_joules(), 3 * 4e-12, 1e-24);
   EXPECT_NEAR(b.component("l1_cache.mshr").dynamic_joules(), 3e-12, 1e-24);
   // The block's statistics report the same figures.
-  EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.static_joules"), data_static, data_static * 1e-12);
+  EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.static_joules"), data_static,
+              data_static * 1e-12);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.residency.on"), on / (2000 * ns), 1e-12);
   const double block_static = data_static + 2000 * ns * (0.01 + 0.005);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.static_joules"), block_static, block_static * 1e-12);

@@ -17,46 +17,19 @@ using gputlm::memory::l2_cache;
 namespace {
 constexpr double ns = 1e-9;
 
-std::map<std::string, std::string> l1_params(std::map<std::string, std::string> extra = {}) {
-  std::map<std::string, std::string> p = {{"size", "16KiB"},
-                                          {"sets", "32"},
-                                          {"ways", "4"},
-                                          {"line_size", "128B"},
-                                          {"sectored", "false"},
-                                          {"replacement", "lru"},
-                                          {"write_policy", "local_wb_global_evict"},
-                                          {"allocate", "on_miss"},
-                                          {"write_allocate", "none"},
-                                          {"set_index", "linear"},
-                                          {"mshr_entries", "8"},
-                                          {"mshr_merge", "8"},
-                                          {"miss_queue", "8"},
-                                          {"hit_latency", "35cycles"}};
-  for (auto& [k, v] : extra) p[k] = v;
-  return p;
-}
-
-pm::component_spec entry(const std::string& name, std::vector<pm::state_spec> states,
-                         std::vector<pm::event_spec> events) {
-  pm::component_spec c;
-  c.block_type = "l1_cache";
-  c.component = name;
-  c.states = std::move(states);
-  c.events = std::move(events);
-  return c;
-}
-
 // Table 5.2 on a 100 mW data array: Sleep 22.8 mW, OFF 1.5 mW, wake-up 2 cycles each;
 // break-even 10 cycles for Sleep (the transition energy).
 pm::power_spec table(const std::string& policy, const std::string& granularity = "") {
   pm::power_spec s;
   s.present = true;
-  pm::component_spec data = entry(
-      "data", {{"on", 0.1, 0, 0, {}}, {"sleep", 0.0228, 2, 10, {}}, {"off", 0.0015, 2, 0, {}}},
-      {{"read", 40e-12, {}}, {"write", 45e-12, {}}});
+  pm::component_spec data =
+      power_entry("l1_cache", "data",
+                  {{"on", 0.1, 0, 0, {}}, {"sleep", 0.0228, 2, 10, {}}, {"off", 0.0015, 2, 0, {}}},
+                  {{"read", 40e-12, {}}, {"write", 45e-12, {}}});
   if (!granularity.empty()) data.granularity_bytes = *units::parse_bytes(granularity);
   s.components.push_back(data);
-  s.components.push_back(entry("tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
+  s.components.push_back(
+      power_entry("l1_cache", "tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
   s.policy.type = "always_on";
   pm::policy_spec p;
   p.type = policy;
@@ -76,7 +49,7 @@ struct bench {
         std::map<std::string, std::string> params = {})
       : model(std::move(spec)) {
     env.power = &model;
-    l1 = env.make<l1_cache>("l1", clk, l1_params(std::move(params)), "l1_cache");
+    l1 = env.make<l1_cache>("l1", clk, fermi_l1_params(std::move(params)), "l1_cache");
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l1->core);
