@@ -227,9 +227,9 @@ pm::policy_spec parse_one_policy(const ynode& n, const std::string& key) {
 // `policy:` one policy for every block, or one per block type:
 // `{l1_cache: snooze_block, l2_cache: {type: snooze, granularity: bank}, default: always_on}`.
 // A mapping with a `type` is the default policy with its parameters, and may name policies
-// for block types beside them (`--set power.policy.l1_cache=snooze_block` on a platform whose
-// policy is `always_on` makes `{type: always_on, l1_cache: snooze_block}`): a key that is a
-// block type is one; without a `type` every key is a block type or `default`.
+// for block types beside them (`{type: idle_timeout, after: 500cycles, l1_cache: snooze}`):
+// a key that is a block type is one; without a `type` every key is a block type or
+// `default`. (`--set power.policy.<block type>=...` edits the parsed policy: platform.cpp.)
 pm::policy_spec parse_power_policy(const ynode& n) {
   if (!n.is_map()) return parse_one_policy(n, "power.policy");
   const bool typed = n.find("type") != nullptr;
@@ -244,8 +244,7 @@ pm::policy_spec parse_power_policy(const ynode& n) {
     const std::string key = "power.policy." + e.key;
     if (e.key == "type" || !is_block_type(e.key)) {
       params.push_back(&e);
-    } else if (e.key == "default") {
-      if (typed) fail(e, key, "'default' and 'type' exclude each other");
+    } else if (e.key == "default") {  // (only without `type`: else it is a parameter)
       auto by_type = std::move(pol.by_type);
       pol = parse_one_policy(e.value, key);
       pol.by_type = std::move(by_type);

@@ -139,30 +139,6 @@ void write_statistics(const std::string& path, const std::string& json, control:
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  write_file_atomically(path, [&](std::ostream& os) { os << content; });
-}
-
-void write_file_atomically(const std::string& path,
-                           const std::function<void(std::ostream&)>& write) {
-  const std::string tmp = path + ".partial";
-  register_partial(tmp);
-  bool ok;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    write(out);
-    ok = static_cast<bool>(out.flush());
-  }
-  std::error_code ec;
-  if (ok) std::filesystem::rename(tmp, path, ec);
-  if (!ok || ec) {  // (a full disk, a vanished directory): nothing half-written stays
-    std::filesystem::remove(tmp, ec);
-    unregister_partial(tmp);
-    throw input_error({path, 0, 0}, "", "cannot write file");
-  }
-  unregister_partial(tmp);
-}
-
 int elaborate_main(const std::vector<std::string>& args) {
   po::options_description opts("gputlm elaborate PLATFORM.yaml [options]");
   opts.add_options()("help,h", "show this help")("platform", po::value<std::string>(),

@@ -3,13 +3,10 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "models/common/command_line.h"
-#include "models/common/input_error.h"
 #include "models/common/output_files.h"
 
 namespace gputlm::traces {
@@ -107,19 +104,7 @@ int hints_main(const std::vector<std::string>& args) {
       text +=
           fmt::format("{} {:04x} R{} {} {} {}\n", std::get<0>(key), std::get<1>(key),
                       std::get<2>(key), c.static_write() ? 'W' : 'R', c.next_write, c.next_read);
-    // Through a `.partial` name, renamed when complete (nothing half-written is left).
-    const std::string partial = out + ".partial";
-    register_partial(partial);
-    bool ok;
-    {
-      std::ofstream f(partial, std::ios::binary);
-      ok = static_cast<bool>(f << text) && static_cast<bool>(f.flush());
-    }
-    std::error_code ec;
-    if (ok) std::filesystem::rename(partial, out, ec);
-    if (!ok || ec) std::filesystem::remove(partial, ec);
-    unregister_partial(partial);
-    if (!ok) throw input_error(command_line, "--output", "cannot write '" + out + "'");
+    write_file_atomically(out, text);
   }
   nlohmann::json j;
   j["register_accesses"] = h.dynamic;

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "models/common/input_error.h"
 
@@ -96,6 +97,30 @@ void install_interrupt_handlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  write_file_atomically(path, [&](std::ostream& os) { os << content; });
+}
+
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write) {
+  const std::string tmp = path + ".partial";
+  register_partial(tmp);
+  bool ok;
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    write(out);
+    ok = static_cast<bool>(out.flush());
+  }
+  std::error_code ec;
+  if (ok) std::filesystem::rename(tmp, path, ec);
+  if (!ok || ec) {  // (a full disk, a vanished directory): nothing half-written stays
+    std::filesystem::remove(tmp, ec);
+    unregister_partial(tmp);
+    throw input_error({path, 0, 0}, "", "cannot write file");
+  }
+  unregister_partial(tmp);
 }
 
 }  // namespace gputlm

@@ -3,6 +3,8 @@
 // process is interrupted (SIGINT, SIGTERM) so that nothing half-written is left behind.
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +17,14 @@ namespace gputlm {
 // `..` and symbolic links. Throws input_error naming the option.
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs);
+
+// Writes `content` to `path` through `path.partial` (registered below) and a rename, so that
+// a failed or interrupted write never leaves a half-written output; throws input_error
+// naming the path when it cannot.
+void write_file_atomically(const std::string& path, const std::string& content);
+// The same with the content written by `write` (large files are not built in memory).
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write);
 
 // A `.partial` file being written: removed by the interrupt handler. Registration is
 // cheap; at most 16 files at once (more are not removed on interrupt).

@@ -38,7 +38,7 @@ void cache_power::control_switches(component& owner, pm::snooze_policy& policy,
     throw input_error(policy.spec().where, policy.spec().key,
                       policy.name() + " switches the data array of a " + owner.type() +
                           ", which the power table does not give (power.components." +
-                          owner.type() + ".data with states '" + "sleep' and 'off')");
+                          owner.type() + ".data)");
   m_switched = std::make_unique<tag_view>(logic);
   m_ctrl = &ctrl;
   policy.adopt(m_data, ctrl, off_when_idle);

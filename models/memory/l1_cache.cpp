@@ -220,7 +220,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     } else {
       if (tag != &m_origin_tags.back()) {  // a fill
         const int idx = static_cast<int>(tag - m_origin_tags.data());
-        if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()), now_fs());
+        if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()));
         use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
         m_power->fill(f.frame, req.sector_mask);

@@ -129,7 +129,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     const bool own = tag >= m_origin_tags.data() && tag <= &m_origin_tags.back();
     if (own && tag != &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
-      if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()), now_fs());
+      if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()));
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
       ++m_logic_changes;
       m_power->fill(f.frame, req.sector_mask);

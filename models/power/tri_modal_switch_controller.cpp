@@ -43,13 +43,13 @@ void tri_modal_switch_controller::control(power_component& data, std::uint32_t s
   m_period_fs = period_fs ? period_fs : 1;
   const std::uint32_t elements = data.elements();
   const std::uint64_t capacity = std::uint64_t(array.frames()) * array.line_bytes();
-  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / elements);
+  m_element_bytes = std::max<std::uint64_t>(1, capacity / elements);
   if (!m_params.block)
     m_group_elements = elements;
-  else if (array.sectored() || element_bytes >= array.line_bytes())
+  else if (array.sectored() || m_element_bytes >= array.line_bytes())
     m_group_elements = 1;  // a sector, or an element holding whole blocks
   else
-    m_group_elements = static_cast<std::uint32_t>(array.line_bytes() / element_bytes);
+    m_group_elements = static_cast<std::uint32_t>(array.line_bytes() / m_element_bytes);
   m_group_elements = std::max<std::uint32_t>(1, std::min(m_group_elements, elements));
   const std::uint32_t groups = (elements + m_group_elements - 1) / m_group_elements;
   m_idle_since.assign(groups, 0);
@@ -151,14 +151,13 @@ void tri_modal_switch_controller::reservation_failed(std::uint32_t set, std::uin
   }
 }
 
-void tri_modal_switch_controller::filled(std::uint32_t set, std::uint64_t now_fs) {
+void tri_modal_switch_controller::filled(std::uint32_t set) {
   if (!m_data) return;
   auto it = std::find(m_resq.begin(), m_resq.end(), set);
   if (it != m_resq.end()) {
     m_resq.erase(it);
     m_trace_resq.set(m_resq.size());
   }
-  (void)now_fs;  // (the fill's data write wakes what it writes: access())
 }
 
 std::uint64_t tri_modal_switch_controller::access(std::uint32_t e, std::uint64_t now_fs) {
@@ -179,27 +178,21 @@ std::uint64_t tri_modal_switch_controller::access(std::uint32_t e, std::uint64_t
 
 template <class F>
 void tri_modal_switch_controller::for_each_group_of_frame(std::uint32_t f, F fn) const {
-  const std::uint64_t line = m_array->line_bytes();
-  const std::uint64_t capacity = std::uint64_t(m_array->frames()) * line;
-  const std::uint64_t element_bytes = std::max<std::uint64_t>(1, capacity / m_data->elements());
+  const std::uint64_t line = m_array->line_bytes(), eb = m_element_bytes;
   const std::uint64_t base = std::uint64_t(f) * line;
-  std::uint32_t last_group = ~0u;
-  for (std::uint64_t e = base / element_bytes;
-       e * element_bytes < base + line && e < m_data->elements(); ++e) {
+  for (std::uint64_t e = base / eb; e * eb < base + line && e < m_data->elements(); ++e) {
     // The 32-byte sectors of the frame this element holds.
-    const std::uint64_t from = std::max(base, e * element_bytes) - base;
-    const std::uint64_t to = std::min(base + line, (e + 1) * element_bytes) - base;
+    const std::uint64_t from = std::max(base, e * eb) - base;
+    const std::uint64_t to = std::min(base + line, (e + 1) * eb) - base;
     std::uint8_t sectors = 0;
     for (std::uint64_t s = from / 32; s * 32 < to && s < 8; ++s) sectors |= std::uint8_t(1u << s);
-    const std::uint32_t g = group_of(static_cast<std::uint32_t>(e));
-    fn(g, sectors, g != last_group);
-    last_group = g;
+    fn(group_of(static_cast<std::uint32_t>(e)), sectors);
   }
 }
 
 void tri_modal_switch_controller::holds_data(std::uint32_t frame, std::uint64_t now_fs) {
   if (!m_data) return;
-  for_each_group_of_frame(frame, [&](std::uint32_t g, std::uint8_t, bool) {
+  for_each_group_of_frame(frame, [&](std::uint32_t g, std::uint8_t) {
     if (state_of_group(g) == m_off) set_group(g, m_sleep, now_fs);
   });
   trace_modes();
@@ -213,13 +206,12 @@ void tri_modal_switch_controller::switch_off_all(std::uint64_t now_fs) {
   std::vector<bool> dirty(groups(), false);
   for (std::uint32_t f = 0; f < m_array->frames(); ++f)
     if (const std::uint8_t d = m_array->dirty_sectors(f))
-      for_each_group_of_frame(f, [&](std::uint32_t g, std::uint8_t sectors, bool) {
+      for_each_group_of_frame(f, [&](std::uint32_t g, std::uint8_t sectors) {
         if (d & sectors) dirty[g] = true;
       });
   for (std::uint32_t f = 0; f < m_array->frames(); ++f) {
     bool keep = false;  // (a line with a dirty part stays whole)
-    for_each_group_of_frame(f,
-                            [&](std::uint32_t g, std::uint8_t, bool) { keep = keep || dirty[g]; });
+    for_each_group_of_frame(f, [&](std::uint32_t g, std::uint8_t) { keep = keep || dirty[g]; });
     if (!keep && m_array->switch_off_frame(f)) ++m_stats.lines_lost;
   }
   for (std::uint32_t g = 0; g < groups(); ++g) {

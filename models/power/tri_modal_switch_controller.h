@@ -80,8 +80,9 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   // replaceable line): its set enters the reservation queue and the head no longer keeps
   // the array awake.
   void reservation_failed(std::uint32_t set, std::uint64_t now_fs);
-  // A fill for `set` arrived (it erases the set from the reservation queue).
-  void filled(std::uint32_t set, std::uint64_t now_fs);
+  // A fill for `set` arrived: it erases the set from the reservation queue (its data write
+  // wakes what it writes, through access()).
+  void filled(std::uint32_t set);
   // Line frame `frame` was filled outside the request path (an L2 warmed from MemcpyHtoD
   // before the run): its group holds data, so it sleeps rather than stays OFF.
   void holds_data(std::uint32_t frame, std::uint64_t now_fs);
@@ -112,7 +113,6 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   void add_traces(vcd_writer& vcd, const std::string& scope);
   std::uint32_t groups() const { return static_cast<std::uint32_t>(m_idle_since.size()); }
   std::uint32_t mode_of_group(std::uint32_t g) const;  // 0 ON, 1 Sleep, 2 OFF
-  std::uint32_t reservation_queue_size() const { return static_cast<std::uint32_t>(m_resq.size()); }
 
  private:
   std::uint32_t group_of(std::uint32_t e) const {
@@ -134,8 +134,8 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   void settle_due();
   bool m_traced = false;
   sc_core::sc_event m_settle_event;
-  // Calls fn(group, sectors of the frame in that element, first element of the group) for
-  // each element holding part of line frame `frame`.
+  // Calls fn(group, sectors of the frame in that element) for each element holding part of
+  // line frame `frame`.
   template <class F>
   void for_each_group_of_frame(std::uint32_t frame, F fn) const;
 
@@ -145,7 +145,7 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   std::uint32_t m_sleep = 1, m_off = 2;
   std::uint64_t m_period_fs = 1;
   std::uint32_t m_group_elements = 1;       // elements switched together
-  std::uint32_t m_frames_per_group = 1;     // line frames a group holds (0: part of one)
+  std::uint64_t m_element_bytes = 1;        // bytes of the array per element
   std::vector<std::uint64_t> m_idle_since;  // per group: when its last use ended (fs)
   bool m_input_busy = false;                // bank: a request waits at the input
   bool m_head_failed = false;               // the input's head is in the reservation queue

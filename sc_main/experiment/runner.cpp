@@ -169,6 +169,9 @@ class runner {
   void generate_workloads();
   std::string trace_of(std::size_t w, std::uint32_t r) const;
   std::vector<point_result> plan();
+  // The matrix's points in order (platform, configuration, workload, repetition), each
+  // with those four fields set.
+  std::vector<point_result> points() const;
   std::vector<std::string> run_args(const point_result& p) const;
   void run_local(std::vector<point_result>& points);
   int dry_run() const;
@@ -340,16 +343,8 @@ std::vector<std::string> runner::run_args(const point_result& p) const {
   return a;
 }
 
-std::vector<point_result> runner::plan() {
-  std::vector<std::string> platform_hash;
-  for (const auto& p : m_x.platforms) {
-    std::vector<std::string> chain;
-    platforms::load_yaml_with_bases(p.file, &chain);
-    content_hasher h;
-    for (const auto& f : chain) h.add_file(f);
-    platform_hash.push_back(h.hex());
-  }
-  std::vector<point_result> points;
+std::vector<point_result> runner::points() const {
+  std::vector<point_result> out;
   for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
     for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
       for (std::size_t w = 0; w < m_x.workloads.size(); ++w)
@@ -359,21 +354,36 @@ std::vector<point_result> runner::plan() {
           pt.configuration = c;
           pt.workload = w;
           pt.repetition = r;
-          const std::string trace = trace_of(m_x.source_of(w, c), r);
-          auto th = m_trace_hash.find(trace);
-          if (th == m_trace_hash.end())
-            th = m_trace_hash.emplace(trace, content_hasher().add_tree(trace).hex()).first;
-          content_hasher h;
-          h.add("gputlm").add(m_version).add("platform").add(platform_hash[p]).add("sets");
-          for (const auto& s : m_x.configurations[c].sets) h.add(s.set_option());
-          h.add("trace").add(th->second).add("options");
-          for (const auto& o : m_x.run_options) h.add(o);
-          pt.key = h.hex();
-          std::error_code ec;
-          pt.reused = fs::exists(point_dir(pt) + "/stats.json", ec);
-          points.push_back(std::move(pt));
+          out.push_back(std::move(pt));
         }
-  return points;
+  return out;
+}
+
+std::vector<point_result> runner::plan() {
+  std::vector<std::string> platform_hash;
+  for (const auto& p : m_x.platforms) {
+    std::vector<std::string> chain;
+    platforms::load_yaml_with_bases(p.file, &chain);
+    content_hasher h;
+    for (const auto& f : chain) h.add_file(f);
+    platform_hash.push_back(h.hex());
+  }
+  std::vector<point_result> all = points();
+  for (point_result& pt : all) {
+    const std::string trace = trace_of(m_x.source_of(pt.workload, pt.configuration), pt.repetition);
+    auto th = m_trace_hash.find(trace);
+    if (th == m_trace_hash.end())
+      th = m_trace_hash.emplace(trace, content_hasher().add_tree(trace).hex()).first;
+    content_hasher h;
+    h.add("gputlm").add(m_version).add("platform").add(platform_hash[pt.platform]).add("sets");
+    for (const auto& s : m_x.configurations[pt.configuration].sets) h.add(s.set_option());
+    h.add("trace").add(th->second).add("options");
+    for (const auto& o : m_x.run_options) h.add(o);
+    pt.key = h.hex();
+    std::error_code ec;
+    pt.reused = fs::exists(point_dir(pt) + "/stats.json", ec);
+  }
+  return all;
 }
 
 void runner::run_local(std::vector<point_result>& points) {
@@ -493,29 +503,22 @@ int runner::write_outputs(std::vector<point_result> points) {
 
 // The points as the runs they would be, after the checks; nothing generated, run or written.
 int runner::dry_run() const {
-  std::size_t n = 0;
-  for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
-    for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
-      for (std::size_t w = 0; w < m_x.workloads.size(); ++w)
-        for (std::uint32_t r = 0; r < m_x.workloads[w].repetitions; ++r, ++n) {
-          point_result pt;
-          pt.platform = p;
-          pt.configuration = c;
-          pt.workload = w;
-          pt.repetition = r;
-          const workload& wl = m_x.source(m_x.source_of(w, c));
-          std::string trace = wl.trace;
-          if (wl.generated()) {
-            trace = "<trace gen " + wl.gen_kernel + " --arch " + wl.arch;
-            for (const auto& prm : wl.params_of(r)) trace += " -p " + prm;
-            trace += ">";
-          }
-          std::cout << describe(pt) << ": run " << m_x.platforms[p].file << " " << trace;
-          for (const auto& s : m_x.configurations[c].sets) std::cout << " --set " << s.set_option();
-          for (const auto& o : m_x.run_options) std::cout << " " << o;
-          std::cout << "\n";
-        }
-  std::cout << "experiment " << m_x.name << ": " << n << " points"
+  const std::vector<point_result> all = points();
+  for (const point_result& pt : all) {
+    const workload& wl = m_x.source(m_x.source_of(pt.workload, pt.configuration));
+    std::string trace = wl.trace;
+    if (wl.generated()) {
+      trace = "<trace gen " + wl.gen_kernel + " --arch " + wl.arch;
+      for (const auto& prm : wl.params_of(pt.repetition)) trace += " -p " + prm;
+      trace += ">";
+    }
+    std::cout << describe(pt) << ": run " << m_x.platforms[pt.platform].file << " " << trace;
+    for (const auto& s : m_x.configurations[pt.configuration].sets)
+      std::cout << " --set " << s.set_option();
+    for (const auto& o : m_x.run_options) std::cout << " " << o;
+    std::cout << "\n";
+  }
+  std::cout << "experiment " << m_x.name << ": " << all.size() << " points"
             << (m_o.slurm ? " (one Slurm job array)" : "")
             << "; dry run: nothing generated, run or written\n";
   return exit_ok;
