@@ -12,10 +12,9 @@
 namespace gputlm::traces {
 namespace {
 namespace po = boost::program_options;
-
 constexpr std::uint16_t no_reg = warp_instruction::no_reg;
+}  // namespace
 
-// The distinct registers `in` accesses, and whether it reads each.
 std::size_t registers_of(const warp_instruction& in, std::uint16_t* regs, bool* reads) {
   std::size_t n = 0;
   auto add = [&](std::uint16_t r, bool read) {
@@ -32,13 +31,38 @@ std::size_t registers_of(const warp_instruction& in, std::uint16_t* regs, bool* 
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) add(in.dst[k], false);
   return n;
 }
-}  // namespace
+
+void warp_register_hints(const warp_trace& w, std::vector<std::uint8_t>& bits,
+                         std::vector<std::uint8_t>& next) {
+  enum : std::uint8_t { none, read, write };
+  bits.assign(w.insts.size(), 0);
+  std::uint16_t touched[4096];
+  std::size_t n_touched = 0;
+  bool overflow = false;
+  for (std::size_t i = w.insts.size(); i-- > 0;) {
+    std::uint16_t regs[6];
+    bool reads[6];
+    const std::size_t n = registers_of(w.insts[i], regs, reads);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (next[regs[r]] != read) bits[i] |= std::uint8_t(1u << r);
+      if (next[regs[r]] == none) {
+        if (n_touched < 4096)
+          touched[n_touched++] = regs[r];
+        else
+          overflow = true;
+      }
+      next[regs[r]] = reads[r] ? read : write;
+    }
+  }
+  if (overflow)
+    std::fill(next.begin(), next.end(), std::uint8_t(none));
+  else
+    for (std::size_t k = 0; k < n_touched; ++k) next[touched[k]] = none;
+}
 
 register_hints derive_register_hints(application_trace& app) {
   register_hints h;
-  enum : std::uint8_t { none, read, write };
-  std::vector<std::uint8_t> next(65536, none);
-  std::vector<std::uint16_t> touched;
+  std::vector<std::uint8_t> next(65536, 0), bits;
   const auto& cmds = app.commands();
   for (std::size_t ci = 0; ci < cmds.size(); ++ci) {
     if (cmds[ci].what == command::kind::memcpy_h2d) continue;
@@ -47,24 +71,19 @@ register_hints derive_register_hints(application_trace& app) {
     for (std::uint64_t t = 0; t < k.tb_count(); ++t) {
       const auto tb = k.read_tb(static_cast<std::uint32_t>(t));
       for (const warp_trace& w : tb->warps) {
-        // Backwards: `next` holds each register's next access after the instruction.
-        for (std::size_t i = w.insts.size(); i-- > 0;) {
-          const warp_instruction& in = w.insts[i];
+        warp_register_hints(w, bits, next);
+        for (std::size_t i = 0; i < w.insts.size(); ++i) {
           std::uint16_t regs[6];
           bool reads[6];
-          const std::size_t n = registers_of(in, regs, reads);
+          const std::size_t n = registers_of(w.insts[i], regs, reads);
           for (std::size_t r = 0; r < n; ++r) {
-            const bool w_next = next[regs[r]] != read;
-            register_hint_counts& c = h.operands[{id, in.pc, regs[r]}];
+            const bool w_next = (bits[i] >> r) & 1;
+            register_hint_counts& c = h.operands[{id, w.insts[i].pc, regs[r]}];
             ++(w_next ? c.next_write : c.next_read);
             ++h.dynamic;
             h.dynamic_write += w_next;
-            if (next[regs[r]] == none) touched.push_back(regs[r]);
-            next[regs[r]] = reads[r] ? read : write;
           }
         }
-        for (std::uint16_t r : touched) next[r] = none;
-        touched.clear();
       }
     }
     app.release(ci);

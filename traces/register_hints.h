@@ -37,6 +37,16 @@ struct register_hints {
   std::uint64_t conflicted = 0;            // static operands whose instances disagree
 };
 
+// The distinct registers `in` accesses (its sources, then destinations not also sources),
+// at most 6, and whether it reads each; returns how many.
+std::size_t registers_of(const warp_instruction& in, std::uint16_t* regs, bool* reads);
+
+// The exact hints of one warp: bits[i] bit r is set when the r-th register of instruction i
+// (registers_of's order) is next accessed by a write, or never again (W). `next` is
+// scratch space of 65536 entries, all 0, left so.
+void warp_register_hints(const warp_trace& w, std::vector<std::uint8_t>& bits,
+                         std::vector<std::uint8_t>& next);
+
 // Streams every TB of every kernel of `app` once.
 register_hints derive_register_hints(application_trace& app);
 

@@ -27,11 +27,11 @@ enum class access_kind : std::uint8_t {
   local_store,
   constant_load,
   texture_load,
-  atomic,        // executed at L2
+  atomic,  // executed at L2
   instruction_fetch,
-  writeback,     // dirty line evicted from a cache
-  fill,          // line fill request from a cache to the next level
-  flush,         // kernel end: the SMX asks its L1 to invalidate (flush_at_kernel_end)
+  writeback,  // dirty line evicted from a cache
+  fill,       // line fill request from a cache to the next level
+  flush,      // kernel end: the SMX asks its L1 to invalidate (flush_at_kernel_end)
 };
 
 const char* to_string(access_kind k);
@@ -44,17 +44,21 @@ inline bool is_write(access_kind k) {
 // 56 bytes, so that a pool slot's payload and extension share three host cache lines.
 struct mem_request : tlm::tlm_extension<mem_request> {
   std::uint32_t smx = 0;
-  std::uint32_t warp = 0;        // warp slot in the SMX
-  std::uint32_t tb = 0;          // TB linear id within its kernel
+  std::uint32_t warp = 0;  // warp slot in the SMX
+  std::uint32_t tb = 0;    // TB linear id within its kernel
   std::uint32_t kernel = 0;
   std::uint32_t pc = 0;
-  std::uint32_t lane_mask = 0;   // lanes served by this request
+  std::uint32_t lane_mask = 0;  // lanes served by this request
   // The interconnect port a request entered by, where its reply goes (set by the network
   // at injection; a cache copying this record into its own request copies it too, and the
   // network sets it again).
   std::uint32_t icnt_port = 0;
   std::uint8_t sector_mask = 0;  // 32 B sectors of the 128 B line touched (bit i = sector i)
   access_kind kind = access_kind::global_load;
+  // Where a load's data came from, set by the level that answered it: what Slumber's MSHR
+  // tracker records per warp (L1 hit / L1 miss / L2 miss). 0 while no cache has set it.
+  enum served_by : std::uint8_t { unknown, by_l1, by_l2, by_dram };
+  std::uint8_t served = unknown;
   std::uint64_t issue_time_fs = 0;  // when the requester issued it (for latency statistics)
   void* origin = nullptr;           // requester-private context (e.g. the waiting warp)
 
@@ -135,7 +139,8 @@ struct alignas(64) payload_pool::slot : tlm::tlm_generic_payload {
     owner = pool;
 #endif
     set_extension(&ext);
-    data_offset = data - reinterpret_cast<unsigned char*>(static_cast<tlm::tlm_generic_payload*>(this));
+    data_offset =
+        data - reinterpret_cast<unsigned char*>(static_cast<tlm::tlm_generic_payload*>(this));
   }
   ~slot() override { clear_extension(&ext); }
   // Where `data` lies from the payload's start (the same for every slot; 0 until one exists).

@@ -64,10 +64,13 @@ access_kind ldst_unit::kind_of(const warp_instruction& in) {
   }
 }
 
-std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in, access_kind kind) {
+std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in, access_kind kind,
+                                 std::uint32_t inst, std::uint64_t issued) {
   const std::uint32_t p = acquire();
   pending_load& pl = m_pending[p];
   pl.warp = warp;
+  pl.inst = inst;
+  pl.issued = issued;
   pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
   start_instruction();

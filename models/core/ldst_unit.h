@@ -38,6 +38,12 @@ class ldst_unit {
     std::uint32_t requests = 0;
     std::uint16_t dst[2] = {traces::warp_instruction::no_reg, traces::warp_instruction::no_reg};
     std::uint32_t restores_tb = no_tb;  // a CDP.SYNC context restore: the TB slot it resumes
+    // For the register file's power management (Slumber's MSHR tracker): the load's
+    // instruction index in its warp, the deepest level that answered one of its requests
+    // (mem_request::served_by), and its issue cycle.
+    std::uint32_t inst = 0;
+    std::uint8_t served = 0;
+    std::uint64_t issued = 0;
   };
 
   // `coalescing_arch`: coalescer.h's rules; `shared_banks`: 4-byte shared-memory banks.
@@ -55,7 +61,8 @@ class ldst_unit {
   static access_kind kind_of(const traces::warp_instruction& in);
   // Queues coalesced() for warp slot `warp` under a new pending-load record with the
   // instruction's destinations; returns the number of requests.
-  std::uint32_t enqueue(std::uint32_t warp, const traces::warp_instruction& in, access_kind kind);
+  std::uint32_t enqueue(std::uint32_t warp, const traces::warp_instruction& in, access_kind kind,
+                        std::uint32_t inst = 0, std::uint64_t issued = 0);
   // Queues `lines` 128 B requests from `base` (a TB context's save or restore) for warp
   // slot `warp`; a restore names the TB slot it resumes.
   void enqueue_lines(std::uint32_t warp, std::uint64_t base, std::uint32_t lines, access_kind kind,

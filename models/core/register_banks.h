@@ -25,6 +25,7 @@ class register_banks {
   std::uint64_t read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
                      std::uint32_t scheduler, std::uint64_t cycle);
   std::uint64_t conflicts() const { return m_conflicts; }
+  std::uint32_t banks() const { return static_cast<std::uint32_t>(m_banks.size()); }
 
  private:
   struct bank_state {
@@ -36,8 +37,8 @@ class register_banks {
   std::uint32_t m_throughput = 1;
   std::uint32_t m_schedulers = 1;
   bool m_sub_core = false;
-  std::uint32_t m_group = 1;       // banks a register may be in: all, or a scheduler's share
-  bool m_group_pow2 = true;        // then a bank within the group needs no division
+  std::uint32_t m_group = 1;  // banks a register may be in: all, or a scheduler's share
+  bool m_group_pow2 = true;   // then a bank within the group needs no division
   std::uint64_t m_conflicts = 0;
 };
 

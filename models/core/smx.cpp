@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/common/input_error.h"
 #include "models/control/workload.h"
+#include "models/power/power_model.h"
+#include "models/power/slumber_policy.h"
 
 namespace gputlm::core {
 
@@ -93,7 +96,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   add_stat("shared_memory_cycles", m_shared_bank_cycles,
            "LDST cycles of shared-memory accesses (bank conflicts included)");
   add_stat(
-      "register_bank_conflicts", [this] { return double(m_banks.conflicts()); },
+      "register_bank_conflicts", [this] { return double(m_rf.conflicts()); },
       "operand reads delayed by a busy register bank");
   add_stat("tbs_completed", m_tbs_completed, "thread blocks completed");
   add_stat("l1_flushes", m_l1_flushes, "flush requests sent to the L1 at kernel ends");
@@ -115,8 +118,75 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
                       "must be at most " + std::to_string(max_registers));
   m_register_banks.require(*m_register_banks <= max_register_banks,
                            "must be at most " + std::to_string(max_register_banks));
-  m_power = std::make_unique<smx_power>(*this, *m_registers * 4,
-                                        static_cast<std::uint32_t>(*m_register_banks));
+  // Slumber or WRF: the register file's elements are its warp registers, which the Slumber
+  // control unit beside it switches.
+  auto* slumber =
+      ctx.power ? dynamic_cast<pm::slumber_policy*>(&ctx.power->policy_for(type())) : nullptr;
+  const auto banks = static_cast<std::uint32_t>(*m_register_banks);
+  const auto warp_registers =
+      static_cast<std::uint32_t>(*m_registers / std::max<std::uint64_t>(1, *m_warp_size));
+  m_power = std::make_unique<smx_power>(*this, *m_registers * 4, banks,
+                                        slumber ? warp_registers : banks, slumber != nullptr);
+  if (slumber) {
+    pm::power_component& rf = m_power->register_file();
+    if (!slumber->manages(rf))
+      throw input_error(slumber->spec().where, slumber->spec().key,
+                        slumber->name() +
+                            " switches the SMX's register file, which the power table does not "
+                            "give (power.components.smx.register_file)");
+    m_slumber = std::make_unique<pm::slumber_control_unit>("slumber", slumber->params(), clock());
+    slumber->adopt(rf, *m_slumber);
+    m_slumber->control(rf, slumber->ss_state(rf), slumber->ds_state(rf), slumber->off_state(rf));
+    add_slumber_stats();
+  }
+}
+
+void smx::add_slumber_stats() {
+  const pm::slumber_control_unit::statistics& s = m_slumber->stats();
+  add_stat("slumber.reads", s.reads, "register reads seen by the Slumber control unit");
+  add_stat("slumber.writes", s.writes, "register writes seen by the Slumber control unit");
+  add_stat("slumber.wakes", s.wakes, "registers woken from SS, DS or OFF");
+  add_stat("slumber.read_waits", s.read_waits, "register reads that waited for a wake-up");
+  add_stat("slumber.wake_wait_cycles", s.wake_wait_cycles,
+           "cycles register reads waited for a wake-up (the instruction's execution waits)");
+  add_stat("slumber.write_waits", s.write_waits, "write-backs that waited for a wake-up");
+  add_stat("slumber.write_wait_cycles", s.write_wait_cycles,
+           "cycles write-backs waited for a wake-up");
+  add_stat("slumber.idle_ss_cycles", s.idle_ss,
+           "register-cycles of allocated registers in SS (shallow sleep)");
+  add_stat("slumber.idle_ds_cycles", s.idle_ds,
+           "register-cycles of allocated registers in DS (deep sleep, drowsy)");
+  add_stat("slumber.idle_off_cycles", s.idle_off,
+           "register-cycles of allocated registers power gated");
+  add_stat("slumber.idle_periods", s.idle_periods, "gaps between accesses to one register");
+  add_stat("slumber.idle_periods_over_16", s.idle_periods_over_16,
+           "of them, longer than 16 cycles");
+  add_stat("slumber.idle_cycles", s.idle_cycles, "total length of the gaps, cycles");
+  add_stat("slumber.idle_cycles_over_16", s.idle_cycles_over_16,
+           "cycles in gaps longer than 16 cycles");
+  // Utilisation: accessed cycles summed over the units / (cycles x units).
+  const auto utilisation = [this](const counter& c, std::function<double()> units) {
+    return [this, &c, units] {
+      const double cycles = double(clock().now_cycle()) * units();
+      return cycles > 0 ? double(c.value()) / cycles : 0.0;
+    };
+  };
+  const pm::slumber_control_unit* u = m_slumber.get();
+  add_stat("slumber.utilisation_rf", utilisation(s.rf_access_cycles, [] { return 1.0; }),
+           "cycles the register file was accessed / cycles");
+  add_stat("slumber.utilisation_bank",
+           utilisation(s.bank_access_cycles, [u] { return double(u->banks()); }),
+           "cycles a bank was accessed / (cycles x banks)");
+  add_stat("slumber.utilisation_warp",
+           utilisation(s.warp_access_cycles, [u] { return double(u->warp_slots()); }),
+           "cycles a warp slot's registers were accessed / (cycles x warp slots)");
+  add_stat("slumber.utilisation_register",
+           utilisation(s.register_access_cycles, [u] { return double(u->registers()); }),
+           "cycles a 128-byte register was accessed / (cycles x registers)");
+  add_stat("slumber.unplaced_warps", s.unplaced_warps,
+           "warps whose registers found no contiguous room (not managed)");
+  add_stat("slumber.untracked_accesses", s.untracked_accesses,
+           "accesses to registers beyond a warp's allocation (not managed)");
 }
 
 smx_limits smx::limits() const {
@@ -205,9 +275,13 @@ void smx::validate() {
   m_units[std::size_t(pipe::branch)] = pool(m_branch);
   const std::uint64_t collectors =
       *m_collectors_sp + *m_collectors_sfu + *m_collectors_mem + *m_collectors_generic;
-  m_banks = register_banks(static_cast<std::uint32_t>(*m_register_banks),
-                           static_cast<std::uint32_t>(*m_register_port_throughput), sched,
-                           *m_sub_core_model, static_cast<std::uint32_t>(collectors));
+  m_rf.configure(static_cast<std::uint32_t>(*m_register_banks),
+                 static_cast<std::uint32_t>(*m_register_port_throughput), sched, *m_sub_core_model,
+                 static_cast<std::uint32_t>(collectors));
+  if (m_slumber) {
+    m_rf.manage(*m_slumber, static_cast<std::uint32_t>(max_warps()));
+    m_hot.rf_managed = true;
+  }
   m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
                    static_cast<std::uint32_t>(*m_shared_memory_banks));
 
@@ -236,6 +310,7 @@ void smx::add_traces(vcd_writer& vcd) {
   m_trace_issued.trace(vcd, name(), "issued", 4);
   m_trace_stall.trace(vcd, name(), "stall_reason", 3);
   m_trace_tbs.trace(vcd, name(), "resident_tbs", 6);
+  if (m_slumber) m_slumber->add_traces(vcd, name());
 }
 
 std::string smx::pending_work() const {
@@ -373,6 +448,8 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     w.addresses = wt.addresses.data();
     w.size = static_cast<std::uint32_t>(wt.insts.size());
     m_scoreboard.clear(next_free);
+    if (m_hot.rf_managed)  // (registers are allocated in units of 4 per thread)
+      m_rf.allocate(next_free, wt, (desc.demand.regs_per_thread + 3) & ~3u, clock().next_cycle());
     w.age = m_age++;
     tb.warps.push_back(next_free);
     m_sched_warps[w.scheduler].push_back(next_free);
@@ -398,6 +475,7 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   }
   tb_state& tb = m_tbs[w.tb_slot];
   w.live = false;
+  if (m_hot.rf_managed) m_rf.warp_exited(wi, clock().next_cycle());
   update_fetchable(wi);
   --m_live_warps;
   auto& list = m_sched_warps[w.scheduler];
@@ -430,6 +508,8 @@ void smx::finish_tb(std::uint32_t slot) {
   tlm::tlm_generic_payload* gp = tb.launch;
   std::memcpy(gp->get_data_ptr() + sizeof(control::tb_descriptor), &tb.report, sizeof tb.report);
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  if (m_hot.rf_managed)
+    for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());
   tb = tb_state{};
   ++m_tbs_completed;
   edge_dispatcher::progress();
@@ -562,6 +642,7 @@ void smx::fetch(std::uint64_t now) {
         {m_hot.fetch_width, m_hot.ibuffer_entries - buffered, size - w.fetched}));
     w.fetched += take;
     w.last_fetch = take;
+    if (m_hot.rf_managed) w.prev_buffer_ready = w.buffer_ready;
     w.buffer_ready = now + 1;
     update_fetchable(wi);
     // A warp waiting for instructions may issue once they land (other reasons to be
@@ -626,7 +707,7 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
       return block(free_at, stall_reason::unit_busy);
     }
   }
-  if (p != pipe::none && !m_banks.collector_free(now)) return stall_reason::unit_busy;
+  if (p != pipe::none && !m_rf.collector_free(now)) return stall_reason::unit_busy;
   return stall_reason::issued;
 }
 
@@ -772,6 +853,8 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   ++tb.report.warp_instructions;
   tb.report.thread_instructions += lanes;
   ++m_mix[std::min<std::size_t>(std::size_t(in.unit), m_mix.size() - 1)];
+  const std::uint32_t index = w.issued;  // of this instruction in the warp's trace
+  const std::uint64_t landed_at = m_hot.rf_managed ? landed(w, index) : 0;
   ++w.issued;
   if (w.issued < w.size) {
     // Host-cache warm-up only: the warp's next instruction is examined in a later cycle.
@@ -817,14 +900,24 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   }
   // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
   const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;
+  // Slumber or WRF: the sources are read once awake. The instruction waits in its operand
+  // collector (the execution unit stays free for others) and its work starts that much later.
+  std::uint64_t read_wait = 0;
+  if (m_hot.rf_managed) {
+    read_wait = m_rf.read_operands(wi, w.scheduler, index, in, landed_at, now);
+  }
   if (p == pipe::ldst) {
-    issue_memory(wi, w, in, now, wake);
+    issue_memory(wi, w, in, now, std::max(wake, read_wait));
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
-    const std::uint64_t start =
-        m_banks.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now) + wake;
-    const std::uint64_t free_at = pool.occupy(unit, start);
-    const std::uint64_t result = start + pool.latency();
+    const std::uint64_t read =
+        m_rf.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now);
+    const std::uint64_t start = read + std::max(wake, read_wait);
+    const std::uint64_t free_at = pool.occupy(unit, read + wake);
+    std::uint64_t result = start + pool.latency();
+    if (m_hot.rf_managed)  // a destination still waking delays the write-back
+      result +=
+          m_rf.fixed_results(wi, w.scheduler, index, in, now, pool.latency(), result, next_of(w));
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], result);
     w.regs_ready_by = std::max(w.regs_ready_by, result);
@@ -832,6 +925,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     m_timers.push(result);
     if (free_at > now + 1) m_timers.push(free_at);
   }
+  if (m_hot.rf_managed) m_rf.operands_idle(wi, index, in, now + read_wait, outlook_of(wi, w, now));
   if (w.issued == w.size) maybe_finish_warp(wi);
 }
 
@@ -845,13 +939,13 @@ std::uint64_t smx::wake_for(std::uint32_t wi, const warp_state& w, const warp_in
   for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
     if (in.src[k] < num_regs) {
       reads = true;
-      wake = std::max(wake,
-                      m_power->wake_register_bank(m_banks.bank_of(in.src[k], wi, w.scheduler), t));
+      wake =
+          std::max(wake, m_power->wake_register_bank(m_rf.bank_of(in.src[k], wi, w.scheduler), t));
     }
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
     if (in.dst[k] < num_regs)
-      wake = std::max(wake,
-                      m_power->wake_register_bank(m_banks.bank_of(in.dst[k], wi, w.scheduler), t));
+      wake =
+          std::max(wake, m_power->wake_register_bank(m_rf.bank_of(in.dst[k], wi, w.scheduler), t));
   if (reads) wake = std::max(wake, m_power->wake_collector(t));
   return std::max(wake, m_power->wake_pipe(std::size_t(p), t));
 }
@@ -876,7 +970,10 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       if (m_power->any_gated()) wake = std::max(wake, m_power->wake_shared_memory(now_fs()));
       const std::uint64_t start = now + wake;  // (now without a gating policy)
       m_ldst.busy_until(start + c);
-      const std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
+      std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
+      if (m_hot.rf_managed)
+        ready += m_rf.fixed_results(wi, w.scheduler, w.issued - 1, in, now,
+                                    *m_shared_memory_latency, ready, next_of(w));
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
@@ -886,7 +983,10 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     case traces::mem_space::constant:
     case traces::mem_space::none: {
       m_ldst.busy_until(now + wake + 1);
-      const std::uint64_t ready = now + wake + *m_shared_memory_latency;
+      std::uint64_t ready = now + wake + *m_shared_memory_latency;
+      if (m_hot.rf_managed)
+        ready += m_rf.fixed_results(wi, w.scheduler, w.issued - 1, in, now,
+                                    *m_shared_memory_latency, ready, next_of(w));
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
@@ -910,7 +1010,8 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   if (m_ldst.coalesced().empty()) return;
   set_dst(never);
   if (has_dst) ++w.pending_dst_loads;
-  w.outstanding += m_ldst.enqueue(wi, in, ldst_unit::kind_of(in));
+  if (has_dst && m_hot.rf_managed) m_rf.load_results(wi, w.issued - 1, in, now);
+  w.outstanding += m_ldst.enqueue(wi, in, ldst_unit::kind_of(in), w.issued - 1, now);
 }
 
 void smx::send_requests(std::uint64_t now) {
@@ -961,6 +1062,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     return;
   }
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
+  const std::uint8_t served = r.served;
   m_pool.release(gp);
   // The cycles slept so far count with the warps resident before this response (it may end
   // a warp), whether or not it wakes the SMX.
@@ -969,6 +1071,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;
   const std::uint64_t now = clock().next_cycle();
+  pl.served = std::max(pl.served, served);
   if (--pl.requests == 0) {
     if (pl.restores_tb != ldst_unit::no_tb) release_device_sync(pl.restores_tb);
     bool had_dst = false;
@@ -980,6 +1083,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     if (had_dst) {
       --w.pending_dst_loads;
       w.regs_ready_by = std::max(w.regs_ready_by, now);
+      if (m_hot.rf_managed) load_written(pl, w, now);
     }
     m_ldst.release(p);
   }
@@ -991,6 +1095,44 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     wake_at(now);
   }
   maybe_finish_warp(pl.warp);
+}
+
+void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::uint64_t now) {
+  // Slumber or WRF: a destination still waking delays its write-back; then its new mode.
+  m_slumber->load_answered(pl.warp, pl.issued, now, pl.served);
+  std::uint64_t at[2] = {now, now};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::uint16_t d = pl.dst[k];
+    if (d >= 255 || !m_slumber->tracked(pl.warp, d)) continue;
+    at[k] +=
+        m_slumber->load_written(pl.warp, d, m_rf.bank_of(d, pl.warp, w.scheduler), now, pl.served);
+    if (at[k] == now) continue;
+    m_scoreboard.set(pl.warp, d, at[k]);
+    w.regs_ready_by = std::max(w.regs_ready_by, at[k]);
+    w.drain = std::max(w.drain, at[k]);
+    m_timers.push(at[k]);
+  }
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::uint16_t d = pl.dst[k];
+    if (d >= 255 || !m_slumber->tracked(pl.warp, d)) continue;
+    m_slumber->after_access(pl.warp, d, at[k],
+                            m_rf.dead_after(pl.warp, pl.inst, w.insts[pl.inst], d),
+                            outlook_of(pl.warp, w, at[k]), pl.inst + 1);
+  }
+}
+
+register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w,
+                                       std::uint64_t now) const {
+  // No instruction left: idle for good (an exited warp's registers are OFF anyway).
+  if (w.issued >= w.size) return {std::uint64_t(1) << 40, true};
+  std::uint64_t ready = m_scoreboard.ready_by(wi, w.insts[w.issued]);
+  if (ready == never) {  // waits for a load: its predicted return, if it missed L1
+    const std::uint64_t due = m_slumber->load_due(wi);
+    return due > now ? register_file::outlook{due - now, true} : register_file::outlook{0, false};
+  }
+  // Not in the buffer yet: the fetch lands it in the next cycle (the instruction cache hits).
+  if (w.issued >= w.fetched) ready = std::max(ready, now + 1);
+  return {ready > now + 1 ? ready - now - 1 : 0, true};
 }
 
 bool smx::waits_for_a_load(std::uint32_t wi) const {

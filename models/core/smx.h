@@ -40,7 +40,7 @@
 #include "models/core/functional_units.h"
 #include "models/core/launch_unit.h"
 #include "models/core/ldst_unit.h"
-#include "models/core/register_banks.h"
+#include "models/core/register_file.h"
 #include "models/core/scoreboard.h"
 #include "models/core/smx_power.h"
 #include "models/core/timer_set.h"
@@ -133,6 +133,9 @@ class smx : public component {
     // instruction when there are none and regs_ready_by has passed.
     std::uint64_t regs_ready_by = 0;
     std::uint32_t pending_dst_loads = 0;
+    // Under a register-level power policy only: when the fetch before the last one landed
+    // (when its instructions entered the buffer).
+    std::uint64_t prev_buffer_ready = 0;
   };
   static_assert(offsetof(warp_state, trace) == 64, "the issue loop's fields fill one line");
 
@@ -195,6 +198,7 @@ class smx : public component {
   void maybe_finish_warp(std::uint32_t wi);
   void finish_tb(std::uint32_t slot);
   pipe pipe_of(const traces::warp_instruction& in) const;
+  void add_slumber_stats();
   void account_until(std::uint64_t cycle);
   void wake_at(std::uint64_t cycle);
 
@@ -295,6 +299,7 @@ class smx : public component {
   struct hot_params {
     std::uint64_t max_issue = 1, fetch_width = 1, ibuffer_entries = 2;
     bool dual_different = false;
+    bool rf_managed = false;  // a register-level power policy (Slumber, WRF)
   } m_hot;
   // For policies with a list order: each warp's position in its scheduler's order.list, as
   // of that list's version (a scheduler has at most 64 warps).
@@ -344,8 +349,20 @@ class smx : public component {
   bool waits_for_a_load(std::uint32_t wi) const;
   std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
-  register_banks m_banks;
+  register_file m_rf{"rf"};
+  std::unique_ptr<pm::slumber_control_unit> m_slumber;  // beside m_rf, under Slumber or WRF
   std::unique_ptr<smx_power> m_power;
+  // Under a register-level power policy: what the warp's next instruction says about how
+  // long its registers stay unused (slumber_control_unit.h), and when the instruction
+  // `i` of a warp landed in its buffer.
+  register_file::outlook outlook_of(std::uint32_t wi, const warp_state& w, std::uint64_t now) const;
+  static std::uint64_t landed(const warp_state& w, std::uint32_t i) {
+    return i + w.last_fetch >= w.fetched ? w.buffer_ready : w.prev_buffer_ready;
+  }
+  static const traces::warp_instruction* next_of(const warp_state& w) {
+    return w.issued < w.size ? &w.insts[w.issued] : nullptr;
+  }
+  void load_written(const ldst_unit::pending_load& pl, warp_state& w, std::uint64_t now);
   ldst_unit m_ldst;
   timer_set m_timers;
   payload_pool m_pool;

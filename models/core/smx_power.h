@@ -1,8 +1,8 @@
 // The power components of an SMX, split as GPUWattch/AccelWattch split a core (fetch and
 // decode, warp schedulers, register file, operand collectors, the execution-unit groups,
-// the LDST unit, shared memory) so that the per-component gating of uC-States and the
-// register-bank levels of Slumber have a place to live. The SMX reports each issued warp
-// instruction once; this turns it into events.
+// the LDST unit, shared memory) so that the per-component gating of uC-States has a place
+// to live (Slumber's registers are switched by the Slumber control unit instead). The SMX reports
+// each issued warp instruction once; this turns it into events.
 //
 // Components and events (power table keys `smx.<component>`):
 //   fetch_decode       fetch      one warp instruction fetched and decoded
@@ -35,7 +35,12 @@ class smx_power {
   // Execution pipes, in the SMX's pipe order (smx::pipe: sp, sfu, dp, int, tensor, branch, ldst).
   static constexpr std::size_t pipes = 7;
 
-  smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks);
+  // `register_elements`: the register file's power elements (its banks, or its warp
+  // registers when a register-level policy manages it: `rf_managed`, then its accesses are
+  // reported to the Slumber control unit instead).
+  smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks,
+            std::uint32_t register_elements, bool rf_managed);
+  pm::power_component& register_file() { return *m_register_file; }
 
   // One warp instruction issued to pipe `p` (pipes: none) with `lanes` active lanes, `reads`
   // register operands and `writes` destinations.

@@ -229,8 +229,11 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
           send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
                     access_kind::writeback, f.wb_sectors, -1);
         }
-        for (const mshr_table::slot& s : m_ready_slots)
-          m_replies.push({now, static_cast<tlm::tlm_generic_payload*>(s.requester)});
+        for (const mshr_table::slot& s : m_ready_slots) {
+          auto* requester = static_cast<tlm::tlm_generic_payload*>(s.requester);
+          payload_pool::request(*requester).served = req.served;
+          m_replies.push({now, requester});
+        }
         m_ready_slots.clear();
         sample_mshr(now);
       }
@@ -346,6 +349,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     case access_result::hit:
       ++m_stats_v.hits;
       use_banks(ar.addr, sectors, now);
+      req.served = mem_request::by_l1;
       m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::merged:

@@ -138,8 +138,11 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
         send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
                   access_kind::writeback, f.wb_sectors, -1, now);
       }
-      for (const mshr_table::slot& s : m_ready_slots)
-        m_out.push({now, static_cast<tlm::tlm_generic_payload*>(s.requester)});
+      for (const mshr_table::slot& s : m_ready_slots) {
+        auto* requester = static_cast<tlm::tlm_generic_payload*>(s.requester);
+        payload_pool::request(*requester).served = mem_request::by_dram;
+        m_out.push({now, requester});
+      }
       m_ready_slots.clear();
       sample_mshr(now);
     }
@@ -227,6 +230,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
+      req.served = mem_request::by_l2;
       m_out.push({now + wake, &gp});
       break;
     case access_result::merged:

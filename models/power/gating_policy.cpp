@@ -6,6 +6,7 @@
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/power/power_component.h"
+#include "models/power/slumber_policy.h"
 #include "models/power/snooze_policy.h"
 
 namespace gputlm::pm {
@@ -101,8 +102,8 @@ class idle_timeout final : public gating_policy {
 }  // namespace
 
 const std::vector<std::string>& policy_types() {
-  static const std::vector<std::string> types{"always_on", "idle_timeout", "snooze", "snooze_bank",
-                                              "snooze_block"};
+  static const std::vector<std::string> types{
+      "always_on", "idle_timeout", "snooze", "snooze_bank", "snooze_block", "slumber", "wrf"};
   return types;
 }
 
@@ -117,6 +118,7 @@ std::unique_ptr<gating_policy> make_policy(const policy_spec& spec) {
   if (spec.type == "idle_timeout") return std::make_unique<idle_timeout>(spec);
   if (spec.type == "snooze" || spec.type == "snooze_bank" || spec.type == "snooze_block")
     return std::make_unique<snooze_policy>(spec);
+  if (spec.type == "slumber" || spec.type == "wrf") return std::make_unique<slumber_policy>(spec);
   std::string list;
   for (const auto& t : policy_types()) list += (list.empty() ? "" : ", ") + t;
   throw input_error(spec.where, spec.key,

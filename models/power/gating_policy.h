@@ -14,6 +14,9 @@
 //                 Each drop from ON costs the state's transition energy (power_component.h).
 //   snooze        Snooze's tri-modal switches on cache data arrays, driven by the caches'
 //                 queues through their tri-modal switch controllers (snooze_policy.h).
+//   slumber, wrf  the SMX register file's 128-byte registers under Slumber's rule or the
+//                 Warped Register File's, through the Slumber control unit beside the
+//                 register file (slumber_policy.h).
 // The platform may choose one policy per block type (power_spec.h, policy_spec::by_type).
 #pragma once
 

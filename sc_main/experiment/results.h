@@ -48,6 +48,10 @@ class experiment_results {
   const summary_cell& cell(std::size_t metric, std::size_t platform, std::size_t configuration,
                            const std::string& row) const;
   std::vector<std::string> rows() const;  // workload names, "group:<g>"..., "geomean"
+  // What a paper value stands beside: the compared value, or the value of a metric that is
+  // not compared with the baseline.
+  std::optional<double> paper_side(std::size_t metric, std::size_t platform,
+                                   std::size_t configuration, const std::string& row) const;
 
   std::string csv() const;
   std::string json() const;

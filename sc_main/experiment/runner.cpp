@@ -242,27 +242,30 @@ void runner::check_platforms() {
 }
 
 void runner::check_metrics(const std::vector<std::vector<std::vector<std::string>>>& names) {
+  // A path must name a statistic of each platform under some configuration: a mechanism's
+  // statistics exist only where it is enabled (its metric has no value at the other points).
   for (const auto& m : m_x.metrics)
     for (const auto& path : m.expr.paths())
-      for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
-        for (std::size_t c = 0; c < m_x.configurations.size(); ++c) {
-          if (path_matches_any(path, names[p][c])) continue;
-          // A suggestion among the names, array indices folded.
-          static const std::regex index(R"(\[[0-9]+\])");
-          std::vector<std::string> folded;
-          for (const auto& n : names[p][c]) {
+      for (std::size_t p = 0; p < m_x.platforms.size(); ++p) {
+        if (std::any_of(names[p].begin(), names[p].end(),
+                        [&](const auto& n) { return path_matches_any(path, n); }))
+          continue;
+        // A suggestion among the names, array indices folded.
+        static const std::regex index(R"(\[[0-9]+\])");
+        std::vector<std::string> folded;
+        for (const auto& per_configuration : names[p])
+          for (const auto& n : per_configuration) {
             std::string f = std::regex_replace(n, index, "[*]");
             if (folded.empty() || folded.back() != f) folded.push_back(f);
           }
-          std::string msg =
-              "'" + path + "' matches no statistic of platform '" + m_x.platforms[p].name + "'";
-          if (m_x.configurations.size() > 1)
-            msg += " with configuration '" + m_x.configurations[c].name + "'";
-          const std::string best =
-              platforms::closest_match(std::regex_replace(path, index, "[*]"), folded);
-          if (!best.empty()) msg += "; did you mean '" + best + "'?";
-          throw input_error(m.where, "metrics." + m.name, msg);
-        }
+        std::string msg =
+            "'" + path + "' matches no statistic of platform '" + m_x.platforms[p].name + "'";
+        if (m_x.configurations.size() > 1) msg += " under any configuration";
+        const std::string best =
+            platforms::closest_match(std::regex_replace(path, index, "[*]"), folded);
+        if (!best.empty()) msg += "; did you mean '" + best + "'?";
+        throw input_error(m.where, "metrics." + m.name, msg);
+      }
 }
 
 void runner::generate_workloads() {

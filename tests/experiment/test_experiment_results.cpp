@@ -39,7 +39,10 @@ experiment_spec spec() {
           "  cycles: {value: total_cycles, compare: speedup}\n"
           "  l2: {value: 'sum(blocks.gpu.l2[*].accesses)'}\n"
           "  hit: {value: ipc, compare: difference}\n"
-          "  raw: {value: ipc, compare: none}\n");
+          "  raw: {value: ipc, compare: none}\n"
+          "paper:\n"
+          "  - {metric: cycles, platform: fermi, configuration: fast, value: 3, source: s}\n"
+          "  - {metric: raw, platform: fermi, configuration: fast, value: 6, source: s}\n");
   return load_experiment(path);
 }
 
@@ -96,6 +99,13 @@ TEST(experiment_results, compares_with_the_baseline_and_takes_means) {
   EXPECT_DOUBLE_EQ(*cell("raw", 1, "b").value, 5.0);
   EXPECT_NEAR(*cell("raw", 1, "geomean").value, 17.0 / 3.0, 1e-12);
   EXPECT_EQ(res.failed(), 0u);
+  // A paper value stands beside the compared value, or beside the value of a metric that is
+  // not compared.
+  const auto metric = [&](const char* m) {
+    return std::size_t(x.find_metric(m) - x.metrics.data());
+  };
+  EXPECT_NEAR(*res.paper_side(metric("cycles"), 0, 1, "geomean"), std::cbrt(16.0), 1e-12);
+  EXPECT_NEAR(*res.paper_side(metric("raw"), 0, 1, "geomean"), 17.0 / 3.0, 1e-12);
 }
 
 TEST(experiment_results, a_failed_point_leaves_its_cells_empty_and_the_mean_says_so) {

@@ -525,7 +525,7 @@ TEST(cli, bad_power_policy) {
   expect_bad(mutate("pw_policy", "  policy: always_on", "  policy: snoze"), "pw_policy",
              "power.policy",
              "unknown policy 'snoze' (one of always_on, idle_timeout, snooze, snooze_bank, "
-             "snooze_block)",
+             "snooze_block, slumber, wrf)",
              0, 11);
   // A policy per block type: each error at its own key.
   expect_bad(mutate("pw_type", "  policy: always_on",
@@ -536,6 +536,20 @@ TEST(cli, bad_power_policy) {
                     "  policy: {l1_cache: {type: snooze, granularity: line}}"),
              "pw_param", "power.policy.l1_cache.granularity", "expected bank or block, got 'line'",
              0, 50);
+  // Slumber's parameters, and a register file without its states.
+  expect_bad(mutate("pw_slumber", "  policy: always_on",
+                    "  policy: {smx: {type: slumber, counter_bits: 40}}"),
+             "pw_slumber", "power.policy.smx.counter_bits", "expected 1..20 bits", 0, 47);
+  expect_bad(mutate("pw_slumber_key", "  policy: always_on",
+                    "  policy: {smx: {type: wrf, wake: 3cycles}}"),
+             "pw_slumber_key", "power.policy.smx.wake",
+             "unknown key 'wake' (wrf takes counter_bits, l1_latency", 0, 35);
+  expect_bad(mutate("pw_slumber_state", "  policy: always_on",
+                    "  policy: {smx: {type: slumber, ds_state: drowsy}}"),
+             "pw_slumber_state", "power.policy.smx",
+             "slumber needs a state 'drowsy' (not the first) in "
+             "power.components.smx.register_file.states",
+             0, 12);
 }
 
 TEST(cli, bad_power_granularity) {

@@ -1,0 +1,114 @@
+#include "models/core/register_file.h"
+
+#include <algorithm>
+
+#include "traces/register_hints.h"
+
+namespace gputlm::core {
+
+using traces::warp_instruction;
+
+void register_file::manage(pm::slumber_control_unit& unit, std::uint32_t warp_slots) {
+  m_unit = &unit;
+  unit.configure(warp_slots, m_banks.banks());
+  m_hints.resize(warp_slots);
+  m_scratch.assign(65536, 0);
+}
+
+void register_file::allocate(std::uint32_t warp, const traces::warp_trace& trace,
+                             std::uint32_t nregs, std::uint64_t cycle) {
+  if (nregs == 0)  // the trace does not say: the registers its instructions name
+    for (const warp_instruction& in : trace.insts) {
+      for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+        if (in.src[k] < 255) nregs = std::max<std::uint32_t>(nregs, in.src[k] + 1u);
+      for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+        if (in.dst[k] < 255) nregs = std::max<std::uint32_t>(nregs, in.dst[k] + 1u);
+    }
+  m_unit->allocate(warp, nregs, cycle);
+  traces::warp_register_hints(trace, m_hints[warp], m_scratch);
+}
+
+bool register_file::managed(std::uint32_t warp, std::uint16_t reg) {
+  if (reg >= 255) return false;  // RZ and "no register"
+  if (m_unit->tracked(warp, reg)) return true;
+  ++m_unit->stats().untracked_accesses;
+  return false;
+}
+
+bool register_file::dead_after(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
+                               std::uint16_t reg) const {
+  std::uint16_t regs[6];
+  bool reads[6];
+  const std::size_t n = traces::registers_of(in, regs, reads);
+  for (std::size_t r = 0; r < n; ++r)
+    if (regs[r] == reg) return (m_hints[warp][i] >> r) & 1;
+  return false;
+}
+
+std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t scheduler,
+                                           std::uint32_t i, const warp_instruction& in,
+                                           std::uint64_t landed, std::uint64_t cycle) {
+  // When the scheduler's lookahead saw it: WRF at decode, Slumber once it was in the buffer
+  // and about to be ready (ready_seen).
+  std::uint64_t ready = landed;
+  if (!m_unit->wrf()) {
+    for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
+      if (tracked(warp, in.src[k])) ready = std::max(ready, m_unit->ready_seen(warp, in.src[k]));
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      if (tracked(warp, in.dst[k])) ready = std::max(ready, m_unit->ready_seen(warp, in.dst[k]));
+  }
+  m_unit->issued(warp, i, std::min(ready, cycle), cycle);
+  std::uint64_t wait = 0;
+  for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k) {
+    const std::uint16_t r = in.src[k];
+    if (!managed(warp, r)) continue;
+    bool repeat = false;  // a register named twice is read once
+    for (std::uint32_t j = 0; j < k; ++j) repeat = repeat || in.src[j] == r;
+    if (repeat) continue;
+    wait = std::max(wait, m_unit->read(warp, r, bank_of(r, warp, scheduler), cycle, i));
+  }
+  return wait;
+}
+
+void register_file::operands_idle(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
+                                  std::uint64_t cycle, const outlook& o) {
+  std::uint16_t regs[6];
+  bool reads[6];
+  const std::size_t n = traces::registers_of(in, regs, reads);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!reads[r] || !tracked(warp, regs[r])) continue;
+    bool written = false;  // a destination too: its write decides
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      written = written || in.dst[k] == regs[r];
+    if (!written) m_unit->after_access(warp, regs[r], cycle, (m_hints[warp][i] >> r) & 1, o, i + 1);
+  }
+}
+
+std::uint64_t register_file::fixed_results(std::uint32_t warp, std::uint32_t scheduler,
+                                           std::uint32_t i, const warp_instruction& in,
+                                           std::uint64_t cycle, std::uint64_t latency,
+                                           std::uint64_t result, const warp_instruction* next) {
+  std::uint64_t wait = 0;
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) {
+    const std::uint16_t r = in.dst[k];
+    if (!managed(warp, r)) continue;
+    bool next_reads = false;
+    if (next)
+      for (std::uint32_t j = 0; j < next->num_src && j < 4; ++j)
+        next_reads = next_reads || next->src[j] == r;
+    wait = std::max(wait, m_unit->fixed_destination(warp, r, bank_of(r, warp, scheduler), cycle, i,
+                                                    latency, result, next_reads));
+  }
+  return wait;
+}
+
+void register_file::load_results(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
+                                 std::uint64_t cycle) {
+  for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) {
+    const std::uint16_t r = in.dst[k];
+    if (!managed(warp, r)) continue;
+    m_unit->load_destination(warp, r, cycle, i);
+  }
+}
+
+}  // namespace gputlm::core

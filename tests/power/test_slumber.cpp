@@ -1,0 +1,220 @@
+// The Slumber control unit on a hand-written warp, at 1 GHz (cycles are ns), with Table 6.1's
+// states on a register file of 8 warp registers: ON 1 mW, SS 0.94 mW (wake-up 4 cycles), DS
+// 0.42 mW (13), OFF 0 W (16), no transition energy; the MSHR tracker's latencies given (L1
+// 20, L2 200, DRAM 400 cycles). Each test drives the unit as the SMX does (reads at issue
+// with the scheduler's lookahead, destinations at issue, write-backs, warp exit, TB end) and
+// checks the mode each rule chooses, the cycles it stays there (what the counter says), the
+// waits of accesses that find a register asleep and the energy, all worked out by hand
+// from the rules of slumber_control_unit.h (docs/power.md, "Slumber").
+#include <gtest/gtest.h>
+
+#include "models/common/mem_request.h"
+#include "models/power/slumber_control_unit.h"
+#include "tests/memory/mem_testbench.h"
+
+using namespace gputlm;
+using gputlm::pm::slumber_control_unit;
+
+namespace {
+constexpr std::uint64_t ns = 1000000;  // fs per cycle
+constexpr std::uint32_t on = 0, ss = 1, ds = 2, off = 3;
+
+struct bench {
+  test::block_env env;
+  clock_domain& clk = env.clock("core", 1e9);
+  pm::power_component rf{"smx.register_file",
+                         {{"on", 1e-3, 0, 0},
+                          {"shallow_sleep", 0.94e-3, 4, 0},
+                          {"deep_sleep", 0.42e-3, 13, 0},
+                          {"off", 0.0, 16, 0}},
+                         {{"read", 0.0}, {"write", 0.0}},
+                         pm::operating_point{1.0, ns},
+                         8};
+  std::unique_ptr<slumber_control_unit> unit;
+  explicit bench(bool wrf = false) {
+    pm::slumber_params p;
+    p.wrf = wrf;
+    p.l1_latency = 20;
+    p.l2_latency = 200;
+    p.dram_latency = 400;
+    unit = std::make_unique<slumber_control_unit>("slumber", p, clk);
+    unit->configure(2, 4);
+    unit->control(rf, ss, ds, off);
+  }
+  // Element-cycles spent in `state` up to `cycle` (after settling there).
+  double cycles_in(std::uint32_t state, std::uint64_t cycle) {
+    unit->settle(cycle * ns);
+    return rf.residency_seconds(state, cycle * ns) * 1e9;
+  }
+  const slumber_control_unit::statistics& s() const { return unit->stats(); }
+};
+}  // namespace
+
+TEST(slumber, alu_destinations_sleep_as_deep_as_their_latency_allows) {
+  // Four ALU results issued at 100 into registers the lookahead woke at 0 (ON at 16):
+  // latency 2 (a branch: ON), 6 (SS: 4 <= 6 < 13), 15 (DS: 13 <= 15 < 16), 153 (an integer
+  // division: OFF, the next access being this write). Each counter wakes its register to
+  // ON exactly at the result (fire = 100 + latency - wake-up): no write waits. After the
+  // write the warp's next instruction does not read it: SS until the end at 400.
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 8, 0));
+  const std::uint64_t latency[4] = {2, 6, 15, 153};
+  for (std::uint16_t r = 0; r < 4; ++r) {
+    b.unit->issued(0, r, 0, 100);  // instruction r, in the lookahead from 0
+    EXPECT_EQ(b.unit->fixed_destination(0, r, 0, 100, r, latency[r], 100 + latency[r], false), 0u)
+        << r;
+  }
+  EXPECT_EQ(b.unit->written(0, 3), 253u);
+  // ON:  R0 [0,102)  R1 [0,100)+[102,106)  R2 [0,100)+[102,115)  R3 [0,100)+[237,253)
+  // SS:  R0 [102,400)  R1 [100,102)+[106,400)  R2 [115,400)  R3 [253,400)
+  // DS:  R2 [100,102)     OFF: R3 [100,237), R4..R7 [0,400)
+  EXPECT_DOUBLE_EQ(b.cycles_in(on, 400), 102 + 104 + 113 + 116);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ss, 400), 298 + 296 + 285 + 147);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 400), 2);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 400), 137 + 4 * 400);
+  EXPECT_EQ(b.s().idle_ss.value(), 1026u);
+  EXPECT_EQ(b.s().idle_ds.value(), 2u);
+  EXPECT_EQ(b.s().idle_off.value(), 1737u);
+  EXPECT_EQ(b.s().wakes.value(), 7u);  // four by the lookahead, three by their counters
+  EXPECT_EQ(b.s().write_waits.value(), 0u);
+  // Energy = sum of residency x state power (mW x ns = pJ).
+  EXPECT_NEAR(b.rf.static_joules(400 * ns), (435 * 1.0 + 1026 * 0.94 + 2 * 0.42) * 1e-12, 1e-18);
+}
+
+TEST(slumber, a_load_missing_l1_and_l2_powers_its_destination_off_until_the_counter) {
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 4, 0));  // R0..R3; registers 4..7 stay unallocated (OFF)
+  // 100: LD R0, [R1] (instruction 0, in the lookahead from 0). R1 is read (woken at 0: no
+  // wait). R0 stays ON for the L1 lookup (20 cycles), then, the tracker predicting an L2 hit
+  // (200), is OFF with its counter firing at 120 + 180 - 16 = 284: ON at 300, the
+  // predicted return.
+  b.unit->issued(0, 0, 0, 100);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 100, 0), 0u);
+  b.unit->load_destination(0, 0, 100, 0);
+  EXPECT_EQ(b.unit->load_due(0), 300u);
+  // R1's next access is a read and the warp's next instruction waits for the load (200
+  // cycles): DS, its counter firing at 300 - 13 = 287 to bring it to SS by 296, SS's
+  // wake-up before the predicted return.
+  b.unit->after_access(0, 1, 100, false, {200, true}, 1);
+  // 450: the data come from DRAM (an L2 miss). R0 has been ON since 300: no wait.
+  b.unit->load_answered(0, 100, 450, mem_request::by_dram);
+  EXPECT_EQ(b.unit->load_written(0, 0, 0, 450, mem_request::by_dram), 0u);
+  b.unit->after_access(0, 0, 450, false, {0, true}, 1);  // the next one is ready: ON
+  // 451: IMUL R2, R0, R1 (instruction 1) issues the cycle it became ready: R1 (SS since
+  // 287) wakes only now and the read waits its 4 cycles.
+  b.unit->issued(0, 1, 451, 451);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 451, 1), 4u);
+  EXPECT_EQ(b.unit->read(0, 0, 0, 451, 1), 0u);
+  // 500: LD R2 (instruction 2, about to be ready from 480: R2, OFF since its allocation,
+  // wakes then and is ON at 496) with the tracker at "L2 miss": predicted 400, OFF from 520
+  // with its counter firing at 520 + 380 - 16 = 884. The data come early (an L2 hit at
+  // 600): the write wakes R2 on demand and waits the 16 cycles of OFF.
+  b.unit->issued(0, 2, 480, 500);
+  b.unit->load_destination(0, 2, 500, 2);
+  EXPECT_EQ(b.unit->load_due(0), 900u);
+  b.unit->load_answered(0, 500, 600, mem_request::by_l2);
+  EXPECT_EQ(b.unit->load_written(0, 2, 0, 600, mem_request::by_l2), 16u);
+  EXPECT_EQ(b.unit->written(0, 2), 616u);
+  b.unit->after_access(0, 2, 616, false, {0, true}, 3);
+  // R0: ON [0,120) OFF [120,284) ON [284,1000); R1: ON [0,100) DS [100,287) SS [287,451)
+  // ON [451,1000); R2: OFF [0,480) ON [480,520) OFF [520,600) ON [600,1000); R3 and
+  // R4..R7 OFF.
+  EXPECT_DOUBLE_EQ(b.cycles_in(on, 1000), 836 + 649 + 440);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 1000), 187);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ss, 1000), 164);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 1000), 164 + 560 + 1000 + 4000);
+  EXPECT_EQ(b.s().idle_off.value(), 164u + 560 + 1000);  // allocated registers only
+  EXPECT_EQ(b.s().read_waits.value(), 1u);
+  EXPECT_EQ(b.s().wake_wait_cycles.value(), 4u);
+  EXPECT_EQ(b.s().write_waits.value(), 1u);
+  EXPECT_EQ(b.s().write_wait_cycles.value(), 16u);
+  EXPECT_EQ(b.s().wakes.value(), 6u);
+}
+
+TEST(slumber, dead_registers_power_gate_and_an_exited_warp_is_off) {
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20);
+  EXPECT_EQ(b.unit->read(0, 0, 0, 20, 0), 0u);
+  EXPECT_EQ(b.unit->read(0, 1, 1, 20, 0), 0u);
+  // 100 idle cycles ahead: R0's next access is a write (OFF), R1's a read (DS).
+  b.unit->after_access(0, 0, 20, true, {100, true}, 1);
+  b.unit->after_access(0, 1, 20, false, {100, true}, 1);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::off), 7u);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::ds), 1u);
+  b.unit->warp_exited(0, 60);  // every register of the warp OFF
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::off), 8u);
+  b.unit->release(0, 80);  // the TB's registers freed: unallocated, OFF
+  EXPECT_DOUBLE_EQ(b.cycles_in(on, 100), 40);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 100), 40);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 100), 80 + 40 + 600);
+  EXPECT_EQ(b.s().idle_off.value(), 40u + 20 + 20);
+  EXPECT_EQ(b.s().idle_ds.value(), 40u);
+}
+
+TEST(slumber, the_lookahead_wakes_a_warps_sleeping_registers_when_it_is_about_to_issue) {
+  // R1, read at 20 with the warp's next instruction 6 cycles away, sleeps in SS. The warp's
+  // next instruction (1, not using R1) is about to be ready at 26: the lookahead wakes the
+  // warp's SS registers then, so instruction 2 reads R1 at 40 without waiting.
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, false, {6, true}, 1);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::ss), 1u);
+  b.unit->issued(0, 1, 26, 27);
+  b.unit->issued(0, 2, 40, 40);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 40, 2), 0u);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ss, 50), 6);
+  EXPECT_EQ(b.s().idle_ss.value(), 6u);
+}
+
+TEST(slumber, the_ten_bit_counter_saturates) {
+  // A predicted idleness of 5000 cycles: the counter fires after at most 1023 cycles, so R1
+  // (DS from 20) is in SS from 1043; read at 2000 as soon as ready, it waits SS's 4 cycles.
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, false, {5000, true}, 1);
+  b.unit->issued(0, 1, 2000, 2000);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 2000, 1), 4u);
+  EXPECT_EQ(b.s().idle_ds.value(), 1023u);
+  EXPECT_EQ(b.s().idle_ss.value(), 2000u - 1043);
+}
+
+TEST(slumber, wrf_makes_every_register_drowsy_after_each_access) {
+  // The same load as above under WRF: allocated registers drowsy (DS); the instruction's
+  // registers start waking when it is decoded (90), 13 cycles; the load's destination stays
+  // ON until written (write-conservative); after each access the register is drowsy again.
+  bench b(true);
+  ASSERT_TRUE(b.unit->allocate(0, 4, 0));
+  b.unit->issued(0, 0, 90, 100);                 // decoded at 90
+  EXPECT_EQ(b.unit->read(0, 1, 0, 100, 0), 3u);  // ON at 103
+  b.unit->load_destination(0, 0, 100, 0);
+  b.unit->after_access(0, 1, 103, false, {200, true}, 1);
+  b.unit->load_answered(0, 100, 450, mem_request::by_dram);
+  EXPECT_EQ(b.unit->load_written(0, 0, 0, 450, mem_request::by_dram), 0u);
+  b.unit->after_access(0, 0, 450, false, {0, true}, 1);
+  b.unit->issued(0, 1, 440, 451);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 451, 1), 2u);  // decoded at 440: ON at 453
+  // R0: DS [0,90) ON [90,450) DS [450,500); R1: DS [0,90) ON [90,103) DS [103,440)
+  // ON [440,500); R2, R3 DS; R4..R7 unallocated, OFF.
+  EXPECT_DOUBLE_EQ(b.cycles_in(on, 500), 360 + 73);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 500), 140 + 427 + 1000);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ss, 500), 0);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 500), 2000);
+  EXPECT_EQ(b.s().read_waits.value(), 2u);
+  EXPECT_EQ(b.s().wake_wait_cycles.value(), 5u);
+}
+
+TEST(slumber, registers_are_allocated_first_fit_and_counted_when_they_do_not_fit) {
+  bench b;
+  EXPECT_TRUE(b.unit->allocate(0, 5, 0));
+  EXPECT_FALSE(b.unit->allocate(1, 4, 0));  // 3 left
+  EXPECT_EQ(b.s().unplaced_warps.value(), 1u);
+  EXPECT_FALSE(b.unit->tracked(1, 0));
+  b.unit->release(0, 10);
+  EXPECT_TRUE(b.unit->allocate(1, 4, 10));
+  EXPECT_TRUE(b.unit->tracked(1, 3));
+}

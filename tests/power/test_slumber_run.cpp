@@ -1,0 +1,104 @@
+// Slumber and WRF in a whole GPU through `gputlm run` (the GTX480, bundled samples): the
+// control unit's own count of register-cycles in SS and DS agrees with the residency the
+// register file's power component accumulated from the state changes (two accounts of the
+// same time); WRF never uses SS; the register file's leakage falls below always-on's; the
+// waveform's register counts add up to the file's 1024 registers at every change; with
+// always_on nothing of Slumber appears.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/common/run_command.h"
+
+using namespace gputlm::testing;
+
+namespace {
+nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag) {
+  const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
+  auto r = run_command(gputlm_bin() + " run " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " +
+                           GPUTLM_SOURCE_DIR "/traces/samples/" + trace +
+                           " --no-wall-clock --no-tb-log " + sets + " --stats " + stats,
+                       tag);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(slurp(stats));
+}
+
+double rf_static(const nlohmann::json& j) {
+  double sum = 0;
+  for (const auto& [name, b] : j["blocks"].items())
+    if (b.contains("power.register_file.static_joules"))
+      sum += b["power.register_file.static_joules"].get<double>();
+  return sum;
+}
+}  // namespace
+
+TEST(slumber_run, the_unit_and_the_power_component_account_the_same_sleep) {
+  for (const char* trace : {"vectoradd", "sgemm_tiled"}) {
+    const auto base = run(trace, "", std::string("slumber_base_") + trace);
+    for (const char* policy : {"slumber", "wrf"}) {
+      const auto j = run(trace, std::string("--set power.policy.smx=") + policy,
+                         std::string("slumber_run_") + policy + "_" + trace);
+      int smxs = 0;
+      for (const auto& [name, b] : j["blocks"].items()) {
+        if (!b.contains("slumber.reads")) continue;
+        ++smxs;
+        const double ss = b["slumber.idle_ss_cycles"].get<double>();
+        const double ds = b["slumber.idle_ds_cycles"].get<double>();
+        const double res_ss = b["power.register_file.residency.shallow_sleep"].get<double>();
+        const double res_ds = b["power.register_file.residency.deep_sleep"].get<double>();
+        if (ss + ds > 0) {
+          EXPECT_NEAR(ss / (ss + ds), res_ss / (res_ss + res_ds), 1e-9) << policy << name;
+        }
+        double total = 0;
+        for (const char* s : {"on", "shallow_sleep", "deep_sleep", "off"})
+          total += b["power.register_file.residency." + std::string(s)].get<double>();
+        EXPECT_NEAR(total, 1.0, 1e-9) << name;
+        if (std::string(policy) == "wrf") {
+          EXPECT_EQ(ss, 0) << name;
+        }
+        EXPECT_LE(b["slumber.idle_periods_over_16"].get<double>(),
+                  b["slumber.idle_periods"].get<double>());
+      }
+      EXPECT_EQ(smxs, 15) << policy;
+      EXPECT_LT(rf_static(j), rf_static(base)) << policy << " " << trace;
+    }
+    for (const auto& [name, b] : base["blocks"].items())
+      EXPECT_FALSE(b.contains("slumber.reads")) << name;
+  }
+}
+
+TEST(slumber_run, the_waveform_counts_every_register_once) {
+  const std::string dir = std::string(GPUTLM_TEST_TMP) + "/";
+  run("vectoradd",
+      "--set power.policy.smx=slumber --vcd " + dir + "slumber.vcd --trace 'smx[0].slumber.*'",
+      "slumber_traced");
+  std::istringstream vcd(slurp(dir + "slumber.vcd"));
+  std::string line;
+  std::map<std::string, long> value;  // by identifier code
+  int signals = 0, changes = 0;
+  bool dumping = false;
+  while (std::getline(vcd, line)) {
+    if (line.rfind("$var", 0) == 0) {
+      std::istringstream v(line);
+      std::string var, wire, width, code;
+      v >> var >> wire >> width >> code;
+      value[code] = 0;
+      ++signals;
+    } else if (line.rfind("#", 0) == 0) {
+      if (dumping) {
+        long sum = 0;
+        for (const auto& [c, x] : value) sum += x;
+        EXPECT_EQ(sum, 1024) << line;
+        ++changes;
+      }
+      dumping = true;
+    } else if (dumping && line.size() > 2 && line[0] == 'b') {
+      const auto sp = line.find(' ');
+      value[line.substr(sp + 1)] = std::stol(line.substr(1, sp - 1), nullptr, 2);
+    }
+  }
+  EXPECT_EQ(signals, 4);
+  EXPECT_GT(changes, 10);
+}
