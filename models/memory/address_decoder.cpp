@@ -93,6 +93,8 @@ address_decoder::address_decoder(const std::string& map, std::uint32_t channels,
   }
   m_row = field(row_mask);
   m_bank = field(bank_mask);
+  for (unsigned b = 0; b < 64 && (1u << m_sub_bits) < m_subs && m_sub_bits < 6; ++b)
+    if (bank_mask >> b & 1) m_sub_bit[m_sub_bits++] = b;
   m_col = field(col_mask);
   // ipoly hashes over the next power of two (16, 32 or 64) of all sub-partitions.
   while (m_ipoly_size < m_channels * m_subs && m_ipoly_size < 64) m_ipoly_size <<= 1;

@@ -39,6 +39,19 @@ class address_decoder {
   dram_address decode(std::uint64_t addr) const;
   // The sub-partition alone (what the interconnect routes by).
   std::uint32_t sub_partition(std::uint64_t addr) const;
+  // The address within its sub-partition: the channel's share of the interleaving chunk
+  // removed (as decode() does) and then the bank bits that pick the sub-partition (the
+  // lowest log2(subs) of B), as GPGPU-Sim's addrdec partition_address() computes it for the
+  // L2's set index (l2_cache_config::set_index).
+  std::uint64_t partition_address(std::uint64_t addr) const {
+    const std::uint64_t low = addr & ((std::uint64_t(1) << m_bit) - 1);
+    std::uint64_t a = (((addr >> m_bit) / m_channels) << m_bit) | low;
+    for (unsigned k = m_sub_bits; k-- > 0;) {  // from the highest removed bit down
+      const unsigned b = m_sub_bit[k];
+      a = ((a >> (b + 1)) << b) | (a & ((std::uint64_t(1) << b) - 1));
+    }
+    return a;
+  }
   std::uint32_t channels() const { return m_channels; }
   std::uint32_t sub_partitions() const { return m_channels * m_subs; }
   std::uint32_t banks() const { return 1u << m_bank_bits; }
@@ -58,7 +71,8 @@ class address_decoder {
     explicit field(std::uint64_t mask = 0);
     std::uint32_t gather(std::uint64_t v) const {
       std::uint64_t out = 0;
-      for (std::uint8_t i = 0; i < count; ++i) out |= (v >> runs[i].from & runs[i].mask) << runs[i].to;
+      for (std::uint8_t i = 0; i < count; ++i)
+        out |= (v >> runs[i].from & runs[i].mask) << runs[i].to;
       return static_cast<std::uint32_t>(out);
     }
   };
@@ -71,6 +85,10 @@ class address_decoder {
   unsigned m_bit = 0;
   field m_row, m_bank, m_col;
   unsigned m_bank_bits = 0;
+  // The address bits (of the address with the channel removed) that pick the sub-partition,
+  // ascending.
+  unsigned m_sub_bit[6] = {};
+  unsigned m_sub_bits = 0;
   std::uint32_t m_ipoly_size = 16;
   ipoly_hasher m_ipoly{16};  // over m_ipoly_size
 };

@@ -72,6 +72,7 @@ tag_array::tag_array(const cache_geometry& g)
 }
 
 std::uint32_t tag_array::set_of(std::uint64_t addr) const {
+  if (m_g.partition) addr = m_g.partition->partition_address(addr);
   if (m_g.index == index_function::ipoly) return m_ipoly(addr >> m_line_log2);
   return set_index(m_g.index, addr, m_g.sets, m_line_log2);
 }

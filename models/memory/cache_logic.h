@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/memory/address_decoder.h"
 #include "models/memory/mshr_table.h"
 #include "models/memory/set_index.h"
 
@@ -46,6 +47,9 @@ struct cache_geometry {
   // GPGPU-Sim's -gpgpu_l1_cache_write_ratio (tag_array::probe): a dirty line may be a victim
   // only once at least this % of the array's lines are dirty (0: any line; the L2 uses 0).
   std::uint32_t dirty_cap_percent = 0;
+  // An L2 bank: the set index is taken from the address within the sub-partition
+  // (address_decoder::partition_address), as GPGPU-Sim's L2 does; null: from the address.
+  const address_decoder* partition = nullptr;
 };
 
 struct cache_line {
@@ -127,8 +131,7 @@ class tag_array {
     return static_cast<std::uint16_t>(std::size_t(idx) - std::size_t(l.set) * m_g.ways);
   }
   // Sets or clears way `w`'s bit in the bitmask (m_empty or m_reserved) of `set`.
-  void set_way_bit(std::vector<std::uint64_t>& mask, std::uint32_t set, std::uint32_t w,
-                   bool on) {
+  void set_way_bit(std::vector<std::uint64_t>& mask, std::uint32_t set, std::uint32_t w, bool on) {
     std::uint64_t& word = mask[std::size_t(set) * m_words + w / 64];
     const std::uint64_t bit = 1ull << (w % 64);
     word = on ? word | bit : word & ~bit;

@@ -32,8 +32,19 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
 
 void l2_cache::validate() {
   m_cache.validate();
-  m_logic = std::make_unique<cache_logic>(m_cache.geometry());
-  m_power = std::make_unique<cache_power>(*this, m_cache.geometry());
+  cache_geometry geometry = m_cache.geometry();
+  if (!m_address_map->empty()) {
+    const std::string err = address_decoder::check(*m_address_map);
+    m_address_map.require(err.empty(), err);
+    m_channels.require(*m_channels >= 1 && *m_channels <= 4096, "must be 1..4096");
+    m_sub_partitions.require(*m_sub_partitions >= 1 && *m_sub_partitions <= 64, "must be 1..64");
+    m_partition =
+        std::make_unique<address_decoder>(*m_address_map, static_cast<std::uint32_t>(*m_channels),
+                                          static_cast<std::uint32_t>(*m_sub_partitions));
+    geometry.partition = m_partition.get();
+  }
+  m_logic = std::make_unique<cache_logic>(geometry);
+  m_power = std::make_unique<cache_power>(*this, geometry);
   // Snooze's L2: OFF when the GPU has no kernel left ("kernel exit").
   if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, true);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
@@ -67,14 +78,15 @@ void l2_cache::add_traces(vcd_writer& vcd) {
 std::string l2_cache::pending_work() const {
   if (!busy()) return {};
   const mshr_table& m = m_logic->mshr();
-  return "in " + std::to_string(m_in.size()) + (m_head_failed ? " (head failed)" : "") + ", held " +
-         std::to_string(m_held ? 1 : 0) + "; towards the DRAM " + std::to_string(m_to_dram.size()) +
-         m_down.wait_note() + "; out " + std::to_string(m_out.size()) + m_up.wait_note() +
-         "; MSHRs " + std::to_string(m.used()) + "/" + std::to_string(m.capacity());
+  return "ROP " + std::to_string(m_rop.size()) + ", in " + std::to_string(m_in.size()) +
+         (m_head_failed ? " (head failed)" : "") + ", held " + std::to_string(m_held ? 1 : 0) +
+         "; towards the DRAM " + std::to_string(m_to_dram.size()) + m_down.wait_note() + "; out " +
+         std::to_string(m_out.size()) + m_up.wait_note() + "; MSHRs " + std::to_string(m.used()) +
+         "/" + std::to_string(m.capacity());
 }
 
 bool l2_cache::busy() const {
-  return m_held || !m_in.empty() || !m_to_dram.empty() || !m_out.empty() ||
+  return m_held || !m_rop.empty() || !m_in.empty() || !m_to_dram.empty() || !m_out.empty() ||
          m_logic->mshr().used() > 0;
 }
 
@@ -102,14 +114,15 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
                                      sc_core::sc_time&) {
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
-    if (m_in.size() < m_hot.icnt_to_l2 && !m_held) {
-      m_in.push({now + m_hot.rop_latency, &gp});
-      m_trace_in.set(static_cast<unsigned>(m_in.size()));  // run() may not wake until later
-      wake_at(m_in.front().at);
+    if (!m_held && can_admit(now)) {
+      m_admitted_at = now;
+      m_rop.push({now + m_hot.rop_latency, &gp});
+      wake_at(m_rop.front().at);
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
     m_held = &gp;
+    wake_at(now + 1);
     return tlm::TLM_ACCEPTED;
   }
   if (ph == tlm::END_RESP) {
@@ -280,28 +293,19 @@ void l2_cache::run() {
   std::uint64_t next = ~std::uint64_t(0);
   bool changed = false;
 
-  // Lookup of the queue head after its ROP delay, one per cycle.
+  // Lookup of the icnt->L2 queue's head, one per cycle.
   if (!m_in.empty()) {
     const timed h = m_in.front();
-    // Snooze: the head leaves the ROP pipeline into the ICNT->L2 queue (the controller saw it
-    // coming through the pipeline).
-    if (m_switch && h.at <= now && m_switch_told != h.gp) {
-      m_switch_told = h.gp;
-      m_switch->request_ready(now_fs() - (now - h.at) * clock().period().value());
-    }
-    if (h.at > now || now < m_next_lookup) {
-      next = std::min(next, std::max(h.at, m_next_lookup));
+    if (now < m_next_lookup) {
+      next = std::min(next, m_next_lookup);
     } else if (m_head_failed && would_fail_again()) {
       // the same outcome as the last try, which has been counted
     } else if (try_access(*h.gp, now)) {
       m_in.pop();
       m_head_failed = false;
-      if (m_switch) {
-        m_switch->input_taken(now_fs(), !m_in.empty() && m_in.front().at <= now);
-        m_switch_told = nullptr;
-      }
+      if (m_switch) m_switch->input_taken(now_fs(), !m_in.empty());
       m_next_lookup = now + 1;
-      if (!m_in.empty()) next = std::min(next, std::max(now + 1, m_in.front().at));
+      if (!m_in.empty()) next = std::min(next, now + 1);
     } else {
       if (m_switch && !m_head_failed)  // Snooze: the failed head sleeps until its set fills
         m_switch->reservation_failed(m_logic->tags().set_of(h.gp->get_address()), now_fs());
@@ -310,15 +314,37 @@ void l2_cache::run() {
     }
   }
 
-  // A request held at the entrance enters once the queue has room.
-  if (m_held && m_in.size() < m_hot.icnt_to_l2) {
-    tlm::tlm_generic_payload* gp = m_held;
-    m_held = nullptr;
-    m_in.push({now + m_hot.rop_latency, gp});
-    next = std::min(next, std::max(m_in.front().at, now + 1));
-    tlm::tlm_phase ph = tlm::END_REQ;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    icnt->nb_transport_bw(*gp, ph, t);
+  // The ROP pipeline's head enters the icnt->L2 queue once its delay is over and the queue
+  // has room, one a cycle (after the cycle's lookup).
+  if (!m_rop.empty()) {
+    const timed r = m_rop.front();
+    if (r.at <= now && m_in.size() < m_hot.icnt_to_l2 && m_rop_moved_at != now) {
+      m_rop.pop();
+      m_rop_moved_at = now;
+      m_in.push({now, r.gp});
+      // Snooze: the request leaves the ROP pipeline (the controller saw it coming).
+      if (m_switch) m_switch->request_ready(now_fs() - (now - r.at) * clock().period().value());
+      next = std::min(next, now + 1);
+      if (!m_rop.empty()) next = std::min(next, std::max(now + 1, m_rop.front().at));
+    } else if (r.at > now || m_rop_moved_at == now) {
+      next = std::min(next, std::max(r.at, now + 1));
+    }  // (else the queue is full: a lookup that frees it runs again the next cycle)
+  }
+
+  // A request held at the entrance enters once it may be admitted.
+  if (m_held) {
+    if (can_admit(now)) {
+      tlm::tlm_generic_payload* gp = m_held;
+      m_held = nullptr;
+      m_admitted_at = now;
+      m_rop.push({now + m_hot.rop_latency, gp});
+      next = std::min(next, std::max(m_rop.front().at, now + 1));
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      icnt->nb_transport_bw(*gp, ph, t);
+    } else if (m_admitted_at == now) {
+      next = std::min(next, now + 1);
+    }  // (else the queue is full: a lookup that frees it runs again the next cycle)
   }
 
   // L2 -> DRAM, one per cycle after dram_latency.

@@ -5,11 +5,16 @@
 // answers. The L2 cache's own miss queue (the cache string's <miss_queue>) is merged into
 // the L2->DRAM queue.
 //
-// A request from the interconnect enters the icnt->L2 queue (END_REQ withheld while it is
-// full), waits rop_latency, and is looked up one per cycle. Hits and accepted writes go to
-// the L2->icnt queue; misses allocate an MSHR entry and send a fill of the missing sectors
-// through the L2->DRAM queue (dram_latency later to the channel); dirty victims are written
-// back. A request that cannot reserve what it needs, or whose answer finds the L2->icnt
+// A request from the interconnect enters the ROP pipeline, a fixed rop_latency delay with
+// no bound of its own, and then the icnt->L2 queue (one request a cycle, when the queue
+// has room), whose head is looked up one per cycle. The interconnect delivers one request
+// a cycle, and only while the icnt->L2 queue has room for a whole line's sectors (4
+// entries; END_REQ withheld otherwise): GPGPU-Sim's memory_sub_partition (l2cache.cc:
+// push into the unbounded m_rop, one move a cycle into m_icnt_L2_queue after the cycle's
+// lookup; gpu-sim.cc admits one packet a cycle while full(SECTOR_CHUNCK_SIZE) is false). Hits and
+// accepted writes go to the L2->icnt queue; misses allocate an MSHR entry and send a fill of the
+// missing sectors through the L2->DRAM queue (dram_latency later to the channel); dirty victims are
+// written back. A request that cannot reserve what it needs, or whose answer finds the L2->icnt
 // queue full, stays at the head of the queue. Atomics are executed here: looked up as
 // reads, they leave their line dirty. Every request gets one BEGIN_RESP.
 // Sockets: `icnt` (target) from the interconnect; `dram` (initiator) to the channel.
@@ -22,6 +27,7 @@
 
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
+#include "models/memory/address_decoder.h"
 #include "models/memory/cache_config.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/cache_power.h"
@@ -81,6 +87,16 @@ class l2_cache : public component {
   param<std::uint64_t> m_icnt_to_l2_queue{*this, "icnt_to_l2_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_dram_queue{*this, "l2_to_dram_queue", 8, "entries"};
   param<std::uint64_t> m_l2_to_icnt_queue{*this, "l2_to_icnt_queue", 8, "entries"};
+  // The set index from the address within the sub-partition (GPGPU-Sim's L2 does so:
+  // l2_cache_config::set_index on addrdec's partition_address): the DRAM's mapping.
+  param<std::string> m_address_map{
+      *this, "address_map", "",
+      "the DRAM's GPGPU-Sim address mapping (as dram.address_map): the set index is taken "
+      "from the address within the sub-partition; empty: from the address itself"};
+  param<std::uint64_t> m_channels{*this, "channels", 1, "DRAM channels (with address_map)"};
+  param<std::uint64_t> m_sub_partitions{*this, "sub_partitions", 1,
+                                        "sub-partitions per channel (with address_map)"};
+  std::unique_ptr<address_decoder> m_partition;
   param<bool> m_warm_from_memcpy{*this, "warm_from_memcpy", false,
                                  "MemcpyHtoD commands fill the copied lines (Accel-Sim: off)"};
 
@@ -93,7 +109,6 @@ class l2_cache : public component {
   // Snooze (power.policy for l2_cache): the data array's tri-modal switch controller.
   pm::snooze_policy* m_snooze = nullptr;
   std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
-  const tlm::tlm_generic_payload* m_switch_told = nullptr;  // the head it was told of
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;
@@ -106,10 +121,18 @@ class l2_cache : public component {
     std::uint64_t rop_latency = 0, dram_latency = 0, line_size = 128, data_port = 1;
     bool sectored = false;
   } m_hot;
-  fifo<timed> m_in{16};                        // icnt -> L2 (ROP delay)
-  fifo<timed> m_to_dram{16};                   // L2 -> DRAM (dram_latency)
-  fifo<timed> m_out{16};                       // L2 -> icnt
-  tlm::tlm_generic_payload* m_held = nullptr;  // BEGIN_REQ waiting for room in m_in
+  fifo<timed> m_rop{16};                             // the ROP pipeline (ready at `at`)
+  fifo<timed> m_in{16};                              // icnt -> L2 (entered at `at`)
+  std::uint64_t m_admitted_at = ~std::uint64_t(0);   // the cycle of the last admission
+  std::uint64_t m_rop_moved_at = ~std::uint64_t(0);  // the cycle of the last ROP exit
+  fifo<timed> m_to_dram{16};                         // L2 -> DRAM (dram_latency)
+  fifo<timed> m_out{16};                             // L2 -> icnt
+  tlm::tlm_generic_payload* m_held = nullptr;        // BEGIN_REQ waiting to be admitted
+  // Whether the interconnect may deliver a request at `now` (see the top).
+  bool can_admit(std::uint64_t now) const {
+    const std::size_t room = m_hot.icnt_to_l2 < 4 ? m_hot.icnt_to_l2 : 4;
+    return m_admitted_at != now && m_in.size() + room <= m_hot.icnt_to_l2;
+  }
   bool m_head_failed = false;
   // A failed head is looked up again only when that could succeed: the tags or MSHRs
   // changed since (a fill, warming, an atomic's dirty line), the queue towards the DRAM

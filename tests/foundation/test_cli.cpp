@@ -552,6 +552,16 @@ TEST(cli, bad_power_policy) {
              0, 12);
 }
 
+TEST(cli, bad_l2_partition_map) {
+  // The L2's set index within the sub-partition: a malformed DRAM map is an error at its key.
+  expect_bad(
+      mutate("l2_map", "    channels: 6                    # = dram count\n", "    channels: 0\n"),
+      "l2_map", "gpu.l2[0].channels", "must be 1..4096", 0, 5);
+  expect_bad(mutate("l2_map_text", "CCSSSSSS\"  # = dram.address_map: set index",
+                    "CCSSSSSQ\"  # = dram.address_map: set index"),
+             "l2_map_text", "gpu.l2[0].address_map", "", 0, 5);
+}
+
 TEST(cli, bad_power_granularity) {
   expect_bad(mutate("pw_gran", "granularity: 32B", "granularity: 48B"), "pw_gran",
              "power.components.l1_cache.data.granularity", "does not divide", 0, 0);
@@ -674,7 +684,7 @@ TEST(cli, watchdog) {
   // The report says where the work is: the SMXs' warps, and the memory side's queues.
   for (const char* line :
        {"\n  gpu.smx[0]: 2 live warps, ", "\n  gpu.smx[0].l1: input ", "; MSHRs 2/64\n",
-        "\n  gpu.icnt: packets in flight ", "\n  gpu.l2[4]: in "})
+        "\n  gpu.icnt: packets in flight ", "\n  gpu.l2[4]: ROP "})
     EXPECT_NE(("\n" + trip.err).find(line), std::string::npos) << line << "\n" << trip.err;
 
   for (const char* bad : {"abc", "-1", "12x", "\"\""}) {

@@ -50,6 +50,30 @@ inline std::map<std::string, std::string> fermi_l1_params(
   return p;
 }
 
+// A GTX480-like L2 bank of the block tests (64 KiB, 64 sets x 8 ways of 128 B, sectored,
+// write-back, 32 MSHRs merging 4, a 32 B data port, ROP delay 10 cycles, no DRAM delay),
+// with `extra` values on top.
+inline std::map<std::string, std::string> test_l2_params(
+    std::map<std::string, std::string> extra = {}) {
+  std::map<std::string, std::string> p = {{"size", "64KiB"},
+                                          {"sets", "64"},
+                                          {"ways", "8"},
+                                          {"line_size", "128B"},
+                                          {"sectored", "true"},
+                                          {"replacement", "lru"},
+                                          {"write_policy", "write_back"},
+                                          {"allocate", "on_miss"},
+                                          {"write_allocate", "lazy_fetch_on_read"},
+                                          {"set_index", "linear"},
+                                          {"mshr_entries", "32"},
+                                          {"mshr_merge", "4"},
+                                          {"data_port_width", "32B"},
+                                          {"rop_latency", "10cycles"},
+                                          {"dram_latency", "0cycles"}};
+  for (auto& [k, v] : extra) p[k] = v;
+  return p;
+}
+
 // A power table entry of `block_type`'s component `name`.
 inline pm::component_spec power_entry(const std::string& block_type, const std::string& name,
                                       std::vector<pm::state_spec> states,

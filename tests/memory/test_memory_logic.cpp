@@ -379,113 +379,113 @@ TEST(tag_array, lookup_and_victim_match_a_scan_of_every_way) {
   // Without a dirty-line cap, and with one of 30 % (dirty lines pass as victims only once
   // 30 % of the 4 x ways lines are dirty).
   for (std::uint32_t cap : {0u, 30u})
-  for (std::uint32_t ways : {1u, 2u, 7u, 24u, 64u, 70u, 130u}) {
-    for (bool fifo : {false, true}) {
-      SCOPED_TRACE(testing::Message() << ways << " ways, fifo " << fifo << ", cap " << cap);
-      cache_geometry g;
-      g.sets = 4;
-      g.ways = ways;
-      g.line_size = 128;
-      g.fifo = fifo;
-      g.dirty_cap_percent = cap;
-      tag_array dut(g);
-      std::vector<ref_line> ref(std::size_t(g.sets) * ways);
-      std::uint64_t clock = 0;
-      std::mt19937 rng(ways * 2 + fifo + cap);
-      // Line numbers x and x ^ 0x10001 share a fingerprint (x ^ x>>16 ^ ...), and so do
-      // x and x ^ 0x1000000010000, in the same set (x's low two bits).
-      auto pick = [&] {
-        std::uint64_t x = rng() % (ways * 6 + 8);
-        if (rng() % 3 == 0) x ^= 0x10001ull << 2;
-        if (rng() % 5 == 0) x ^= 0x1000000010000ull << 2;
-        return x * 128;
-      };
-      auto ref_lookup = [&](std::uint64_t line) {
-        const std::size_t base = ((line / 128) % g.sets) * ways;
-        for (std::size_t w = 0; w < ways; ++w)
-          if (ref[base + w].allocated && ref[base + w].line == line) return int(base + w);
-        return -1;
-      };
-      auto ref_victim = [&](std::uint32_t set) {
-        const std::size_t base = std::size_t(set) * ways;
-        std::size_t dirty = 0;
-        for (const ref_line& l : ref) dirty += l.dirty;
-        const bool dirty_ok = dirty * 100 >= cap * ref.size();
-        int best = -1;
-        for (std::size_t w = 0; w < ways; ++w) {
-          const ref_line& l = ref[base + w];
-          if (!l.allocated) return int(base + w);
-          if (l.reserved || (l.dirty && !dirty_ok)) continue;
-          const std::uint64_t rank = fifo ? l.filled : l.used;
-          if (best < 0 || rank < (fifo ? ref[best].filled : ref[best].used)) best = int(base + w);
-        }
-        return best;
-      };
-      int reserved_victims = 0, full_sets = 0, dirty_passed = 0;
-      for (int step = 0; step < 20000; ++step) {
-        const std::uint64_t line = pick();
-        const std::uint32_t set = dut.set_of(line);
-        ASSERT_EQ(set, (line / 128) % g.sets);
-        const int idx = dut.lookup(line, set);
-        ASSERT_EQ(idx, ref_lookup(line)) << "step " << step;
-        const int v = dut.victim(set);
-        ASSERT_EQ(v, ref_victim(set)) << "step " << step;
-        std::size_t dirty = 0;
-        for (const ref_line& l : ref) dirty += l.dirty;
-        ASSERT_EQ(dut.dirty_lines(), dirty) << "step " << step;
-        if (cap != 0 && dirty * 100 < cap * ref.size()) {
+    for (std::uint32_t ways : {1u, 2u, 7u, 24u, 64u, 70u, 130u}) {
+      for (bool fifo : {false, true}) {
+        SCOPED_TRACE(testing::Message() << ways << " ways, fifo " << fifo << ", cap " << cap);
+        cache_geometry g;
+        g.sets = 4;
+        g.ways = ways;
+        g.line_size = 128;
+        g.fifo = fifo;
+        g.dirty_cap_percent = cap;
+        tag_array dut(g);
+        std::vector<ref_line> ref(std::size_t(g.sets) * ways);
+        std::uint64_t clock = 0;
+        std::mt19937 rng(ways * 2 + fifo + cap);
+        // Line numbers x and x ^ 0x10001 share a fingerprint (x ^ x>>16 ^ ...), and so do
+        // x and x ^ 0x1000000010000, in the same set (x's low two bits).
+        auto pick = [&] {
+          std::uint64_t x = rng() % (ways * 6 + 8);
+          if (rng() % 3 == 0) x ^= 0x10001ull << 2;
+          if (rng() % 5 == 0) x ^= 0x1000000010000ull << 2;
+          return x * 128;
+        };
+        auto ref_lookup = [&](std::uint64_t line) {
+          const std::size_t base = ((line / 128) % g.sets) * ways;
+          for (std::size_t w = 0; w < ways; ++w)
+            if (ref[base + w].allocated && ref[base + w].line == line) return int(base + w);
+          return -1;
+        };
+        auto ref_victim = [&](std::uint32_t set) {
+          const std::size_t base = std::size_t(set) * ways;
+          std::size_t dirty = 0;
+          for (const ref_line& l : ref) dirty += l.dirty;
+          const bool dirty_ok = dirty * 100 >= cap * ref.size();
+          int best = -1;
           for (std::size_t w = 0; w < ways; ++w) {
-            const ref_line& l = ref[std::size_t(set) * ways + w];
-            dirty_passed += l.allocated && l.dirty && !l.reserved;
+            const ref_line& l = ref[base + w];
+            if (!l.allocated) return int(base + w);
+            if (l.reserved || (l.dirty && !dirty_ok)) continue;
+            const std::uint64_t rank = fifo ? l.filled : l.used;
+            if (best < 0 || rank < (fifo ? ref[best].filled : ref[best].used)) best = int(base + w);
+          }
+          return best;
+        };
+        int reserved_victims = 0, full_sets = 0, dirty_passed = 0;
+        for (int step = 0; step < 20000; ++step) {
+          const std::uint64_t line = pick();
+          const std::uint32_t set = dut.set_of(line);
+          ASSERT_EQ(set, (line / 128) % g.sets);
+          const int idx = dut.lookup(line, set);
+          ASSERT_EQ(idx, ref_lookup(line)) << "step " << step;
+          const int v = dut.victim(set);
+          ASSERT_EQ(v, ref_victim(set)) << "step " << step;
+          std::size_t dirty = 0;
+          for (const ref_line& l : ref) dirty += l.dirty;
+          ASSERT_EQ(dut.dirty_lines(), dirty) << "step " << step;
+          if (cap != 0 && dirty * 100 < cap * ref.size()) {
+            for (std::size_t w = 0; w < ways; ++w) {
+              const ref_line& l = ref[std::size_t(set) * ways + w];
+              dirty_passed += l.allocated && l.dirty && !l.reserved;
+            }
+          }
+          const unsigned op = rng() % 10;
+          if (idx >= 0 && op < 4) {  // a hit (a write hit in one of three makes the line dirty)
+            dut.touch(idx);
+            ref[idx].used = ++clock;
+            if (rng() % 3 == 0) {
+              dut.mark_dirty(idx, static_cast<std::uint8_t>(1 + rng() % 15));
+              ref[idx].dirty = true;
+            }
+          } else if (idx >= 0 && op < 6) {  // a miss reserves its line until the fill
+            const bool r = !ref[idx].reserved;
+            dut.set_reserved(idx, r);
+            ref[idx].reserved = r;
+          } else if (idx >= 0 && op == 6 && !ref[idx].reserved) {
+            dut.clear(idx);
+            ref[idx] = ref_line{};
+          } else if (idx < 0 && v >= 0 && op < 9) {
+            if (ref[v].allocated) ++full_sets;
+            dut.install(v, line);
+            ++clock;
+            ref[v] = ref_line{true, false, line, clock, clock};
+            if (rng() % 2) {  // reserved at once, as a read miss does
+              dut.set_reserved(v, true);
+              dut.touch(v);
+              ref[v].reserved = true;
+              ref[v].used = ++clock;
+            }
+          } else if (idx < 0 && v < 0) {
+            ++reserved_victims;
+          }
+          // An L1 flush: every unreserved line goes (at the start, of an empty array; and
+          // twice in a row, the second finding nothing to clear).
+          if (step == 0 || step % 997 == 996) {
+            dut.invalidate_all();
+            if (step % 2) dut.invalidate_all();
+            for (ref_line& l : ref)
+              if (!l.reserved) l = ref_line{};
           }
         }
-        const unsigned op = rng() % 10;
-        if (idx >= 0 && op < 4) {  // a hit (a write hit in one of three makes the line dirty)
-          dut.touch(idx);
-          ref[idx].used = ++clock;
-          if (rng() % 3 == 0) {
-            dut.mark_dirty(idx, static_cast<std::uint8_t>(1 + rng() % 15));
-            ref[idx].dirty = true;
-          }
-        } else if (idx >= 0 && op < 6) {  // a miss reserves its line until the fill
-          const bool r = !ref[idx].reserved;
-          dut.set_reserved(idx, r);
-          ref[idx].reserved = r;
-        } else if (idx >= 0 && op == 6 && !ref[idx].reserved) {
-          dut.clear(idx);
-          ref[idx] = ref_line{};
-        } else if (idx < 0 && v >= 0 && op < 9) {
-          if (ref[v].allocated) ++full_sets;
-          dut.install(v, line);
-          ++clock;
-          ref[v] = ref_line{true, false, line, clock, clock};
-          if (rng() % 2) {  // reserved at once, as a read miss does
-            dut.set_reserved(v, true);
-            dut.touch(v);
-            ref[v].reserved = true;
-            ref[v].used = ++clock;
-          }
-        } else if (idx < 0 && v < 0) {
-          ++reserved_victims;
+        EXPECT_GT(full_sets, 100);  // replacements, not only empty ways
+        if (ways <= 2) {
+          EXPECT_GT(reserved_victims, 0);  // sets with every line reserved
         }
-        // An L1 flush: every unreserved line goes (at the start, of an empty array; and
-        // twice in a row, the second finding nothing to clear).
-        if (step == 0 || step % 997 == 996) {
-          dut.invalidate_all();
-          if (step % 2) dut.invalidate_all();
-          for (ref_line& l : ref)
-            if (!l.reserved) l = ref_line{};
+        if (cap != 0) {
+          EXPECT_GT(dirty_passed, 0);  // dirty lines passed over below the cap
         }
-      }
-      EXPECT_GT(full_sets, 100);  // replacements, not only empty ways
-      if (ways <= 2) {
-        EXPECT_GT(reserved_victims, 0);  // sets with every line reserved
-      }
-      if (cap != 0) {
-        EXPECT_GT(dirty_passed, 0);  // dirty lines passed over below the cap
       }
     }
-  }
 }
 
 TEST(cache_logic, a_dirty_line_cap_protects_dirty_lines_until_enough_are_dirty) {
@@ -672,6 +672,31 @@ TEST(address_decoder, gtx480_map_by_hand) {
   EXPECT_EQ(a.row, 1u);
   EXPECT_EQ(a.bank, 0u);
   EXPECT_EQ(d.banks(), 16u);
+}
+
+TEST(address_decoder, the_partition_address_drops_the_channel_and_sub_partition_bits) {
+  // GPGPU-Sim's partition_address on the GTX480 map: Q = (addr >> 8) / 6 stitched under the
+  // low byte, then the sub-partition's bank bit (local bit 8, Q's lowest) removed. 0x12345:
+  // chunk 0x123 = 291, Q = 48, local 0x3045, bit 8 (0) out -> 0x1845; the L2's linear set
+  // (64 sets of 128 B) is then addr[7] | ((Q >> 1) & 31) << 1 = 48.
+  const std::string map =
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS";
+  address_decoder d(map, 6, 2);
+  EXPECT_EQ(d.partition_address(0x12345), 0x1845u);
+  EXPECT_EQ(set_index(index_function::linear, d.partition_address(0x12345), 64, 7), 48u);
+  // Q odd (sub-partition 1): chunk 6 -> Q = 1, bit 8 set and removed.
+  EXPECT_EQ(d.partition_address(6 * 256 + 0x80), 0x80u);
+  // One L2 bank (sub-partition 0 of channel 0) reaches every one of its 64 sets, while the
+  // raw address bits reach 16.
+  std::set<std::uint32_t> within, raw;
+  for (std::uint64_t line = 0; line < 65536; ++line) {
+    const std::uint64_t addr = line * 128;
+    if (d.sub_partition(addr) != 0) continue;
+    within.insert(set_index(index_function::linear, d.partition_address(addr), 64, 7));
+    raw.insert(set_index(index_function::linear, addr, 64, 7));
+  }
+  EXPECT_EQ(within.size(), 64u);
+  EXPECT_EQ(raw.size(), 16u);
 }
 
 TEST(address_decoder, power_of_two_channels_remove_the_channel_bits) {

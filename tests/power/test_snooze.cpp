@@ -207,23 +207,7 @@ struct l2_bench {
   explicit l2_bench(std::vector<tg_request> script, const std::string& policy = "snooze_block")
       : model(spec(policy)) {
     env.power = &model;
-    l2 = env.make<l2_cache>("l2", clk,
-                            {{"size", "64KiB"},
-                             {"sets", "64"},
-                             {"ways", "8"},
-                             {"line_size", "128B"},
-                             {"sectored", "true"},
-                             {"replacement", "lru"},
-                             {"write_policy", "write_back"},
-                             {"allocate", "on_miss"},
-                             {"write_allocate", "lazy_fetch_on_read"},
-                             {"set_index", "linear"},
-                             {"mshr_entries", "32"},
-                             {"mshr_merge", "4"},
-                             {"data_port_width", "32B"},
-                             {"rop_latency", "10cycles"},
-                             {"dram_latency", "0cycles"}},
-                            "l2_cache");
+    l2 = env.make<l2_cache>("l2", clk, test_l2_params(), "l2_cache");
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l2->icnt);
@@ -269,12 +253,14 @@ TEST(snooze, the_l2_switches_off_when_the_last_kernel_exits) {
   EXPECT_EQ(b.s("switch.dirty_kept"), 1);
   EXPECT_EQ(b.s("line_misses"), 2) << "A and C miss";
   EXPECT_EQ(b.tg->latency(2), b.tg->latency(0));
-  EXPECT_EQ(b.tg->latency(0), 10u + 50u);  // ROP delay, then memory; the fill is not delayed
-  // A hit is answered after the 10-cycle ROP delay; D waits the 2-cycle wake-up on top. E,
-  // looked up a cycle later, waits the wake-up's last cycle: ready with D's answer at 812,
-  // and answered in the next cycle (one 32 B answer per cycle through the data port).
-  EXPECT_EQ(b.tg->latency(3), 10u + 2u);
-  EXPECT_EQ(b.tg->records[4].responded, 813u);
+  // ROP delay, a cycle into the icnt->L2 queue, then memory; the fill is not delayed.
+  EXPECT_EQ(b.tg->latency(0), 10u + 1u + 50u);
+  // A hit is answered after the ROP delay and the move into the queue; D waits the 2-cycle
+  // wake-up on top. E, looked up a cycle later, waits the wake-up's last cycle: ready with
+  // D's answer at 813, and answered in the next cycle (one 32 B answer per cycle through
+  // the data port).
+  EXPECT_EQ(b.tg->latency(3), 10u + 1u + 2u);
+  EXPECT_EQ(b.tg->records[4].responded, 814u);
   const pm::power_component* d = nullptr;
   for (const auto& e : b.model.entries())
     if (e->key == "l2_cache.data") d = e->component.get();
@@ -289,24 +275,25 @@ TEST(snooze, the_l2_switches_off_when_the_last_kernel_exits) {
 TEST(snooze, the_l2_bank_wakes_ahead_of_a_request_leaving_the_rop_pipeline) {
   // Bank granularity. A request is seen in the ROP pipeline (10 cycles), so the bank wakes
   // 2 cycles before the request reaches its input queue and the wake-up is hidden. A: load
-  // at 10, ready at 20: ON from 18 (OFF [0,18)), a miss, idle from 21; its fill at 70 (50
-  // cycles of memory) finds the bank idle 49 cycles: Sleep [21,70), ON [70,71). B: load of
-  // the same sector at 200, ready at 210: Sleep [71,208), ON [208,211), answered after the
-  // ROP delay alone (10 cycles); then Sleep [211,500).
+  // at 10, in the queue at 20 and looked up at 21: ON from 18 (OFF [0,18)), a miss, idle
+  // from 22; its fill at 71 (50 cycles of memory) finds the bank idle 49 cycles: Sleep
+  // [22,71), ON [71,72). B: load of the same sector at 200, in the queue at 210: Sleep
+  // [72,208), ON [208,212), answered after the ROP delay and the move into the queue (11
+  // cycles); then Sleep [212,500).
   l2_bench b({at(0x1000, 10), at(0x1000, 200)}, "snooze_bank");
   sc_core::sc_start(500, sc_core::SC_NS);
   ASSERT_EQ(b.tg->completed, 2u);
-  EXPECT_EQ(b.tg->latency(0), 10u + 50u);
-  EXPECT_EQ(b.tg->latency(1), 10u);  // the wake-up hidden behind the ROP delay
+  EXPECT_EQ(b.tg->latency(0), 10u + 1u + 50u);
+  EXPECT_EQ(b.tg->latency(1), 10u + 1u);  // the wake-up hidden behind the ROP delay
   const std::uint64_t now = component::now_fs();
   b.model.settle(now);
   const pm::power_component* d = nullptr;
   for (const auto& e : b.model.entries())
     if (e->key == "l2_cache.data") d = e->component.get();
   ASSERT_NE(d, nullptr);
-  EXPECT_NEAR(d->residency_seconds(0, now), 2048 * 7 * ns, 1e-15);
+  EXPECT_NEAR(d->residency_seconds(0, now), 2048 * 9 * ns, 1e-15);
   EXPECT_NEAR(d->residency_seconds(2, now), 2048 * 18 * ns, 1e-15);
-  EXPECT_NEAR(d->residency_seconds(1, now), 2048 * 475 * ns, 1e-15);
+  EXPECT_NEAR(d->residency_seconds(1, now), 2048 * 473 * ns, 1e-15);
   EXPECT_EQ(b.s("switch.wakes"), 3);
   EXPECT_EQ(b.s("switch.sleeps"), 3);
   EXPECT_EQ(b.s("switch.wake_wait_cycles"), 0);
