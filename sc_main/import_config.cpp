@@ -202,6 +202,8 @@ const block_layout k_smx{"gpu.smx",
                           "dual_issue_different_units",
                           "sub_core_model",
                           "fetch_width",
+                          "fetch_warps",
+                          "fetch_when_empty",
                           "ibuffer_entries",
                           "register_banks",
                           "register_port_throughput",
@@ -594,8 +596,14 @@ class importer {
       set(smx + "dual_issue_different_units", bool_text(flag(*o)), *o);
     if (auto* o = get("-gpgpu_sub_core_model"))
       set(smx + "sub_core_model", bool_text(flag(*o)), *o);
+    // GPGPU-Sim's front end (shader.cc): that many warps fetched a cycle, each only when its
+    // buffer is empty, two instructions decoded into its two-entry buffer (ibuffer_entries'
+    // default).
     if (auto* o = get("-gpgpu_inst_fetch_throughput"))
-      set(smx + "fetch_width", std::to_string(number(*o)), *o);
+      set(smx + "fetch_warps", std::to_string(number(*o)), *o);
+    put(smx + "fetch_width", "2", "GPGPU-Sim decode(): two instructions per fetch", nullptr);
+    put(smx + "fetch_when_empty", "true", "GPGPU-Sim fetch(): only a warp whose buffer is empty",
+        nullptr);
     if (auto* o = get("-gpgpu_num_reg_banks"))
       set(smx + "register_banks", std::to_string(number(*o)), *o);
     if (auto* o = get("-gpgpu_reg_file_port_throughput"))

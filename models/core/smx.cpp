@@ -221,6 +221,7 @@ void smx::validate() {
                             std::to_string(*m_warp_schedulers) + ")");
   m_max_issue_per_warp.require(*m_max_issue_per_warp >= 1, "must be at least 1");
   m_fetch_width.require(*m_fetch_width >= 1, "must be at least 1");
+  m_fetch_warps.require(*m_fetch_warps >= 1, "must be at least 1");
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1, "must be at least 1");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
@@ -255,6 +256,8 @@ void smx::validate() {
                        static_cast<std::uint32_t>(wi / sched)};
   m_hot = {*m_max_issue_per_warp, *m_fetch_width, *m_ibuffer_entries,
            *m_dual_issue_different_units};
+  m_hot.fetch_warps = *m_fetch_warps;
+  m_hot.fetch_when_empty = *m_fetch_when_empty;
   m_order_positions.assign(sched, order_positions{});
   m_position.assign(max_warps(), 0);
   m_reason.assign(sched, stall_reason::no_warp);
@@ -605,19 +608,23 @@ void smx::cycle() {
 
 void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
-  const bool want = w.live && w.fetched < w.size && w.fetched - w.issued < m_hot.ibuffer_entries;
+  const std::uint32_t buffered = w.fetched - w.issued;
+  const bool want = w.live && w.fetched < w.size &&
+                    (m_hot.fetch_when_empty ? buffered == 0 : buffered < m_hot.ibuffer_entries);
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
   word = want ? word | bit : word & ~bit;
 }
 
 void smx::fetch(std::uint64_t now) {
-  // Round robin over the warps that have room in their buffer and instructions left; one
-  // warp per cycle, after its previous fetch has landed.
+  // Round robin over the warps that have room in their buffer (or an empty buffer, with
+  // fetch_when_empty) and instructions left; `fetch_warps` warps per cycle, each after its
+  // previous fetch has landed.
   const std::uint32_t n = static_cast<std::uint32_t>(m_warps.size());
   std::uint64_t any = 0;  // (often none: every warp's buffer full or its trace fetched)
   for (std::uint64_t word : m_fetchable) any |= word;
   if (any == 0) return;
+  std::uint64_t warps = 0;
   for (std::uint32_t k = 0; k < n;) {
     const std::uint32_t at = m_fetch_next + k;  // below 2n: no division needed
     const std::uint32_t wi = at >= n ? at - n : at;
@@ -650,7 +657,8 @@ void smx::fetch(std::uint64_t now) {
     if (m_blocked[wi].reason == stall_reason::no_warp) unblock_warp(wi);
     m_fetch_next = wi + 1 == n ? 0 : wi + 1;
     m_work_next_cycle = true;
-    return;
+    if (++warps == m_hot.fetch_warps) return;
+    ++k;
   }
 }
 

@@ -224,7 +224,11 @@ class smx : public component {
   param<bool> m_sub_core_model{*this, "sub_core_model", false,
                                "each scheduler owns its register banks and units"};
   param<std::uint64_t> m_fetch_width{*this, "fetch_width", 1,
-                                     "instructions fetched per warp per cycle"};
+                                     "instructions one fetch brings into a warp's buffer"};
+  param<std::uint64_t> m_fetch_warps{
+      *this, "fetch_warps", 1, "warps fetched per cycle (GPGPU-Sim -gpgpu_inst_fetch_throughput)"};
+  param<bool> m_fetch_when_empty{*this, "fetch_when_empty", false,
+                                 "a warp is fetched only when its buffer is empty (GPGPU-Sim)"};
   param<std::uint64_t> m_ibuffer_entries{*this, "ibuffer_entries", 2,
                                          "instruction buffer entries per warp"};
   param<std::uint64_t> m_register_banks{*this, "register_banks", 16, "register file banks"};
@@ -300,6 +304,8 @@ class smx : public component {
     std::uint64_t max_issue = 1, fetch_width = 1, ibuffer_entries = 2;
     bool dual_different = false;
     bool rf_managed = false;  // a register-level power policy (Slumber, WRF)
+    std::uint64_t fetch_warps = 1;
+    bool fetch_when_empty = false;
   } m_hot;
   // For policies with a list order: each warp's position in its scheduler's order.list, as
   // of that list's version (a scheduler has at most 64 warps).

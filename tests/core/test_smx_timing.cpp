@@ -163,6 +163,32 @@ TEST(smx_timing, independent_ffmas_take_n_times_initiation) {
   EXPECT_EQ(j["thread_instructions"], (n + 1) * 32);
 }
 
+TEST(smx_timing, a_warp_fetched_only_when_its_buffer_is_empty_issues_two_in_three_cycles) {
+  // GPGPU-Sim's front end: a warp is fetched only when its two-entry buffer is empty, two
+  // instructions a fetch, landing the next cycle. One warp of n independent FFMAs: fetch at
+  // t, issue at t + 1 and t + 2, the buffer empty after the second, fetched again at t + 3:
+  // two instructions every three cycles. Refilled whenever it has room, the same warp issues
+  // one a cycle.
+  const std::uint64_t n = 300;
+  kernel_builder k;
+  k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+    ffmas(w, ops, n, false);
+  };
+  const std::string dir = k.write("fetch_empty", 1, 1);
+  const std::string common = k_one_smx +
+                             " --set smx.sp_latency=4cycles --set smx.sp_initiation=1cycles"
+                             " --set smx.fetch_width=2 --set smx.ibuffer_entries=2"
+                             " --set smx.fetch_warps=1";
+  const std::uint64_t empty =
+      kernel_cycles(run(dir, common + " --set smx.fetch_when_empty=true", "fetch_empty"));
+  const std::uint64_t room =
+      kernel_cycles(run(dir, common + " --set smx.fetch_when_empty=false", "fetch_room"));
+  EXPECT_GE(empty, 3 * n / 2);
+  EXPECT_LE(empty, 3 * n / 2 + 20);
+  EXPECT_GE(room, n);
+  EXPECT_LE(room, n + 20);
+}
+
 TEST(smx_timing, dependent_chain_takes_n_times_latency) {
   const std::uint64_t n = 100, latency = 8;
   kernel_builder k;

@@ -153,7 +153,7 @@ const expected_key k_volta[] = {
     {"gpu.smx.max_issue_per_warp", "1", "-gpgpu_max_insn_issue_per_warp"},
     {"gpu.smx.dual_issue_different_units", "true", "-gpgpu_dual_issue_diff_exec_units"},
     {"gpu.smx.sub_core_model", "true", "-gpgpu_sub_core_model"},
-    {"gpu.smx.fetch_width", "4", "-gpgpu_inst_fetch_throughput"},
+    {"gpu.smx.fetch_warps", "4", "-gpgpu_inst_fetch_throughput"},
     {"gpu.smx.register_banks", "8", "-gpgpu_num_reg_banks"},
     {"gpu.smx.register_port_throughput", "2", "-gpgpu_reg_file_port_throughput"},
     {"gpu.smx.collectors_sp", "0", "-gpgpu_enable_specialized_operand_collector"},
