@@ -69,6 +69,29 @@ TEST(GenVectorAdd, LaneAddressesAndMasks) {
   }
 }
 
+TEST(GenPchase, OneThreadChasesTheStrideAroundTheFootprint) {
+  // 1 KiB footprint (256 elements), stride 96 B (24 elements), 20 loads: load k reads
+  // A[(24 k) mod 256], lane 0 only; the other 31 lanes leave at once.
+  const app_trace app =
+      generate_in_memory("pchase", {"footprint=1024", "stride=96", "iterations=20"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 1u);
+  ASSERT_EQ(app.kernels.size(), 1u);
+  const kernel_trace& k = app.kernels[0];
+  ASSERT_EQ(k.tbs.size(), 1u);
+  ASSERT_EQ(k.tbs[0].warps.size(), 1u);
+  const warp_trace& wt = k.tbs[0].warps[0];
+  const auto ldg = find(app, wt, "LDG.E.SYS");
+  ASSERT_EQ(ldg.size(), 20u);
+  for (std::size_t i = 0; i < ldg.size(); ++i) {
+    EXPECT_EQ(ldg[i]->active_mask, 1u);
+    const auto lanes = lane_addresses(wt, *ldg[i]);
+    ASSERT_EQ(lanes.size(), 1u);
+    EXPECT_EQ(lanes[0].second, in[0] + 4 * ((24 * i) % 256)) << i;
+  }
+  EXPECT_EQ(mnemonic(app, wt.insts.back()), "EXIT");
+}
+
 TEST(GenVectorAdd, MnemonicsFollowTheBinaryVersion) {
   auto mnemonics = [](std::uint32_t arch) {
     const app_trace app = generate_in_memory("vectoradd", {"n=64"}, arch);
