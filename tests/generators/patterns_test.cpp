@@ -92,6 +92,21 @@ TEST(GenPchase, OneThreadChasesTheStrideAroundTheFootprint) {
   EXPECT_EQ(mnemonic(app, wt.insts.back()), "EXIT");
 }
 
+TEST(GenSmemBank, LaneWordsFollowTheStride) {
+  // stride 4: lane l reads shared word 4 l (byte 16 l), every load all 32 lanes, 10 loads.
+  const app_trace app = generate_in_memory("smem_bank", {"stride=4", "iterations=10"});
+  ASSERT_EQ(app.kernels.size(), 1u);
+  const kernel_trace& k = app.kernels[0];
+  EXPECT_EQ(k.info.shmem, 32u * 4 * 4);
+  const warp_trace& wt = k.tbs[0].warps[0];
+  const auto lds = find(app, wt, "LDS");
+  ASSERT_EQ(lds.size(), 10u);
+  for (const warp_instruction* in : lds) {
+    EXPECT_EQ(in->active_mask, 0xffffffffu);
+    for (auto [l, addr] : lane_addresses(wt, *in)) EXPECT_EQ(addr, 16u * l);
+  }
+}
+
 TEST(GenVectorAdd, MnemonicsFollowTheBinaryVersion) {
   auto mnemonics = [](std::uint32_t arch) {
     const app_trace app = generate_in_memory("vectoradd", {"n=64"}, arch);

@@ -60,6 +60,7 @@ kernel_generator spmv_dtbl_generator();
 kernel_generator reduction_generator();
 kernel_generator histogram_generator();
 kernel_generator pchase_generator();
+kernel_generator smem_bank_generator();
 kernel_generator sssp_generator();
 kernel_generator sssp_cdp_generator();
 kernel_generator sssp_dtbl_generator();
