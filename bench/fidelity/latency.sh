@@ -6,34 +6,18 @@
 # loads) / (n2 - n1), which cancels the launch and, for L1 and L2, the first pass's cold
 # misses (n1 is past the first pass). Not a unit test. Usage:
 #   bench/fidelity/latency.sh [BUILD] [PLATFORM...]      (default build/; volta pascal fermi)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-bin=${1:-build}/sc_main/gputlm
-shift || true
-platforms=("$@")
-[ ${#platforms[@]} -eq 0 ] && platforms=(volta pascal fermi)
-[ -x "$bin" ] || { echo "no $bin (build first: make)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/run_cycles.sh"
 # level footprint n1 n2
 cases=("L1 4096 1024 2048" "L2 262144 4096 8192" "DRAM 67108864 1024 2048")
-cycles() {  # platform footprint iterations
-  local d="$work/pc-$2-$3"
-  [ -d "$d" ] || "$bin" trace gen pchase -p footprint="$2" -p stride=128 -p iterations="$3" \
-    -o "$d" >/dev/null
-  "$bin" run "yaml/$1.yaml" "$d" --no-tb-log --no-wall-clock --stats "$work/s.json" >/dev/null
-  /usr/bin/python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["total_cycles"]))' \
-    "$work/s.json"
-}
 echo "| platform | L1 hit | L2 hit | DRAM (first touch) |"
 echo "|---|---:|---:|---:|"
 for p in "${platforms[@]}"; do
   row="| $p"
   for c in "${cases[@]}"; do
     read -r _ fp n1 n2 <<<"$c"
-    c1=$(cycles "$p" "$fp" "$n1")
-    c2=$(cycles "$p" "$fp" "$n2")
-    row+=" | $(/usr/bin/python3 -c "print(f'{($c2 - $c1) / ($n2 - $n1):.1f}')")"
+    c1=$(cycles "$p" pchase footprint="$fp" stride=128 iterations="$n1")
+    c2=$(cycles "$p" pchase footprint="$fp" stride=128 iterations="$n2")
+    row+=" | $(per "$c2" "$c1" $((n2 - n1)))"
   done
   echo "$row |"
 done

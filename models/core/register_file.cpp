@@ -29,9 +29,8 @@ void register_file::allocate(std::uint32_t warp, const traces::warp_trace& trace
 }
 
 bool register_file::managed(std::uint32_t warp, std::uint16_t reg) {
-  if (reg >= 255) return false;  // RZ and "no register"
-  if (m_unit->tracked(warp, reg)) return true;
-  ++m_unit->stats().untracked_accesses;
+  if (tracked(warp, reg)) return true;
+  if (reg < 255) ++m_unit->stats().untracked_accesses;  // (RZ and "no register" are not)
   return false;
 }
 

@@ -48,6 +48,10 @@ class register_file : public sc_core::sc_module {
   // --- Register-level power management
   void manage(pm::slumber_control_unit& unit, std::uint32_t warp_slots);
   bool power_managed() const { return m_unit != nullptr; }
+  // A register (not RZ) within the warp's allocation.
+  bool tracked(std::uint32_t warp, std::uint16_t reg) const {
+    return reg < 255 && m_unit->tracked(warp, reg);
+  }
   pm::slumber_control_unit* unit() const { return m_unit; }
 
   void allocate(std::uint32_t warp, const traces::warp_trace& trace, std::uint32_t nregs,
@@ -79,9 +83,6 @@ class register_file : public sc_core::sc_module {
  private:
   // A register the unit manages; an access to one beyond the warp's allocation is counted.
   bool managed(std::uint32_t warp, std::uint16_t reg);
-  bool tracked(std::uint32_t warp, std::uint16_t reg) const {
-    return reg < 255 && m_unit->tracked(warp, reg);
-  }
   register_banks m_banks;
   pm::slumber_control_unit* m_unit = nullptr;
   std::vector<std::vector<std::uint8_t>> m_hints;  // per warp slot: per instruction

@@ -1111,7 +1111,7 @@ void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::ui
   std::uint64_t at[2] = {now, now};
   for (std::size_t k = 0; k < 2; ++k) {
     const std::uint16_t d = pl.dst[k];
-    if (d >= 255 || !m_slumber->tracked(pl.warp, d)) continue;
+    if (!m_rf.tracked(pl.warp, d)) continue;
     at[k] +=
         m_slumber->load_written(pl.warp, d, m_rf.bank_of(d, pl.warp, w.scheduler), now, pl.served);
     if (at[k] == now) continue;
@@ -1122,7 +1122,7 @@ void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::ui
   }
   for (std::size_t k = 0; k < 2; ++k) {
     const std::uint16_t d = pl.dst[k];
-    if (d >= 255 || !m_slumber->tracked(pl.warp, d)) continue;
+    if (!m_rf.tracked(pl.warp, d)) continue;
     m_slumber->after_access(pl.warp, d, at[k],
                             m_rf.dead_after(pl.warp, pl.inst, w.insts[pl.inst], d),
                             outlook_of(pl.warp, w, at[k]), pl.inst + 1);

@@ -115,8 +115,7 @@ tlm::tlm_sync_enum l2_cache::icnt_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
     if (!m_held && can_admit(now)) {
-      m_admitted_at = now;
-      m_rop.push({now + m_hot.rop_latency, &gp});
+      admit(gp, now);
       wake_at(m_rop.front().at);
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
@@ -295,12 +294,12 @@ void l2_cache::run() {
 
   // Lookup of the icnt->L2 queue's head, one per cycle.
   if (!m_in.empty()) {
-    const timed h = m_in.front();
+    tlm::tlm_generic_payload* h = m_in.front();
     if (now < m_next_lookup) {
       next = std::min(next, m_next_lookup);
     } else if (m_head_failed && would_fail_again()) {
       // the same outcome as the last try, which has been counted
-    } else if (try_access(*h.gp, now)) {
+    } else if (try_access(*h, now)) {
       m_in.pop();
       m_head_failed = false;
       if (m_switch) m_switch->input_taken(now_fs(), !m_in.empty());
@@ -308,7 +307,7 @@ void l2_cache::run() {
       if (!m_in.empty()) next = std::min(next, now + 1);
     } else {
       if (m_switch && !m_head_failed)  // Snooze: the failed head sleeps until its set fills
-        m_switch->reservation_failed(m_logic->tags().set_of(h.gp->get_address()), now_fs());
+        m_switch->reservation_failed(m_logic->tags().set_of(h->get_address()), now_fs());
       m_head_failed = true;
       m_next_lookup = now + 1;  // one lookup a cycle, also when a run repeats in the cycle
     }
@@ -321,7 +320,7 @@ void l2_cache::run() {
     if (r.at <= now && m_in.size() < m_hot.icnt_to_l2 && m_rop_moved_at != now) {
       m_rop.pop();
       m_rop_moved_at = now;
-      m_in.push({now, r.gp});
+      m_in.push(r.gp);
       // Snooze: the request leaves the ROP pipeline (the controller saw it coming).
       if (m_switch) m_switch->request_ready(now_fs() - (now - r.at) * clock().period().value());
       next = std::min(next, now + 1);
@@ -336,8 +335,7 @@ void l2_cache::run() {
     if (can_admit(now)) {
       tlm::tlm_generic_payload* gp = m_held;
       m_held = nullptr;
-      m_admitted_at = now;
-      m_rop.push({now + m_hot.rop_latency, gp});
+      admit(*gp, now);
       next = std::min(next, std::max(m_rop.front().at, now + 1));
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;

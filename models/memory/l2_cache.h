@@ -122,12 +122,17 @@ class l2_cache : public component {
     bool sectored = false;
   } m_hot;
   fifo<timed> m_rop{16};                             // the ROP pipeline (ready at `at`)
-  fifo<timed> m_in{16};                              // icnt -> L2 (entered at `at`)
+  fifo<tlm::tlm_generic_payload*> m_in{16};          // icnt -> L2
   std::uint64_t m_admitted_at = ~std::uint64_t(0);   // the cycle of the last admission
   std::uint64_t m_rop_moved_at = ~std::uint64_t(0);  // the cycle of the last ROP exit
   fifo<timed> m_to_dram{16};                         // L2 -> DRAM (dram_latency)
   fifo<timed> m_out{16};                             // L2 -> icnt
   tlm::tlm_generic_payload* m_held = nullptr;        // BEGIN_REQ waiting to be admitted
+  // Takes a request from the interconnect into the ROP pipeline at `now`.
+  void admit(tlm::tlm_generic_payload& gp, std::uint64_t now) {
+    m_admitted_at = now;
+    m_rop.push({now + m_hot.rop_latency, &gp});
+  }
   // Whether the interconnect may deliver a request at `now` (see the top).
   bool can_admit(std::uint64_t now) const {
     const std::size_t room = m_hot.icnt_to_l2 < 4 ? m_hot.icnt_to_l2 : 4;

@@ -270,8 +270,7 @@ std::uint64_t slumber_control_unit::fixed_destination(std::uint32_t warp, std::u
   reg_plan& p = m_regs[e];
   const std::uint64_t la = trigger(e, warp, index);
   const std::uint64_t woken = close(e, cycle, la <= cycle ? la : never);
-  // Its mode now, when nothing woke it: the plan's, or SS once the counter brought it there.
-  const mode now_in = woken != never ? on : (p.to == ss && p.fire <= cycle) ? ss : mode(p.m);
+  const mode now_in = mode_at(e, cycle, woken);
   const std::uint64_t t0 = std::max(cycle, p.t0);
   std::uint64_t t_on;
   if (m_params.wrf) {  // write-conservative: ON until written, woken from decode on
@@ -314,7 +313,7 @@ void slumber_control_unit::load_destination(std::uint32_t warp, std::uint16_t re
   reg_plan& p = m_regs[e];
   const std::uint64_t la = trigger(e, warp, index);
   const std::uint64_t woken = close(e, cycle, la <= cycle ? la : never);
-  const mode now_in = woken != never ? on : (p.to == ss && p.fire <= cycle) ? ss : mode(p.m);
+  const mode now_in = mode_at(e, cycle, woken);
   const std::uint64_t t0 = std::max(cycle, p.t0);
   // ON (woken now if it was not) while the L1 looks the load up.
   const std::uint64_t on_at = woken != never ? woken : t0 + wake(now_in);

@@ -81,7 +81,7 @@ class slumber_control_unit : public sc_core::sc_module {
   // --- Register accesses (reg below 255; registers beyond the allocation are not tracked)
   // Whether the register is tracked.
   bool tracked(std::uint32_t warp, std::uint16_t reg) const { return reg < m_nregs[warp]; }
-  // The cycle of the register's last write (its operand readiness).
+  // The cycle of the register's last write (after any wait for its wake-up).
   std::uint64_t written(std::uint32_t warp, std::uint16_t reg) const {
     return m_regs[m_base[warp] + reg].written;
   }
@@ -182,6 +182,13 @@ class slumber_control_unit : public sc_core::sc_module {
   std::uint64_t close(std::uint32_t e, std::uint64_t end, std::uint64_t trigger);
   // The plan's write known at issue, when it has happened by `end`.
   void close_pending_write(std::uint32_t e, std::uint64_t end);
+  // Register e's mode at `cycle` after close(): ON when it was woken (`woken`, close()'s
+  // answer, not never), else its plan's, or SS once its counter brought it there.
+  mode mode_at(std::uint32_t e, std::uint64_t cycle, std::uint64_t woken) const {
+    const reg_plan& p = m_regs[e];
+    if (woken != never) return on;
+    return p.to == ss && p.fire <= cycle ? ss : mode(p.m);
+  }
   void begin(std::uint32_t e, mode m, std::uint64_t t0, std::uint64_t fire, mode to);
   void set_mode(std::uint32_t e, mode m);
   void set_state(std::uint32_t e, mode m, std::uint64_t cycle);
