@@ -24,7 +24,10 @@ gputlm="$build/sc_main/gputlm"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-traces=(traces/samples/*/)
+traces=()
+for d in traces/samples/*/; do  # traces only (not the locality caches beside them)
+  [ -f "$d/kernelslist.g" ] && traces+=("$d")
+done
 generated() {  # NAME KERNEL [PARAMS...]: a generated workload, as a binary trace, appended
   local name=$1 kernel=$2
   shift 2

@@ -4,11 +4,14 @@
 # replays it on yaml/{volta,pascal,fermi}.yaml, and prints per platform and workload our
 # cycles / Accel-Sim's, the L1 and L2 load hit-rate differences (points), the DRAM bytes
 # ratio and the warp-instruction check; over all: the mean absolute relative error of
-# cycles and the Pearson correlation of cycles. Not a unit test (a minute or two). Usage:
-#   bench/fidelity/compare.sh [BUILD]      (default build/)
+# cycles and the Pearson correlation of cycles. Not a unit test (about 15 s). Usage:
+#   bench/fidelity/compare.sh [BUILD] [--set k=v]...   (default build/; overrides apply to
+#                                                        every platform, e.g. to try a change)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build}/sc_main/gputlm
+shift || true
+sets=("$@")
 [ -x "$bin" ] || { echo "no $bin (build first: make)"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -25,7 +28,7 @@ gen() {  # workload arch -> directory
 }
 grep -v '^#' bench/fidelity/reference.csv | while IFS=, read -r platform workload rest; do
   trace=$(gen "$workload" "$(arch_of "$platform")")
-  "$bin" run "yaml/$platform.yaml" "$trace" --no-wall-clock --no-tb-log \
+  "$bin" run "yaml/$platform.yaml" "$trace" ${sets[@]+"${sets[@]}"} --no-wall-clock --no-tb-log \
     --stats "$work/$platform-$workload.json" >/dev/null
 done
 /usr/bin/python3 bench/fidelity/compare.py bench/fidelity/reference.csv "$work"

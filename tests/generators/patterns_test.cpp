@@ -107,6 +107,113 @@ TEST(GenSmemBank, LaneWordsFollowTheStride) {
   }
 }
 
+TEST(GenStream, GridStrideSweepsRepeatPerPass) {
+  // 1000 words, 2 TBs of 64 threads (stride 128 threads), 3 passes of reads: thread t reads
+  // words t, t + 128, ... below 1000 in every pass (8 words for t < 104, else 7), lane l of
+  // warp w of TB b being thread 64 b + 32 w + l; then stores its sum to out[t].
+  const app_trace app = generate_in_memory(
+      "stream", {"mode=read", "footprint=4000", "passes=3", "block=64", "grid=2"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 2u);
+  const kernel_trace& k = app.kernels.at(0);
+  ASSERT_EQ(k.tbs.size(), 2u);
+  std::map<std::uint64_t, unsigned> reads;  // word -> times read
+  for (const tb_trace& tb : k.tbs)
+    for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
+      const warp_trace& wt = tb.warps[w];
+      const auto ldg = find(app, wt, "LDG");
+      std::size_t n = 0;
+      for (std::uint64_t pass = 0; pass < 3; ++pass)
+        for (std::uint64_t it = 0; it < 8; ++it) {
+          std::uint32_t expect = 0;
+          for (unsigned l = 0; l < 32; ++l)
+            if (64 * tb.index.x + 32 * w + l + 128 * it < 1000) expect |= 1u << l;
+          if (!expect) continue;
+          ASSERT_LT(n, ldg.size());
+          EXPECT_EQ(ldg[n]->active_mask, expect);
+          for (auto [l, addr] : lane_addresses(wt, *ldg[n])) {
+            EXPECT_EQ(addr, in[0] + 4 * (64 * tb.index.x + 32 * w + l + 128 * it));
+            ++reads[(addr - in[0]) / 4];
+          }
+          ++n;
+        }
+      EXPECT_EQ(n, ldg.size());
+      const auto stg = find(app, wt, "STG");
+      ASSERT_EQ(stg.size(), 1u);
+      for (auto [l, addr] : lane_addresses(wt, *stg[0]))
+        EXPECT_EQ(addr, in[1] + 4 * (64 * tb.index.x + 32 * w + l));
+    }
+  ASSERT_EQ(reads.size(), 1000u);
+  for (auto [word, times] : reads) EXPECT_EQ(times, 3u) << word;
+  // Writes: the same sweep, stores only.
+  const app_trace wr = generate_in_memory(
+      "stream", {"mode=write", "footprint=4000", "passes=3", "block=64", "grid=2"});
+  std::size_t stores = 0, loads = 0;
+  for (const tb_trace& tb : wr.kernels.at(0).tbs)
+    for (const warp_trace& wt : tb.warps) {
+      for (const warp_instruction* s : find(wr, wt, "STG")) stores += lane_addresses(wt, *s).size();
+      loads += find(wr, wt, "LDG").size();
+    }
+  EXPECT_EQ(stores, 3000u);
+  EXPECT_EQ(loads, 0u);
+}
+
+TEST(GenAtomics, ThreadsUpdateTheirWordEveryIteration) {
+  // 3 words 32 B apart, 1 TB of 64 threads, 5 iterations: thread t adds to word t mod 3.
+  const app_trace app = generate_in_memory(
+      "atomics", {"addresses=3", "spacing=32", "iterations=5", "block=64", "grid=1"});
+  const auto in = input_addresses(app);
+  ASSERT_EQ(in.size(), 1u);
+  const kernel_trace& k = app.kernels.at(0);
+  ASSERT_EQ(k.tbs.size(), 1u);
+  std::map<std::uint64_t, unsigned> updates;
+  for (std::uint32_t w = 0; w < 2; ++w) {
+    const warp_trace& wt = k.tbs[0].warps[w];
+    const auto red = find(app, wt, "RED.E.ADD");
+    ASSERT_EQ(red.size(), 5u);
+    for (const warp_instruction* in_ : red) {
+      EXPECT_EQ(in_->active_mask, 0xffffffffu);
+      for (auto [l, addr] : lane_addresses(wt, *in_)) {
+        EXPECT_EQ(addr, in[0] + 32 * ((32 * w + l) % 3));
+        ++updates[addr - in[0]];
+      }
+    }
+  }
+  // 64 threads: 22 on word 0, 21 on words 1 and 2, five times each.
+  EXPECT_EQ(updates, (std::map<std::uint64_t, unsigned>{{0, 110}, {32, 105}, {64, 105}}));
+}
+
+TEST(GenFuChain, ChainsDependOnlyOnThemselves) {
+  // 3 chains of FFMA, 2 trips: each trip has 8 rounds of the 3 chains (24 FFMAs), each FFMA
+  // reading and writing its chain's register, the loop's counter independent of them.
+  const app_trace app =
+      generate_in_memory("fu_chain", {"unit=fp32", "chains=3", "warps=2", "iterations=2"});
+  const kernel_trace& k = app.kernels.at(0);
+  EXPECT_EQ(k.info.block, (dim3{64, 1, 1}));
+  for (const warp_trace& wt : k.tbs.at(0).warps) {
+    const auto ffma = find(app, wt, "FFMA");
+    ASSERT_EQ(ffma.size(), 48u);
+    for (std::size_t i = 0; i < ffma.size(); ++i) {
+      const warp_instruction& in = *ffma[i];
+      ASSERT_EQ(in.num_dst, 1u);
+      EXPECT_EQ(in.dst[0], ffma[i % 3]->dst[0]) << i;  // chain i mod 3
+      EXPECT_EQ(in.src[0], in.dst[0]) << i;            // reads its own result
+      if (i >= 3) {
+        EXPECT_EQ(ffma[i - 3]->dst[0], in.src[0]);  // the chain's previous op
+      }
+    }
+    std::set<reg> chain_regs{ffma[0]->dst[0], ffma[1]->dst[0], ffma[2]->dst[0]};
+    EXPECT_EQ(chain_regs.size(), 3u);
+  }
+  // The unit class follows the operation: DFMA is fp64 (register pairs), MUFU the SFU.
+  const app_trace dp = generate_in_memory("fu_chain", {"unit=fp64", "chains=2"});
+  const auto dfma = find(dp, dp.kernels[0].tbs[0].warps[0], "DFMA");
+  ASSERT_EQ(dfma.size(), 256u * 8 * 2);
+  EXPECT_EQ(dfma[1]->dst[0], dfma[0]->dst[0] + 2);
+  const app_trace sfu = generate_in_memory("fu_chain", {"unit=sfu", "iterations=1"});
+  EXPECT_EQ(find(sfu, sfu.kernels[0].tbs[0].warps[0], "MUFU.RSQ").size(), 8u);
+}
+
 TEST(GenVectorAdd, MnemonicsFollowTheBinaryVersion) {
   auto mnemonics = [](std::uint32_t arch) {
     const app_trace app = generate_in_memory("vectoradd", {"n=64"}, arch);

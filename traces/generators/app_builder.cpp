@@ -12,6 +12,17 @@ std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / 
 
 std::uint32_t warps_per_tb(const dim3& block) { return std::uint32_t((block.count() + 31) / 32); }
 
+std::uint32_t stride_step(std::array<std::uint64_t, 32>& i, std::uint32_t active,
+                          std::uint64_t stride, std::uint64_t n) {
+  std::uint32_t next = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (active >> l & 1u) {
+      i[l] += stride;
+      if (i[l] < n) next |= 1u << l;
+    }
+  return next;
+}
+
 warp_lanes lanes_of(const dim3& block, std::uint32_t warp) {
   warp_lanes w;
   const std::uint64_t threads = block.count();

@@ -46,6 +46,10 @@ struct matrix_lanes {
 matrix_lanes matrix_lanes_of(const dim3& tb_index, const dim3& block, const warp_lanes& lanes,
                              std::uint64_t rows, std::uint64_t cols);
 std::uint32_t warps_per_tb(const dim3& block);
+// One step of a grid-stride loop `for (i = ...; i < n; i += stride)`: advances the index of
+// every lane in `active` and returns the lanes still inside the range.
+std::uint32_t stride_step(std::array<std::uint64_t, 32>& i, std::uint32_t active,
+                          std::uint64_t stride, std::uint64_t n);
 
 class app_builder {
  public:

@@ -65,12 +65,7 @@ void generate_histogram(const param_set& ps, app_builder& app) {
         e.run(bin, act);
         e.mem_fn(red, act, [&](unsigned l) { return hist + 4ull * (data[i[l]] & (bins - 1)); });
         e.run(step, act);
-        std::uint32_t next = 0;
-        for (unsigned l = 0; l < 32; ++l)
-          if (act >> l & 1u) {
-            i[l] += stride;
-            if (i[l] < n) next |= 1u << l;
-          }
+        const std::uint32_t next = stride_step(i, act, stride, n);
         e.run(back, next);
         act = next;
       }

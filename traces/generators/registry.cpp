@@ -18,7 +18,8 @@ const std::vector<kernel_generator>& kernel_generators() {
       amr_cdp_generator(),     amr_dtbl_generator(),     syr2k_generator(),
       mm2_generator(),         mm3_generator(),          hotspot_generator(),
       srad_generator(),        blackscholes_generator(), backprop_generator(),
-      pchase_generator(),      smem_bank_generator(),
+      pchase_generator(),      smem_bank_generator(),    stream_generator(),
+      atomics_generator(),     fu_chain_generator(),
   };
   return all;
 }
