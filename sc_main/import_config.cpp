@@ -232,7 +232,7 @@ const block_layout k_smx{"gpu.smx",
                           "coalescing_arch"}};
 const block_layout k_l1{
     "gpu.smx.l1", "l1_cache", nullptr,
-    with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency",
+    with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
                          "bypass_global_loads", "flush_at_kernel_end", "dirty_line_cap"})};
 const block_layout k_iu{
     "gpu.smx.iu", "interface_unit", nullptr, {"request_buffer", "response_buffer", "latency"}};
@@ -907,7 +907,10 @@ class importer {
         unmappable(*o, o->value);
       }
     }
-    if (auto* o = get("-gpgpu_l1_latency")) set(l1 + "hit_latency", cyc(number(*o)), *o);
+    if (auto* o = get("-gpgpu_l1_latency")) {  // hits and misses both pass the L1's pipeline
+      set(l1 + "hit_latency", cyc(number(*o)), *o);
+      set(l1 + "miss_latency", cyc(number(*o)), *o);
+    }
     if (auto* o = get("-gpgpu_gmem_skip_L1D"))
       set(l1 + "bypass_global_loads", bool_text(flag(*o)), *o);
     if (auto* o = get("-gpgpu_flush_l1_cache"))

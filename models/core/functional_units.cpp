@@ -30,10 +30,6 @@ int unit_pool::free_unit(std::uint32_t s, std::uint64_t cycle) const {
   return -1;
 }
 
-std::uint64_t unit_pool::occupy(int u, std::uint64_t cycle) {
-  return m_next_free[static_cast<std::size_t>(u)] = cycle + m_initiation;
-}
-
 std::uint64_t unit_pool::next_free(std::uint32_t s) const {
   std::uint64_t best = ~0ull;
   const unit_range r = range(s);

@@ -1,7 +1,9 @@
 // The SMX's execution units of one class (SP, SFU, DP, INT, tensor, branch): `count`
 // pipelines, each accepting an instruction every `initiation` cycles and producing its
-// result `latency` cycles later (Accel-Sim trace.config latency,initiation). With the
-// sub-core model (Volta, Pascal) each warp scheduler owns its share of the units.
+// result `latency` cycles later (Accel-Sim trace.config latency,initiation). An instruction
+// of a class without units of its own runs on another class's units with its own class's
+// latency and initiation (the SMX passes them). With the sub-core model (Volta, Pascal)
+// each warp scheduler owns its share of the units.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +19,14 @@ class unit_pool {
 
   bool exists() const { return !m_next_free.empty(); }
   std::uint32_t latency() const { return m_latency; }
+  std::uint32_t initiation() const { return m_initiation; }
   // A unit scheduler `s` may use that is free at `cycle`, or -1.
   int free_unit(std::uint32_t s, std::uint64_t cycle) const;
-  // Occupies unit `u` from `cycle`; returns when it accepts its next instruction.
-  std::uint64_t occupy(int u, std::uint64_t cycle);
+  // Occupies unit `u` from `cycle` for `initiation` cycles; returns when it accepts its next
+  // instruction.
+  std::uint64_t occupy(int u, std::uint64_t cycle, std::uint32_t initiation) {
+    return m_next_free[static_cast<std::size_t>(u)] = cycle + initiation;
+  }
   // The earliest cycle at which one of scheduler s's units is free.
   std::uint64_t next_free(std::uint32_t s) const;
 

@@ -306,6 +306,22 @@ void smx::validate() {
   set(uc::texture, pipe::ldst);
   set(uc::barrier, pipe::none);
   set(uc::exit, pipe::none);
+  for (std::size_t c = 0; c < m_timing_of_class.size(); ++c) {  // the pipeline's own timing,
+    const pipe p = m_pipe_of_class[c];
+    if (p != pipe::none && p != pipe::ldst)
+      m_timing_of_class[c] = {m_units[std::size_t(p)].latency(),
+                              m_units[std::size_t(p)].initiation()};
+  }
+  auto own = [&](uc c, const unit_params& u) {  // else the class's own parameters
+    m_timing_of_class[std::size_t(c)] = {static_cast<std::uint32_t>(*u.latency),
+                                         static_cast<std::uint32_t>(*u.initiation)};
+  };
+  own(uc::sp, m_sp);
+  own(uc::sfu, m_sfu);
+  own(uc::int_alu, m_int);
+  own(uc::dp, m_dp);
+  own(uc::tensor, m_tensor);
+  own(uc::branch, m_branch);
 }
 
 void smx::add_traces(vcd_writer& vcd) {
@@ -918,14 +934,15 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     issue_memory(wi, w, in, now, std::max(wake, read_wait));
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
+    const class_timing t = m_timing_of_class[std::min<std::size_t>(std::size_t(in.unit),
+                                                                   m_timing_of_class.size() - 1)];
     const std::uint64_t read =
         m_rf.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now);
     const std::uint64_t start = read + std::max(wake, read_wait);
-    const std::uint64_t free_at = pool.occupy(unit, read + wake);
-    std::uint64_t result = start + pool.latency();
+    const std::uint64_t free_at = pool.occupy(unit, read + wake, t.initiation);
+    std::uint64_t result = start + t.latency;
     if (m_hot.rf_managed)  // a destination still waking delays the write-back
-      result +=
-          m_rf.fixed_results(wi, w.scheduler, index, in, now, pool.latency(), result, next_of(w));
+      result += m_rf.fixed_results(wi, w.scheduler, index, in, now, t.latency, result, next_of(w));
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], result);
     w.regs_ready_by = std::max(w.regs_ready_by, result);

@@ -385,6 +385,13 @@ class smx : public component {
   std::vector<std::uint64_t> m_fetchable;  // bit per warp slot: has room and instructions to fetch
   void update_fetchable(std::uint32_t wi);
   std::array<pipe, 11> m_pipe_of_class{};  // by traces::unit_class, after the unit fallbacks
+  // Latency and initiation interval of each traces::unit_class: its own class's parameters
+  // also where its instructions run on another class's units (GPGPU-Sim times an
+  // instruction by its op's latency and initiation, whichever pipeline takes it).
+  struct class_timing {
+    std::uint32_t latency = 0, initiation = 1;
+  };
+  std::array<class_timing, 11> m_timing_of_class{};
 
   // Statistics
   counter m_active_cycles;

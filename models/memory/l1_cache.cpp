@@ -64,6 +64,7 @@ void l1_cache::validate() {
   m_hot.bank_interleave = m_bank_interleave->value;
   m_hot.data_port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
   m_hot.hit_latency = m_hit_latency->value;
+  m_hot.miss_latency = m_miss_latency->value;
   m_hot.miss_queue = *m_miss_queue_entries;
   m_hot.sectored = *m_cache.sectored;
   m_hot.bypass_global_loads = *m_bypass_global_loads;
@@ -173,13 +174,14 @@ std::string l1_cache::pending_work() const {
          (m_input ? (m_input_failed ? "held after a failed lookup" : "in lookup") : "none") +
          "; to return: hits " + std::to_string(m_responses.size()) + ", replies " +
          std::to_string(m_replies.size()) + "; misses queued " +
-         std::to_string(m_miss_queue.size()) + m_down.wait_note() + "; MSHRs " +
-         std::to_string(m.used()) + "/" + std::to_string(m.capacity());
+         std::to_string(m_miss_queue.size()) + " (+" + std::to_string(m_miss_pipe.size()) +
+         " in the pipeline)" + m_down.wait_note() + "; MSHRs " + std::to_string(m.used()) + "/" +
+         std::to_string(m.capacity());
 }
 
 bool l1_cache::busy() const {
-  return m_input || !m_miss_queue.empty() || !m_responses.empty() || !m_replies.empty() ||
-         m_logic->mshr().used() > 0;
+  return m_input || !m_miss_queue.empty() || !m_miss_pipe.empty() || !m_responses.empty() ||
+         !m_replies.empty() || m_logic->mshr().used() > 0;
 }
 
 tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -227,7 +229,7 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
         if (f.writeback) {
           ++m_stats_v.writebacks;
           send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
-                    access_kind::writeback, f.wb_sectors, -1);
+                    access_kind::writeback, f.wb_sectors, -1, now);
         }
         for (const mshr_table::slot& s : m_ready_slots) {
           auto* requester = static_cast<tlm::tlm_generic_payload*>(s.requester);
@@ -247,15 +249,18 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
 }
 
 void l1_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd,
-                         const mem_request& from, access_kind kind, std::uint8_t sectors,
-                         int mshr) {
+                         const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr,
+                         std::uint64_t leave_at) {
   tlm::tlm_generic_payload& gp = m_pool.acquire(addr, length, cmd);
   mem_request& r = payload_pool::request(gp);
   r = from;
   r.kind = kind;
   r.sector_mask = sectors;
   r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
-  m_miss_queue.push(&gp);
+  if (leave_at <= clock().now_cycle())
+    m_miss_queue.push(&gp);
+  else
+    m_miss_pipe.push({leave_at, &gp});
 }
 
 void l1_cache::sample_mshr(std::uint64_t now) {
@@ -277,7 +282,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
   const std::size_t depth = m_hot.miss_queue;
   // The request waiting for the interconnect's END_REQ still holds its miss-queue entry.
-  const std::size_t held = m_miss_queue.size() + (m_down.busy() ? 1 : 0);
+  const std::size_t held = m_miss_queue.size() + m_miss_pipe.size() + (m_down.busy() ? 1 : 0);
   const std::size_t free = held < depth ? depth - held : 0;
   const bool first = !m_input_failed;
   auto fail = [&](fail_cause c) {
@@ -342,7 +347,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (r.writeback) {
     ++m_stats_v.writebacks;
     send_down(r.wb_line, popcount8(r.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
-              access_kind::writeback, r.wb_sectors, -1);
+              access_kind::writeback, r.wb_sectors, -1, now + m_hot.miss_latency);
   }
   const std::uint64_t hit_at = now + m_hot.hit_latency;
   switch (r.kind) {
@@ -360,7 +365,8 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       else
         ++m_stats_v.sector_misses;
       const unsigned len = m_hot.sectored ? popcount8(r.fetch) * 32 : line;
-      send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr);
+      send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr,
+                now + m_hot.miss_latency);
       break;
     }
     case access_result::write_done:
@@ -371,7 +377,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       }
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
-                  -1);
+                  -1, now + m_hot.miss_latency);
       m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::fail:
@@ -426,6 +432,13 @@ void l1_cache::run() {
       m_next_input_cycle = now + 1;  // one lookup a cycle, also when a run repeats in it
     }
   }
+
+  // The L1 pipeline -> miss queue, in order (one latency for all).
+  while (!m_miss_pipe.empty() && m_miss_pipe.front().at <= now) {
+    m_miss_queue.push(m_miss_pipe.front().gp);
+    m_miss_pipe.pop();
+  }
+  if (!m_miss_pipe.empty()) next = std::min(next, m_miss_pipe.front().at);
 
   // Miss queue -> interconnect, one per cycle.
   if (!m_miss_queue.empty() && !m_down.busy()) {

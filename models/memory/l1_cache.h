@@ -84,8 +84,12 @@ class l1_cache : public component {
   void run();
   void wake_at(std::uint64_t cycle);
   bool try_access(tlm::tlm_generic_payload& gp, std::uint64_t now);
+  // Queues one of the L1's own requests (fill, write-through, write-back) for the
+  // interconnect; it enters the miss queue at cycle `leave_at` (the lookup's cycle +
+  // miss_latency; a write-back evicted by a fill at once).
   void send_down(std::uint64_t line_or_addr, unsigned length, tlm::tlm_command cmd,
-                 const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr);
+                 const mem_request& from, access_kind kind, std::uint8_t sectors, int mshr,
+                 std::uint64_t leave_at);
   void sample_mshr(std::uint64_t now);
   // Bytes of the touched sectors in each bank (into m_bank_bytes).
   void bank_bytes(std::uint64_t line_addr, std::uint8_t sectors);
@@ -106,6 +110,12 @@ class l1_cache : public component {
   param<std::uint64_t> m_banks{*this, "banks", 1, "data banks"};
   param<bytes> m_bank_interleave{*this, "bank_interleave", {32}, "bytes per bank before the next"};
   param<cycles> m_hit_latency{*this, "hit_latency", {1}, "hit latency"};
+  param<cycles> m_miss_latency{
+      *this,
+      "miss_latency",
+      {0},
+      "cycles from the lookup until a miss, write-through or write-back may leave (the L1 "
+      "pipeline: GPGPU-Sim's -gpgpu_l1_latency queue looks the tags up at its end)"};
   param<bool> m_bypass_global_loads{*this, "bypass_global_loads", false,
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
   param<bool> m_flush_at_kernel_end{*this, "flush_at_kernel_end", true,
@@ -128,7 +138,8 @@ class l1_cache : public component {
   // The parameters the request path reads, copied by validate() next to its state (a param
   // object spans cache lines of its own).
   struct hot_params {
-    std::uint64_t line_size = 128, bank_interleave = 32, data_port = 1, hit_latency = 1;
+    std::uint64_t line_size = 128, bank_interleave = 32, data_port = 1, hit_latency = 1,
+                  miss_latency = 0;
     std::size_t miss_queue = 8;
     bool sectored = false, bypass_global_loads = false;
     // Bank of a byte as shift and mask when the interleave and bank count are powers of two
@@ -149,6 +160,8 @@ class l1_cache : public component {
   fifo<ready> m_replies{16};    // filled misses, returned bypasses/atomics
   std::uint64_t m_next_response_cycle = 0;
   fifo<tlm::tlm_generic_payload*> m_miss_queue{16};
+  // The L1's own requests still in its pipeline (miss_latency); they hold miss-queue entries.
+  fifo<ready> m_miss_pipe{16};
   std::uint64_t m_next_send_cycle = 0;
   std::vector<mshr_table::slot> m_ready_slots;
   std::vector<int> m_origin_tags;  // origin of own payloads: fill i -> &[i], others -> &back()

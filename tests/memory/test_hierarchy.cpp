@@ -60,28 +60,6 @@ TEST(hierarchy, gtx480_random_mix_is_answered_once_without_leaks) {
   EXPECT_GT(l2_writebacks, 0u);
 }
 
-TEST(hierarchy, gtx480_load_latency_adds_up) {
-  // One cold load, then the same line from another SMX (L2 hit), then the first SMX again
-  // (L1 hit). Times are in the core clock; the L2 and crossbar run at the same 700 MHz.
-  tg_request a;
-  a.addr = 0x10000;
-  a.length = 4;
-  tg_request later = a;
-  later.not_before = 5000;
-  tg_request latest = a;
-  latest.not_before = 10000;
-  hierarchy h("yaml/fermi.yaml", {{a, latest}, {later}});
-  sc_core::sc_start();
-  ASSERT_EQ(h.completed(), 3u);
-  const std::uint64_t l1_hit = 35;
-  EXPECT_EQ(h.tg[0]->latency(1), l1_hit);
-  // L2 hit: crossbar there (1 + 1) and back (1 + ceil(4 flits / 2)), ROP 120, one cycle
-  // from the ROP pipeline into the icnt->L2 queue before the lookup (GPGPU-Sim's order).
-  EXPECT_EQ(h.tg[1]->latency(0), 2u + 120u + 1u + 3u);        // interface units: 0 cycles each way
-  EXPECT_GT(h.tg[0]->latency(0), h.tg[1]->latency(0) + 100);  // + DRAM latency and access
-  EXPECT_EQ(h.payloads_in_use(), 0u);
-}
-
 namespace {
 std::vector<std::vector<tg_request>> random_mix(std::size_t smxs, std::size_t per, unsigned seed,
                                                 std::uint64_t lines) {
