@@ -18,6 +18,7 @@ packages=(
   slurm-wlm munge           # experiments on a Slurm cluster (tests start a local one)
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev
+  verilator                 # RTL co-simulation: rtl/ Verilated (docs/rtl.md)
 )
 
 missing=()

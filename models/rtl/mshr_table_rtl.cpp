@@ -1,0 +1,182 @@
+#include "models/rtl/mshr_table_rtl.h"
+
+#include <algorithm>
+#include <string>
+
+#include "Vmshr_table.h"
+#include "verilated.h"
+
+namespace gputlm::rtl {
+
+mshr_table_rtl::mshr_table_rtl(std::size_t entries, std::size_t merge)
+    : m_entries(entries), m_merge(merge), m_context(std::make_unique<VerilatedContext>()) {
+  if (entries < 1 || entries > rtl_entries)
+    throw std::invalid_argument("mshr_entries " + std::to_string(entries) +
+                                ": the RTL MSHR table holds 1.." + std::to_string(rtl_entries));
+  if (merge < 1 || merge > rtl_merge)
+    throw std::invalid_argument("mshr_merge " + std::to_string(merge) +
+                                ": the RTL MSHR table merges 1.." + std::to_string(rtl_merge));
+  m_model = std::make_unique<Vmshr_table>(m_context.get(), "mshr_table");
+  Vmshr_table& m = *m_model;
+  m.cfg_entries = static_cast<std::uint16_t>(entries);
+  m.req_valid = 0;
+  m.rsp_ready = 0;
+  m.rd_idx = 0;
+  m.clk = 0;
+  m.rst_n = 0;
+  m.eval();
+  m.rst_n = 1;
+  m.eval();
+  m_handles.reserve(entries * merge);
+  m_free_handles.reserve(entries * merge);
+}
+
+mshr_table_rtl::~mshr_table_rtl() {
+  if (m_model) m_model->final();
+}
+
+void mshr_table_rtl::edge() {
+  Vmshr_table& m = *m_model;
+  m.clk = 0;
+  m.eval();
+  m.clk = 1;
+  m.eval();
+  ++m_edges;
+}
+
+mshr_table_rtl::response mshr_table_rtl::read_response() const {
+  const Vmshr_table& m = *m_model;
+  response r;
+  r.hit = m.rsp_hit;
+  r.last = m.rsp_last;
+  r.idx = m.rsp_idx == 0xffff ? -1 : int(m.rsp_idx);
+  r.handle = m.rsp_handle;
+  r.sectors = static_cast<std::uint8_t>(m.rsp_sectors);
+  return r;
+}
+
+mshr_table_rtl::response mshr_table_rtl::request(op o, std::uint64_t line, int idx,
+                                                 std::uint8_t sectors, std::uint8_t extra,
+                                                 std::uint32_t handle, std::int32_t frame) {
+  Vmshr_table& m = *m_model;
+  m.req_op = o;
+  m.req_line = line;
+  m.req_idx = static_cast<std::uint16_t>(idx < 0 ? 0 : idx);
+  m.req_sectors = sectors & 0xf;
+  m.req_extra = extra & 0xf;
+  m.req_handle = handle;
+  m.req_frame = static_cast<std::uint32_t>(frame);
+  m.req_valid = 1;
+  m.eval();
+  while (!m.req_ready) edge();  // back-pressure: the request waits
+  edge();                       // taken at this edge
+  m.req_valid = 0;
+  m.eval();
+  while (!m.rsp_valid) edge();
+  return read_response();
+}
+
+mshr_table_rtl::response mshr_table_rtl::take_and_next() {
+  Vmshr_table& m = *m_model;
+  m.rsp_ready = 1;
+  m.eval();
+  edge();
+  m.rsp_ready = 0;
+  m.eval();
+  while (!m.rsp_valid && m.busy) edge();
+  return read_response();
+}
+
+std::uint32_t mshr_table_rtl::handle_of(void* requester) {
+  if (!m_free_handles.empty()) {
+    const std::uint32_t h = m_free_handles.back();
+    m_free_handles.pop_back();
+    m_handles[h] = requester;
+    return h;
+  }
+  m_handles.push_back(requester);
+  return static_cast<std::uint32_t>(m_handles.size() - 1);
+}
+
+void* mshr_table_rtl::requester_of(std::uint32_t handle) {
+  void* r = m_handles.at(handle);
+  m_free_handles.push_back(handle);
+  return r;
+}
+
+std::size_t mshr_table_rtl::used() const { return m_model->used; }
+bool mshr_table_rtl::full() const { return m_model->full; }
+std::size_t mshr_table_rtl::slots_used() const { return m_model->slots_used; }
+
+std::size_t mshr_table_rtl::slot_count(int idx) const {
+  m_model->rd_idx = static_cast<std::uint16_t>(idx);
+  m_model->eval();
+  return m_model->rd_slots;
+}
+
+mshr_table_rtl::entry mshr_table_rtl::at(int idx) const {
+  Vmshr_table& m = *m_model;
+  m.rd_idx = static_cast<std::uint16_t>(idx);
+  m.eval();
+  entry e;
+  e.line = m.rd_line;
+  e.slots = m.rd_slots;
+  e.pending_sectors = static_cast<std::uint8_t>(m.rd_pending);
+  e.frame = static_cast<std::int32_t>(m.rd_frame);
+  e.outstanding_fills = m.rd_outstanding;
+  e.seq = m.rd_seq;
+  // Slot 0 is not on the read port; the first requester and its sectors are what a
+  // release would return first (not needed by the caches between misses and fills).
+  return e;
+}
+
+int mshr_table_rtl::find(std::uint64_t line) {
+  const response r = request(op_find, line, 0, 0, 0, 0, 0);
+  take_and_next();
+  return r.hit ? r.idx : -1;
+}
+
+int mshr_table_rtl::allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) {
+  const response r = request(op_allocate, line, 0, sectors, 0, handle_of(requester), frame);
+  take_and_next();
+  return r.idx;
+}
+
+void mshr_table_rtl::merge(int idx, void* requester, std::uint8_t sectors,
+                           std::uint8_t extra_sectors) {
+  request(op_merge, 0, idx, sectors, extra_sectors, handle_of(requester), 0);
+  take_and_next();
+}
+
+bool mshr_table_rtl::fill_arrived(int idx) {
+  const response r = request(op_fill, 0, idx, 0, 0, 0, 0);
+  take_and_next();
+  return r.last;
+}
+
+void mshr_table_rtl::release(int idx, std::vector<slot>& out) {
+  response r = request(op_release, 0, idx, 0, 0, 0, 0);
+  for (;;) {
+    out.push_back({requester_of(r.handle), r.sectors});
+    if (r.last) break;
+    r = take_and_next();
+  }
+  take_and_next();
+}
+
+std::vector<int> mshr_table_rtl::order() const {
+  std::vector<int> live;
+  std::vector<std::uint32_t> seq(m_entries);
+  for (std::size_t i = 0; i < m_entries; ++i) {
+    const entry e = at(static_cast<int>(i));
+    if (e.slots == 0) continue;
+    live.push_back(static_cast<int>(i));
+    seq[i] = e.seq;
+  }
+  std::sort(live.begin(), live.end(), [&](int a, int b) {
+    return static_cast<std::int32_t>(seq[std::size_t(a)] - seq[std::size_t(b)]) < 0;
+  });
+  return live;
+}
+
+}  // namespace gputlm::rtl

@@ -1,0 +1,83 @@
+// Transactor for the L1 MSHR table in RTL (rtl/mshr_table/mshr_table.sv, Verilated): the
+// C++ mshr_table's operations (models/memory/mshr_table.h) turned into pin activity on the
+// RTL's request / response valid-ready channels and read back from its status outputs and
+// entry read port (docs/rtl.md). Each operation drives one request and waits for its
+// response(s), clocking the model edge by edge; a release takes one response per slot.
+// Requesters are kept here as 32-bit handles (the RTL stores handles, not pointers).
+// Built for at most `rtl_entries` entries and `rtl_merge` slots each (the Verilated
+// storage); a table asking for more is refused at construction.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "models/memory/mshr_table.h"
+
+class Vmshr_table;
+class VerilatedContext;
+
+namespace gputlm::rtl {
+
+class mshr_table_rtl {
+ public:
+  static constexpr std::size_t rtl_entries = 512;  // the Verilated build's ENTRIES
+  static constexpr std::size_t rtl_merge = 16;     // and MERGE
+
+  using slot = memory::mshr_table::slot;
+  using entry = memory::mshr_table::entry;
+
+  // Throws std::invalid_argument when entries or merge exceed the RTL's storage.
+  mshr_table_rtl(std::size_t entries, std::size_t merge);
+  ~mshr_table_rtl();
+  mshr_table_rtl(const mshr_table_rtl&) = delete;
+  mshr_table_rtl& operator=(const mshr_table_rtl&) = delete;
+
+  std::size_t capacity() const { return m_entries; }
+  std::size_t merge_limit() const { return m_merge; }
+  std::size_t used() const;
+  bool full() const;
+  std::size_t slots_used() const;
+
+  int find(std::uint64_t line);
+  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1);
+  bool can_merge(int idx) const { return slot_count(idx) < m_merge; }
+  std::size_t slot_count(int idx) const;
+  void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
+  // The entry's fields as the RTL holds them (first_requester included).
+  entry at(int idx) const;
+  bool fill_arrived(int idx);
+  void release(int idx, std::vector<slot>& out);
+  std::vector<int> order() const;
+
+  // Clock edges the model has run (each operation takes two or more).
+  std::uint64_t edges() const { return m_edges; }
+
+ private:
+  enum op : std::uint8_t { op_find, op_allocate, op_merge, op_fill, op_release };
+  struct response {
+    bool hit = false, last = false;
+    int idx = -1;
+    std::uint32_t handle = 0;
+    std::uint8_t sectors = 0;
+  };
+  // Drives one request and returns its first response.
+  response request(op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
+                   std::uint32_t handle, std::int32_t frame);
+  // Takes the response on the channel (rsp_ready for one edge) and waits for the next one.
+  response take_and_next();
+  response read_response() const;
+  void edge();  // one rising clock edge (with the falling one before it)
+  std::uint32_t handle_of(void* requester);
+  void* requester_of(std::uint32_t handle);
+
+  std::size_t m_entries, m_merge;
+  std::unique_ptr<VerilatedContext> m_context;
+  std::unique_ptr<Vmshr_table> m_model;
+  std::vector<void*> m_handles;  // handle -> requester
+  std::vector<std::uint32_t> m_free_handles;
+  std::uint64_t m_edges = 0;
+};
+
+}  // namespace gputlm::rtl
