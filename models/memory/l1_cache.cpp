@@ -2,6 +2,7 @@
 
 #include "models/memory/sectors.h"
 #include "models/power/power_model.h"
+#include "models/rtl/mshr_table_rtl.h"
 
 namespace gputlm::memory {
 
@@ -48,6 +49,20 @@ void l1_cache::validate() {
   cache_geometry geometry = m_cache.geometry();
   geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
   m_logic = std::make_unique<cache_logic>(geometry);
+  m_mshr_implementation.require(*m_mshr_implementation == "cpp" || *m_mshr_implementation == "rtl",
+                                "must be cpp or rtl");
+  if (*m_mshr_implementation == "rtl") {
+    m_cache.mshr_entries.require(*m_cache.mshr_entries <= rtl::mshr_table_rtl::rtl_entries,
+                                 "must be at most " +
+                                     std::to_string(rtl::mshr_table_rtl::rtl_entries) +
+                                     " with mshr_implementation: rtl (the RTL's storage)");
+    m_cache.mshr_merge.require(*m_cache.mshr_merge <= rtl::mshr_table_rtl::rtl_merge,
+                               "must be at most " + std::to_string(rtl::mshr_table_rtl::rtl_merge) +
+                                   " with mshr_implementation: rtl (the RTL's storage)");
+    m_logic->use_mshr_backend(
+        std::make_unique<rtl::mshr_table_rtl>(static_cast<std::size_t>(*m_cache.mshr_entries),
+                                              static_cast<std::size_t>(*m_cache.mshr_merge)));
+  }
   m_power = std::make_unique<cache_power>(*this, geometry);
   if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, false);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);

@@ -116,6 +116,9 @@ class l1_cache : public component {
       {0},
       "cycles from the lookup until a miss, write-through or write-back may leave (the L1 "
       "pipeline: GPGPU-Sim's -gpgpu_l1_latency queue looks the tags up at its end)"};
+  param<std::string> m_mshr_implementation{
+      *this, "mshr_implementation", "cpp",
+      "the MSHR table: cpp (the C++ model) or rtl (rtl/mshr_table, Verilated; docs/rtl.md)"};
   param<bool> m_bypass_global_loads{*this, "bypass_global_loads", false,
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
   param<bool> m_flush_at_kernel_end{*this, "flush_at_kernel_end", true,

@@ -16,7 +16,28 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
   for (std::size_t i = entries; i-- > 0;) m_free.push_back(static_cast<int>(i));
 }
 
+mshr_table::~mshr_table() = default;
+mshr_table::mshr_table(mshr_table&&) noexcept = default;
+
+void mshr_table::use_backend(std::unique_ptr<mshr_backend> backend) {
+  m_backend = std::move(backend);
+}
+
+void mshr_table::sync(int idx) {
+  m_used = m_backend->used();
+  m_slots_used = m_backend->slots_used();
+  const entry e = m_backend->at(idx);
+  entry& c = m_entries[std::size_t(idx)];
+  c.line = e.line;
+  c.frame = e.frame;
+  c.seq = e.seq;
+  c.outstanding_fills = e.outstanding_fills;
+  c.slots = e.slots;
+  c.pending_sectors = e.pending_sectors;
+}
+
 int mshr_table::find(std::uint64_t line) const {
+  if (m_backend) return m_backend->find(line);
   if (m_hash.empty()) {
     for (std::size_t idx = 0; idx < m_entries.size(); ++idx)
       if (m_entries[idx].live() && m_entries[idx].line == line) return static_cast<int>(idx);
@@ -58,6 +79,11 @@ void mshr_table::unhash(std::uint64_t line, int idx) {
 }
 
 int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) {
+  if (m_backend) {
+    const int i = m_backend->allocate(line, sectors, requester, frame);
+    sync(i);
+    return i;
+  }
   const int idx = m_free.back();
   m_free.pop_back();
   entry& e = m_entries[idx];
@@ -80,6 +106,11 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
 }
 
 void mshr_table::merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors) {
+  if (m_backend) {
+    m_backend->merge(idx, requester, sectors, extra_sectors);
+    sync(idx);
+    return;
+  }
   entry& e = m_entries[idx];
   more(idx, e.slots) = {requester, sectors};
   ++e.slots;
@@ -91,12 +122,22 @@ void mshr_table::merge(int idx, void* requester, std::uint8_t sectors, std::uint
 }
 
 bool mshr_table::fill_arrived(int idx) {
+  if (m_backend) {
+    const bool last = m_backend->fill_arrived(idx);
+    sync(idx);
+    return last;
+  }
   entry& e = m_entries[idx];
   if (e.outstanding_fills > 0) --e.outstanding_fills;
   return e.outstanding_fills == 0;
 }
 
 void mshr_table::release(int idx, std::vector<slot>& out) {
+  if (m_backend) {
+    m_backend->release(idx, out);
+    sync(idx);
+    return;
+  }
   entry& e = m_entries[idx];
   out.push_back({e.first_requester, e.first_sectors});
   for (std::size_t k = 1; k < e.slots; ++k) out.push_back(more(idx, k));

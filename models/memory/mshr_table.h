@@ -14,12 +14,18 @@
 // no other entry (order() sorts by it).
 // Plain C++, no SystemC; no allocation after construction. At most max_entries entries
 // and max_merge slots per entry (the caches validate their parameters against these).
+// With a backend (an RTL implementation behind its transactor, docs/rtl.md), the table's
+// operations are the backend's, and the table keeps a copy of what the backend reports
+// after each one (occupancy, the entry's fields), which the accessors read.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gputlm::memory {
+
+class mshr_backend;
 
 class mshr_table {
  public:
@@ -70,6 +76,10 @@ class mshr_table {
   // Live entries, oldest first.
   std::vector<int> order() const;
 
+  // Hands the table's operations to `backend` (a fresh, empty table of the same size).
+  void use_backend(std::unique_ptr<mshr_backend> backend);
+  bool has_backend() const { return m_backend != nullptr; }
+
  private:
   std::size_t home(std::uint64_t line) const {
     return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> m_hash_shift);
@@ -92,6 +102,29 @@ class mshr_table {
   std::size_t m_used = 0;
   std::size_t m_merge;
   std::size_t m_slots_used = 0;
+  std::unique_ptr<mshr_backend> m_backend;
+  // After a backend operation on entry idx: the copies the accessors read.
+  void sync(int idx);
+
+ public:
+  ~mshr_table();
+  mshr_table(mshr_table&&) noexcept;
+};
+
+// Another implementation of the table's operations (the same semantics and numbering).
+class mshr_backend {
+ public:
+  virtual ~mshr_backend() = default;
+  virtual int find(std::uint64_t line) = 0;
+  virtual int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) = 0;
+  virtual void merge(int idx, void* requester, std::uint8_t sectors,
+                     std::uint8_t extra_sectors) = 0;
+  virtual bool fill_arrived(int idx) = 0;
+  virtual void release(int idx, std::vector<mshr_table::slot>& out) = 0;
+  virtual std::size_t used() const = 0;
+  virtual std::size_t slots_used() const = 0;
+  // Entry idx's line, slots, pending sectors, frame, outstanding fills and sequence.
+  virtual mshr_table::entry at(int idx) const = 0;
 };
 
 }  // namespace gputlm::memory

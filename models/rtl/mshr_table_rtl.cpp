@@ -4,11 +4,13 @@
 #include <string>
 
 #include "Vmshr_table.h"
+#include "Vmshr_table_off_by_one.h"
 #include "verilated.h"
 
 namespace gputlm::rtl {
 
-mshr_table_rtl::mshr_table_rtl(std::size_t entries, std::size_t merge)
+template <class Model>
+basic_mshr_table_rtl<Model>::basic_mshr_table_rtl(std::size_t entries, std::size_t merge)
     : m_entries(entries), m_merge(merge), m_context(std::make_unique<VerilatedContext>()) {
   if (entries < 1 || entries > rtl_entries)
     throw std::invalid_argument("mshr_entries " + std::to_string(entries) +
@@ -16,8 +18,8 @@ mshr_table_rtl::mshr_table_rtl(std::size_t entries, std::size_t merge)
   if (merge < 1 || merge > rtl_merge)
     throw std::invalid_argument("mshr_merge " + std::to_string(merge) +
                                 ": the RTL MSHR table merges 1.." + std::to_string(rtl_merge));
-  m_model = std::make_unique<Vmshr_table>(m_context.get(), "mshr_table");
-  Vmshr_table& m = *m_model;
+  m_model = std::make_unique<Model>(m_context.get(), "mshr_table");
+  Model& m = *m_model;
   m.cfg_entries = static_cast<std::uint16_t>(entries);
   m.req_valid = 0;
   m.rsp_ready = 0;
@@ -31,12 +33,14 @@ mshr_table_rtl::mshr_table_rtl(std::size_t entries, std::size_t merge)
   m_free_handles.reserve(entries * merge);
 }
 
-mshr_table_rtl::~mshr_table_rtl() {
+template <class Model>
+basic_mshr_table_rtl<Model>::~basic_mshr_table_rtl() {
   if (m_model) m_model->final();
 }
 
-void mshr_table_rtl::edge() {
-  Vmshr_table& m = *m_model;
+template <class Model>
+void basic_mshr_table_rtl<Model>::edge() {
+  Model& m = *m_model;
   m.clk = 0;
   m.eval();
   m.clk = 1;
@@ -44,8 +48,9 @@ void mshr_table_rtl::edge() {
   ++m_edges;
 }
 
-mshr_table_rtl::response mshr_table_rtl::read_response() const {
-  const Vmshr_table& m = *m_model;
+template <class Model>
+typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::read_response() const {
+  const Model& m = *m_model;
   response r;
   r.hit = m.rsp_hit;
   r.last = m.rsp_last;
@@ -55,10 +60,11 @@ mshr_table_rtl::response mshr_table_rtl::read_response() const {
   return r;
 }
 
-mshr_table_rtl::response mshr_table_rtl::request(op o, std::uint64_t line, int idx,
-                                                 std::uint8_t sectors, std::uint8_t extra,
-                                                 std::uint32_t handle, std::int32_t frame) {
-  Vmshr_table& m = *m_model;
+template <class Model>
+typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::request(
+    op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
+    std::uint32_t handle, std::int32_t frame) {
+  Model& m = *m_model;
   m.req_op = o;
   m.req_line = line;
   m.req_idx = static_cast<std::uint16_t>(idx < 0 ? 0 : idx);
@@ -76,8 +82,9 @@ mshr_table_rtl::response mshr_table_rtl::request(op o, std::uint64_t line, int i
   return read_response();
 }
 
-mshr_table_rtl::response mshr_table_rtl::take_and_next() {
-  Vmshr_table& m = *m_model;
+template <class Model>
+typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::take_and_next() {
+  Model& m = *m_model;
   m.rsp_ready = 1;
   m.eval();
   edge();
@@ -87,7 +94,8 @@ mshr_table_rtl::response mshr_table_rtl::take_and_next() {
   return read_response();
 }
 
-std::uint32_t mshr_table_rtl::handle_of(void* requester) {
+template <class Model>
+std::uint32_t basic_mshr_table_rtl<Model>::handle_of(void* requester) {
   if (!m_free_handles.empty()) {
     const std::uint32_t h = m_free_handles.back();
     m_free_handles.pop_back();
@@ -98,24 +106,36 @@ std::uint32_t mshr_table_rtl::handle_of(void* requester) {
   return static_cast<std::uint32_t>(m_handles.size() - 1);
 }
 
-void* mshr_table_rtl::requester_of(std::uint32_t handle) {
+template <class Model>
+void* basic_mshr_table_rtl<Model>::requester_of(std::uint32_t handle) {
   void* r = m_handles.at(handle);
   m_free_handles.push_back(handle);
   return r;
 }
 
-std::size_t mshr_table_rtl::used() const { return m_model->used; }
-bool mshr_table_rtl::full() const { return m_model->full; }
-std::size_t mshr_table_rtl::slots_used() const { return m_model->slots_used; }
+template <class Model>
+std::size_t basic_mshr_table_rtl<Model>::used() const {
+  return m_model->used;
+}
+template <class Model>
+bool basic_mshr_table_rtl<Model>::full() const {
+  return m_model->full;
+}
+template <class Model>
+std::size_t basic_mshr_table_rtl<Model>::slots_used() const {
+  return m_model->slots_used;
+}
 
-std::size_t mshr_table_rtl::slot_count(int idx) const {
+template <class Model>
+std::size_t basic_mshr_table_rtl<Model>::slot_count(int idx) const {
   m_model->rd_idx = static_cast<std::uint16_t>(idx);
   m_model->eval();
   return m_model->rd_slots;
 }
 
-mshr_table_rtl::entry mshr_table_rtl::at(int idx) const {
-  Vmshr_table& m = *m_model;
+template <class Model>
+typename basic_mshr_table_rtl<Model>::entry basic_mshr_table_rtl<Model>::at(int idx) const {
+  Model& m = *m_model;
   m.rd_idx = static_cast<std::uint16_t>(idx);
   m.eval();
   entry e;
@@ -130,31 +150,37 @@ mshr_table_rtl::entry mshr_table_rtl::at(int idx) const {
   return e;
 }
 
-int mshr_table_rtl::find(std::uint64_t line) {
+template <class Model>
+int basic_mshr_table_rtl<Model>::find(std::uint64_t line) {
   const response r = request(op_find, line, 0, 0, 0, 0, 0);
   take_and_next();
   return r.hit ? r.idx : -1;
 }
 
-int mshr_table_rtl::allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame) {
+template <class Model>
+int basic_mshr_table_rtl<Model>::allocate(std::uint64_t line, std::uint8_t sectors, void* requester,
+                                          int frame) {
   const response r = request(op_allocate, line, 0, sectors, 0, handle_of(requester), frame);
   take_and_next();
   return r.idx;
 }
 
-void mshr_table_rtl::merge(int idx, void* requester, std::uint8_t sectors,
-                           std::uint8_t extra_sectors) {
+template <class Model>
+void basic_mshr_table_rtl<Model>::merge(int idx, void* requester, std::uint8_t sectors,
+                                        std::uint8_t extra_sectors) {
   request(op_merge, 0, idx, sectors, extra_sectors, handle_of(requester), 0);
   take_and_next();
 }
 
-bool mshr_table_rtl::fill_arrived(int idx) {
+template <class Model>
+bool basic_mshr_table_rtl<Model>::fill_arrived(int idx) {
   const response r = request(op_fill, 0, idx, 0, 0, 0, 0);
   take_and_next();
   return r.last;
 }
 
-void mshr_table_rtl::release(int idx, std::vector<slot>& out) {
+template <class Model>
+void basic_mshr_table_rtl<Model>::release(int idx, std::vector<slot>& out) {
   response r = request(op_release, 0, idx, 0, 0, 0, 0);
   for (;;) {
     out.push_back({requester_of(r.handle), r.sectors});
@@ -164,7 +190,8 @@ void mshr_table_rtl::release(int idx, std::vector<slot>& out) {
   take_and_next();
 }
 
-std::vector<int> mshr_table_rtl::order() const {
+template <class Model>
+std::vector<int> basic_mshr_table_rtl<Model>::order() const {
   std::vector<int> live;
   std::vector<std::uint32_t> seq(m_entries);
   for (std::size_t i = 0; i < m_entries; ++i) {
@@ -178,5 +205,8 @@ std::vector<int> mshr_table_rtl::order() const {
   });
   return live;
 }
+
+template class basic_mshr_table_rtl<Vmshr_table>;
+template class basic_mshr_table_rtl<Vmshr_table_off_by_one>;
 
 }  // namespace gputlm::rtl

@@ -5,7 +5,9 @@
 // response(s), clocking the model edge by edge; a release takes one response per slot.
 // Requesters are kept here as 32-bit handles (the RTL stores handles, not pointers).
 // Built for at most `rtl_entries` entries and `rtl_merge` slots each (the Verilated
-// storage); a table asking for more is refused at construction.
+// storage); a table asking for more is refused at construction. `Model` is the Verilated
+// class: Vmshr_table, or Vmshr_table_off_by_one (the same source built with
+// MSHR_OFF_BY_ONE, a deliberate bug the tests must catch).
 #pragma once
 
 #include <cstdint>
@@ -16,39 +18,43 @@
 #include "models/memory/mshr_table.h"
 
 class Vmshr_table;
+class Vmshr_table_off_by_one;
 class VerilatedContext;
 
 namespace gputlm::rtl {
 
-class mshr_table_rtl {
- public:
+struct mshr_rtl_limits {
   static constexpr std::size_t rtl_entries = 512;  // the Verilated build's ENTRIES
   static constexpr std::size_t rtl_merge = 16;     // and MERGE
+};
 
+template <class Model>
+class basic_mshr_table_rtl final : public memory::mshr_backend, public mshr_rtl_limits {
+ public:
   using slot = memory::mshr_table::slot;
   using entry = memory::mshr_table::entry;
 
   // Throws std::invalid_argument when entries or merge exceed the RTL's storage.
-  mshr_table_rtl(std::size_t entries, std::size_t merge);
-  ~mshr_table_rtl();
-  mshr_table_rtl(const mshr_table_rtl&) = delete;
-  mshr_table_rtl& operator=(const mshr_table_rtl&) = delete;
+  basic_mshr_table_rtl(std::size_t entries, std::size_t merge);
+  ~basic_mshr_table_rtl() override;
+  basic_mshr_table_rtl(const basic_mshr_table_rtl&) = delete;
+  basic_mshr_table_rtl& operator=(const basic_mshr_table_rtl&) = delete;
 
   std::size_t capacity() const { return m_entries; }
   std::size_t merge_limit() const { return m_merge; }
-  std::size_t used() const;
+  std::size_t used() const override;
   bool full() const;
-  std::size_t slots_used() const;
+  std::size_t slots_used() const override;
 
-  int find(std::uint64_t line);
-  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1);
+  int find(std::uint64_t line) override;
+  int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1) override;
   bool can_merge(int idx) const { return slot_count(idx) < m_merge; }
   std::size_t slot_count(int idx) const;
-  void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
+  void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors) override;
   // The entry's fields as the RTL holds them (first_requester included).
-  entry at(int idx) const;
-  bool fill_arrived(int idx);
-  void release(int idx, std::vector<slot>& out);
+  entry at(int idx) const override;
+  bool fill_arrived(int idx) override;
+  void release(int idx, std::vector<slot>& out) override;
   std::vector<int> order() const;
 
   // Clock edges the model has run (each operation takes two or more).
@@ -74,10 +80,15 @@ class mshr_table_rtl {
 
   std::size_t m_entries, m_merge;
   std::unique_ptr<VerilatedContext> m_context;
-  std::unique_ptr<Vmshr_table> m_model;
+  std::unique_ptr<Model> m_model;
   std::vector<void*> m_handles;  // handle -> requester
   std::vector<std::uint32_t> m_free_handles;
   std::uint64_t m_edges = 0;
 };
+
+using mshr_table_rtl = basic_mshr_table_rtl<Vmshr_table>;
+using mshr_table_rtl_off_by_one = basic_mshr_table_rtl<Vmshr_table_off_by_one>;
+extern template class basic_mshr_table_rtl<Vmshr_table>;
+extern template class basic_mshr_table_rtl<Vmshr_table_off_by_one>;
 
 }  // namespace gputlm::rtl

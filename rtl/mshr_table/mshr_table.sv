@@ -211,7 +211,11 @@ module mshr_table #(
           end
           OP_FILL: begin
             if (fills_q[idx_c] != 16'd0) fills_q[idx_c] <= fills_q[idx_c] - 16'd1;
+`ifdef MSHR_OFF_BY_ONE  // a deliberately broken build, for the tests that must catch it
+            rsp_last_q <= fills_q[idx_c] <= 16'd2;
+`else
             rsp_last_q <= fills_q[idx_c] <= 16'd1;
+`endif
           end
           OP_RELEASE: begin
             // The slots follow one a cycle from the next cycle on.

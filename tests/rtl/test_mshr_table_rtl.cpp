@@ -5,6 +5,7 @@
 // streamed, and a long random sequence of operations compared result by result.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "Vmshr_table.h"
@@ -143,11 +144,12 @@ TEST(mshr_table_rtl, pins_hold_back_requests_and_responses) {
 // Random operations on both tables, as a cache issues them: a miss finds its line and
 // merges (when the entry has room) or allocates (when the table has room); fills arrive
 // for outstanding entries and the last one releases the entry. Every result, occupancy and
-// entry field must agree.
-TEST(mshr_table_rtl, random_operations_agree_with_the_cpp_table) {
+// entry field must agree; returns the step of the first disagreement (-1: none).
+template <class Rtl>
+int compare_random_operations(std::size_t* released_out = nullptr, std::size_t* edges = nullptr) {
   const std::size_t entries = 16, merge = 4;
   mshr_table ref(entries, merge);
-  mshr_table_rtl rtl(entries, merge);
+  Rtl rtl(entries, merge);
   std::mt19937 rng(12345);
   std::vector<mshr_table::slot> a, b;
   std::size_t ops = 0, released = 0;
@@ -155,19 +157,19 @@ TEST(mshr_table_rtl, random_operations_agree_with_the_cpp_table) {
     const bool fill = rng() % 3 == 0 && ref.used() > 0;
     if (fill) {
       const std::vector<int> live = ref.order();
-      ASSERT_EQ(live, rtl.order()) << step;
+      if (!(live == rtl.order())) return step;
       const int idx = live[rng() % live.size()];
       const bool last_ref = ref.fill_arrived(idx), last_rtl = rtl.fill_arrived(idx);
-      ASSERT_EQ(last_ref, last_rtl) << step;
+      if (!(last_ref == last_rtl)) return step;
       if (last_ref) {
         a.clear();
         b.clear();
         ref.release(idx, a);
         rtl.release(idx, b);
-        ASSERT_EQ(a.size(), b.size()) << step;
+        if (!(a.size() == b.size())) return step;
         for (std::size_t k = 0; k < a.size(); ++k) {
-          EXPECT_EQ(a[k].requester, b[k].requester) << step;
-          EXPECT_EQ(a[k].sectors, b[k].sectors) << step;
+          if (!(a[k].requester == b[k].requester)) return step;
+          if (!(a[k].sectors == b[k].sectors)) return step;
         }
         ++released;
       }
@@ -176,37 +178,49 @@ TEST(mshr_table_rtl, random_operations_agree_with_the_cpp_table) {
       const std::uint8_t sectors = std::uint8_t(1u << (rng() % 4));
       void* who = req(int(rng() % 64));
       const int found = ref.find(line);
-      ASSERT_EQ(found, rtl.find(line)) << step;
+      if (!(found == rtl.find(line))) return step;
       if (found >= 0) {
-        ASSERT_EQ(ref.can_merge(found), rtl.can_merge(found)) << step;
+        if (!(ref.can_merge(found) == rtl.can_merge(found))) return step;
         if (ref.can_merge(found)) {
           const std::uint8_t extra = std::uint8_t(sectors & ~ref.at(found).pending_sectors);
           ref.merge(found, who, sectors, extra);
           rtl.merge(found, who, sectors, extra);
         }
       } else {
-        ASSERT_EQ(ref.full(), rtl.full()) << step;
+        if (!(ref.full() == rtl.full())) return step;
         if (!ref.full()) {
           const int frame = int(rng() % 100) - 1;
-          ASSERT_EQ(ref.allocate(line, sectors, who, frame),
-                    rtl.allocate(line, sectors, who, frame))
-              << step;
+          if (ref.allocate(line, sectors, who, frame) != rtl.allocate(line, sectors, who, frame))
+            return step;
         }
       }
     }
     ++ops;
-    ASSERT_EQ(ref.used(), rtl.used()) << step;
-    ASSERT_EQ(ref.slots_used(), rtl.slots_used()) << step;
+    if (!(ref.used() == rtl.used())) return step;
+    if (!(ref.slots_used() == rtl.slots_used())) return step;
     for (int idx : ref.order()) {
       const mshr_table::entry& x = ref.at(idx);
-      const mshr_table_rtl::entry y = rtl.at(idx);
-      ASSERT_EQ(x.line, y.line) << step;
-      ASSERT_EQ(x.slots, y.slots) << step;
-      ASSERT_EQ(x.pending_sectors, y.pending_sectors) << step;
-      ASSERT_EQ(x.outstanding_fills, y.outstanding_fills) << step;
-      ASSERT_EQ(x.frame, y.frame) << step;
+      const mshr_table::entry y = rtl.at(idx);
+      if (!(x.line == y.line)) return step;
+      if (!(x.slots == y.slots)) return step;
+      if (!(x.pending_sectors == y.pending_sectors)) return step;
+      if (!(x.outstanding_fills == y.outstanding_fills)) return step;
+      if (!(x.frame == y.frame)) return step;
     }
   }
-  EXPECT_GT(released, 500u);  // the sequence exercised releases, and filled the table
-  EXPECT_GT(rtl.edges(), 2 * ops);
+  if (released_out) *released_out = released;
+  if (edges) *edges = rtl.edges() / std::max<std::size_t>(ops, 1);
+  return -1;
+}
+
+TEST(mshr_table_rtl, random_operations_agree_with_the_cpp_table) {
+  std::size_t released = 0, edges_per_op = 0;
+  EXPECT_EQ(compare_random_operations<mshr_table_rtl>(&released, &edges_per_op), -1);
+  EXPECT_GT(released, 500u);  // the sequence exercised releases
+  EXPECT_GE(edges_per_op, 2u);
+}
+
+// The same comparison catches the RTL built with a one-off fill count (MSHR_OFF_BY_ONE).
+TEST(mshr_table_rtl, the_comparison_catches_an_off_by_one_rtl) {
+  EXPECT_GE(compare_random_operations<gputlm::rtl::mshr_table_rtl_off_by_one>(), 0);
 }
