@@ -17,7 +17,6 @@ mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
 }
 
 mshr_table::~mshr_table() = default;
-mshr_table::mshr_table(mshr_table&&) noexcept = default;
 
 void mshr_table::use_backend(std::unique_ptr<mshr_backend> backend) {
   m_backend = std::move(backend);

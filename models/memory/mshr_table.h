@@ -51,6 +51,7 @@ class mshr_table {
   static_assert(sizeof(entry) == 32, "two entries per host cache line");
 
   mshr_table(std::size_t entries, std::size_t merge, bool hashed = true);
+  ~mshr_table();  // (out of line: the backend's type is complete there)
 
   std::size_t capacity() const { return m_entries.size(); }
   std::size_t merge_limit() const { return m_merge; }
@@ -78,7 +79,6 @@ class mshr_table {
 
   // Hands the table's operations to `backend` (a fresh, empty table of the same size).
   void use_backend(std::unique_ptr<mshr_backend> backend);
-  bool has_backend() const { return m_backend != nullptr; }
 
  private:
   std::size_t home(std::uint64_t line) const {
@@ -105,10 +105,6 @@ class mshr_table {
   std::unique_ptr<mshr_backend> m_backend;
   // After a backend operation on entry idx: the copies the accessors read.
   void sync(int idx);
-
- public:
-  ~mshr_table();
-  mshr_table(mshr_table&&) noexcept;
 };
 
 // Another implementation of the table's operations (the same semantics and numbering).

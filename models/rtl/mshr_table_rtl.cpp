@@ -95,6 +95,15 @@ typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::take
 }
 
 template <class Model>
+typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::transact(
+    op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
+    std::uint32_t handle, std::int32_t frame) {
+  const response r = request(o, line, idx, sectors, extra, handle, frame);
+  take_and_next();
+  return r;
+}
+
+template <class Model>
 std::uint32_t basic_mshr_table_rtl<Model>::handle_of(void* requester) {
   if (!m_free_handles.empty()) {
     const std::uint32_t h = m_free_handles.back();
@@ -128,9 +137,7 @@ std::size_t basic_mshr_table_rtl<Model>::slots_used() const {
 
 template <class Model>
 std::size_t basic_mshr_table_rtl<Model>::slot_count(int idx) const {
-  m_model->rd_idx = static_cast<std::uint16_t>(idx);
-  m_model->eval();
-  return m_model->rd_slots;
+  return at(idx).slots;
 }
 
 template <class Model>
@@ -152,31 +159,25 @@ typename basic_mshr_table_rtl<Model>::entry basic_mshr_table_rtl<Model>::at(int 
 
 template <class Model>
 int basic_mshr_table_rtl<Model>::find(std::uint64_t line) {
-  const response r = request(op_find, line, 0, 0, 0, 0, 0);
-  take_and_next();
+  const response r = transact(op_find, line, 0, 0, 0, 0, 0);
   return r.hit ? r.idx : -1;
 }
 
 template <class Model>
 int basic_mshr_table_rtl<Model>::allocate(std::uint64_t line, std::uint8_t sectors, void* requester,
                                           int frame) {
-  const response r = request(op_allocate, line, 0, sectors, 0, handle_of(requester), frame);
-  take_and_next();
-  return r.idx;
+  return transact(op_allocate, line, 0, sectors, 0, handle_of(requester), frame).idx;
 }
 
 template <class Model>
 void basic_mshr_table_rtl<Model>::merge(int idx, void* requester, std::uint8_t sectors,
                                         std::uint8_t extra_sectors) {
-  request(op_merge, 0, idx, sectors, extra_sectors, handle_of(requester), 0);
-  take_and_next();
+  transact(op_merge, 0, idx, sectors, extra_sectors, handle_of(requester), 0);
 }
 
 template <class Model>
 bool basic_mshr_table_rtl<Model>::fill_arrived(int idx) {
-  const response r = request(op_fill, 0, idx, 0, 0, 0, 0);
-  take_and_next();
-  return r.last;
+  return transact(op_fill, 0, idx, 0, 0, 0, 0).last;
 }
 
 template <class Model>

@@ -71,6 +71,9 @@ class basic_mshr_table_rtl final : public memory::mshr_backend, public mshr_rtl_
   // Drives one request and returns its first response.
   response request(op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
                    std::uint32_t handle, std::int32_t frame);
+  // A request with one response: drives it, takes the response and returns it.
+  response transact(op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
+                    std::uint32_t handle, std::int32_t frame);
   // Takes the response on the channel (rsp_ready for one edge) and waits for the next one.
   response take_and_next();
   response read_response() const;

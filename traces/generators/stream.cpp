@@ -53,20 +53,17 @@ void generate_stream(const param_set& ps, app_builder& app) {
   p.isetp("NE", 5, rz);
   const code pass_step = p.since(m);
   const code pass_back = p.bra();
-  m = p.here();
+  code tail_calc, tail_store;  // read: out[gid] = s
   if (read) {
-    p.address(10, 3, rz);
-    p.st_global(10, 8, 4);
+    tail_calc = p.address(10, 3, rz);
+    tail_store = p.st_global(10, 8, 4);
   }
-  const code tail_addr = p.since(m);
   const code done = p.exit();
   p.bra();
 
   const kernel_info info =
       app.kernel(read ? "_Z11stream_readPKfPfii" : "_Z12stream_writePfii", app.reserve_kernel_id(),
                  dim3{grid, 1, 1}, dim3{block, 1, 1}, 0, p);
-  const code tail_store{tail_addr.first + tail_addr.count - 1, 1};
-  const code tail_calc{tail_addr.first, tail_addr.count == 0 ? 0 : tail_addr.count - 1};
   app.write_kernel(info, [&](tb_trace& tb) {
     for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
       warp_emitter e(p, tb.warps[w]);
