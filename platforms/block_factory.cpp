@@ -22,10 +22,10 @@ const block_factory& block_factory::builtin() {
     f.add<top::gpu>("gpu", "the chip: top of the block tree");
     f.add<control::kmu>("kmu", "Kernel Management Unit with hardware work queues");
     f.add<control::kernel_distributor>("kernel_distributor", "Kernel Distributor entries");
-    f.add<control::smx_scheduler>("smx_scheduler", "TB dispatch to SMXs");
+    f.add<control::smx_scheduler>("smx_scheduler", "TB dispatch to SMXs", {"dispatch"});
     f.add<control::agt>("agt", "DTBL Aggregated Group Table");
     f.add<core::smx>("smx", "streaming multiprocessor");
-    f.add<memory::l1_cache>("l1_cache", "per-SMX L1 data cache with MSHRs");
+    f.add<memory::l1_cache>("l1_cache", "per-SMX L1 data cache with MSHRs", {"mshr"});
     f.add<memory::l2_cache>("l2_cache", "L2 bank of a memory sub-partition");
     f.add<memory::dram_channel>("dram_channel", "DRAM channel with FR-FCFS scheduler");
     f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");

@@ -199,6 +199,7 @@ std::unique_ptr<platform> platform::load(const std::string& file,
       throw input_error(s.owner->config().where(), path,
                         std::string(s.ref.initiator ? "initiator" : "target") +
                             " socket is never bound (add it to a 'bind:' list)");
+  for (component* c : p->m_order) c->validate_bound();
   return p;
 }
 
@@ -369,6 +370,9 @@ void platform::instantiate(
       std::vector<std::string> rest(segs.begin() + 1, segs.end());
       if (rest.empty())
         throw input_error(o->value.where, o->key, "names a block, not one of its parameters");
+      if (rest.size() == 2 && type->has_group(rest.front())) {  // a parameter group's key
+        rest = {rest[0] + "." + rest[1]};
+      }
       if (rest.size() == 1) {
         config_value v = o->value;
         v.used = false;

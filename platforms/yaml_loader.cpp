@@ -74,6 +74,11 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
   b.spec_path = spec_path;
   if (!n.is_map()) fail(n, spec_path, "a block must be a mapping with a 'type'");
   if (!n.find("type")) fail(self, spec_path, "block has no 'type'");
+  // (A known type's parameter groups are mappings of its own parameters.)
+  const block_factory::entry* type_entry =
+      n.find("type")->value.is_scalar()
+          ? block_factory::builtin().find(n.find("type")->value.scalar())
+          : nullptr;
   // The name becomes a SystemC module name and a step of `--set` and statistics paths.
   const bool name_ok = !b.name.empty() && !std::isdigit(static_cast<unsigned char>(b.name[0])) &&
                        std::all_of(b.name.begin(), b.name.end(), [](char ch) {
@@ -105,6 +110,12 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
         std::string k = key_path + "[" + std::to_string(i++) + "]";
         if (!item.IsScalar()) throw input_error(value.at(item.Mark()), k, "expected a plain value");
         b.bindings.push_back({item.Scalar(), value.at(item.Mark()), k});
+      }
+    } else if (value.is_map() && type_entry && type_entry->has_group(key)) {
+      for (const auto& g : value.entries) {
+        if (g.value.is_map())
+          fail(g.value, key_path + "." + g.key, "a parameter group holds values, not blocks");
+        b.values[key + "." + g.key] = entry_value(g, key_path + "." + g.key);
       }
     } else if (value.is_map()) {
       if (std::find(k_reserved_block_keys.begin(), k_reserved_block_keys.end(), key) !=

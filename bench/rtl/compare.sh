@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every bundled sample on the given platforms (default the TITAN V and the GTX480) with
-# every L1's MSHR table in C++ and in RTL (smx.l1.mshr_implementation=rtl, docs/rtl.md):
-# whether the statistics are byte-identical (the trace path aside), and the replay speed
-# of each (KIPS, from the statistics' wall_seconds). Not a unit test. Usage:
+# each RTL block in place of its C++ model (docs/rtl.md): every L1's MSHR table
+# (smx.l1.mshr.implementation=rtl) and the TB dispatch unit
+# (tb_scheduler.dispatch.implementation=rtl): whether the statistics are byte-identical to
+# the C++ run's (the trace path and host figures aside), and the replay speed of each (KIPS,
+# from the statistics). Not a unit test. Usage:
 #   bench/rtl/compare.sh [BUILD] [PLATFORM...]      (default build/; volta fermi)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,23 +16,31 @@ platforms=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 kips() { /usr/bin/python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["kips"]))' "$1"; }
-printf "%-8s %-14s %-10s %10s %10s\n" platform sample statistics "KIPS C++" "KIPS RTL"
+same() {
+  if cmp -s <(grep -v -e '"trace"' -e wall -e kips -e '"host' "$1") \
+    <(grep -v -e '"trace"' -e wall -e kips -e '"host' "$2"); then
+    echo identical
+  else
+    echo DIFFERENT
+  fi
+}
+printf "%-8s %-14s %-10s %-10s %9s %9s %9s\n" platform sample "MSHR RTL" "TBD RTL" "KIPS C++" \
+  "MSHR RTL" "TBD RTL"
 fail=0
 for p in "${platforms[@]}"; do
   for d in traces/samples/*/; do
     [ -f "$d/kernelslist.g" ] || continue
     s=$(basename "$d")
     "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --stats "$work/c.json" >/dev/null
-    "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx.l1.mshr_implementation=rtl \
-      --stats "$work/r.json" >/dev/null
-    same=identical
-    if ! cmp -s <(grep -v -e '"trace"' -e wall -e kips -e '"host' "$work/c.json") \
-      <(grep -v -e '"trace"' -e wall -e kips -e '"host' "$work/r.json"); then
-      same=DIFFERENT
-      fail=1
-    fi
-    printf "%-8s %-14s %-10s %10s %10s\n" "$p" "$s" "$same" "$(kips "$work/c.json")" \
-      "$(kips "$work/r.json")"
+    "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx.l1.mshr.implementation=rtl \
+      --stats "$work/m.json" >/dev/null
+    "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set tb_scheduler.dispatch.implementation=rtl \
+      --stats "$work/t.json" >/dev/null
+    m=$(same "$work/c.json" "$work/m.json")
+    t=$(same "$work/c.json" "$work/t.json")
+    [ "$m$t" = identicalidentical ] || fail=1
+    printf "%-8s %-14s %-10s %-10s %9s %9s %9s\n" "$p" "$s" "$m" "$t" "$(kips "$work/c.json")" \
+      "$(kips "$work/m.json")" "$(kips "$work/t.json")"
   done
 done
 exit $fail

@@ -64,6 +64,9 @@ class component : public sc_core::sc_module {
 
   // Checks relations between parameters (cache geometry, counts); throws input_error.
   virtual void validate() {}
+  // Checks that need the blocks it is bound to (reading their registers over its sockets),
+  // once every socket is bound; throws input_error.
+  virtual void validate_bound() {}
   // What the block is waiting for, for the diagnosis of a run that ends with work left
   // (empty when idle).
   virtual std::string pending_work() const { return {}; }

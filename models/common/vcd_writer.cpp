@@ -316,6 +316,14 @@ void vcd_writer::finish() {
   std::filesystem::rename(m_path + ".partial", m_path);
   unregister_partial(m_path + ".partial");
   write_gtkw();
+  for (auto& action : m_on_finish) action();
+}
+
+std::string vcd_writer::beside(const std::string& tag) const {
+  std::string base = m_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+    base.resize(base.size() - 4);
+  return base + "." + tag + ".vcd";
 }
 
 }  // namespace gputlm

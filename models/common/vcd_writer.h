@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,8 +67,15 @@ class vcd_writer {
   void change(std::uint32_t id, std::uint64_t value);
   void change_real(std::uint32_t id, double value);
 
-  // Writes what is left, renames PATH.partial to PATH and writes the .gtkw file.
+  // Writes what is left, renames PATH.partial to PATH and writes the .gtkw file; then runs
+  // the on_finish() actions (the RTL blocks' own waveforms, in their order).
   void finish();
+  void on_finish(std::function<void()> action) { m_on_finish.push_back(std::move(action)); }
+  const options& opts() const { return m_opts; }
+  // A file beside the waveform: FILE.vcd -> FILE.<tag>.vcd (a block's RTL signals).
+  std::string beside(const std::string& tag) const;
+  // A name as the VCD and the GTKWave layout write it ([ ] as ( )).
+  static std::string vcd_name(const std::string& s);
 
   const std::string& path() const { return m_path; }
   std::string gtkw_path() const;
@@ -95,7 +103,6 @@ class vcd_writer {
   void write_value(const signal& s);
   void write_gtkw() const;
   static std::string code_for(std::size_t index);
-  static std::string vcd_name(const std::string& s);
 
   std::string m_path;
   options m_opts;
@@ -104,6 +111,7 @@ class vcd_writer {
   bool m_open = false;  // header written and the window opened
   std::uint64_t m_last_time = ~0ull;
   std::uint64_t m_end_fs = 0;  // end of the written window (set by finish)
+  std::vector<std::function<void()>> m_on_finish;
 };
 
 // A value that a block updates; recorded in the VCD when tracing is on and it is selected.

@@ -1,18 +1,20 @@
 // The memory-mapped control registers of the kernel-management path (DTBL thesis, Fig. 1
 // and §2.2): what the KMU writes into a Kernel Distributor entry (KDE), what the SMX
 // scheduler reads from it, and the Thread Block Control Register (TBCR) it writes into an
-// SMX. Each record travels as the data of a TLM generic payload, so any of these blocks can
-// later be replaced by RTL behind the same socket.
+// SMX. The KDE, the TBCR and the SMX's capability register travel as their packed words
+// (register_layout.h), which the RTL TB dispatch unit uses too; the other commands are
+// records of this file.
 //
 // Protocols (all on the TLM-2.0 base protocol):
-//   KMU -> KD `kmu`:        nb BEGIN_REQ write of a kde_record = launch. END_REQ when an entry
+//   KMU -> KD `kmu`:        nb BEGIN_REQ write of a KDE (packed) = launch. END_REQ when an entry
 //                           is allocated (withheld while all entries are busy); BEGIN_RESP
 //                           when the kernel has completed.
 //   KD -> scheduler `doorbell`: b_transport write of the KDE index that became valid.
 //   scheduler -> KD `scheduler`: b_transport; see kd_register below.
-//   scheduler -> SMX `tbcr`: b_transport read at tbcr_caps = the SMX's smx_limits;
-//                           nb BEGIN_REQ write of a tb_descriptor = TB launch (END_REQ at
-//                           once); BEGIN_RESP when the TB has completed, with a tb_report.
+//   scheduler -> SMX `tbcr`: b_transport read at tbcr_caps = the SMX's smx_limits (packed);
+//                           nb BEGIN_REQ write of a TBCR (a packed tb_descriptor) = TB
+//                           launch (END_REQ at once); BEGIN_RESP when the TB has completed,
+//                           with a tb_report after the TBCR's words.
 //                           b_transport write at tbcr_kernel_done (uint32 kernel id) = a
 //                           kernel has completed: the SMX sends a `flush` request to its L1
 //                           on `ldst` (GPGPU-Sim -gpgpu_flush_l1_cache).
@@ -92,12 +94,13 @@ struct launch_command {
 // Kernel Distributor register map (byte addresses on its `scheduler` socket).
 namespace kd_register {
 constexpr std::uint64_t entry_stride = 0x100;
-constexpr std::uint64_t record = 0x00;   // read: kde_record of entry i (at i*entry_stride)
+constexpr std::uint64_t record = 0x00;   // read: entry i's KDE, packed (at i*entry_stride)
 constexpr std::uint64_t next_tb = 0x80;  // read: pops the next TB id of entry i (uint32)
 constexpr std::uint64_t tb_done = 0x88;  // write: one TB of entry i completed (uint32 count)
 constexpr std::uint64_t groups = 0x90;   // write: kd_groups of entry i (DTBL)
 constexpr std::uint64_t group_tb =
     0x98;  // write: a TB of an aggregated group of entry i dispatched
+constexpr std::uint64_t entry_count = 0xffffff00;  // read: the KD's entries (uint32)
 }  // namespace kd_register
 
 // The DTBL fields of a KDE as the SMX scheduler writes them (kd_register::groups).

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "models/control/register_layout.h"
+
 namespace gputlm::control {
 
 kernel_distributor::kernel_distributor(const sc_core::sc_module_name& name,
@@ -60,7 +62,7 @@ bool kernel_distributor::allocate(tlm::tlm_generic_payload& gp) {
   for (std::size_t e = 0; e < m_kde.size(); ++e) {
     if (m_kde[e].valid) continue;
     kde_record& r = m_kde[e];
-    std::memcpy(&r, gp.get_data_ptr(), sizeof r);
+    r = unpack_kde(load<kde_layout::words>(gp.get_data_ptr()).data());
     r.valid = 1;
     r.next_tb = 0;
     r.tbs_running = 0;
@@ -89,7 +91,7 @@ void kernel_distributor::complete(std::size_t e) {
   trace_entry(e);
   tlm::tlm_generic_payload* gp = m_launch[e];
   m_launch[e] = nullptr;
-  std::memcpy(gp->get_data_ptr(), &m_kde[e], sizeof(kde_record));
+  store(gp->get_data_ptr(), pack(m_kde[e]));
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
@@ -105,6 +107,13 @@ void kernel_distributor::complete(std::size_t e) {
 }
 
 void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (gp.is_read() && gp.get_address() == kd_register::entry_count &&
+      gp.get_data_length() >= sizeof(std::uint32_t)) {
+    const auto n = static_cast<std::uint32_t>(m_kde.size());
+    std::memcpy(gp.get_data_ptr(), &n, sizeof n);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   const std::uint64_t entry = gp.get_address() / kd_register::entry_stride;
   const std::uint64_t reg = gp.get_address() % kd_register::entry_stride;
   if (entry >= m_kde.size()) {
@@ -112,8 +121,9 @@ void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_t
     return;
   }
   kde_record& r = m_kde[entry];
-  if (gp.is_read() && reg == kd_register::record && gp.get_data_length() >= sizeof r) {
-    std::memcpy(gp.get_data_ptr(), &r, sizeof r);
+  if (gp.is_read() && reg == kd_register::record &&
+      gp.get_data_length() >= sizeof(reg_words<kde_layout::words>)) {
+    store(gp.get_data_ptr(), pack(r));
   } else if (gp.is_read() && reg == kd_register::next_tb && r.valid && r.next_tb < r.tbs_total) {
     std::uint32_t tb = r.next_tb++;
     ++r.tbs_running;

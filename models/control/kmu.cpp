@@ -4,11 +4,13 @@
 #include <cstring>
 
 #include "models/common/edge_scheduler.h"
+#include "models/control/register_layout.h"
 #include "models/control/workload.h"
 
 namespace gputlm::control {
 
-static_assert(sizeof(kde_record) <= payload_pool::max_bytes, "KDE must fit a payload");
+static_assert(sizeof(reg_words<kde_layout::words>) <= payload_pool::max_bytes,
+              "KDE must fit a payload");
 
 kmu::kmu(const sc_core::sc_module_name& name, const block_context& ctx) : component(name, ctx) {
   declare_socket("kd", kd);
@@ -156,8 +158,10 @@ void kmu::dispatch_to_kd(std::uint32_t k) {
   rec.nregs = info.nregs;
   rec.entry_pc = function_id(info.name);
   rec.tbs_total = static_cast<std::uint32_t>(info.grid.count());
-  tlm::tlm_generic_payload& gp = m_pool.acquire(0, sizeof rec, tlm::TLM_WRITE_COMMAND);
-  std::memcpy(gp.get_data_ptr(), &rec, sizeof rec);
+  // The KDE as written into the Kernel Distributor: its packed words (register_layout.h).
+  const auto words = pack(rec);
+  tlm::tlm_generic_payload& gp = m_pool.acquire(0, sizeof words, tlm::TLM_WRITE_COMMAND);
+  store(gp.get_data_ptr(), words);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   m_waiting_end_req = true;
@@ -180,8 +184,7 @@ tlm::tlm_sync_enum kmu::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
       m_waiting_end_req = false;
       m_end_req.notify(clock_domain::kernel_delay(sc_core::SC_ZERO_TIME));
     }
-    kde_record rec;
-    std::memcpy(&rec, gp.get_data_ptr(), sizeof rec);
+    const kde_record rec = unpack_kde(load<kde_layout::words>(gp.get_data_ptr()).data());
     gp.release();
     ++m_kernels_completed;
     edge_dispatcher::progress();

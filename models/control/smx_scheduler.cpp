@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
+#include "models/rtl/tb_dispatch_rtl.h"
 
 namespace gputlm::control {
 
-static_assert(sizeof(tb_descriptor) <= payload_pool::max_bytes, "TB descriptor must fit");
-static_assert(sizeof(tb_report) <= sizeof(tb_descriptor), "report reuses the descriptor's bytes");
+static_assert(tbcr_report_offset + sizeof(tb_report) <= payload_pool::max_bytes,
+              "TBCR and report must fit a payload");
 
 smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
@@ -115,11 +117,50 @@ std::string smx_scheduler::pending_work() const {
 
 void smx_scheduler::validate() {
   m_smxs.require(*m_smxs >= 1, "serves at least one SMX");
+  m_dispatch_rtl.validate();
+  if (m_dispatch_rtl.is_rtl()) {
+    const std::string with = " with dispatch.implementation: rtl";
+    m_policy_name.require(*m_policy_name == "lrr",
+                          "must be lrr" + with + " (the RTL is LRR's dispatch unit)");
+    m_dtbl.require(!*m_dtbl, "must be false" + with + " (the RTL dispatches native TBs)");
+    m_smxs.require(*m_smxs <= rtl::tb_dispatch_rtl::rtl_smxs,
+                   "must be at most " + std::to_string(rtl::tb_dispatch_rtl::rtl_smxs) + with +
+                       " (the RTL's storage)");
+  }
   m_tb_launch_latency.require(m_tb_launch_latency->value <= cycles::max_latency,
                               "must be at most " + units::format_cycles(cycles::max_latency));
 }
 
+// With the RTL dispatch unit: what it needs of the SMXs and the KD, read over the sockets.
+void smx_scheduler::validate_bound() {
+  if (!m_dispatch_rtl.is_rtl()) return;
+  const auto& impl = m_dispatch_rtl.implementation();
+  std::uint32_t kdes = 0;
+  register_access(kd, tlm::TLM_READ_COMMAND, kd_register::entry_count, &kdes, sizeof kdes);
+  impl.require(kdes <= rtl::tb_dispatch_rtl::rtl_kdes,
+               "rtl: the Kernel Distributor's " + std::to_string(kdes) +
+                   " entries exceed the RTL's " + std::to_string(rtl::tb_dispatch_rtl::rtl_kdes));
+  std::uint32_t warp = 0;
+  for (std::size_t s = 0; s < smx.size(); ++s) {
+    reg_words<caps_layout::words> caps{};
+    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, caps.data(), sizeof caps);
+    const std::uint32_t w = unpack_caps(caps.data()).warp_size;
+    impl.require(s == 0 || w == warp, "rtl: the SMXs' warp sizes differ (" + std::to_string(warp) +
+                                          ", " + std::to_string(w) + "); the RTL takes one");
+    warp = w;
+  }
+  try {
+    m_dispatch = rtl::make_tb_dispatch_rtl(m_dispatch_rtl.build(), smx.size(), warp,
+                                           *m_concurrent_kernels_per_smx);
+  } catch (const std::invalid_argument& e) {
+    impl.require(false, std::string("rtl: ") + e.what());
+  }
+}
+
 void smx_scheduler::add_traces(vcd_writer& vcd) {
+  // The RTL dispatch unit's own signals, in a file beside the waveform (docs/rtl.md).
+  if (m_dispatch && vcd.selected(name(), "dispatch.rtl"))
+    m_dispatch->trace(vcd, std::string(name()) + ".dispatch");
   m_resident_tbs.trace(vcd, name(), "resident_tbs", 16);
   if (!work().ptr) return;
   m_kernel_traces.resize(work().ptr->kernels().size());
@@ -146,8 +187,10 @@ void smx_scheduler::sample_occupancy(std::uint64_t now) {
 void smx_scheduler::start_of_simulation() {
   // Read each SMX's capability registers.
   for (std::size_t s = 0; s < smx.size(); ++s) {
-    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, &m_smx[s].caps,
-                    sizeof(core::smx_limits));
+    reg_words<caps_layout::words> caps{};
+    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, caps.data(), sizeof caps);
+    m_smx[s].caps = unpack_caps(caps.data());
+    if (m_dispatch) m_dispatch->write_caps(static_cast<std::uint32_t>(s), caps);
     m_warp_capacity +=
         m_smx[s].caps.max_threads / std::max<std::uint32_t>(1, m_smx[s].caps.warp_size);
   }
@@ -158,10 +201,10 @@ void smx_scheduler::kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* da
 }
 
 kde_record smx_scheduler::read_record(std::uint32_t entry) {
-  kde_record r;
-  kd_access(tlm::TLM_READ_COMMAND, entry * kd_register::entry_stride + kd_register::record, &r,
-            sizeof r);
-  return r;
+  reg_words<kde_layout::words> w{};
+  kd_access(tlm::TLM_READ_COMMAND, entry * kd_register::entry_stride + kd_register::record,
+            w.data(), sizeof w);
+  return unpack_kde(w.data());
 }
 
 void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
@@ -170,6 +213,7 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   m_entry_ids.push_back(entry);
   m_entries.push_back(read_record(entry));
   m_entry_groups.push_back({});
+  if (m_dispatch) m_dispatch->write_kde(entry, pack(m_entries.back()));
   if (work().ptr) {
     kernel_run& k = work().ptr->kernel(m_entries.back().kernel);
     k.launched = true;
@@ -269,7 +313,18 @@ void smx_scheduler::dispatch() {
     wake_next_cycle();
     return;
   }
-  const tb_choice choice = m_policy->pick(*this);
+  tb_choice choice;
+  reg_words<tbcr_layout::words> rtl_tbcr{};
+  if (m_dispatch) {  // the RTL decides (LRR): its entry and SMX
+    std::uint32_t s = 0;
+    if (m_dispatch->dispatch(s, rtl_tbcr)) {
+      choice.entry =
+          entry_of(static_cast<std::uint32_t>(get_field(rtl_tbcr.data(), tbcr_layout::kde)));
+      choice.smx = static_cast<int>(s);
+    }
+  } else {
+    choice = m_policy->pick(*this);
+  }
   if (choice.entry < 0) {  // nothing fits: sleep until a TB completes or a kernel arrives
     if (choice.retry_at > now)
       m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(choice.retry_at - now)));
@@ -332,8 +387,9 @@ void smx_scheduler::dispatch() {
   desc.tb = tb;
   desc.demand = d;
   desc.agei = agei;
-  tlm::tlm_generic_payload& gp = m_pool.acquire(tbcr_launch, sizeof desc, tlm::TLM_WRITE_COMMAND);
-  std::memcpy(gp.get_data_ptr(), &desc, sizeof desc);
+  tlm::tlm_generic_payload& gp =
+      m_pool.acquire(tbcr_launch, tbcr_report_offset, tlm::TLM_WRITE_COMMAND);
+  store(gp.get_data_ptr(), m_dispatch ? rtl_tbcr : pack(desc));  // the TBCR as written
   payload_pool::request(gp).smx = static_cast<std::uint32_t>(smx_index);
 
   if (work().ptr) {
@@ -571,10 +627,11 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
 tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
                                          tlm::tlm_phase& phase, sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  tb_descriptor desc;
-  std::memcpy(&desc, gp.get_data_ptr(), sizeof desc);
+  const auto words = load<tbcr_layout::words>(gp.get_data_ptr());
+  const tb_descriptor desc = unpack_tbcr(words.data());
+  if (m_dispatch) m_dispatch->release(static_cast<std::uint32_t>(id), words);
   tb_report report;
-  std::memcpy(&report, gp.get_data_ptr() + sizeof desc, sizeof report);
+  std::memcpy(&report, gp.get_data_ptr() + tbcr_report_offset, sizeof report);
   gp.release();
 
   smx_state& s = m_smx[static_cast<std::size_t>(id)];
@@ -619,7 +676,15 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     }
   }
 
-  // Tell the Kernel Distributor; drop the mirror entry once its kernel is done.
+  // Tell the Kernel Distributor; drop the mirror entry once its kernel is done. (The RTL's
+  // copy of the entry is freed first: the KD may reuse the entry for a waiting launch, and
+  // ring the doorbell for it, within the write below.)
+  if (m_dispatch) {
+    const int i = entry_of(desc.kde);
+    const kde_record* e = i >= 0 ? &m_entries[static_cast<std::size_t>(i)] : nullptr;
+    if (e && e->tbs_running == 1 && !e->tbs_left())
+      m_dispatch->write_kde(desc.kde, pack(kde_record{}));
+  }
   std::uint32_t one = 1;
   kd_access(tlm::TLM_WRITE_COMMAND, desc.kde * kd_register::entry_stride + kd_register::tb_done,
             &one, sizeof one);

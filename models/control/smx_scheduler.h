@@ -10,6 +10,11 @@
 // Waveforms: `resident_tbs`, and per kernel k (workload order) `kernel[k].tbs_dispatched`
 // and `kernel[k].tbs_finished`; docs/waveforms.md.
 //
+// RTL (`dispatch.implementation: rtl`, LRR without DTBL; docs/rtl.md): the TB dispatch unit
+// (tb_dispatch_backend, rtl/tb_dispatch) holds the SMXs' resource table and the KDEs'
+// dispatch words and chooses each TB and its SMX; its TBCR is what the SMX receives. The
+// scheduler keeps its own table for its statistics.
+//
 // DTBL (`dtbl: true`; thesis §4.3, Fig. 15; docs/dynamic-parallelism.md): the KMU hands it
 // each aggregation command (`agg`). Each group is coalesced into the first valid KDE of the
 // same function and TB shape (one cycle per KDE searched): it takes an AGT entry (`agt`;
@@ -32,7 +37,9 @@
 #include "models/common/mem_request.h"
 #include "models/control/control_registers.h"
 #include "models/control/dispatch_policies.h"
+#include "models/control/tb_dispatch_backend.h"
 #include "models/control/tb_policy.h"
+#include "models/rtl/rtl_source.h"
 #include "traces/locality.h"
 
 namespace gputlm::control {
@@ -44,6 +51,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
 
   smx_scheduler(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void validate_bound() override;
   void add_traces(vcd_writer& vcd) override;
   std::string pending_work() const override;
   std::string added_hardware() const override { return m_policy->hardware(m_smx.size()); }
@@ -159,6 +167,9 @@ class smx_scheduler : public component, private tb_scheduler_view {
   std::uint32_t capacity(std::size_t smx, std::size_t entry) const override;
   const paver::graph& locality_graph(std::size_t entry) override;
   std::uint64_t now() const override;
+
+  rtl::rtl_choice m_dispatch_rtl{*this, "dispatch", "tb_dispatch", "the TB dispatch unit"};
+  std::unique_ptr<tb_dispatch_backend> m_dispatch;  // the RTL unit, when chosen
 
   std::unique_ptr<tb_policy> m_policy;
   paver_policy* m_paver = nullptr;    // m_policy, when it is one of PAVER's

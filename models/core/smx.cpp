@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/common/input_error.h"
+#include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
 #include "models/power/slumber_policy.h"
@@ -352,9 +353,8 @@ std::string smx::pending_work() const {
 
 void smx::tbcr_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   if (gp.is_read() && gp.get_address() == control::tbcr_caps &&
-      gp.get_data_length() >= sizeof(smx_limits)) {
-    smx_limits l = limits();
-    std::memcpy(gp.get_data_ptr(), &l, sizeof l);
+      gp.get_data_length() >= sizeof(control::reg_words<control::caps_layout::words>)) {
+    control::store(gp.get_data_ptr(), control::pack(limits()));
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   } else if (gp.is_write() && gp.get_address() == control::tbcr_kernel_done) {
     // Kernel end: a flush request to the L1, behind the requests already queued, when no
@@ -420,8 +420,8 @@ void smx::unblock(const tlm::tlm_generic_payload& gp) {
 // Thread blocks and warps
 
 void smx::launch_tb(tlm::tlm_generic_payload& gp) {
-  control::tb_descriptor desc;
-  std::memcpy(&desc, gp.get_data_ptr(), sizeof desc);
+  const control::tb_descriptor desc =
+      control::unpack_tbcr(control::load<control::tbcr_layout::words>(gp.get_data_ptr()).data());
   edge_dispatcher::progress();
   auto slot_it =
       std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
@@ -525,7 +525,7 @@ void smx::release_barrier(tb_state& tb) {
 void smx::finish_tb(std::uint32_t slot) {
   tb_state& tb = m_tbs[slot];
   tlm::tlm_generic_payload* gp = tb.launch;
-  std::memcpy(gp->get_data_ptr() + sizeof(control::tb_descriptor), &tb.report, sizeof tb.report);
+  std::memcpy(gp->get_data_ptr() + control::tbcr_report_offset, &tb.report, sizeof tb.report);
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
   if (m_hot.rf_managed)
     for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());

@@ -49,19 +49,20 @@ void l1_cache::validate() {
   cache_geometry geometry = m_cache.geometry();
   geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
   m_logic = std::make_unique<cache_logic>(geometry);
-  m_mshr_implementation.require(*m_mshr_implementation == "cpp" || *m_mshr_implementation == "rtl",
-                                "must be cpp or rtl");
-  if (*m_mshr_implementation == "rtl") {
+  m_mshr_rtl.validate();
+  if (m_mshr_rtl.is_rtl()) {
     m_cache.mshr_entries.require(*m_cache.mshr_entries <= rtl::mshr_table_rtl::rtl_entries,
                                  "must be at most " +
                                      std::to_string(rtl::mshr_table_rtl::rtl_entries) +
-                                     " with mshr_implementation: rtl (the RTL's storage)");
+                                     " with mshr.implementation: rtl (the RTL's storage)");
     m_cache.mshr_merge.require(*m_cache.mshr_merge <= rtl::mshr_table_rtl::rtl_merge,
                                "must be at most " + std::to_string(rtl::mshr_table_rtl::rtl_merge) +
-                                   " with mshr_implementation: rtl (the RTL's storage)");
-    m_logic->use_mshr_backend(
-        std::make_unique<rtl::mshr_table_rtl>(static_cast<std::size_t>(*m_cache.mshr_entries),
-                                              static_cast<std::size_t>(*m_cache.mshr_merge)));
+                                   " with mshr.implementation: rtl (the RTL's storage)");
+    auto backend = rtl::make_mshr_table_rtl(m_mshr_rtl.build(),
+                                            static_cast<std::size_t>(*m_cache.mshr_entries),
+                                            static_cast<std::size_t>(*m_cache.mshr_merge));
+    m_mshr_backend = backend.get();
+    m_logic->use_mshr_backend(std::move(backend));
   }
   m_power = std::make_unique<cache_power>(*this, geometry);
   if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, false);
@@ -111,6 +112,9 @@ void l1_cache::build_bank_shares() {
 }
 
 void l1_cache::add_traces(vcd_writer& vcd) {
+  // The RTL MSHR table's own signals, in a file beside the waveform (docs/rtl.md).
+  if (m_mshr_backend && vcd.selected(name(), "mshr.rtl"))
+    m_mshr_backend->trace(vcd, std::string(name()) + ".mshr");
   m_power->add_traces(vcd, name());
   if (m_switch) m_switch->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);

@@ -40,6 +40,7 @@
 #include "models/memory/tlm_channels.h"
 #include "models/power/snooze_policy.h"
 #include "models/power/tri_modal_switch_controller.h"
+#include "models/rtl/rtl_source.h"
 
 namespace gputlm::memory {
 
@@ -116,9 +117,8 @@ class l1_cache : public component {
       {0},
       "cycles from the lookup until a miss, write-through or write-back may leave (the L1 "
       "pipeline: GPGPU-Sim's -gpgpu_l1_latency queue looks the tags up at its end)"};
-  param<std::string> m_mshr_implementation{
-      *this, "mshr_implementation", "cpp",
-      "the MSHR table: cpp (the C++ model) or rtl (rtl/mshr_table, Verilated; docs/rtl.md)"};
+  rtl::rtl_choice m_mshr_rtl{*this, "mshr", "mshr_table", "the MSHR table"};
+  mshr_backend* m_mshr_backend = nullptr;  // the RTL table, with mshr.implementation: rtl
   param<bool> m_bypass_global_loads{*this, "bypass_global_loads", false,
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
   param<bool> m_flush_at_kernel_end{*this, "flush_at_kernel_end", true,

@@ -21,7 +21,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
+
+namespace gputlm {
+class vcd_writer;
+}
 
 namespace gputlm::memory {
 
@@ -121,6 +126,11 @@ class mshr_backend {
   virtual std::size_t slots_used() const = 0;
   // Entry idx's line, slots, pending sectors, frame, outstanding fills and sequence.
   virtual mshr_table::entry at(int idx) const = 0;
+  // Records the block's signals beside the main waveform (RTL backends).
+  virtual void trace(vcd_writer& vcd, const std::string& group) {
+    (void)vcd;
+    (void)group;
+  }
 };
 
 }  // namespace gputlm::memory

@@ -5,52 +5,34 @@
 
 #include "Vmshr_table.h"
 #include "Vmshr_table_off_by_one.h"
+#include "models/common/clock_domain.h"
+#include "models/rtl/rtl_source.h"
 #include "verilated.h"
 
 namespace gputlm::rtl {
 
 template <class Model>
 basic_mshr_table_rtl<Model>::basic_mshr_table_rtl(std::size_t entries, std::size_t merge)
-    : m_entries(entries), m_merge(merge), m_context(std::make_unique<VerilatedContext>()) {
+    : m_entries(entries), m_merge(merge) {
   if (entries < 1 || entries > rtl_entries)
     throw std::invalid_argument("mshr_entries " + std::to_string(entries) +
                                 ": the RTL MSHR table holds 1.." + std::to_string(rtl_entries));
   if (merge < 1 || merge > rtl_merge)
     throw std::invalid_argument("mshr_merge " + std::to_string(merge) +
                                 ": the RTL MSHR table merges 1.." + std::to_string(rtl_merge));
-  m_model = std::make_unique<Model>(m_context.get(), "mshr_table");
-  Model& m = *m_model;
+  Model& m = m_rtl.pins();
   m.cfg_entries = static_cast<std::uint16_t>(entries);
   m.req_valid = 0;
   m.rsp_ready = 0;
   m.rd_idx = 0;
-  m.clk = 0;
-  m.rst_n = 0;
-  m.eval();
-  m.rst_n = 1;
-  m.eval();
+  m_rtl.reset();
   m_handles.reserve(entries * merge);
   m_free_handles.reserve(entries * merge);
 }
 
 template <class Model>
-basic_mshr_table_rtl<Model>::~basic_mshr_table_rtl() {
-  if (m_model) m_model->final();
-}
-
-template <class Model>
-void basic_mshr_table_rtl<Model>::edge() {
-  Model& m = *m_model;
-  m.clk = 0;
-  m.eval();
-  m.clk = 1;
-  m.eval();
-  ++m_edges;
-}
-
-template <class Model>
 typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::read_response() const {
-  const Model& m = *m_model;
+  const Model& m = m_rtl.pins();
   response r;
   r.hit = m.rsp_hit;
   r.last = m.rsp_last;
@@ -64,7 +46,7 @@ template <class Model>
 typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::request(
     op o, std::uint64_t line, int idx, std::uint8_t sectors, std::uint8_t extra,
     std::uint32_t handle, std::int32_t frame) {
-  Model& m = *m_model;
+  Model& m = m_rtl.pins();
   m.req_op = o;
   m.req_line = line;
   m.req_idx = static_cast<std::uint16_t>(idx < 0 ? 0 : idx);
@@ -72,25 +54,15 @@ typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::requ
   m.req_extra = extra & 0xf;
   m.req_handle = handle;
   m.req_frame = static_cast<std::uint32_t>(frame);
-  m.req_valid = 1;
-  m.eval();
-  while (!m.req_ready) edge();  // back-pressure: the request waits
-  edge();                       // taken at this edge
-  m.req_valid = 0;
-  m.eval();
-  while (!m.rsp_valid) edge();
+  m_rtl.send_request();
   return read_response();
 }
 
 template <class Model>
 typename basic_mshr_table_rtl<Model>::response basic_mshr_table_rtl<Model>::take_and_next() {
-  Model& m = *m_model;
-  m.rsp_ready = 1;
-  m.eval();
-  edge();
-  m.rsp_ready = 0;
-  m.eval();
-  while (!m.rsp_valid && m.busy) edge();
+  const Model& m = m_rtl.pins();
+  m_rtl.take_response();
+  while (!m.rsp_valid && m.busy) m_rtl.edge();
   return read_response();
 }
 
@@ -124,15 +96,15 @@ void* basic_mshr_table_rtl<Model>::requester_of(std::uint32_t handle) {
 
 template <class Model>
 std::size_t basic_mshr_table_rtl<Model>::used() const {
-  return m_model->used;
+  return m_rtl.pins().used;
 }
 template <class Model>
 bool basic_mshr_table_rtl<Model>::full() const {
-  return m_model->full;
+  return m_rtl.pins().full;
 }
 template <class Model>
 std::size_t basic_mshr_table_rtl<Model>::slots_used() const {
-  return m_model->slots_used;
+  return m_rtl.pins().slots_used;
 }
 
 template <class Model>
@@ -142,9 +114,9 @@ std::size_t basic_mshr_table_rtl<Model>::slot_count(int idx) const {
 
 template <class Model>
 typename basic_mshr_table_rtl<Model>::entry basic_mshr_table_rtl<Model>::at(int idx) const {
-  Model& m = *m_model;
+  Model& m = m_rtl.pins();
   m.rd_idx = static_cast<std::uint16_t>(idx);
-  m.eval();
+  m_rtl.eval();
   entry e;
   e.line = m.rd_line;
   e.slots = m.rd_slots;
@@ -205,6 +177,18 @@ std::vector<int> basic_mshr_table_rtl<Model>::order() const {
     return static_cast<std::int32_t>(seq[std::size_t(a)] - seq[std::size_t(b)]) < 0;
   });
   return live;
+}
+
+template <class Model>
+void basic_mshr_table_rtl<Model>::trace(vcd_writer& vcd, const std::string& group) {
+  m_rtl.trace(vcd, group, [] { return clock_domain::now_fs(); });
+}
+
+std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(const rtl_build& b, std::size_t entries,
+                                                          std::size_t merge) {
+  if (b.prefix == "Vmshr_table_off_by_one")
+    return std::make_unique<mshr_table_rtl_off_by_one>(entries, merge);
+  return std::make_unique<mshr_table_rtl>(entries, merge);
 }
 
 template class basic_mshr_table_rtl<Vmshr_table>;

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "models/memory/mshr_table.h"
+#include "models/rtl/verilated_block.h"
 
 class Vmshr_table;
 class Vmshr_table_off_by_one;
-class VerilatedContext;
 
 namespace gputlm::rtl {
 
@@ -36,9 +36,6 @@ class basic_mshr_table_rtl final : public memory::mshr_backend, public mshr_rtl_
 
   // Throws std::invalid_argument when entries or merge exceed the RTL's storage.
   basic_mshr_table_rtl(std::size_t entries, std::size_t merge);
-  ~basic_mshr_table_rtl() override;
-  basic_mshr_table_rtl(const basic_mshr_table_rtl&) = delete;
-  basic_mshr_table_rtl& operator=(const basic_mshr_table_rtl&) = delete;
 
   std::size_t capacity() const { return m_entries; }
   std::size_t merge_limit() const { return m_merge; }
@@ -58,7 +55,8 @@ class basic_mshr_table_rtl final : public memory::mshr_backend, public mshr_rtl_
   std::vector<int> order() const;
 
   // Clock edges the model has run (each operation takes two or more).
-  std::uint64_t edges() const { return m_edges; }
+  std::uint64_t edges() const { return m_rtl.edges(); }
+  void trace(vcd_writer& vcd, const std::string& group) override;
 
  private:
   enum op : std::uint8_t { op_find, op_allocate, op_merge, op_fill, op_release };
@@ -77,21 +75,23 @@ class basic_mshr_table_rtl final : public memory::mshr_backend, public mshr_rtl_
   // Takes the response on the channel (rsp_ready for one edge) and waits for the next one.
   response take_and_next();
   response read_response() const;
-  void edge();  // one rising clock edge (with the falling one before it)
   std::uint32_t handle_of(void* requester);
   void* requester_of(std::uint32_t handle);
 
   std::size_t m_entries, m_merge;
-  std::unique_ptr<VerilatedContext> m_context;
-  std::unique_ptr<Model> m_model;
+  verilated_block<Model> m_rtl{"mshr_table"};
   std::vector<void*> m_handles;  // handle -> requester
   std::vector<std::uint32_t> m_free_handles;
-  std::uint64_t m_edges = 0;
 };
 
 using mshr_table_rtl = basic_mshr_table_rtl<Vmshr_table>;
 using mshr_table_rtl_off_by_one = basic_mshr_table_rtl<Vmshr_table_off_by_one>;
 extern template class basic_mshr_table_rtl<Vmshr_table>;
 extern template class basic_mshr_table_rtl<Vmshr_table_off_by_one>;
+
+struct rtl_build;
+// The transactor of build `b` (rtl_source.h: Vmshr_table or its off-by-one variant).
+std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(const rtl_build& b, std::size_t entries,
+                                                          std::size_t merge);
 
 }  // namespace gputlm::rtl

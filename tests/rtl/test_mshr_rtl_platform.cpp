@@ -1,5 +1,5 @@
 // The L1 MSHR table in RTL inside the whole GPU: bundled samples replayed with every L1's
-// table in RTL (smx.l1.mshr_implementation=rtl) give statistics byte-identical to the C++
+// table in RTL (smx.l1.mshr.implementation=rtl) give statistics byte-identical to the C++
 // table's, on the TITAN V (allocate-on-miss L1: entries found through reserved lines) and
 // the TITAN X with its L1 caching global loads (streaming allocation: entries found by line,
 // the RTL's FIND); a table larger than the RTL's storage is refused as bad input.
@@ -24,7 +24,7 @@ std::string stats_of(const std::string& platform, const std::string& sample, boo
   const std::string cmd = gputlm_bin() + " run " + std::string(GPUTLM_SOURCE_DIR) + "/yaml/" +
                           platform + ".yaml " + std::string(GPUTLM_SOURCE_DIR) +
                           "/traces/samples/" + sample + " --no-wall-clock --no-tb-log" +
-                          (rtl ? " --set smx.l1.mshr_implementation=rtl" : "") + extra +
+                          (rtl ? " --set smx.l1.mshr.implementation=rtl" : "") + extra +
                           " --stats " + out;
   const auto r = run_command(cmd, "mshr_rtl_" + platform + sample);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -51,13 +51,13 @@ TEST(mshr_rtl_platform, titan_x_caching_global_loads_samples_match) {
 
 TEST(mshr_rtl_platform, a_table_beyond_the_rtl_is_bad_input) {
   const auto r = run_command(gputlm_bin() + " elaborate " + std::string(GPUTLM_SOURCE_DIR) +
-                                 "/yaml/volta.yaml --set smx.l1.mshr_implementation=rtl" +
+                                 "/yaml/volta.yaml --set smx.l1.mshr.implementation=rtl" +
                                  " --set smx.l1.mshr_merge=32",
                              "mshr_rtl_too_big");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("mshr_merge"), std::string::npos) << r.err;
   const auto bad = run_command(gputlm_bin() + " elaborate " + std::string(GPUTLM_SOURCE_DIR) +
-                                   "/yaml/volta.yaml --set smx.l1.mshr_implementation=verilog",
+                                   "/yaml/volta.yaml --set smx.l1.mshr.implementation=verilog",
                                "mshr_rtl_bad_name");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("must be cpp or rtl"), std::string::npos) << bad.err;

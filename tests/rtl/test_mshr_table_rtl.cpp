@@ -1,8 +1,10 @@
 // The L1 MSHR table in RTL (rtl/mshr_table/mshr_table.sv, Verilated) through its transactor
-// (models/rtl/mshr_table_rtl.h) against the C++ mshr_table, the reference: hand-worked
-// cases (a full table, merges of one line, fills counted down, a release's slots in arrival
-// order, the last freed entry reused first), the pins' back-pressure while a release is
-// streamed, and a long random sequence of operations compared result by result.
+// (models/rtl/mshr_table_rtl.h), in the SystemC testbench of tests/rtl/rtl_testbench.h (one
+// operation or group of operations per clock cycle), against the C++ mshr_table, the
+// reference: hand-worked cases (a full table, merges of one line, fills counted down, a
+// release's slots in arrival order, the last freed entry reused first), the pins'
+// back-pressure while a release is streamed, and a long random sequence of operations
+// compared result by result.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,10 +13,13 @@
 #include "Vmshr_table.h"
 #include "models/memory/mshr_table.h"
 #include "models/rtl/mshr_table_rtl.h"
+#include "tests/rtl/rtl_testbench.h"
 #include "verilated.h"
 
 using gputlm::memory::mshr_table;
 using gputlm::rtl::mshr_table_rtl;
+using testbench = gputlm::testing::rtl_testbench;
+using gputlm::testing::run_testbench;
 
 namespace {
 int token[64];  // requesters: addresses of these
@@ -22,45 +27,50 @@ void* req(int i) { return &token[i]; }
 }  // namespace
 
 TEST(mshr_table_rtl, full_table_merges_fills_and_release_order) {
-  mshr_table_rtl t(4, 3);
-  EXPECT_EQ(t.capacity(), 4u);
-  EXPECT_FALSE(t.full());
-  // Four primary misses fill the table: entries 0, 1, 2, 3 in order.
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(t.allocate(0x1000 + 128 * i, 0x1, req(i)), i);
-  EXPECT_TRUE(t.full());
-  EXPECT_EQ(t.used(), 4u);
-  EXPECT_EQ(t.find(0x1080), 1);
-  EXPECT_EQ(t.find(0x9999), -1);
-  // Two secondary misses on line 0x1080, the second asking for sectors 2 and 3 too.
-  EXPECT_TRUE(t.can_merge(1));
-  t.merge(1, req(10), 0x1, 0x0);
-  t.merge(1, req(11), 0xc, 0xc);
-  EXPECT_FALSE(t.can_merge(1));  // 3 slots, the merge limit
-  EXPECT_EQ(t.slot_count(1), 3u);
-  EXPECT_EQ(t.slots_used(), 6u);
-  const mshr_table_rtl::entry e = t.at(1);
-  EXPECT_EQ(e.line, 0x1080u);
-  EXPECT_EQ(e.pending_sectors, 0xd);
-  EXPECT_EQ(e.outstanding_fills, 2u);
-  // The first fill is not the last; the second is.
-  EXPECT_FALSE(t.fill_arrived(1));
-  EXPECT_TRUE(t.fill_arrived(1));
-  std::vector<mshr_table::slot> out;
-  t.release(1, out);
-  ASSERT_EQ(out.size(), 3u);
-  EXPECT_EQ(out[0].requester, req(1));
-  EXPECT_EQ(out[0].sectors, 0x1);
-  EXPECT_EQ(out[1].requester, req(10));
-  EXPECT_EQ(out[2].requester, req(11));
-  EXPECT_EQ(out[2].sectors, 0xc);
-  EXPECT_FALSE(t.full());
-  EXPECT_EQ(t.used(), 3u);
-  EXPECT_EQ(t.slots_used(), 3u);
-  EXPECT_EQ(t.find(0x1080), -1);
-  // The freed entry is the next one allocated (as the C++ table's free list).
-  EXPECT_EQ(t.allocate(0x5000, 0xf, req(20), 7), 1);
-  EXPECT_EQ(t.at(1).frame, 7);
-  EXPECT_EQ(t.order(), (std::vector<int>{0, 2, 3, 1}));
+  run_testbench([](testbench& tb) {
+    mshr_table_rtl t(4, 3);
+    tb.cycle();
+    EXPECT_EQ(t.capacity(), 4u);
+    EXPECT_FALSE(t.full());
+    // Four primary misses fill the table: entries 0, 1, 2, 3 in order.
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(t.allocate(0x1000 + 128 * i, 0x1, req(i)), i);
+    EXPECT_TRUE(t.full());
+    EXPECT_EQ(t.used(), 4u);
+    EXPECT_EQ(t.find(0x1080), 1);
+    EXPECT_EQ(t.find(0x9999), -1);
+    tb.cycle();
+    // Two secondary misses on line 0x1080, the second asking for sectors 2 and 3 too.
+    EXPECT_TRUE(t.can_merge(1));
+    t.merge(1, req(10), 0x1, 0x0);
+    t.merge(1, req(11), 0xc, 0xc);
+    EXPECT_FALSE(t.can_merge(1));  // 3 slots, the merge limit
+    EXPECT_EQ(t.slot_count(1), 3u);
+    EXPECT_EQ(t.slots_used(), 6u);
+    const mshr_table_rtl::entry e = t.at(1);
+    EXPECT_EQ(e.line, 0x1080u);
+    EXPECT_EQ(e.pending_sectors, 0xd);
+    EXPECT_EQ(e.outstanding_fills, 2u);
+    tb.cycle();
+    // The first fill is not the last; the second is.
+    EXPECT_FALSE(t.fill_arrived(1));
+    EXPECT_TRUE(t.fill_arrived(1));
+    std::vector<mshr_table::slot> out;
+    t.release(1, out);
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(out[0].requester, req(1));
+    EXPECT_EQ(out[0].sectors, 0x1);
+    EXPECT_EQ(out[1].requester, req(10));
+    EXPECT_EQ(out[2].requester, req(11));
+    EXPECT_EQ(out[2].sectors, 0xc);
+    EXPECT_FALSE(t.full());
+    EXPECT_EQ(t.used(), 3u);
+    EXPECT_EQ(t.slots_used(), 3u);
+    EXPECT_EQ(t.find(0x1080), -1);
+    // The freed entry is the next one allocated (as the C++ table's free list).
+    EXPECT_EQ(t.allocate(0x5000, 0xf, req(20), 7), 1);
+    EXPECT_EQ(t.at(1).frame, 7);
+    EXPECT_EQ(t.order(), (std::vector<int>{0, 2, 3, 1}));
+  });
 }
 
 TEST(mshr_table_rtl, a_table_larger_than_the_rtl_is_refused) {
@@ -146,7 +156,8 @@ TEST(mshr_table_rtl, pins_hold_back_requests_and_responses) {
 // for outstanding entries and the last one releases the entry. Every result, occupancy and
 // entry field must agree; returns the step of the first disagreement (-1: none).
 template <class Rtl>
-int compare_random_operations(std::size_t* released_out = nullptr, std::size_t* edges = nullptr) {
+int compare_random_operations(testbench& tb, std::size_t* released_out = nullptr,
+                              std::size_t* edges = nullptr) {
   const std::size_t entries = 16, merge = 4;
   mshr_table ref(entries, merge);
   Rtl rtl(entries, merge);
@@ -196,6 +207,7 @@ int compare_random_operations(std::size_t* released_out = nullptr, std::size_t* 
       }
     }
     ++ops;
+    tb.cycle();  // one operation per cycle
     if (!(ref.used() == rtl.used())) return step;
     if (!(ref.slots_used() == rtl.slots_used())) return step;
     for (int idx : ref.order()) {
@@ -215,12 +227,20 @@ int compare_random_operations(std::size_t* released_out = nullptr, std::size_t* 
 
 TEST(mshr_table_rtl, random_operations_agree_with_the_cpp_table) {
   std::size_t released = 0, edges_per_op = 0;
-  EXPECT_EQ(compare_random_operations<mshr_table_rtl>(&released, &edges_per_op), -1);
+  int diverged = 0;
+  run_testbench([&](testbench& tb) {
+    diverged = compare_random_operations<mshr_table_rtl>(tb, &released, &edges_per_op);
+  });
+  EXPECT_EQ(diverged, -1);
   EXPECT_GT(released, 500u);  // the sequence exercised releases
   EXPECT_GE(edges_per_op, 2u);
 }
 
 // The same comparison catches the RTL built with a one-off fill count (MSHR_OFF_BY_ONE).
 TEST(mshr_table_rtl, the_comparison_catches_an_off_by_one_rtl) {
-  EXPECT_GE(compare_random_operations<gputlm::rtl::mshr_table_rtl_off_by_one>(), 0);
+  int diverged = -1;
+  run_testbench([&](testbench& tb) {
+    diverged = compare_random_operations<gputlm::rtl::mshr_table_rtl_off_by_one>(tb);
+  });
+  EXPECT_GE(diverged, 0);
 }
