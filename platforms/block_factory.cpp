@@ -10,7 +10,7 @@
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
 #include "models/noc/crossbar.h"
-#include "models/noc/interface_unit.h"
+#include "models/noc/network_interface.h"
 #include "models/noc/mesh.h"
 #include "models/top/gpu.h"
 
@@ -30,7 +30,7 @@ const block_factory& block_factory::builtin() {
     f.add<memory::dram_channel>("dram_channel", "DRAM channel with FR-FCFS scheduler");
     f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");
     f.add<noc::mesh>("mesh", "2-D mesh with XY routing and virtual channels");
-    f.add<noc::interface_unit>("interface_unit",
+    f.add<noc::network_interface>("network_interface",
                                "injection/ejection buffers between a node and the interconnect");
     f.add<memory::fixed_latency_memory>("fixed_latency_memory",
                                         "ideal memory answering after a fixed latency");

@@ -235,7 +235,7 @@ const block_layout k_l1{
     with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
                          "bypass_global_loads", "flush_at_kernel_end", "dirty_line_cap"})};
 const block_layout k_iu{
-    "gpu.smx.iu", "interface_unit", nullptr, {"request_buffer", "response_buffer", "latency"}};
+    "gpu.smx.iu", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
 const block_layout k_icnt{"gpu.icnt",
                           "crossbar",
                           "icnt",
@@ -243,7 +243,7 @@ const block_layout k_icnt{"gpu.icnt",
                            "ejection_buffer", "arbiter", "internal_speedup", "latency",
                            "partition_indexing", "mem_channels", "address_map"}};
 const block_layout k_l2_iu{"gpu.l2_iu",
-                           "interface_unit",
+                           "network_interface",
                            nullptr,
                            {"count", "request_buffer", "response_buffer", "latency"}};
 const block_layout k_l2{

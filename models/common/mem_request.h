@@ -1,5 +1,5 @@
 // Memory requests on the TLM-2.0 base protocol (AT, nb_transport phases), shared by every
-// block on the data path: SMX LDST unit -> L1 bank -> interface unit -> interconnect ->
+// block on the data path: SMX LDST unit -> L1 bank -> network interface -> interconnect ->
 // L2 bank -> DRAM channel, and back.
 //
 // Payloads come from a payload_pool (tlm_mm_interface, gem5 sc_mm style): acquire() hands

@@ -2,7 +2,7 @@
 // one BEGIN_REQ at a time and waits for END_REQ (a target withholding END_REQ pushes back);
 // a target sends one BEGIN_RESP at a time and waits for END_RESP. Calls are made from the
 // owner's activation, not from inside the peer's nb_transport call; the one exception is a
-// zero-latency interface unit passing a request straight on (interface_unit.h).
+// zero-latency network interface passing a request straight on (network_interface.h).
 #pragma once
 
 #include <systemc>

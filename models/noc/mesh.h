@@ -3,7 +3,7 @@
 // (../shared/reference/platforms.md §2.6: 8 x 8 nodes, 4 VCs, routing latency 4, channel
 // latency 1; BookSim mesh k = 8, n = 2, dim_order). Each router has five input buffers
 // (local, N, E, S, W) of vcs x vc_buffer flits holding at most `vcs` packets, and five
-// output links; the local output is the ejection channel into the node's interface unit.
+// output links; the local output is the ejection channel into the node's network interface.
 // A packet crossing h routers (h - 1 links between them) takes, unloaded,
 // h x (routing_latency + channel_latency) + flits - 1 cycles; contention adds waiting.
 // Requests and replies use separate physical subnets.
@@ -47,7 +47,7 @@ class mesh : public network {
   param<cycles> m_routing_latency{*this, "routing_latency", {4}, "router pipeline per hop"};
   param<cycles> m_channel_latency{*this, "channel_latency", {1}, "link traversal per hop"};
   param<std::uint64_t> m_mem_buffer{*this, "mem_ejection_buffer", 64,
-                                    "flits per memory-side ejection buffer (interface unit)"};
+                                    "flits per memory-side ejection buffer (network interface)"};
   list_param m_smx_nodes{*this,
                          "smx_nodes",
                          {},

@@ -300,7 +300,7 @@ void network::activate(std::uint32_t l) {
 
 void network::arrive(packet* p, std::uint64_t now) {
   (void)now;
-  if (p->hop == p->hops) {  // in the ejection buffer of the interface unit
+  if (p->hop == p->hops) {  // in the ejection buffer of the network interface
     (p->reply ? m_to_smx : m_to_mem)[p->endpoint].push(p);
     (p->reply ? m_eject_smx : m_eject_mem).set(p->endpoint);
     return;
@@ -496,7 +496,7 @@ void network::run() {
     ++a;
   }
 
-  // Interface units: deliver ejected packets, one per port per cycle.
+  // Network interfaces: deliver ejected packets, one per port per cycle.
   m_eject_mem.for_each([&](std::size_t j) {
     if (m_mem_channel[j].busy()) return;
     m_mem_channel[j].send(*eject(m_to_mem[j], now));

@@ -1,4 +1,4 @@
-// What the crossbar and the 2-D mesh share: the SMX-side and memory-side interface units
+// What the crossbar and the 2-D mesh share: the SMX-side and memory-side network interfaces
 // (packing requests and replies into packets of flits, injection and ejection buffers with
 // their depths, the address -> memory sub-partition map) and a packet engine that moves
 // packets over links with finite buffers: a packet waits in a buffer until its routing
@@ -6,7 +6,7 @@
 // (credit back-pressure) and occupies the link for ceil(flits / speedup) cycles. Its head
 // reaches the next router channel_latency after the grant and is routed there while the
 // tail follows (virtual cut-through at packet level, room for the whole packet reserved
-// ahead); the interface unit at the end takes it when the tail has arrived.
+// ahead); the network interface at the end takes it when the tail has arrived.
 // Requests and replies travel on two separate subnets, as GPGPU-Sim's two-subnet
 // configurations do, so replies never wait behind requests.
 //
@@ -16,7 +16,7 @@
 // MemcpyHtoD warm-up: at the start of the simulation the network plays the host's copy
 // engine: every `MemcpyHtoD,addr,bytes` of the workload becomes one debug write
 // (transport_dbg) per 128 B line, sent through mem[port_of(line)] to the L2 bank that owns
-// the line (through its interface unit). An L2 bank with warm_from_memcpy keeps the lines
+// the line (through its network interface). An L2 bank with warm_from_memcpy keeps the lines
 // valid and answers the bytes taken; one that answers 0 (warm-up off) is not asked again.
 //
 // Sockets: `smx[i]` (target) from the L1s, `mem[j]` (initiator) to the L2 banks.
@@ -208,7 +208,7 @@ class network : public component {
   param<std::uint64_t> m_mem_ports{*this, "mem_ports", 1, "memory sub-partition ports"};
   param<bytes> m_flit_size{*this, "flit_size", {32}, "flit size"};
   param<std::uint64_t> m_ejection_buffer{*this, "ejection_buffer", 32,
-                                         "packets per SMX-side ejection buffer (interface unit)"};
+                                         "packets per SMX-side ejection buffer (network interface)"};
   param<std::uint64_t> m_mem_channels{*this, "mem_channels", 1,
                                       "DRAM channels (mem_ports / channels sub-partitions each)"};
   choice_param m_partition_indexing{*this,
@@ -279,7 +279,7 @@ class network : public component {
   std::uint64_t m_arrivals = 0;
   std::vector<std::uint32_t> m_active;  // links with waiting packets
 
-  // Interface units: pending injections (one per socket) and ejection queues.
+  // Network interfaces: pending injections (one per socket) and ejection queues.
   std::vector<pending_in> m_smx_pending, m_mem_pending;
   std::vector<packet_list> m_to_mem, m_to_smx;
   // Which ports have something to do, so run() visits only those: an ejection queue with

@@ -30,11 +30,11 @@ void check(const published& g) {
   EXPECT_EQ(counts["kmu"], 1u);
   EXPECT_EQ(counts["kernel_distributor"], 1u);
   EXPECT_EQ(counts["smx_scheduler"], 1u);
-  // One interface unit per SM and per L2 bank (docs/memory.md).
-  EXPECT_EQ(counts["interface_unit"], g.sms + g.l2_banks);
+  // One network interface per SM and per L2 bank (docs/memory.md).
+  EXPECT_EQ(counts["network_interface"], g.sms + g.l2_banks);
   // kmu->kd, scheduler->kd, kd doorbell->scheduler; per SM: TBCR, launch->KMU, LDST->L1,
-  // L1->interface unit, interface unit->crossbar; per L2: crossbar->interface unit,
-  // interface unit->L2, L2->DRAM
+  // L1->network interface, network interface->crossbar; per L2: crossbar->network interface,
+  // network interface->L2, L2->DRAM
   EXPECT_EQ(p->bindings().size(), 3 + 5 * g.sms + 3 * g.l2_banks);
 
   // Hierarchical SystemC names.

@@ -306,9 +306,9 @@ TEST(import_config, titanv_structure_matches_volta) {
                                                        {"gpu.tb_scheduler", "smx_scheduler"},
                                                        {"gpu.smx", "smx"},
                                                        {"gpu.smx.l1", "l1_cache"},
-                                                       {"gpu.smx.iu", "interface_unit"},
+                                                       {"gpu.smx.iu", "network_interface"},
                                                        {"gpu.icnt", "crossbar"},
-                                                       {"gpu.l2_iu", "interface_unit"},
+                                                       {"gpu.l2_iu", "network_interface"},
                                                        {"gpu.l2", "l2_cache"},
                                                        {"gpu.dram", "dram_channel"}};
   for (const auto& [path, type] : types)

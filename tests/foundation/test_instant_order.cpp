@@ -1,6 +1,6 @@
 // The order of the blocks within an instant is the platform's, not the history of their
-// wake-up requests (models/common/edge_scheduler.h). A zero-latency interface unit is
-// transparent: placing the memory-side or the core-side interface units in another clock
+// wake-up requests (models/common/edge_scheduler.h). A zero-latency network interface is
+// transparent: placing the memory-side or the core-side network interfaces in another clock
 // domain of the same frequency changes which calendar holds them, and with it when they
 // would run within an instant, but must not change any statistic (cycles, stalls, queue
 // occupancies, energy). Only the blocks' host-side `activations` counters may differ.
@@ -52,8 +52,8 @@ void expect_same_whatever_the_iu_domain(const std::string& platform, const std::
   ASSERT_GT(base.at("total_cycles").get<double>(), 0.0);
   EXPECT_EQ(base.at("total_cycles"), mem.at("total_cycles"));
   EXPECT_EQ(base.at("total_cycles"), core.at("total_cycles"));
-  EXPECT_TRUE(base == mem) << "memory-side interface units in the icnt domain";
-  EXPECT_TRUE(base == core) << "core-side interface units in the icnt domain";
+  EXPECT_TRUE(base == mem) << "memory-side network interfaces in the icnt domain";
+  EXPECT_TRUE(base == core) << "core-side network interfaces in the icnt domain";
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
 #include "models/noc/crossbar.h"
-#include "models/noc/interface_unit.h"
+#include "models/noc/network_interface.h"
 #include "models/noc/mesh.h"
 #include "tests/memory/mem_testbench.h"
 
@@ -19,7 +19,7 @@ struct hierarchy {
   std::vector<std::unique_ptr<memory::l2_cache>> l2;
   std::vector<std::unique_ptr<memory::dram_channel>> dram;
   std::vector<std::unique_ptr<traffic_generator>> tg;
-  std::vector<std::unique_ptr<noc::interface_unit>> iu;  // SMX side, then memory side
+  std::vector<std::unique_ptr<noc::network_interface>> iu;  // SMX side, then memory side
 
   // `overrides`: block ("l1", "icnt", "l2", "dram") -> parameter -> value.
   hierarchy(const std::string& file, std::vector<std::vector<tg_request>> scripts,
@@ -59,8 +59,8 @@ struct hierarchy {
       tg.push_back(std::make_unique<traffic_generator>(("tg_" + std::to_string(i)).c_str(), core,
                                                        std::move(scripts[i]), std::uint32_t(i)));
       tg.back()->socket.bind(l1.back()->core);
-      iu.push_back(env.make<noc::interface_unit>("iu_" + std::to_string(i), core, yi.values,
-                                                 "interface_unit"));
+      iu.push_back(env.make<noc::network_interface>("iu_" + std::to_string(i), core, yi.values,
+                                                 "network_interface"));
       l1.back()->icnt.bind(iu.back()->in);
       iu.back()->out.bind(*xbar->smx[i]);
     }
@@ -71,8 +71,8 @@ struct hierarchy {
     for (std::uint64_t j = 0; j < y2.count; ++j) {
       l2.push_back(
           env.make<memory::l2_cache>("l2_" + std::to_string(j), l2c, y2.values, "l2_cache"));
-      iu.push_back(env.make<noc::interface_unit>("l2_iu_" + std::to_string(j), l2c, yj.values,
-                                                 "interface_unit"));
+      iu.push_back(env.make<noc::network_interface>("l2_iu_" + std::to_string(j), l2c, yj.values,
+                                                 "network_interface"));
       xbar->mem[j]->bind(iu.back()->in);
       iu.back()->out.bind(l2.back()->icnt);
       l2.back()->dram.bind(*dram[j / subs]->l2[j % subs]);

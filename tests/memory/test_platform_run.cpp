@@ -1,5 +1,5 @@
 // A generated kernel replayed on a full platform: the SMXs' LDST units drive the real
-// memory hierarchy (L1 -> interface unit -> crossbar -> interface unit -> L2 -> DRAM). The
+// memory hierarchy (L1 -> network interface -> crossbar -> network interface -> L2 -> DRAM). The
 // run must finish every kernel, answer every request and leave no payload out.
 #include <cstdlib>
 
@@ -7,7 +7,7 @@
 #include "models/memory/dram_channel.h"
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
-#include "models/noc/interface_unit.h"
+#include "models/noc/network_interface.h"
 #include "models/noc/network.h"
 #include "platforms/platform.h"
 #include "tests/common/run_command.h"
@@ -45,7 +45,7 @@ void run_on(const std::string& platform_file, const std::string& kernel) {
       EXPECT_FALSE(d->busy()) << c->name();
       dram_reads += d->stats_view().reads.value();
     }
-    if (auto* iu = dynamic_cast<noc::interface_unit*>(c)) {
+    if (auto* iu = dynamic_cast<noc::network_interface*>(c)) {
       EXPECT_FALSE(iu->busy()) << c->name() << " req " << iu->requests_buffered() << " resp "
                                << iu->responses_buffered();
     }

@@ -7,7 +7,7 @@
 
 #include "models/memory/dram_channel.h"
 #include "models/noc/crossbar.h"
-#include "models/noc/interface_unit.h"
+#include "models/noc/network_interface.h"
 #include "models/noc/mesh.h"
 #include "platforms/platform.h"
 #include "tests/memory/mem_testbench.h"
@@ -220,7 +220,7 @@ TEST(mesh, latoa_platform_elaborates) {
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
 }
 
-TEST(interface_unit, full_request_buffer_withholds_end_req) {
+TEST(network_interface, full_request_buffer_withholds_end_req) {
   // Request buffer of 1, zero latency, in front of a memory that holds one request for
   // 100 cycles. Cycle 0: A finds the buffer empty and goes straight to the memory (taken
   // in the sender's call); B enters the buffer (one request leaves per cycle); C finds it
@@ -228,8 +228,8 @@ TEST(interface_unit, full_request_buffer_withholds_end_req) {
   // is held until A is answered at cycle 100 and the memory takes B.
   block_env env;
   clock_domain& clk = env.clock("core", 700e6);
-  auto iu = env.make<noc::interface_unit>(
-      "iu", clk, {{"request_buffer", "1"}, {"response_buffer", "1"}}, "interface_unit");
+  auto iu = env.make<noc::network_interface>(
+      "iu", clk, {{"request_buffer", "1"}, {"response_buffer", "1"}}, "network_interface");
   traffic_generator tg("tg", clk, {req(0x0), req(0x80), req(0x100), req(0x180)});
   fixed_memory mem("mem", clk, 100, 1);
   tg.socket.bind(iu->in);

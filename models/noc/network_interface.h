@@ -1,4 +1,4 @@
-// Interface unit between a node and the interconnect: the SMX's (cluster's) injection and
+// Network interface between a node and the interconnect: the SMX's (cluster's) injection and
 // ejection buffers, or a memory sub-partition's, as GPGPU-Sim keeps per cluster
 // (-gpgpu_n_cluster_ejection_buffer_size) and per sub-partition. Requests cross from `in`
 // to `out` through the request buffer, responses from `out` back to `in` through the
@@ -22,16 +22,16 @@
 
 namespace gputlm::noc {
 
-class interface_unit : public component {
+class network_interface : public component {
  public:
-  SC_HAS_PROCESS(interface_unit);
-  interface_unit(const sc_core::sc_module_name& name, const block_context& ctx);
+  SC_HAS_PROCESS(network_interface);
+  network_interface(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void add_traces(vcd_writer& vcd) override;
   std::string pending_work() const override;
 
-  tlm_utils::simple_target_socket<interface_unit> in{"in"};
-  tlm_utils::simple_initiator_socket<interface_unit> out{"out"};
+  tlm_utils::simple_target_socket<network_interface> in{"in"};
+  tlm_utils::simple_initiator_socket<network_interface> out{"out"};
 
   std::size_t requests_buffered() const { return m_requests.size(); }
   std::size_t responses_buffered() const { return m_responses.size(); }

@@ -1,25 +1,25 @@
-#include "models/noc/interface_unit.h"
+#include "models/noc/network_interface.h"
 
 namespace gputlm::noc {
 
-interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_context& ctx)
+network_interface::network_interface(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   declare_socket("in", in);
   declare_socket("out", out);
-  in.register_nb_transport_fw(this, &interface_unit::in_fw);
+  in.register_nb_transport_fw(this, &network_interface::in_fw);
   in.register_b_transport(this, &component::at_only);
-  in.register_transport_dbg(this, &interface_unit::in_dbg);
-  out.register_nb_transport_bw(this, &interface_unit::out_bw);
+  in.register_transport_dbg(this, &network_interface::in_dbg);
+  out.register_nb_transport_bw(this, &network_interface::out_bw);
   m_down.bind(out);
   m_up.bind(in);
   add_stat("requests", m_req_count, "requests passed from in to out");
   add_stat("responses", m_resp_count, "responses passed from out to in");
   add_stat("request_stalls", m_req_stalls, "requests held at a full request buffer");
   add_stat("response_stalls", m_resp_stalls, "responses held at a full response buffer");
-  m_wake.bind<interface_unit, &interface_unit::run>(this, clock());
+  m_wake.bind<network_interface, &network_interface::run>(this, clock());
 }
 
-void interface_unit::validate() {
+void network_interface::validate() {
   m_request_buffer.require(*m_request_buffer >= 1, "must be at least 1");
   m_response_buffer.require(*m_response_buffer >= 1, "must be at least 1");
   m_request_slots = *m_request_buffer;
@@ -27,7 +27,7 @@ void interface_unit::validate() {
   m_delay = m_latency->value;
 }
 
-std::string interface_unit::pending_work() const {
+std::string network_interface::pending_work() const {
   if (!busy()) return {};
   return "requests " + std::to_string(m_requests.size()) + ", held " +
          std::to_string(m_held_req ? 1 : 0) + m_down.wait_note() +
@@ -35,12 +35,12 @@ std::string interface_unit::pending_work() const {
          std::to_string(m_held_resp ? 1 : 0) + m_up.wait_note();
 }
 
-void interface_unit::add_traces(vcd_writer& vcd) {
+void network_interface::add_traces(vcd_writer& vcd) {
   m_trace_req.trace(vcd, name(), "request_buffer", 16);
   m_trace_resp.trace(vcd, name(), "response_buffer", 16);
 }
 
-tlm::tlm_sync_enum interface_unit::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+tlm::tlm_sync_enum network_interface::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                          sc_core::sc_time&) {
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
@@ -72,7 +72,7 @@ tlm::tlm_sync_enum interface_unit::in_fw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_ACCEPTED;
 }
 
-tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+tlm::tlm_sync_enum network_interface::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                           sc_core::sc_time&) {
   const std::uint64_t now = clock().now_cycle();
   m_down.end_req(gp);
@@ -93,11 +93,11 @@ tlm::tlm_sync_enum interface_unit::out_bw(tlm::tlm_generic_payload& gp, tlm::tlm
   return tlm::TLM_ACCEPTED;
 }
 
-void interface_unit::wake_at(std::uint64_t cycle) {
+void network_interface::wake_at(std::uint64_t cycle) {
   m_wake.at(cycle);
 }
 
-void interface_unit::run() {
+void network_interface::run() {
   const std::uint64_t now = clock().now_cycle();
   m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
