@@ -12,46 +12,12 @@
 
 #include "models/spu/communication_buffer.h"
 #include "tests/memory/mem_testbench.h"
+#include "tests/spu/sync_unit.h"
 
 using gputlm::spu::communication_buffer;
+using gputlm::test::sync_unit;
 
 namespace {
-struct sm_thread : sc_core::sc_module {
-  SC_HAS_PROCESS(sm_thread);
-  tlm_utils::simple_initiator_socket<sm_thread> sync{"sync"};
-  const gputlm::clock_domain& clk;
-  std::uint64_t first, work;  // cycle of the first sync; cycles of work between syncs
-  int syncs;
-  std::vector<std::uint64_t> released;  // cycle of each release
-  sc_core::sc_event resp;
-  tlm::tlm_generic_payload gp;  // (a member: a thread left waiting does not own it)
-  sc_core::sc_time resp_delay;
-  sm_thread(const sc_core::sc_module_name& n, const gputlm::clock_domain& c, std::uint64_t f,
-            std::uint64_t w, int s)
-      : sc_core::sc_module(n), clk(c), first(f), work(w), syncs(s) {
-    sync.register_nb_transport_bw(this, &sm_thread::bw);
-    SC_THREAD(run);
-  }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time& d) {
-    resp_delay = d;
-    resp.notify();
-    return tlm::TLM_COMPLETED;
-  }
-  void run() {
-    wait(clk.delay_cycles(first));
-    for (int i = 0; i < syncs; ++i) {
-      tlm::tlm_phase ph = tlm::BEGIN_REQ;
-      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-      if (sync->nb_transport_fw(gp, ph, d) == tlm::TLM_ACCEPTED) {
-        wait(resp);
-        d = resp_delay;
-      }
-      wait(d);
-      released.push_back(clk.now_cycle());
-      if (i + 1 < syncs) wait(clk.delay_cycles(work));
-    }
-  }
-};
 // The data sockets' other ends (this test only syncs).
 struct data_ends : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<data_ends> w{"w"}, r{"r"};
@@ -63,8 +29,8 @@ TEST(link_sync, producer_and_consumer_wait_exactly_while_full_or_empty) {
   gputlm::test::block_env env;
   auto& clk = env.clock("core", 700e6);
   auto cb = env.make<communication_buffer>("cb", clk, {}, "communication_buffer");
-  sm_thread producer("producer", clk, 10, 10, 3);
-  sm_thread consumer("consumer", clk, 5, 30, 4);  // a 4th sync the producer never meets
+  sync_unit producer("producer", clk, 10, 10, 3);
+  sync_unit consumer("consumer", clk, 5, 30, 4);  // a 4th sync the producer never meets
   producer.sync.bind(cb->writer_sync);
   consumer.sync.bind(cb->reader_sync);
   data_ends ends("ends");
