@@ -245,6 +245,17 @@ double vcd_writer::gtkw_zoom(std::uint64_t span_fs, int pixels) {
   return frame <= 1.0 ? 0.0 : -std::log2(frame);
 }
 
+void vcd_writer::write_gtkw_head(std::ostream& g, const std::string& title,
+                                 const std::string& vcd_path, const std::string& gtkw_path,
+                                 std::uint64_t timestart_fs) {
+  g << "[*] " << title << "\n";
+  g << "[dumpfile] \"" << std::filesystem::absolute(vcd_path).string() << "\"\n";
+  g << "[savefile] \"" << std::filesystem::absolute(gtkw_path).string() << "\"\n";
+  g << "[timestart] " << timestart_fs << "\n";
+  g << "[size] " << gtkw_window_width << " " << gtkw_window_height << "\n[pos] -1 -1\n";
+  g << "[sst_width] " << gtkw_sst_width << "\n[signals_width] " << gtkw_signals_width << "\n";
+}
+
 void vcd_writer::write_gtkw() const {
   // GTKWave save file: signals grouped by block (flags: 0x800200 group begin, 0x1000200 group
   // end, 0x24 decimal right-justified, 0x22 hexadecimal right-justified, 0x20 right-justified
@@ -252,14 +263,9 @@ void vcd_writer::write_gtkw() const {
   // trace above it; "+{alias} name" shows a signal under another name).
   register_partial(gtkw_path() + ".partial");
   std::ofstream g(gtkw_path() + ".partial", std::ios::trunc);
-  const std::string vcd = std::filesystem::absolute(m_path).string();
   const std::uint64_t from = std::min(m_end_fs, m_opts.from_fs);
-  g << "[*] gputlm waveform layout for " << vcd << "\n";
-  g << "[dumpfile] \"" << vcd << "\"\n";
-  g << "[savefile] \"" << std::filesystem::absolute(gtkw_path()).string() << "\"\n";
-  g << "[timestart] " << from << "\n";
-  g << "[size] " << gtkw_window_width << " " << gtkw_window_height << "\n[pos] -1 -1\n";
-  g << "[sst_width] " << gtkw_sst_width << "\n[signals_width] " << gtkw_signals_width << "\n";
+  write_gtkw_head(g, "gputlm waveform layout for " + std::filesystem::absolute(m_path).string(),
+                  m_path, gtkw_path(), from);
   // The whole written window [from, end] fits the wave pane; the marker is unset (-1).
   char zoom[32];
   std::snprintf(zoom, sizeof zoom, "%.6f", gtkw_zoom(m_end_fs - from, gtkw_wave_width));

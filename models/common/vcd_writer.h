@@ -76,6 +76,11 @@ class vcd_writer {
   std::string beside(const std::string& tag) const;
   // A name as the VCD and the GTKWave layout write it ([ ] as ( )).
   static std::string vcd_name(const std::string& s);
+  // The head of a GTKWave save file: its title, the dump and save files (absolute), the
+  // first time shown, the window's geometry.
+  static void write_gtkw_head(std::ostream& g, const std::string& title,
+                              const std::string& vcd_path, const std::string& gtkw_path,
+                              std::uint64_t timestart_fs);
 
   const std::string& path() const { return m_path; }
   std::string gtkw_path() const;

@@ -142,9 +142,7 @@ void smx_scheduler::validate_bound() {
                    " entries exceed the RTL's " + std::to_string(rtl::tb_dispatch_rtl::rtl_kdes));
   std::uint32_t warp = 0;
   for (std::size_t s = 0; s < smx.size(); ++s) {
-    reg_words<caps_layout::words> caps{};
-    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, caps.data(), sizeof caps);
-    const std::uint32_t w = unpack_caps(caps.data()).warp_size;
+    const std::uint32_t w = unpack_caps(read_caps(s).data()).warp_size;
     impl.require(s == 0 || w == warp, "rtl: the SMXs' warp sizes differ (" + std::to_string(warp) +
                                           ", " + std::to_string(w) + "); the RTL takes one");
     warp = w;
@@ -187,8 +185,7 @@ void smx_scheduler::sample_occupancy(std::uint64_t now) {
 void smx_scheduler::start_of_simulation() {
   // Read each SMX's capability registers.
   for (std::size_t s = 0; s < smx.size(); ++s) {
-    reg_words<caps_layout::words> caps{};
-    register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, caps.data(), sizeof caps);
+    const auto caps = read_caps(s);
     m_smx[s].caps = unpack_caps(caps.data());
     if (m_dispatch) m_dispatch->write_caps(static_cast<std::uint32_t>(s), caps);
     m_warp_capacity +=
@@ -198,6 +195,12 @@ void smx_scheduler::start_of_simulation() {
 
 void smx_scheduler::kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* data, unsigned len) {
   register_access(kd, cmd, addr, data, len);
+}
+
+reg_words<caps_layout::words> smx_scheduler::read_caps(std::size_t s) {
+  reg_words<caps_layout::words> caps{};
+  register_access(*smx[s], tlm::TLM_READ_COMMAND, tbcr_caps, caps.data(), sizeof caps);
+  return caps;
 }
 
 kde_record smx_scheduler::read_record(std::uint32_t entry) {
@@ -679,17 +682,17 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
   // Tell the Kernel Distributor; drop the mirror entry once its kernel is done. (The RTL's
   // copy of the entry is freed first: the KD may reuse the entry for a waiting launch, and
   // ring the doorbell for it, within the write below.)
-  if (m_dispatch) {
-    const int i = entry_of(desc.kde);
-    const kde_record* e = i >= 0 ? &m_entries[static_cast<std::size_t>(i)] : nullptr;
-    if (e && e->tbs_running == 1 && !e->tbs_left())
-      m_dispatch->write_kde(desc.kde, pack(kde_record{}));
+  // (A launch the KD takes into the freed entry is mirrored after this one: `found` stays.)
+  const int found = entry_of(desc.kde);
+  if (m_dispatch && found >= 0) {
+    const kde_record& e = m_entries[static_cast<std::size_t>(found)];
+    if (e.tbs_running == 1 && !e.tbs_left()) m_dispatch->write_kde(desc.kde, pack(kde_record{}));
   }
   std::uint32_t one = 1;
   kd_access(tlm::TLM_WRITE_COMMAND, desc.kde * kd_register::entry_stride + kd_register::tb_done,
             &one, sizeof one);
-  for (std::size_t i = 0; i < m_entries.size(); ++i) {
-    if (m_entry_ids[i] != desc.kde) continue;
+  if (found >= 0) {
+    const std::size_t i = static_cast<std::size_t>(found);
     if (--m_entries[i].tbs_running == 0 && !m_entries[i].tbs_left()) {
       const std::uint32_t kernel = m_entries[i].kernel;
       if (workload* w = work().ptr) {
@@ -704,7 +707,6 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
       if (m_entries.empty())
         if (pm::power_model* p = power_model()) p->gpu_idle(now_fs());
     }
-    break;
   }
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
   phase = tlm::END_RESP;

@@ -113,6 +113,8 @@ class smx_scheduler : public component, private tb_scheduler_view {
                             sc_core::sc_time& delay);
   bool fits(const smx_state& s, const kde_record& e, std::uint32_t count = 1) const;
   kde_record read_record(std::uint32_t entry);
+  // SMX s's capability register, as it sends it.
+  reg_words<caps_layout::words> read_caps(std::size_t s);
   void kd_access(tlm::tlm_command cmd, std::uint64_t addr, void* data, unsigned len);
   void wake_next_cycle();
   void kernel_done(std::uint32_t kernel);

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 #include <vector>
 
 #include "Vmshr_table.h"
@@ -148,25 +147,15 @@ void verilated_block<Model>::finish_trace(const std::string& gtkw) {
       break;
     }
   }
-  register_partial(gtkw + ".partial");
-  std::ofstream g(gtkw + ".partial", std::ios::trunc);
-  const std::string vcd = std::filesystem::absolute(m_path).string();
-  g << "[*] gputlm waveform layout for the RTL of " << m_group << "\n";
-  g << "[dumpfile] \"" << vcd << "\"\n";
-  g << "[savefile] \"" << std::filesystem::absolute(gtkw).string() << "\"\n";
-  g << "[size] " << vcd_writer::gtkw_window_width << " " << vcd_writer::gtkw_window_height
-    << "\n[pos] -1 -1\n";
-  g << "[sst_width] " << vcd_writer::gtkw_sst_width << "\n[signals_width] "
-    << vcd_writer::gtkw_signals_width << "\n";
-  const std::string name = vcd_writer::vcd_name(m_group) + " (RTL)";
-  g << "@800200\n-" << name << "\n";
-  for (const std::string& s : signals)
-    g << (s.find('[') != std::string::npos ? "@22\n" : "@28\n") << s << "\n";
-  g << "@1000200\n-" << name << "\n";
-  g.close();
-  if (!g) throw std::runtime_error("cannot write " + gtkw);
-  std::filesystem::rename(gtkw + ".partial", gtkw);
-  unregister_partial(gtkw + ".partial");
+  write_file_atomically(gtkw, [&](std::ostream& g) {
+    vcd_writer::write_gtkw_head(g, "gputlm waveform layout for the RTL of " + m_group, m_path, gtkw,
+                                m_from_fs);
+    const std::string name = vcd_writer::vcd_name(m_group) + " (RTL)";
+    g << "@800200\n-" << name << "\n";
+    for (const std::string& s : signals)
+      g << (s.find('[') != std::string::npos ? "@22\n" : "@28\n") << s << "\n";
+    g << "@1000200\n-" << name << "\n";
+  });
 }
 
 template class verilated_block<Vmshr_table>;

@@ -2,7 +2,6 @@
 #include "models/spu/communication_buffer.h"
 
 #include <stdexcept>
-#include <utility>
 
 namespace gputlm::spu {
 
@@ -17,20 +16,7 @@ communication_buffer::communication_buffer(const sc_core::sc_module_name& name,
   reader.register_b_transport(this, &communication_buffer::reader_b);
   writer_sync.register_nb_transport_fw(this, &communication_buffer::writer_sync_fw);
   reader_sync.register_nb_transport_fw(this, &communication_buffer::reader_sync_fw);
-  add_stat("pushes", m_pushes, "warp writes (CB.PUSH) into the write buffer");
-  add_stat("pops", m_pops, "warp reads (CB.POP) from the read buffer");
-  add_stat("bytes_pushed", m_bytes_pushed, "bytes written");
-  add_stat("bytes_popped", m_bytes_popped, "bytes read");
-  add_stat("swaps", m_swaps, "syncs that swapped the pair");
-  add_stat("accesses", m_accesses, "bank-row accesses (the thesis's CB_ACC)");
-  add_stat("overflow_bytes", m_overflow,
-           "bytes written beyond the write buffer's capacity before a swap (not stored)");
-  add_stat("underflow_bytes", m_underflow,
-           "bytes read beyond what the read buffer received at its last swap");
-  add_stat("writer_wait_cycles", m_wait_cycles[0],
-           "cycles the writer waited at its syncs for the reader (the pair full)");
-  add_stat("reader_wait_cycles", m_wait_cycles[1],
-           "cycles the reader waited at its syncs for the writer (no data)");
+  for (const named_counter& c : counters()) add_stat(c.name, *c.value, c.description);
 }
 
 void communication_buffer::validate() {
@@ -80,19 +66,26 @@ void communication_buffer::access(tlm::tlm_generic_payload& gp, sc_core::sc_time
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+std::array<communication_buffer::named_counter, 10> communication_buffer::counters() const {
+  return {{{"pushes", &m_pushes, "warp writes (CB.PUSH) into the write buffer"},
+           {"pops", &m_pops, "warp reads (CB.POP) from the read buffer"},
+           {"bytes_pushed", &m_bytes_pushed, "bytes written"},
+           {"bytes_popped", &m_bytes_popped, "bytes read"},
+           {"swaps", &m_swaps, "syncs that swapped the pair"},
+           {"accesses", &m_accesses, "bank-row accesses (the thesis's CB_ACC)"},
+           {"overflow_bytes", &m_overflow,
+            "bytes written beyond the write buffer's capacity before a swap (not stored)"},
+           {"underflow_bytes", &m_underflow,
+            "bytes read beyond what the read buffer received at its last swap"},
+           {"writer_wait_cycles", &m_wait_cycles[0],
+            "cycles the writer waited at its syncs for the reader (the pair full)"},
+           {"reader_wait_cycles", &m_wait_cycles[1],
+            "cycles the reader waited at its syncs for the writer (no data)"}}};
+}
+
 std::uint64_t communication_buffer::count(const std::string& stat) const {
-  const std::pair<const char*, const counter*> all[] = {{"pushes", &m_pushes},
-                                                        {"pops", &m_pops},
-                                                        {"bytes_pushed", &m_bytes_pushed},
-                                                        {"bytes_popped", &m_bytes_popped},
-                                                        {"swaps", &m_swaps},
-                                                        {"accesses", &m_accesses},
-                                                        {"overflow_bytes", &m_overflow},
-                                                        {"underflow_bytes", &m_underflow},
-                                                        {"writer_wait_cycles", &m_wait_cycles[0]},
-                                                        {"reader_wait_cycles", &m_wait_cycles[1]}};
-  for (const auto& [name, c] : all)
-    if (stat == name) return c->value();
+  for (const named_counter& c : counters())
+    if (stat == c.name) return c.value->value();
   throw std::invalid_argument("communication_buffer: no statistic " + stat);
 }
 

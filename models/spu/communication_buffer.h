@@ -29,6 +29,9 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include <array>
+#include <string>
+
 #include "models/common/component.h"
 
 namespace gputlm::spu {
@@ -58,6 +61,13 @@ class communication_buffer : public component {
   std::uint64_t access_cycles(std::uint64_t bytes) const;
 
  private:
+  // The statistics: name, counter, description (registered, and read by count()).
+  struct named_counter {
+    const char* name;
+    const counter* value;
+    const char* description;
+  };
+  std::array<named_counter, 10> counters() const;
   void access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, bool write);
   void writer_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, delay, true); }
   void reader_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, delay, false); }

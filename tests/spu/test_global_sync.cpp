@@ -32,24 +32,22 @@ TEST(global_sync, all_active_units_leave_together_and_every_link_swaps) {
   u0.sync.bind(*sync->unit[0]);
   u1.sync.bind(*sync->unit[1]);
   u2.sync.bind(*sync->unit[2]);
-  struct ends : sc_core::sc_module {  // the links' data sockets (unused here)
-    tlm_utils::simple_initiator_socket<ends> a{"a"}, b{"b"}, c{"c"}, d{"d"};
+  // The other ends of the links' sockets (data unused here) and of the inactive unit 3.
+  struct ends : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<ends> w0{"w0"}, r0{"r0"}, w1{"w1"}, r1{"r1"};
+    tlm_utils::simple_initiator_socket<ends> ws0{"ws0"}, rs0{"rs0"}, ws1{"ws1"}, rs1{"rs1"};
+    tlm_utils::simple_initiator_socket<ends> idle{"idle"};
     explicit ends(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
   } e("ends");
-  e.a.bind(cb0->writer);
-  e.b.bind(cb0->reader);
-  e.c.bind(cb1->writer);
-  e.d.bind(cb1->reader);
-  struct sync_ends : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<sync_ends> a{"a"}, b{"b"}, c{"c"}, d{"d"};
-    tlm_utils::simple_initiator_socket<sync_ends> idle{"idle"};  // unit 3: inactive
-    explicit sync_ends(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
-  } s("sync_ends");
-  s.a.bind(cb0->writer_sync);
-  s.b.bind(cb0->reader_sync);
-  s.c.bind(cb1->writer_sync);
-  s.d.bind(cb1->reader_sync);
-  s.idle.bind(*sync->unit[3]);
+  e.w0.bind(cb0->writer);
+  e.r0.bind(cb0->reader);
+  e.w1.bind(cb1->writer);
+  e.r1.bind(cb1->reader);
+  e.ws0.bind(cb0->writer_sync);
+  e.rs0.bind(cb0->reader_sync);
+  e.ws1.bind(cb1->writer_sync);
+  e.rs1.bind(cb1->reader_sync);
+  e.idle.bind(*sync->unit[3]);
   sc_core::sc_start(clk.delay_cycles(200));
   // Barrier 1 at 20 (the last arrival); barrier 2: u0 and u1 arrive at 30, u2 at 22 -> 30.
   EXPECT_EQ(u0.released, (std::vector<std::uint64_t>{20, 30}));
