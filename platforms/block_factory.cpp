@@ -10,8 +10,13 @@
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
 #include "models/noc/crossbar.h"
-#include "models/noc/network_interface.h"
 #include "models/noc/mesh.h"
+#include "models/noc/network_interface.h"
+#include "models/spu/communication_buffer.h"
+#include "models/spu/global_sync.h"
+#include "models/spu/interface_unit.h"
+#include "models/spu/link_port.h"
+#include "models/spu/spu_runtime.h"
 #include "models/top/gpu.h"
 
 namespace gputlm::platforms {
@@ -31,7 +36,14 @@ const block_factory& block_factory::builtin() {
     f.add<noc::crossbar>("crossbar", "SMX <-> memory crossbar");
     f.add<noc::mesh>("mesh", "2-D mesh with XY routing and virtual channels");
     f.add<noc::network_interface>("network_interface",
-                               "injection/ejection buffers between a node and the interconnect");
+                                  "injection/ejection buffers between a node and the interconnect");
+    f.add<spu::communication_buffer>("communication_buffer",
+                                     "SPU: a neighbour link's ping-pong buffer pair and its sync");
+    f.add<spu::global_sync>("global_sync", "SPU: the global block sync (BAR.BLOCKSYNC)");
+    f.add<spu::interface_unit>("interface_unit",
+                               "SPU: a border unit between global memory and a link");
+    f.add<spu::link_port>("spu_link_port", "SPU: an SM's path to its links and block syncs");
+    f.add<spu::spu_runtime>("spu_runtime", "SPU: the runtime placing CTAs in passes");
     f.add<memory::fixed_latency_memory>("fixed_latency_memory",
                                         "ideal memory answering after a fixed latency");
     return f;

@@ -34,7 +34,7 @@ gen() {  # NAME KERNEL PARAMS...: a binary trace in $work/NAME.gtb
 echo "build-fast: training"
 gen vectoradd vectoradd n=200000
 gen stencil2d stencil2d nx=192 ny=192
-gen spu_stencil spu_stencil n=32
+gen spu_stencil spu_stencil n=64 b=16 iu=none
 gen sgemm_naive sgemm_naive M=96 N=96 K=96
 gen sgemm_tiled sgemm_tiled M=128 N=128 K=128
 gen syrk syrk
@@ -47,6 +47,9 @@ gen reduction reduction
 gen histogram histogram seed=2
 for p in yaml/*.yaml; do
   for t in "$work"/*.gtb; do
+    # (The SPU's kernel runs on the SPU only: elsewhere its CB and block-sync instructions
+    # are bad input.)
+    [[ $t == */spu_stencil.gtb && $p != yaml/spu.yaml ]] && continue
     "$bin" run "$p" "$t" --no-tb-log --stats "$work/stats.json" >/dev/null
   done
 done

@@ -41,6 +41,7 @@ sample bfs_dtbl    bfs_dtbl    --param scale=8 --param degree=8 --param threshol
   --param block=64
 # Recursive refinement with CDP.SYNC: parents wait for their children (context saved).
 sample amr_cdp_sync amr_cdp    --param cells=64 --param sync=1 --param block=64
-# One pass of the thesis' 4 x 4 SPU: 4 x 4 CTAs of 16 x 16 x 16 tiles, 2 tiles along k.
-sample spu_stencil spu_stencil --param n=64 --param k=32 --param b=16 --param s=4
+# One pass of the thesis' 4 x 4 SPU: 4 x 4 CTAs of 16 x 16 x 16 tiles, 2 tiles along k; the
+# interface units are the platform's (yaml/spu.yaml), as its runtime wants.
+sample spu_stencil spu_stencil --param n=64 --param k=32 --param b=16 --param s=4 --param iu=none
 echo "make-samples: $(du -sh "$OUT" | cut -f1) in $OUT"

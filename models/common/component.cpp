@@ -115,4 +115,10 @@ void component::at_only(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
                   "TLM-2.0 AT base protocol (nb_transport_fw/bw)");
 }
 
+std::uint32_t component::index_in_name(const std::string& name) {
+  auto open = name.rfind('[');
+  if (open == std::string::npos || name.back() != ']') return 0;
+  return static_cast<std::uint32_t>(std::stoul(name.substr(open + 1)));
+}
+
 }  // namespace gputlm

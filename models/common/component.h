@@ -89,6 +89,8 @@ class component : public sc_core::sc_module {
                                      std::uint64_t capacity_bytes = 0, std::uint32_t elements = 1);
   // The platform's power model (nullptr without a `power:` table).
   pm::power_model* power_model() const { return m_power; }
+  // The index of an array instance from its name ("gpu.smx[12]" -> 12; 0 without one).
+  static std::uint32_t index_in_name(const std::string& name);
   // The current simulated time in fs (the time base of power components).
   static std::uint64_t now_fs() { return clock_domain::now_fs(); }
 

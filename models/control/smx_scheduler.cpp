@@ -45,8 +45,9 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   lp.cluster = static_cast<std::uint32_t>(*m_smx_cluster);
   lp.onchip_entries = static_cast<std::uint32_t>(*m_bound_queue_entries);
   lp.shared_entries = static_cast<std::uint32_t>(*m_shared_queue_entries);
-  m_policy = make_tb_policy(*m_policy_name, *m_tb_selection, *m_smx_selection, *m_task_stealing,
-                            m_next_tb_latency->value, lp);
+  // (spu: the runtime's policy replaces LRR once the blocks are bound: validate_bound.)
+  m_policy = make_tb_policy(*m_policy_name == "spu" ? "lrr" : *m_policy_name, *m_tb_selection,
+                            *m_smx_selection, *m_task_stealing, m_next_tb_latency->value, lp);
   m_paver = dynamic_cast<paver_policy*>(m_policy.get());
   m_laperm = dynamic_cast<laperm_policy*>(m_policy.get());
   m_smx.resize(*m_smxs);
@@ -133,6 +134,14 @@ void smx_scheduler::validate() {
 
 // With the RTL dispatch unit: what it needs of the SMXs and the KD, read over the sockets.
 void smx_scheduler::validate_bound() {
+  if (*m_policy_name == "spu") {
+    auto* source = dynamic_cast<tb_policy_source*>(sc_core::sc_find_object(m_runtime->c_str()));
+    m_runtime.require(source != nullptr,
+                      "policy spu needs the path of the block that places the TBs (the SPU's "
+                      "spu_runtime); '" +
+                          *m_runtime + "' is none");
+    m_policy = source->make_tb_policy(smx.size());
+  }
   if (!m_dispatch_rtl.is_rtl()) return;
   const auto& impl = m_dispatch_rtl.implementation();
   std::uint32_t kdes = 0;

@@ -139,7 +139,9 @@ class smx_scheduler : public component, private tb_scheduler_view {
       "policy",
       "lrr",
       "TB scheduling policy (docs/tb-scheduling.md)",
-      {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri", "smx_bind", "adaptive_bind"}};
+      {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri", "smx_bind", "adaptive_bind", "spu"}};
+  param<std::string> m_runtime{*this, "runtime", "",
+                               "policy spu: the block that places the TBs (the SPU's runtime)"};
   param<bool> m_task_stealing{*this, "task_stealing", true,
                               "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)"};
   param<cycles> m_next_tb_latency{

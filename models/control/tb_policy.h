@@ -110,6 +110,14 @@ class tb_policy {
   }
 };
 
+// A block that supplies the SMX scheduler's policy (`policy: spu`, `runtime: <its path>`):
+// the SPU's runtime, which places CTAs by its plan of passes. Asked once every socket is bound.
+class tb_policy_source {
+ public:
+  virtual ~tb_policy_source() = default;
+  virtual std::unique_ptr<tb_policy> make_tb_policy(std::size_t smxs) = 0;
+};
+
 // LRR: `tb_selection` picks the entry among those whose next TB fits somewhere,
 // `smx_selection` the SMX.
 class lrr_policy : public tb_policy {

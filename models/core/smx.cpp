@@ -45,11 +45,6 @@ constexpr std::uint64_t max_units = 1024;  // per unit class, and operand collec
 const char* k_unit_names[] = {"sp",     "sfu",     "int",  "dp",      "tensor", "ldst",
                               "branch", "barrier", "exit", "texture", "other"};
 
-std::uint32_t index_in_name(const std::string& name) {
-  auto open = name.rfind('[');
-  if (open == std::string::npos || name.back() != ']') return 0;
-  return static_cast<std::uint32_t>(std::stoul(name.substr(open + 1)));
-}
 }  // namespace
 
 unit_params::unit_params(component& c, const char* prefix, std::uint64_t n, std::uint64_t latency,
@@ -510,7 +505,69 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   else if (tb.at_device_sync > 0 && tb.at_device_sync + tb.warps_done == tb.warps.size())
     device_sync_arrived(w.tb_slot);
   else if (tb.at_barrier > 0 && tb.at_barrier + tb.warps_done == tb.warps.size())
-    release_barrier(tb);
+    barrier_complete(w.tb_slot);
+}
+
+void smx::barrier_complete(std::uint32_t slot) {
+  tb_state& tb = m_tbs[slot];
+  if (tb.block_sync == traces::direction::none) return release_barrier(tb);
+  if (tb.block_sync_sent) return;
+  tb.block_sync_sent = true;
+  m_links->block_sync(tb.block_sync, slot);
+}
+
+void smx::block_sync_released(std::uint32_t slot) {
+  tb_state& tb = m_tbs[slot];
+  tb.block_sync = traces::direction::none;
+  tb.block_sync_sent = false;
+  release_barrier(tb);
+  wake_at(clock().next_cycle());
+}
+
+bool smx::without_neighbour_port(const tb_state& tb, const warp_instruction& in) {
+  const bool cb = in.special != traces::special_op::block_sync;
+  if (m_links && m_links->serves(in.dir)) return false;
+  control::workload* work_ptr = work().ptr;
+  if (work_ptr && !work_ptr->error) {
+    const control::kernel_run& k = work_ptr->kernels()[tb.desc.kernel];
+    const char* dir = in.dir == traces::direction::north   ? "NORTH"
+                      : in.dir == traces::direction::south ? "SOUTH"
+                      : in.dir == traces::direction::east  ? "EAST"
+                      : in.dir == traces::direction::west  ? "WEST"
+                                                           : "";
+    const std::string op =
+        cb ? std::string(in.special == traces::special_op::cb_push ? "CB.PUSH." : "CB.POP.") + dir
+           : std::string("BAR.BLOCKSYNC") + (*dir ? "." : "") + dir;
+    work_ptr->error = input_error(
+        {k.reader->source(), 0, 0}, op,
+        "kernel " + std::to_string(k.id) + " (" + k.name + ") uses " + op + ", which needs " +
+            (m_links ? "a neighbour this SM does not have"
+                     : "the SPU's communication buffers and block sync; this platform has none "
+                       "(run it on yaml/spu.yaml)"));
+  }
+  sc_core::sc_stop();
+  return true;
+}
+
+void smx::issue_cb(std::uint32_t wi, warp_state& w, const warp_instruction& in, std::uint64_t now,
+                   std::uint64_t wake) {
+  // A warp's access of its active lanes' bytes, lane by lane (the trace's bytes=), holds the
+  // LDST unit for one cycle per bank-wide row, as a shared-memory access; the buffer says
+  // when the data is there.
+  const std::uint32_t bytes = in.ext_index == warp_instruction::none ? 0 : in.ext_index;
+  const bool push = in.special == traces::special_op::cb_push;
+  const std::uint64_t start = now + wake;
+  const std::uint64_t rows = (bytes + 127) / 128;
+  m_ldst.busy_until(start + std::max<std::uint64_t>(rows, 1));
+  const std::uint64_t ready =
+      start + std::max<std::uint64_t>(m_links->cb_access(in.dir, push, bytes), 1);
+  if (!push)
+    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+      if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], ready);
+  w.regs_ready_by = std::max(w.regs_ready_by, ready);
+  w.drain = std::max(w.drain, ready);
+  m_timers.push(ready);
+  m_timers.push(start + std::max<std::uint64_t>(rows, 1));
 }
 
 void smx::release_barrier(tb_state& tb) {
@@ -679,8 +736,12 @@ void smx::fetch(std::uint64_t now) {
 }
 
 smx::pipe smx::pipe_of(const warp_instruction& in) const {
-  // Barriers, exits and the extension ops take an issue slot but no unit.
-  if (in.special != traces::special_op::none) return pipe::none;
+  // Barriers, exits and the extension ops take an issue slot but no unit; the SPU's CB
+  // accesses go through the LDST unit's shared-memory path.
+  if (in.special != traces::special_op::none)
+    return in.special == traces::special_op::cb_push || in.special == traces::special_op::cb_pop
+               ? pipe::ldst
+               : pipe::none;
   return m_pipe_of_class[std::min<std::size_t>(std::size_t(in.unit), m_pipe_of_class.size() - 1)];
 }
 
@@ -893,7 +954,18 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     case traces::special_op::bar_sync:
       w.at_barrier = true;
       ++tb.at_barrier;
-      if (tb.at_barrier + tb.warps_done == tb.warps.size()) release_barrier(tb);
+      if (tb.at_barrier + tb.warps_done == tb.warps.size()) barrier_complete(w.tb_slot);
+      break;
+    case traces::special_op::block_sync:
+      if (without_neighbour_port(tb, in)) return;
+      w.at_barrier = true;
+      ++tb.at_barrier;
+      tb.block_sync = in.dir;
+      if (tb.at_barrier + tb.warps_done == tb.warps.size()) barrier_complete(w.tb_slot);
+      break;
+    case traces::special_op::cb_push:
+    case traces::special_op::cb_pop:
+      if (without_neighbour_port(tb, in)) return;
       break;
     case traces::special_op::membar:
       if (w.outstanding > 0) w.at_membar = true;
@@ -986,6 +1058,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       }
     if (cycle != never) w.regs_ready_by = std::max(w.regs_ready_by, cycle);
   };
+  if (in.special != traces::special_op::none) return issue_cb(wi, w, in, now, wake);
   switch (in.space) {
     case traces::mem_space::shared:
     case traces::mem_space::shared_atomic: {

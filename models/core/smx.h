@@ -40,6 +40,7 @@
 #include "models/core/functional_units.h"
 #include "models/core/launch_unit.h"
 #include "models/core/ldst_unit.h"
+#include "models/core/neighbour_port.h"
 #include "models/core/register_file.h"
 #include "models/core/scoreboard.h"
 #include "models/core/smx_power.h"
@@ -91,6 +92,15 @@ class smx : public component {
   std::uint64_t max_warps() const { return *m_max_threads / *m_warp_size; }
   smx_limits limits() const;
   std::size_t payloads_in_use() const { return m_pool.in_use(); }
+
+  // The SPU: the block joining this SM to its communication buffers and block syncs
+  // (neighbour_port.h), attached by that block at elaboration.
+  void attach(neighbour_port* port) { m_links = port; }
+  neighbour_port* links() const { return m_links; }
+  // The port released TB `slot` from its BAR.BLOCKSYNC (at the current cycle).
+  void block_sync_released(std::uint32_t slot);
+  // The id of the SMX (its index in the platform).
+  std::uint32_t id() const { return m_id; }
 
  private:
   static constexpr std::uint64_t never = ~0ull;
@@ -149,7 +159,10 @@ class smx : public component {
     std::uint32_t at_barrier = 0;
     std::uint32_t at_device_sync = 0;  // warps waiting at CDP.SYNC
     bool suspended = false;            // at CDP.SYNC with launches running: context saved
-    std::uint64_t generation = 0;      // tells this TB from the slot's later ones
+    // The BAR.BLOCKSYNC its warps wait at (none: BAR.SYNC), and whether the port has it.
+    traces::direction block_sync = traces::direction::none;
+    bool block_sync_sent = false;
+    std::uint64_t generation = 0;  // tells this TB from the slot's later ones
     control::tb_report report;
   };
 
@@ -186,6 +199,15 @@ class smx : public component {
   void send_requests(std::uint64_t now);
   void response(tlm::tlm_generic_payload& gp);
   void release_barrier(tb_state& tb);
+  // All of TB `slot`'s live warps wait at its barrier: BAR.SYNC releases them, BAR.BLOCKSYNC
+  // goes to the neighbour port.
+  void barrier_complete(std::uint32_t slot);
+  // CB.PUSH / CB.POP through the shared-memory path to the neighbour port.
+  void issue_cb(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
+                std::uint64_t now, std::uint64_t wake);
+  // A CB or BAR.BLOCKSYNC instruction the platform has no SPU path for: bad input, the run
+  // stops (true when so).
+  bool without_neighbour_port(const tb_state& tb, const traces::warp_instruction& in);
   // Device launches and CDP.SYNC (launch_unit.h).
   void start_launch(std::uint32_t wi, warp_state& w, const traces::warp_instruction& in,
                     std::uint64_t now);
@@ -406,6 +428,7 @@ class smx : public component {
   counter m_l1_flushes;
   counter m_device_launches;
   launch_unit m_launch{*this};
+  neighbour_port* m_links = nullptr;
   // Dynamic parallelism (written for traces with device launches).
   counter m_launch_commands, m_api_cycles, m_device_syncs, m_syncs_waited, m_context_bytes;
   counter m_activations;

@@ -61,6 +61,7 @@ void l2_cache::validate() {
   m_hot.line_size = m_cache.line_size->value;
   m_hot.data_port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
   m_hot.sectored = *m_cache.sectored;
+  m_hot.bypass = *m_bypass;
 }
 
 void l2_cache::add_traces(vcd_writer& vcd) {
@@ -158,10 +159,15 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
       m_ready_slots.clear();
       sample_mshr(now);
     }
-    if (own)
+    if (own) {
       m_pool.release(gp);
-    else
+    } else if (m_hot.bypass) {  // a request past the switched-off cache: the reply
+      --m_bypassing;
+      payload_pool::request(gp).served = mem_request::by_dram;
+      m_out.push({now, &gp});
+    } else {
       gp.release();
+    }
     wake_at(now);
     return tlm::TLM_COMPLETED;
   }
@@ -202,6 +208,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     return false;
   };
   if (m_out.size() >= m_hot.l2_to_icnt) return fail(m_stats_v.fail_response_queue);
+  if (m_hot.bypass) return bypass(gp, now);
   m_failure.in_lookup = true;
   m_failure.dram_room = dram_room();
   const std::size_t depth = m_hot.l2_to_dram;
@@ -268,6 +275,25 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       break;
   }
   sample_mshr(now);
+  return true;
+}
+
+bool l2_cache::bypass(tlm::tlm_generic_payload& gp, std::uint64_t now) {
+  // The switched-off cache holds nothing: the request goes on as it came, while the reply it
+  // owes has room in the L2->icnt queue.
+  if (m_out.size() + m_bypassing >= m_hot.l2_to_icnt) {
+    if (!m_head_failed) ++m_stats_v.fail_response_queue;
+    return false;
+  }
+  if (dram_room() == 0) {
+    if (!m_head_failed) ++m_stats_v.fail_miss_queue_full;
+    m_failure.in_lookup = true;
+    m_failure.dram_room = 0;
+    return false;
+  }
+  if (gp.is_write()) ++m_stats_v.writes;
+  ++m_bypassing;
+  m_to_dram.push({now + m_hot.dram_latency, &gp});
   return true;
 }
 

@@ -16,7 +16,9 @@
 // missing sectors through the L2->DRAM queue (dram_latency later to the channel); dirty victims are
 // written back. A request that cannot reserve what it needs, or whose answer finds the L2->icnt
 // queue full, stays at the head of the queue. Atomics are executed here: looked up as
-// reads, they leave their line dirty. Every request gets one BEGIN_RESP.
+// reads, they leave their line dirty. Every request gets one BEGIN_RESP. With `bypass` (the
+// L2 switched off) the looked-up request itself goes through the L2->DRAM queue and the
+// channel's answer is the reply, while the replies it may still owe fit the L2->icnt queue.
 // Sockets: `icnt` (target) from the interconnect; `dram` (initiator) to the channel.
 #pragma once
 
@@ -76,6 +78,7 @@ class l2_cache : public component {
   void run();
   void wake_at(std::uint64_t cycle);
   bool try_access(tlm::tlm_generic_payload& gp, std::uint64_t now);
+  bool bypass(tlm::tlm_generic_payload& gp, std::uint64_t now);
   void send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd, const mem_request& from,
                  access_kind kind, std::uint8_t sectors, int mshr, std::uint64_t now);
   void sample_mshr(std::uint64_t now);
@@ -99,6 +102,9 @@ class l2_cache : public component {
   std::unique_ptr<address_decoder> m_partition;
   param<bool> m_warm_from_memcpy{*this, "warm_from_memcpy", false,
                                  "MemcpyHtoD commands fill the copied lines (Accel-Sim: off)"};
+  param<bool> m_bypass{*this, "bypass", false,
+                       "the L2 switched off: every request goes to the DRAM as it came "
+                       "(GPGPU-Sim -gpgpu_cache:dl2 none; the SPU runs so)"};
 
   struct timed {
     std::uint64_t at;
@@ -120,8 +126,10 @@ class l2_cache : public component {
     std::size_t icnt_to_l2 = 1, l2_to_dram = 1, l2_to_icnt = 1;
     std::uint64_t rop_latency = 0, dram_latency = 0, line_size = 128, data_port = 1;
     bool sectored = false;
+    bool bypass = false;
   } m_hot;
-  fifo<timed> m_rop{16};                             // the ROP pipeline (ready at `at`)
+  std::size_t m_bypassing = 0;  // requests sent to the DRAM past the switched-off cache
+  fifo<timed> m_rop{16};        // the ROP pipeline (ready at `at`)
   fifo<tlm::tlm_generic_payload*> m_in{16};          // icnt -> L2
   std::uint64_t m_admitted_at = ~std::uint64_t(0);   // the cycle of the last admission
   std::uint64_t m_rop_moved_at = ~std::uint64_t(0);  // the cycle of the last ROP exit

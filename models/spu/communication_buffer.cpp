@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "models/power/power_component.h"
+
 namespace gputlm::spu {
 
 communication_buffer::communication_buffer(const sc_core::sc_module_name& name,
@@ -14,9 +16,12 @@ communication_buffer::communication_buffer(const sc_core::sc_module_name& name,
   declare_socket("reader_sync", reader_sync);
   writer.register_b_transport(this, &communication_buffer::writer_b);
   reader.register_b_transport(this, &communication_buffer::reader_b);
+  writer.register_transport_dbg(this, &communication_buffer::writer_dbg);
+  reader.register_transport_dbg(this, &communication_buffer::reader_dbg);
   writer_sync.register_nb_transport_fw(this, &communication_buffer::writer_sync_fw);
   reader_sync.register_nb_transport_fw(this, &communication_buffer::reader_sync_fw);
   for (const named_counter& c : counters()) add_stat(c.name, *c.value, c.description);
+  m_power = &declare_power("ram", {"access"}, 2 * m_bytes->value);
 }
 
 void communication_buffer::validate() {
@@ -33,6 +38,23 @@ void communication_buffer::add_traces(vcd_writer& vcd) {
   m_trace_write_fill.trace(vcd, name(), "write_fill", 32);
   m_trace_read_fill.trace(vcd, name(), "read_fill", 32);
   m_trace_write_buffer.trace(vcd, name(), "write_buffer", 1);
+  m_trace_writer_waits.trace(vcd, name(), "writer_waits", 1);
+  m_trace_reader_waits.trace(vcd, name(), "reader_waits", 1);
+}
+
+void communication_buffer::name_end(tlm::tlm_fw_transport_if<>& fw, const std::string& who) {
+  std::string text = who;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(text.data()));
+  gp.set_data_length(static_cast<unsigned>(text.size()));
+  fw.transport_dbg(gp);
+}
+
+unsigned communication_buffer::name_end(int end, tlm::tlm_generic_payload& gp) {
+  if (!gp.is_write() || !gp.get_data_ptr()) return 0;
+  m_end[end].assign(reinterpret_cast<const char*>(gp.get_data_ptr()), gp.get_data_length());
+  return gp.get_data_length();
 }
 
 std::uint64_t communication_buffer::access_cycles(std::uint64_t bytes) const {
@@ -45,7 +67,9 @@ void communication_buffer::access(tlm::tlm_generic_payload& gp, sc_core::sc_time
                                   bool write) {
   const std::uint64_t bytes = gp.get_data_length();
   const std::uint64_t row = *m_banks * m_bank_width->value;
-  m_accesses += bytes == 0 ? 1 : (bytes + row - 1) / row;
+  const std::uint64_t rows = bytes == 0 ? 1 : (bytes + row - 1) / row;
+  m_accesses += rows;
+  m_power->record(0, rows);
   if (write) {
     ++m_pushes;
     m_bytes_pushed += bytes;
@@ -99,6 +123,7 @@ tlm::tlm_sync_enum communication_buffer::sync_fw(bool writer_side, tlm::tlm_gene
   if (m_arrived[other] < m_arrived[me]) {  // the other side's matching sync is still to come
     m_waiting[me] = &gp;
     m_waiting_since[me] = now;
+    (me == 0 ? m_trace_writer_waits : m_trace_reader_waits).set(1);
     return tlm::TLM_ACCEPTED;
   }
   // The pair meets: swap, release the side that waited and this one.
@@ -107,6 +132,7 @@ tlm::tlm_sync_enum communication_buffer::sync_fw(bool writer_side, tlm::tlm_gene
   if (tlm::tlm_generic_payload* w = m_waiting[other]) {
     m_waiting[other] = nullptr;
     m_wait_cycles[other] += now - m_waiting_since[other];
+    (other == 0 ? m_trace_writer_waits : m_trace_reader_waits).set(0);
     tlm::tlm_phase p = tlm::BEGIN_RESP;
     sc_core::sc_time d = release;
     (writer_side ? reader_sync : writer_sync)->nb_transport_bw(*w, p, d);
@@ -118,12 +144,15 @@ tlm::tlm_sync_enum communication_buffer::sync_fw(bool writer_side, tlm::tlm_gene
 
 std::string communication_buffer::pending_work() const {
   std::string s;
+  if ((m_waiting[0] || m_waiting[1]) && !(m_end[0].empty() && m_end[1].empty()))
+    s = "link " + (m_end[0].empty() ? std::string("?") : m_end[0]) + " -> " +
+        (m_end[1].empty() ? std::string("?") : m_end[1]) + ": ";
   for (int side = 0; side < 2; ++side)
     if (m_waiting[side])
-      s += std::string(s.empty() ? "" : "; ") + (side == 0 ? "writer" : "reader") +
-           " waits at its sync " + std::to_string(m_arrived[side]) + " (the " +
-           (side == 0 ? "reader" : "writer") + " is at " + std::to_string(m_arrived[1 - side]) +
-           ")";
+      s += std::string(s.empty() || s.back() == ' ' ? "" : "; ") +
+           (side == 0 ? "writer" : "reader") + " waits at its sync " +
+           std::to_string(m_arrived[side]) + " (the " + (side == 0 ? "reader" : "writer") +
+           " is at " + std::to_string(m_arrived[1 - side]) + ")";
   return s;
 }
 

@@ -14,7 +14,10 @@
 // swap, are counted (overflow, underflow), not dropped silently. swap() exchanges the pair.
 // Statistics: pushes, pops, bytes each way, swaps, overflow and underflow bytes; `accesses`
 // is the thesis's CB_ACC (bank-row accesses, the power model's event).
-// Waveforms: `write_fill` and `read_fill` (bytes), `write_buffer` (0 or 1).
+// Waveforms: `write_fill` and `read_fill` (bytes), `write_buffer` (0 or 1), and
+// `writer_waits` / `reader_waits` (1 while that side waits at the sync).
+// Power (`communication_buffer.ram`): the pair's 2 x `size` bytes of RAM leaking, and an
+// event per bank-row access (CB_ACC), as the thesis models the buffers (§5.2.1, §5.3).
 //
 // The link's directional block sync (thesis §4.2, Algorithm 3; seed-004 §3.4): sockets
 // `writer_sync` and `reader_sync` (targets, non-blocking): the writer's n-th output sync
@@ -59,6 +62,11 @@ class communication_buffer : public component {
   std::uint64_t count(const std::string& stat) const;
   // Cycles one access of `bytes` occupies the buffer: latency + rows beyond the first.
   std::uint64_t access_cycles(std::uint64_t bytes) const;
+  // The units at the link's ends, as they name themselves (a debug write of their name on
+  // `writer` or `reader` once bound): for the report of a run that cannot finish.
+  static void name_end(tlm::tlm_fw_transport_if<>& fw, const std::string& who);
+  const std::string& writer_name() const { return m_end[0]; }
+  const std::string& reader_name() const { return m_end[1]; }
 
  private:
   // The statistics: name, counter, description (registered, and read by count()).
@@ -69,6 +77,9 @@ class communication_buffer : public component {
   };
   std::array<named_counter, 10> counters() const;
   void access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, bool write);
+  unsigned name_end(int end, tlm::tlm_generic_payload& gp);
+  unsigned writer_dbg(tlm::tlm_generic_payload& gp) { return name_end(0, gp); }
+  unsigned reader_dbg(tlm::tlm_generic_payload& gp) { return name_end(1, gp); }
   void writer_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, delay, true); }
   void reader_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, delay, false); }
 
@@ -90,6 +101,7 @@ class communication_buffer : public component {
   param<bytes> m_bank_width{*this, "bank_width", {4}, "bytes per bank and cycle"};
   param<cycles> m_latency{*this, "latency", {26}, "access latency (GTX480 shared memory: 26)"};
 
+  std::string m_end[2];  // writer, reader
   std::uint64_t m_fill[2] = {0, 0};
   std::uint64_t m_popped = 0;  // bytes read from the read buffer since the last swap
   unsigned m_write = 0;
@@ -101,6 +113,8 @@ class communication_buffer : public component {
   counter m_pushes, m_pops, m_bytes_pushed, m_bytes_popped, m_swaps, m_overflow, m_underflow,
       m_accesses;
   traced_value m_trace_write_fill, m_trace_read_fill, m_trace_write_buffer;
+  traced_value m_trace_writer_waits, m_trace_reader_waits;
+  pm::power_component* m_power = nullptr;  // `ram`: both buffers; event `access` (CB_ACC)
 };
 
 }  // namespace gputlm::spu

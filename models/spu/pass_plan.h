@@ -84,8 +84,13 @@ class pass_plan {
   iu_role role(std::size_t pass_index, side s, std::uint32_t lane) const;
   unit unit_of(std::size_t pass_index, side s, std::uint32_t lane) const;
 
-  // Global barriers a CTA meets with the global sync (Algorithm 1's loop).
-  std::uint32_t global_barriers() const { return (m_bx - 1) + (m_by - 1) + m_tiles; }
+  // Global barriers a CTA meets with the global sync: the kernel's loop, by default
+  // Algorithm 1's (Bx - 1) + (By - 1) + tiles; set_global_barriers() takes a kernel's own
+  // count (spu_stencil's loop also has the interface units' steps: 2 Bx + tiles).
+  std::uint32_t global_barriers() const {
+    return m_barriers ? m_barriers : (m_bx - 1) + (m_by - 1) + m_tiles;
+  }
+  void set_global_barriers(std::uint32_t n) { m_barriers = n; }
   // Faces spilled (= restored later) in pass i, and over the kernel.
   std::uint64_t spills(std::size_t pass_index, sync_mode m) const;
   std::uint64_t restores(std::size_t pass_index, sync_mode m) const;
@@ -100,6 +105,7 @@ class pass_plan {
   std::uint32_t lanes(std::size_t pass_index, side s) const;
 
   std::uint32_t m_p, m_bx, m_by, m_tiles, m_px, m_py;
+  std::uint32_t m_barriers = 0;
   std::vector<pass> m_passes;
 };
 

@@ -67,6 +67,10 @@ class app_builder {
   // A device-runtime parameter buffer for a CDP/DTBL launch.
   std::uint64_t param_buffer(std::uint64_t bytes);
 
+  // A note on the application (trace_writer::note), e.g. what a platform's runtime reads
+  // about a kernel beyond its launch header.
+  void note(const std::string& text) { m_out.note(text); }
+
   // Kernel ids are given in kernelslist.g order, from 1.
   std::uint32_t reserve_kernel_id() { return m_next_kernel_id++; }
 

@@ -28,7 +28,10 @@ class lazy_text_writer final : public trace_writer {
   // Kept until the first command: the generator checks its parameters after the note.
   void note(const std::string& text) override {
     check_note(text);
-    m_notes.push_back(text);
+    if (m_out)
+      m_out->note(text);
+    else
+      m_notes.push_back(text);
   }
   void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
     get().memcpy_h2d(addr, bytes);

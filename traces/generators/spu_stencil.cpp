@@ -27,6 +27,8 @@
 //    part in block syncs; SM CTA (x, y) is TB (x + 1, y + 1). iu=none: the grid is only the
 //    SM CTAs, and the platform's runtime supplies all border traffic.
 //  VIU spill/restore between passes is runtime work (thesis §4.1) and is not in the trace.
+#include <fmt/format.h>
+
 #include "traces/generators/registry.h"
 
 namespace gputlm::traces::generators {
@@ -56,12 +58,26 @@ class spu_generator {
   spu_generator(const param_set& ps, app_builder& app)
       : m_app(app), m_g(read_geometry(ps)), m_p(app.opcodes(), after_patch(7)) {
     const geometry& g = m_g;
-    m_a = app.input(4ull * g.n * g.n);
-    m_bnorth = app.input(4ull * g.n * g.k);
-    m_cwest = app.input(4ull * g.n * g.k);
+    // Allocated in order (inputs A, B, C, then the outputs), the note written, then the
+    // inputs copied: the note precedes the commands (binary traces keep notes first).
+    m_a = app.output(4ull * g.n * g.n);
+    m_bnorth = app.output(4ull * g.n * g.k);
+    m_cwest = app.output(4ull * g.n * g.k);
     m_hk = app.output(4ull * g.n * g.n);
     m_heast = app.output(4ull * g.n * g.k);
     m_hsouth = app.output(4ull * g.n * g.k);
+    m_id = app.reserve_kernel_id();
+    // What the SPU's runtime reads beyond the launch header (docs/spu.md, "Kernel note"):
+    // the tiling, the sync, the global-sync loop's barriers, and the arrays its interface
+    // units load from and store to.
+    app.note(fmt::format(
+        "spu kernel={} n={} k={} b={} s={} sync={} iu={} barriers={} a=0x{:x} "
+        "north=0x{:x} west=0x{:x} out=0x{:x} east=0x{:x} south=0x{:x}",
+        m_id, g.n, g.k, g.b, g.s, g.global ? "global" : "pairwise", g.ring ? "ring" : "none",
+        g.global ? g.gsteps : 0, m_a, m_bnorth, m_cwest, m_hk, m_heast, m_hsouth));
+    app.memcpy_h2d(m_a, 4ull * g.n * g.n);
+    app.memcpy_h2d(m_bnorth, 4ull * g.n * g.k);
+    app.memcpy_h2d(m_cwest, 4ull * g.n * g.k);
   }
 
   void run();
@@ -109,6 +125,7 @@ class spu_generator {
   app_builder& m_app;
   geometry m_g;
   program m_p;
+  std::uint32_t m_id = 0;
   std::uint64_t m_a = 0, m_bnorth = 0, m_cwest = 0, m_hk = 0, m_heast = 0, m_hsouth = 0;
 
   // SM program
@@ -499,9 +516,8 @@ void spu_generator::run() {
   const geometry& g = m_g;
   const std::uint32_t side = g.ring ? g.ctas + 2 : g.ctas;
   const std::uint32_t shmem = 16 * g.t * g.b;  // x- and y-edge buffers, two planes each
-  const kernel_info info =
-      m_app.kernel("_Z11spu_stencilPKfS0_S0_PfS1_S1_iii", m_app.reserve_kernel_id(),
-                   dim3{side, side, 1}, dim3{g.t, g.t, 1}, shmem, m_p);
+  const kernel_info info = m_app.kernel("_Z11spu_stencilPKfS0_S0_PfS1_S1_iii", m_id,
+                                        dim3{side, side, 1}, dim3{g.t, g.t, 1}, shmem, m_p);
   const std::uint32_t off = g.ring ? 1 : 0;
   m_app.write_kernel(info, [&](tb_trace& tb) {
     const role r = role_of(tb.index);

@@ -1,0 +1,124 @@
+// An SPU SM's neighbour path (link_port.h).
+#include "models/spu/link_port.h"
+
+#include "models/common/input_error.h"
+#include "models/core/smx.h"
+#include "models/spu/communication_buffer.h"
+
+namespace gputlm::spu {
+
+namespace {
+constexpr const char* k_names[] = {"north", "west", "east", "south", "global"};
+constexpr const char* k_ops[] = {".NORTH", ".WEST", ".EAST", ".SOUTH", ""};
+}  // namespace
+
+link_port::link_port(const sc_core::sc_module_name& name, const block_context& ctx)
+    : component(name, ctx) {
+  m_smx = dynamic_cast<core::smx*>(get_parent_object());
+  if (!m_smx)
+    throw input_error(config().where(), this->name(),
+                      "a spu_link_port belongs inside an smx block (its SM's neighbour path)");
+  m_smx->attach(this);
+  for (int i = 0; i < links; ++i) {
+    data[i] = std::make_unique<data_socket>(k_names[i]);
+    declare_socket(k_names[i], *data[i]);
+  }
+  for (int i = 0; i <= links; ++i) {
+    const std::string n = std::string(k_names[i]) + "_sync";
+    sync[i] = std::make_unique<sync_socket>(n.c_str());
+    sync[i]->register_nb_transport_bw(this, &link_port::sync_bw, i);
+    declare_socket(n, *sync[i]);
+  }
+  add_stat("sync_wait_cycles", m_wait_cycles,
+           "cycles the SM's TB waited at BAR.BLOCKSYNC (all directions)");
+  m_wake.bind<link_port, &link_port::run>(this, clock(), edge_stage::deliver);
+}
+
+void link_port::validate_bound() {
+  for (auto& d : data) communication_buffer::name_end(*d->operator->(), m_smx->name());
+}
+
+int link_port::index_of(traces::direction d) {
+  switch (d) {
+    case traces::direction::north:
+      return 0;
+    case traces::direction::west:
+      return 1;
+    case traces::direction::east:
+      return 2;
+    case traces::direction::south:
+      return 3;
+    case traces::direction::global:
+      return global;
+    default:
+      return -1;
+  }
+}
+
+std::uint64_t link_port::cb_access(traces::direction d, bool push, std::uint32_t bytes) {
+  const int i = index_of(d);
+  m_access.set_command(push ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  m_access.set_address(0);
+  m_access.set_data_ptr(nullptr);
+  m_access.set_data_length(bytes);
+  m_access.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  (*data[i])->b_transport(m_access, delay);
+  return static_cast<std::uint64_t>(delay / clock().period());
+}
+
+void link_port::block_sync(traces::direction d, std::uint32_t slot) {
+  const int i = index_of(d);
+  m_slot[i] = slot;
+  sc_core::sc_time delay;
+  const std::uint64_t now = clock().now_cycle();
+  if (m_arrival[i].arrive(*(*sync[i]).operator->(), now, delay))
+    release(i, now + static_cast<std::uint64_t>(delay / clock().period()));
+}
+
+tlm::tlm_sync_enum link_port::sync_bw(int id, tlm::tlm_generic_payload&, tlm::tlm_phase& ph,
+                                      sc_core::sc_time& delay) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  m_arrival[id].released();
+  // Released from the other unit's call: the TB goes on from the next cycle.
+  release(id, clock().now_cycle() + 1 + static_cast<std::uint64_t>(delay / clock().period()));
+  return tlm::TLM_COMPLETED;
+}
+
+void link_port::release(int id, std::uint64_t at) {
+  m_wait_cycles += clock().now_cycle() - m_arrival[id].since;
+  if (at <= clock().now_cycle()) {
+    m_smx->block_sync_released(m_slot[id]);
+    return;
+  }
+  m_releasing[id] = true;
+  m_release_at[id] = at;
+  m_wake.at(at);
+}
+
+void link_port::run() {
+  m_wake.fired();
+  const std::uint64_t now = clock().now_cycle();
+  std::uint64_t next = ~std::uint64_t(0);
+  for (int i = 0; i <= links; ++i) {
+    if (!m_releasing[i]) continue;
+    if (m_release_at[i] <= now) {
+      m_releasing[i] = false;
+      m_smx->block_sync_released(m_slot[i]);
+    } else {
+      next = std::min(next, m_release_at[i]);
+    }
+  }
+  if (next != ~std::uint64_t(0)) m_wake.at(next);
+}
+
+std::string link_port::pending_work() const {
+  std::string s;
+  for (int i = 0; i <= links; ++i)
+    if (m_arrival[i].waiting)
+      s += std::string(s.empty() ? "" : ", ") + "waits at BAR.BLOCKSYNC" + k_ops[i] +
+           " since cycle " + std::to_string(m_arrival[i].since);
+  return s;
+}
+
+}  // namespace gputlm::spu

@@ -1,0 +1,65 @@
+// An SPU SM's neighbour path (Rajasree thesis §2.2.1, §4.2; SPU-Sim's ld/st .cbh/.cbv and
+// bar.blocksync; seed-004 §2.8 `SmCore`): the block inside an SM that joins it to the
+// communication buffers of its four links and to the block syncs. A child of its smx, which
+// it attaches itself to (core::neighbour_port): the SMX hands it each CB.PUSH / CB.POP (the
+// LDST unit's shared-memory path) and each BAR.BLOCKSYNC its TB reaches with all warps.
+// Sockets (initiators): `west`, `north` to the reader side of the links the SM consumes
+// from, `east`, `south` to the writer side of those it produces into (b_transport: the
+// buffer's access delay); `west_sync` … `south_sync` to the same links' syncs and
+// `global_sync` to the global barrier (non-blocking: released in the call or by
+// BEGIN_RESP). A released TB goes on in the next cycle, as at BAR.SYNC.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <array>
+#include <memory>
+
+#include "models/common/component.h"
+#include "models/common/wakeup.h"
+#include "models/core/neighbour_port.h"
+#include "models/spu/sync_arrival.h"
+
+namespace gputlm::core {
+class smx;
+}
+
+namespace gputlm::spu {
+
+class link_port : public component, public core::neighbour_port {
+ public:
+  using sync_socket = tlm_utils::simple_initiator_socket_tagged<link_port>;
+  using data_socket = tlm_utils::simple_initiator_socket<link_port>;
+  // Socket order: north, west, east, south (data and sync), then the global sync.
+  static constexpr int links = 4, global = 4;
+
+  link_port(const sc_core::sc_module_name& name, const block_context& ctx);
+
+  std::array<std::unique_ptr<data_socket>, links> data;
+  std::array<std::unique_ptr<sync_socket>, links + 1> sync;
+
+  std::uint64_t cb_access(traces::direction d, bool push, std::uint32_t bytes) override;
+  void block_sync(traces::direction d, std::uint32_t slot) override;
+  bool serves(traces::direction d) const override { return index_of(d) >= 0; }
+  std::string pending_work() const override;
+  void validate_bound() override;  // names its SM at each link's end
+  std::uint64_t sync_wait_cycles() const { return m_wait_cycles.value(); }
+
+ private:
+  static int index_of(traces::direction d);
+  tlm::tlm_sync_enum sync_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& delay);
+  void release(int id, std::uint64_t at);
+  void run();
+
+  core::smx* m_smx = nullptr;
+  std::array<sync_arrival, links + 1> m_arrival;
+  std::array<std::uint32_t, links + 1> m_slot{};
+  std::array<std::uint64_t, links + 1> m_release_at{};
+  std::array<bool, links + 1> m_releasing{};
+  tlm::tlm_generic_payload m_access;
+  counter m_wait_cycles;
+  wakeup m_wake;
+};
+
+}  // namespace gputlm::spu
