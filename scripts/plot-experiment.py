@@ -138,7 +138,8 @@ def labels(data, metric, plot, what):
     y = metric.get("label") or metric["name"]
     y += f" ({metric['unit']})" if metric.get("unit") else ""
     mean = "mean" if metric["compare"] == "difference" else "gmean"
-    base, ref = get(data, "experiment", "baseline"), REFERENCE[metric["compare"]]
+    base = metric.get("baseline") or get(data, "experiment", "baseline")
+    ref = REFERENCE[metric["compare"]]
     ref = None if ref is None or not base else (ref, f"{base} (baseline)")
     title = plot.get("title") or f"{get(data, 'experiment', 'name') or 'experiment'}: {y}{what}"
     return y, mean, ref, str(title)

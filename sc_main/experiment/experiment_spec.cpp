@@ -108,6 +108,17 @@ void parse_configurations(experiment_spec& x, const ynode& n) {
     c.name = e.key;
     c.where = e.where();
     c.sets = parse_overrides(e.value, key);
+    // `platform:` is not an override: another platform file for this configuration.
+    for (auto it = c.sets.begin(); it != c.sets.end(); ++it) {
+      if (it->key != "platform") continue;
+      c.platform_file = resolve(x.file, it->value);
+      std::error_code ec;
+      if (!fs::is_regular_file(c.platform_file, ec))
+        throw input_error(it->where, key + ".platform",
+                          "no platform file '" + c.platform_file + "'");
+      c.sets.erase(it);
+      break;
+    }
     x.configurations.push_back(std::move(c));
   }
 }
@@ -271,7 +282,7 @@ void parse_metrics(experiment_spec& x, const ynode& n) {
     m.where = e.where();
     const ynode* value = &e.value;
     if (e.value.is_map()) {
-      check_keys(e.value, key, {"value", "compare", "mean", "label", "unit"});
+      check_keys(e.value, key, {"value", "compare", "mean", "label", "unit", "baseline"});
       const ynode::entry* v = e.value.find("value");
       if (!v) fail(e, key, "no 'value' (the expression)");
       value = &v->value;
@@ -279,6 +290,11 @@ void parse_metrics(experiment_spec& x, const ynode& n) {
         m.compare = parse_compare(c->value, key + ".compare");
       if (const ynode::entry* l = e.value.find("label")) m.label = text(l->value, key + ".label");
       if (const ynode::entry* u = e.value.find("unit")) m.unit = text(u->value, key + ".unit");
+      if (const ynode::entry* b = e.value.find("baseline")) {
+        m.baseline = text(b->value, key + ".baseline");
+        if (!x.find_configuration(m.baseline))
+          fail(b->value, key + ".baseline", "no configuration '" + m.baseline + "'");
+      }
       if (const ynode::entry* g = e.value.find("mean")) {
         const std::string mean = text(g->value, key + ".mean");
         if (mean != "geometric" && mean != "arithmetic")
@@ -326,11 +342,11 @@ void parse_metrics(experiment_spec& x, const ynode& n) {
 std::string default_label(const experiment_spec& x, const metric& m) {
   switch (m.compare) {
     case compare_kind::speedup:
-      return m.name + ": speedup over " + x.baseline;
+      return m.name + ": speedup over " + x.baseline_of(m);
     case compare_kind::normalized:
-      return m.name + " normalised to " + x.baseline;
+      return m.name + " normalised to " + x.baseline_of(m);
     case compare_kind::difference:
-      return m.name + ": difference to " + x.baseline;
+      return m.name + ": difference to " + x.baseline_of(m);
     case compare_kind::none:
       break;
   }
@@ -548,18 +564,21 @@ experiment_spec load_experiment(const std::string& file) {
   // Each sweep value becomes a configuration: the `with` configuration plus the parameter.
   for (const auto& s : x.sweeps) {
     std::vector<override_entry> base;
+    std::string platform;
     if (!s.with.empty()) {
       const configuration* w = x.find_configuration(s.with);
       if (!w || !w->sweep.empty())
         throw input_error(s.where, "sweeps." + s.name + ".with",
                           "no configuration '" + s.with + "'");
       base = w->sets;
+      platform = w->platform_file;
     }
     for (const auto& v : s.values) {
       configuration c;
       c.name = s.name + "=" + v;
       c.where = s.where;
       c.sets = base;
+      c.platform_file = platform;
       c.sets.push_back({s.parameter, v, s.where});
       c.sweep = s.name;
       c.sweep_value = v;

@@ -31,6 +31,10 @@ struct override_entry {
 
 struct configuration {
   std::string name;
+  // `platform: FILE`: the configuration runs on another platform file in place of each
+  // platform's (another chip compared with the same baseline, e.g. the GTX480 beside the
+  // SPU); "" for the platform's own.
+  std::string platform_file;
   std::vector<override_entry> sets;
   source_location where;
   std::string sweep;        // the sweep that made it ("" for a named configuration)
@@ -80,6 +84,7 @@ struct metric {
   bool geometric_mean = true;  // across workloads (else arithmetic)
   std::string label;
   std::string unit;
+  std::string baseline;  // `baseline:` its own baseline configuration ("": the experiment's)
   source_location where;
 };
 
@@ -119,12 +124,21 @@ struct experiment_spec {
   std::vector<std::string> run_options;  // extra `gputlm run` options, e.g. --strict
 
   const configuration* find_configuration(const std::string& name) const;
+  // The platform file a point of platform p under configuration c runs.
+  const std::string& platform_file(std::size_t p, std::size_t c) const {
+    return configurations.at(c).platform_file.empty() ? platforms.at(p).file
+                                                      : configurations[c].platform_file;
+  }
   // The trace source workload `w` runs under configuration `c`: `w` itself, or
   // workloads.size() + i for forms[i] (a sweep's configuration takes its `with` one's form).
   std::size_t source_of(std::size_t w, std::size_t c) const;
   const workload& source(std::size_t s) const;  // workloads[s] or forms[s - workloads.size()]
   std::size_t sources() const { return workloads.size() + forms.size(); }
   const metric* find_metric(const std::string& name) const;
+  // The configuration metric m is compared with.
+  const std::string& baseline_of(const metric& m) const {
+    return m.baseline.empty() ? baseline : m.baseline;
+  }
 };
 
 // Reads and checks an experiment file: every name referred to exists, every trace exists,

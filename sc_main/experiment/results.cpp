@@ -146,8 +146,6 @@ void experiment_results::summarise() {
   const std::size_t M = m_x.metrics.size(), P = m_x.platforms.size(), C = m_x.configurations.size(),
                     W = m_x.workloads.size();
   const std::vector<std::string> names = rows();
-  std::size_t base = 0;
-  while (m_x.configurations[base].name != m_x.baseline) ++base;
   m_cells.assign(M, std::vector<std::vector<std::vector<summary_cell>>>(
                         P, std::vector<std::vector<summary_cell>>(
                                C, std::vector<summary_cell>(names.size()))));
@@ -167,6 +165,8 @@ void experiment_results::summarise() {
   };
   for (std::size_t m = 0; m < M; ++m) {
     const metric& met = m_x.metrics[m];
+    std::size_t base = 0;
+    while (m_x.configurations[base].name != m_x.baseline_of(met)) ++base;
     for (std::size_t p = 0; p < P; ++p)
       for (std::size_t c = 0; c < C; ++c) {
         auto& row = m_cells[m][p][c];
@@ -208,13 +208,13 @@ std::string experiment_results::csv() const {
       << csv_cell(m_x.workloads[r.workload].name) << "," << r.repetition << ","
       << (r.ok ? "ok" : "failed") << "," << (r.reused ? "yes" : "no") << ","
       << fmt::format("{:.3f}", r.seconds);
-    // The baseline point of the same platform, workload and repetition.
-    const point_result* b = nullptr;
-    for (const auto& q : m_points)
-      if (q.platform == r.platform && q.workload == r.workload && q.repetition == r.repetition &&
-          m_x.configurations[q.configuration].name == m_x.baseline)
-        b = &q;
     for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
+      // The metric's baseline point of the same platform, workload and repetition.
+      const point_result* b = nullptr;
+      for (const auto& q : m_points)
+        if (q.platform == r.platform && q.workload == r.workload && q.repetition == r.repetition &&
+            m_x.configurations[q.configuration].name == m_x.baseline_of(m_x.metrics[m]))
+          b = &q;
       const auto v = r.ok ? r.values[m] : std::nullopt;
       o << "," << opt_number(v);
       if (m_x.metrics[m].compare != compare_kind::none)
@@ -243,6 +243,7 @@ std::string experiment_results::json() const {
     j["configurations"].push_back(c.name);
     auto& sets = j["configuration_overrides"][c.name] = nlohmann::json::array();
     for (const auto& s : c.sets) sets.push_back(s.set_option());
+    if (!c.platform_file.empty()) j["configuration_platforms"][c.name] = c.platform_file;
   }
   j["workloads"] = nlohmann::json::array();
   for (const auto& w : m_x.workloads) {
@@ -263,7 +264,8 @@ std::string experiment_results::json() const {
                             {"compare", to_string(m.compare)},
                             {"mean", m.geometric_mean ? "geometric" : "arithmetic"},
                             {"label", m.label},
-                            {"unit", m.unit}});
+                            {"unit", m.unit},
+                            {"baseline", m_x.baseline_of(m)}});
   j["sweeps"] = nlohmann::json::array();
   for (const auto& s : m_x.sweeps) {
     nlohmann::json cs = nlohmann::json::array();
@@ -339,6 +341,7 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   for (const auto& p : m_x.platforms) o << "| platform `" << p.name << "` | `" << p.file << "` |\n";
   for (const auto& c : m_x.configurations) {
     std::string sets;
+    if (!c.platform_file.empty()) sets = "on `" + c.platform_file + "`";
     for (const auto& s : c.sets) sets += (sets.empty() ? "" : ", ") + ("`" + s.set_option() + "`");
     o << "| configuration `" << c.name << "`" << (c.name == m_x.baseline ? " (baseline)" : "")
       << " | " << (sets.empty() ? "the platform as written" : sets) << " |\n";
@@ -365,13 +368,13 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
     if (!met.unit.empty()) o << " (" << met.unit << ")";
     switch (met.compare) {
       case compare_kind::speedup:
-        o << "; speedup = " << m_x.baseline << "'s value / the configuration's.";
+        o << "; speedup = " << m_x.baseline_of(met) << "'s value / the configuration's.";
         break;
       case compare_kind::normalized:
-        o << "; normalised = the configuration's value / " << m_x.baseline << "'s.";
+        o << "; normalised = the configuration's value / " << m_x.baseline_of(met) << "'s.";
         break;
       case compare_kind::difference:
-        o << "; difference = the configuration's value − " << m_x.baseline << "'s.";
+        o << "; difference = the configuration's value − " << m_x.baseline_of(met) << "'s.";
         break;
       case compare_kind::none:
         o << "; values as measured.";

@@ -202,7 +202,7 @@ void runner::check_platforms() {
   };
   for (std::size_t p = 0; p < P; ++p)
     for (std::size_t c = 0; c < C; ++c) {
-      std::vector<std::string> argv{m_exe, "elaborate", m_x.platforms[p].file, "-q",
+      std::vector<std::string> argv{m_exe, "elaborate", m_x.platform_file(p, c), "-q",
                                     "--list-stats"};
       for (const auto& s : m_x.configurations[c].sets)
         argv.insert(argv.end(), {"--set", s.set_option()});
@@ -336,7 +336,8 @@ std::vector<std::string> runner::run_args(const point_result& p) const {
       w.generated() ? "workloads/" + fs::path(trace_of(src, p.repetition)).filename().string()
                     : fs::absolute(w.trace).lexically_normal().string();
   std::vector<std::string> a{
-      m_exe, "run", fs::absolute(m_x.platforms[p.platform].file).lexically_normal().string(),
+      m_exe, "run",
+      fs::absolute(m_x.platform_file(p.platform, p.configuration)).lexically_normal().string(),
       trace};
   for (const auto& s : m_x.configurations[p.configuration].sets)
     a.insert(a.end(), {"--set", s.set_option()});
@@ -363,14 +364,17 @@ std::vector<point_result> runner::points() const {
 }
 
 std::vector<point_result> runner::plan() {
-  std::vector<std::string> platform_hash;
-  for (const auto& p : m_x.platforms) {
+  // The platform files' contents (with their bases), by file.
+  std::map<std::string, std::string> platform_hash;
+  auto hash_of = [&](const std::string& file) -> const std::string& {
+    auto it = platform_hash.find(file);
+    if (it != platform_hash.end()) return it->second;
     std::vector<std::string> chain;
-    platforms::load_yaml_with_bases(p.file, &chain);
+    platforms::load_yaml_with_bases(file, &chain);
     content_hasher h;
     for (const auto& f : chain) h.add_file(f);
-    platform_hash.push_back(h.hex());
-  }
+    return platform_hash.emplace(file, h.hex()).first->second;
+  };
   std::vector<point_result> all = points();
   for (point_result& pt : all) {
     const std::string trace = trace_of(m_x.source_of(pt.workload, pt.configuration), pt.repetition);
@@ -378,7 +382,11 @@ std::vector<point_result> runner::plan() {
     if (th == m_trace_hash.end())
       th = m_trace_hash.emplace(trace, content_hasher().add_tree(trace).hex()).first;
     content_hasher h;
-    h.add("gputlm").add(m_version).add("platform").add(platform_hash[pt.platform]).add("sets");
+    h.add("gputlm")
+        .add(m_version)
+        .add("platform")
+        .add(hash_of(m_x.platform_file(pt.platform, pt.configuration)))
+        .add("sets");
     for (const auto& s : m_x.configurations[pt.configuration].sets) h.add(s.set_option());
     h.add("trace").add(th->second).add("options");
     for (const auto& o : m_x.run_options) h.add(o);
@@ -515,7 +523,8 @@ int runner::dry_run() const {
       for (const auto& prm : wl.params_of(pt.repetition)) trace += " -p " + prm;
       trace += ">";
     }
-    std::cout << describe(pt) << ": run " << m_x.platforms[pt.platform].file << " " << trace;
+    std::cout << describe(pt) << ": run " << m_x.platform_file(pt.platform, pt.configuration) << " "
+              << trace;
     for (const auto& s : m_x.configurations[pt.configuration].sets)
       std::cout << " --set " << s.set_option();
     for (const auto& o : m_x.run_options) std::cout << " " << o;

@@ -147,3 +147,34 @@ TEST(experiment_results, csv_rows_hold_every_metric_and_its_comparison) {
   EXPECT_EQ(fast, "fermi,fast,a,0,ok,no,0.000,50,2,5,0.5,0.75,0.25,4.5,points/k100/stats.json,");
   EXPECT_EQ(base, "fermi,base,a,0,ok,no,0.000,100,1,10,1,0.5,0,2,points/k000/stats.json,");
 }
+
+// A metric with its own baseline: compared with that configuration, whatever the
+// experiment's baseline.
+TEST(experiment_results, a_metric_compares_with_its_own_baseline) {
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/own_baseline.results_spec.yaml";
+  gputlm::testing::write_text(
+      path,
+      "experiment: {name: r}\n"
+      "platforms: {fermi: " +
+          k_src +
+          "/yaml/fermi.yaml}\n"
+          "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
+          "workloads: {a: {trace: " +
+          k_src +
+          "/traces/samples/vectoradd}}\n"
+          "metrics:\n"
+          "  cycles: {value: total_cycles, compare: speedup}\n"
+          "  vs_fast: {value: total_cycles, compare: speedup, baseline: fast}\n");
+  const experiment_spec x = load_experiment(path);
+  EXPECT_EQ(x.baseline_of(x.metrics[0]), "base");
+  EXPECT_EQ(x.baseline_of(x.metrics[1]), "fast");
+  point_result b = point(0, 0, 0, {100, 100}), f = point(1, 0, 0, {50, 50});
+  const experiment_results res(x, {b, f}, "test");
+  // cycles: base / value (fast: 100 / 50 = 2); vs_fast: fast / value (base: 50 / 100).
+  EXPECT_DOUBLE_EQ(*res.cell(0, 0, 1, "a").compared, 2.0);
+  EXPECT_DOUBLE_EQ(*res.cell(1, 0, 0, "a").compared, 0.5);
+  EXPECT_DOUBLE_EQ(*res.cell(1, 0, 1, "a").compared, 1.0);
+  EXPECT_NE(res.csv().find(",100,1,100,0.5,"), std::string::npos) << res.csv();
+  EXPECT_NE(res.markdown({}, "").find("speedup = fast's value / the configuration's"),
+            std::string::npos);
+}

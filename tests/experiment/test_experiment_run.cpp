@@ -359,6 +359,36 @@ TEST(experiment_run, each_configuration_runs_its_form_of_a_workload) {
   EXPECT_NE(slurp(out + "/report.md").find("under `cdp`"), std::string::npos);
 }
 
+// `platform:` in a configuration: its points run another platform file (another chip
+// compared with the same baseline).
+TEST(experiment_run, a_configuration_may_run_another_platform) {
+  const std::string dir = fresh_dir("exp_platform");
+  const std::string file = dir + "/chips.yaml", out = dir + "/out";
+  write_text(file,
+             "experiment: {name: chips}\n"
+             "platforms: {gpu: " +
+                 k_src +
+                 "/yaml/fermi.yaml}\n"
+                 "configurations: {fermi: {}, volta: {platform: " +
+                 k_src +
+                 "/yaml/volta.yaml}}\n"
+                 "workloads: {va: {trace: " +
+                 k_src +
+                 "/traces/samples/vectoradd}}\n"
+                 "metrics: {cycles: {value: total_cycles, compare: speedup}}\n");
+  const auto r = experiment(file, out, "exp_platform");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = read_csv(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  std::map<std::string, nlohmann::json> stats;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    stats[rows[i][column(rows[0], "configuration")]] =
+        nlohmann::json::parse(slurp(out + "/" + rows[i][column(rows[0], "stats")]));
+  EXPECT_EQ(stats["fermi"]["platform"].get<std::string>(), "fermi-gtx480");
+  EXPECT_EQ(stats["volta"]["platform"].get<std::string>(), "volta-titanv");
+  EXPECT_NE(slurp(out + "/report.md").find("| configuration `volta` | on `"), std::string::npos);
+}
+
 TEST(experiment_run, a_dry_run_lists_the_points_and_writes_nothing) {
   const std::string dir = fresh_dir("dry_run");
   const std::string out = dir + "/out";

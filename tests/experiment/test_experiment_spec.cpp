@@ -194,6 +194,15 @@ TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
   EXPECT_EQ(load_error(experiment("run_options: [--vcd=x.vcd]\n")),
             "15:15: run_options: '--vcd=x.vcd' is not one of --strict, --kernel-every-instant, "
             "--watchdog=N, --stats-group=dynamic_parallelism");
+  // A configuration's platform file that does not exist; a metric's own baseline that is
+  // no configuration.
+  text = experiment();
+  text.replace(text.find("  lrr: {smx.scheduler_policy: lrr}"), 34,
+               "  lrr: {platform: nochip.yaml}");
+  EXPECT_EQ(load_error(text), "6:9: configurations.lrr.platform: no platform file '" +
+                                  std::string(GPUTLM_TEST_TMP) + "/nochip.yaml'");
+  EXPECT_EQ(load_error(experiment("", "metrics:\n  c: {value: ipc, baseline: rr}\n")),
+            "14:29: metrics.c.baseline: no configuration 'rr'");
   // A key given twice.
   EXPECT_EQ(load_error(experiment("baseline: gto\n")),
             "15:1: baseline: key given twice in one mapping");

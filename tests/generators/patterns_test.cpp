@@ -731,6 +731,44 @@ TEST(GenSpuStencil, OffChipTrafficAndCommunicationBuffers) {
   EXPECT_EQ(syncs["BAR.BLOCKSYNC.SOUTH"], syncs["BAR.BLOCKSYNC.NORTH"]);
 }
 
+// target=gpu (Ranasinghe 2014): the same CTAs exchange their faces through global memory.
+// Face traffic by hand, thesis Eq 3.2: per CTA 4Nb (a west and a north face in, an east and
+// a south face out, per tile) + 2b^2 (A and H); the status words: one poll per producer per
+// tile, one flag store per tile; one ticket per CTA.
+TEST(GenSpuStencil, GpuBaselineExchangesFacesThroughGlobalMemory) {
+  const std::uint64_t n = 64, b = 16, tiles = n / b, ctas = n / b;
+  const app_trace app =
+      generate_in_memory("spu_stencil", {"n=64", "b=16", "s=4", "iu=none", "target=gpu"});
+  const kernel_trace& k = app.kernels.at(0);
+  EXPECT_EQ(k.info.grid, (dim3{4, 4, 1}));
+  std::uint64_t faces = 0, polls = 0, flags = 0, tickets = 0;
+  for (const tb_trace& tb : k.tbs)
+    for (const warp_trace& wt : tb.warps)
+      for (const auto& ins : wt.insts) {
+        EXPECT_NE(ins.special, special_op::cb_push);
+        EXPECT_NE(ins.special, special_op::cb_pop);
+        EXPECT_NE(ins.special, special_op::block_sync);
+        if (starts_with(mnemonic(app, ins), "ATOM")) {
+          tickets += popcount(ins.active_mask);
+          continue;
+        }
+        if (ins.space != mem_space::global) continue;
+        const std::uint64_t bytes = std::uint64_t(popcount(ins.active_mask)) * ins.access_size;
+        if (ins.access_size == 4) {
+          (starts_with(mnemonic(app, ins), "ST") ? flags : polls) += popcount(ins.active_mask);
+        } else {
+          faces += bytes;
+        }
+      }
+  EXPECT_EQ(faces, ctas * ctas * (4 * n * b + 2 * b * b) * 4);
+  // Producers: (ctas - 1) CTAs a row have a west one, as many a column a north one.
+  EXPECT_EQ(polls, 2 * ctas * (ctas - 1) * tiles);
+  EXPECT_EQ(flags, ctas * ctas * tiles);
+  EXPECT_EQ(tickets, ctas * ctas);
+  // The GPU kernel has no interface units: iu=ring (the default) is refused.
+  EXPECT_THROW(generate_in_memory("spu_stencil", {"target=gpu"}), std::exception);
+}
+
 TEST(GenSpuStencil, GlobalSyncRunsTheWavefrontLoop) {
   const std::uint32_t ctas = 2, tiles = 4;
   const app_trace app = generate_in_memory("spu_stencil", {"n=32", "k=64", "b=16", "sync=global"});

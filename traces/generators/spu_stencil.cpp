@@ -27,6 +27,18 @@
 //    part in block syncs; SM CTA (x, y) is TB (x + 1, y + 1). iu=none: the grid is only the
 //    SM CTAs, and the platform's runtime supplies all border traffic.
 //  VIU spill/restore between passes is runtime work (thesis §4.1) and is not in the trace.
+//  target=gpu: the GPU baseline of the thesis (§3.2, §6.1.1; Ranasinghe 2014): the same
+//  CTAs and tile computation on an ordinary GPU, the faces exchanged through global memory
+//  and the dependences kept by a status array. Thread 0 takes the CTA's ticket with an
+//  atomicAdd (CTAs start in ticket order: the TB's linear id) and, per tile, polls the
+//  west and north producers' status words; all threads stage the west and north faces from
+//  global memory into shared memory (coalesced 16-byte loads, stored transposed), the edge
+//  threads read them there in place of CB.POP and write their east and south edges to
+//  shared memory in place of CB.PUSH; after the tile the faces go out to global memory
+//  (the consumer's exchange buffer, or the east and south outputs at the grid's edge), a
+//  MEMBAR, and thread 0 stores the tile count to the CTA's status word. Per CTA 4Nb + 2b²
+//  elements move (thesis Eq 3.2). A trace cannot spin: each wait is one poll that finds
+//  the flag set (the timing of the waits is not in the trace; docs/spu.md).
 #include <fmt/format.h>
 
 #include "traces/generators/registry.h"
@@ -42,7 +54,7 @@ struct geometry {
   std::uint32_t ctas;    // CTAs per side (N / b)
   std::uint32_t steps;   // wavefront steps per tile
   std::uint32_t gsteps;  // global-sync loop length
-  bool ring, global;
+  bool ring, global, gpu;
 };
 
 enum class role : std::uint8_t { sm, idle, west, east, north, south };
@@ -66,16 +78,25 @@ class spu_generator {
     m_hk = app.output(4ull * g.n * g.n);
     m_heast = app.output(4ull * g.n * g.k);
     m_hsouth = app.output(4ull * g.n * g.k);
+    if (g.gpu) {  // face exchange buffers (one face per CTA and tile each way), status, ticket
+      const std::uint64_t faces = 4ull * g.b * g.b * g.ctas * g.ctas * g.tiles;
+      m_xface = app.output(faces);
+      m_yface = app.output(faces);
+      m_status = app.output(4ull * g.ctas * g.ctas);
+      m_ticket = app.output(4);
+    }
     m_id = app.reserve_kernel_id();
     // What the SPU's runtime reads beyond the launch header (docs/spu.md, "Kernel note"):
     // the tiling, the sync, the global-sync loop's barriers, and the arrays its interface
     // units load from and store to.
-    app.note(fmt::format(
-        "spu kernel={} n={} k={} b={} s={} sync={} iu={} barriers={} a=0x{:x} "
-        "north=0x{:x} west=0x{:x} out=0x{:x} east=0x{:x} south=0x{:x}",
-        m_id, g.n, g.k, g.b, g.s, g.global ? "global" : "pairwise", g.ring ? "ring" : "none",
-        g.global ? g.gsteps : 0, m_a, m_bnorth, m_cwest, m_hk, m_heast, m_hsouth));
+    if (!g.gpu)
+      app.note(fmt::format(
+          "spu kernel={} n={} k={} b={} s={} sync={} iu={} barriers={} a=0x{:x} "
+          "north=0x{:x} west=0x{:x} out=0x{:x} east=0x{:x} south=0x{:x}",
+          m_id, g.n, g.k, g.b, g.s, g.global ? "global" : "pairwise", g.ring ? "ring" : "none",
+          g.global ? g.gsteps : 0, m_a, m_bnorth, m_cwest, m_hk, m_heast, m_hsouth));
     app.memcpy_h2d(m_a, 4ull * g.n * g.n);
+    if (g.gpu) app.memcpy_h2d(m_status, 4ull * g.ctas * g.ctas);  // zeroed status words
     app.memcpy_h2d(m_bnorth, 4ull * g.n * g.k);
     app.memcpy_h2d(m_cwest, 4ull * g.n * g.k);
   }
@@ -102,6 +123,10 @@ class spu_generator {
     g.gsteps = 2 * g.ctas + g.tiles;
     g.ring = ps.str("iu") == "ring";
     g.global = ps.str("sync") == "global";
+    g.gpu = ps.str("target") == "gpu";
+    if (g.gpu && g.ring) param_set::fail("iu", "target=gpu has no interface units: use iu=none");
+    if (g.gpu && g.global)
+      param_set::fail("sync", "target=gpu syncs through its status array: use sync=pairwise");
     return g;
   }
 
@@ -126,6 +151,19 @@ class spu_generator {
   geometry m_g;
   program m_p;
   std::uint32_t m_id = 0;
+  std::uint64_t m_xface = 0, m_yface = 0, m_status = 0, m_ticket = 0;
+  // target=gpu: shared-memory staging of the four faces (after the edge buffers).
+  std::uint64_t stage(int face) const {
+    return 16ull * m_g.t * m_g.b + std::uint64_t(face) * 4 * m_g.b * m_g.b;
+  }
+  // Global address of chunk (row, 16-byte column col) of a face of CTA (x, y), tile k:
+  // face 0 west (input), 1 north (input), 2 east (output), 3 south (output).
+  std::uint64_t face_addr(int face, std::uint32_t x, std::uint32_t y, std::uint32_t k,
+                          std::uint32_t row, std::uint32_t col) const;
+  void emit_gpu_tile_in(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x, std::uint32_t y,
+                        std::uint32_t k) const;
+  void emit_gpu_tile_out(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x, std::uint32_t y,
+                         std::uint32_t k) const;
   std::uint64_t m_a = 0, m_bnorth = 0, m_cwest = 0, m_hk = 0, m_heast = 0, m_hsouth = 0;
 
   // SM program
@@ -137,6 +175,10 @@ class spu_generator {
       m_tile_back, m_sm_exit, m_idle_exit;
   std::vector<code> m_dispatch_cmp, m_dispatch_bra;  // idle, west, east, north, south
   iu_code m_west, m_east, m_north, m_south;
+  // target=gpu
+  code m_ticket_code, m_ticket_share, m_ticket_bar, m_ticket_read, m_t0_cmp, m_t0_skip, m_poll,
+      m_poll_test, m_stage_bar, m_stage_addr, m_stage_ld, m_stage_sts, m_out_lds, m_out_addr,
+      m_out_st, m_membar, m_flag_st, m_ticket_atom, m_poll_ld, m_flag_addr;
 };
 
 void spu_generator::build_sm() {
@@ -152,14 +194,43 @@ void spu_generator::build_sm() {
   p.mov(after_patch(6));  // 1/3
   p.mov(after_patch(1));  // tile counter
   m_sm_init = p.since(m);
+  if (g.gpu) {  // thread 0: the CTA's ticket (atomicAdd), shared with the CTA
+    m = p.here();
+    p.mov(after_patch(14));
+    m_ticket_code = p.since(m);
+    m_ticket_atom = p.atom("ADD", after_patch(17), after_patch(14), after_patch(6));
+    m_ticket_share = p.st_shared(after_patch(12), after_patch(17), 4);
+    m_ticket_bar = p.bar_sync();
+    m_ticket_read = p.ld_shared(0, after_patch(12), 4);
+  }
   if (g.global) {
     m = p.here();
     p.isetp("NE", after_patch(1), rz);
     m_g_cmp = p.since(m);
     m_g_skip = p.bra();
-  } else {
+  } else if (!g.gpu) {
     m_bs_n = p.block_sync(direction::north);
     m_bs_w = p.block_sync(direction::west);
+  } else {
+    // Per tile: thread 0 polls the producers' status words, everyone stages the faces.
+    m_t0_cmp = p.isetp("NE", 2, rz);
+    m_t0_skip = p.bra();
+    m = p.here();
+    p.imad(8, 0, rz, 4);
+    p.address(after_patch(14), 8, rz);
+    m_poll = p.since(m);
+    m_poll_ld = p.ld_global(after_patch(15), after_patch(14), 4);
+    m = p.here();
+    p.isetp("LT", after_patch(15), after_patch(1));  // the producer not done: poll again
+    p.bra();
+    m_poll_test = p.since(m);
+    m_stage_bar = p.bar_sync();
+    m = p.here();
+    p.imad(8, 5, rz, rz);
+    p.address(after_patch(14), 8, rz);
+    m_stage_addr = p.since(m);
+    m_stage_ld = p.ld_global(after_patch(16), after_patch(14), 16);
+    m_stage_sts = p.st_shared(after_patch(12), after_patch(16), 4);
   }
   m_a_cmp = p.isetp("NE", after_patch(1), rz);
   m_a_skip = p.bra();
@@ -184,11 +255,13 @@ void spu_generator::build_sm() {
   m_body_begin = p.reconverge_begin();
   m_body_skip = p.bra();
   for (std::uint32_t q = 0; q < vec; ++q) {
-    m_pop_w.push_back(p.cb_pop(direction::west, west_in(4 * q)));
+    m_pop_w.push_back(g.gpu ? p.ld_shared(west_in(4 * q), after_patch(12), 16)
+                            : p.cb_pop(direction::west, west_in(4 * q)));
     m_lds_w.push_back(p.ld_shared(west_in(4 * q), after_patch(9), 16));
   }
   for (std::uint32_t q = 0; q < vec; ++q) {
-    m_pop_n.push_back(p.cb_pop(direction::north, north_in(4 * q)));
+    m_pop_n.push_back(g.gpu ? p.ld_shared(north_in(4 * q), after_patch(12), 16)
+                            : p.cb_pop(direction::north, north_in(4 * q)));
     m_lds_n.push_back(p.ld_shared(north_in(4 * q), after_patch(11), 16));
   }
   m = p.here();
@@ -204,11 +277,13 @@ void spu_generator::build_sm() {
   m_compute = p.since(m);
   for (std::uint32_t q = 0; q < vec; ++q) {
     m_sts_e.push_back(p.st_shared(after_patch(8), patch(4 * q, g.s - 1), 16));
-    m_push_e.push_back(p.cb_push(direction::east, patch(4 * q, g.s - 1)));
+    m_push_e.push_back(g.gpu ? p.st_shared(after_patch(13), patch(4 * q, g.s - 1), 16)
+                             : p.cb_push(direction::east, patch(4 * q, g.s - 1)));
   }
   for (std::uint32_t q = 0; q < vec; ++q) {
     m_sts_s.push_back(p.st_shared(after_patch(10), patch(g.s - 1, 4 * q), 16));
-    m_push_s.push_back(p.cb_push(direction::south, patch(g.s - 1, 4 * q)));
+    m_push_s.push_back(g.gpu ? p.st_shared(after_patch(13), patch(g.s - 1, 4 * q), 16)
+                             : p.cb_push(direction::south, patch(g.s - 1, 4 * q)));
   }
   m_body_end = p.reconverge_end();
   m_bar = p.bar_sync();
@@ -228,9 +303,23 @@ void spu_generator::build_sm() {
       m_st_h.push_back(p.st_global(after_patch(4), patch(r, 4 * v), 16));
   if (g.global) {
     m_bs_all = p.block_sync(direction::global);
-  } else {
+  } else if (!g.gpu) {
     m_bs_s = p.block_sync(direction::south);
     m_bs_e = p.block_sync(direction::east);
+  } else {
+    // After the tile: the faces out of shared memory to global memory, a fence, the flag.
+    m_out_lds = p.ld_shared(after_patch(16), after_patch(12), 4);
+    m = p.here();
+    p.imad(8, 5, rz, rz);
+    p.address(after_patch(14), 8, rz);
+    m_out_addr = p.since(m);
+    m_out_st = p.st_global(after_patch(14), after_patch(16), 16);
+    m_membar = p.raw("MEMBAR.GL", {}, {});
+    m = p.here();
+    p.imad(8, 0, rz, 4);
+    p.address(after_patch(14), 8, rz);
+    m_flag_addr = p.since(m);
+    m_flag_st = p.st_global(after_patch(14), after_patch(1), 4);
   }
   m = p.here();
   p.iadd(after_patch(1), after_patch(1), rz);
@@ -382,14 +471,23 @@ void spu_generator::emit_tile(warp_emitter& e, const warp_lanes& lanes, std::uin
     e.run(m_body_begin, live);
     e.run(m_body_skip, live & ~act);
     auto par = [&](unsigned l) { return (kk[l] & 1u) * plane; };
+    // target=gpu: the staged faces, transposed: plane kk's b values, row after row.
+    auto staged = [&](int face, std::uint32_t along, std::uint32_t q, unsigned l) {
+      return stage(face) + 4ull * (std::uint64_t(kk[l]) * g.b + along * g.s + 4 * q);
+    };
+    auto edge = [&](code c, std::uint32_t mask, int face, bool by_ty, std::uint32_t q) {
+      if (!g.gpu) return e.cb(c, mask, 16);
+      e.mem_fn(c, mask,
+               [&](unsigned l) { return staged(face, by_ty ? lanes.ty[l] : lanes.tx[l], q, l); });
+    };
     for (std::uint32_t q = 0; q < vec; ++q) {
-      e.cb(m_pop_w[q], act & txw, 16);
+      edge(m_pop_w[q], act & txw, 0, true, q);
       e.mem_fn(m_lds_w[q], act & ~txw, [&](unsigned l) {
         return xedge + par(l) + 4ull * ((lanes.tx[l] - 1) * g.b + lanes.ty[l] * g.s + 4 * q);
       });
     }
     for (std::uint32_t q = 0; q < vec; ++q) {
-      e.cb(m_pop_n[q], act & tyn, 16);
+      edge(m_pop_n[q], act & tyn, 1, false, q);
       e.mem_fn(m_lds_n[q], act & ~tyn, [&](unsigned l) {
         return yedge + par(l) + 4ull * ((lanes.ty[l] - 1) * g.b + lanes.tx[l] * g.s + 4 * q);
       });
@@ -399,13 +497,13 @@ void spu_generator::emit_tile(warp_emitter& e, const warp_lanes& lanes, std::uin
       e.mem_fn(m_sts_e[q], act & ~txe, [&](unsigned l) {
         return xedge + par(l) + 4ull * (lanes.tx[l] * g.b + lanes.ty[l] * g.s + 4 * q);
       });
-      e.cb(m_push_e[q], act & txe, 16);
+      edge(m_push_e[q], act & txe, 2, true, q);
     }
     for (std::uint32_t q = 0; q < vec; ++q) {
       e.mem_fn(m_sts_s[q], act & ~tys, [&](unsigned l) {
         return yedge + par(l) + 4ull * (lanes.ty[l] * g.b + lanes.tx[l] * g.s + 4 * q);
       });
-      e.cb(m_push_s[q], act & tys, 16);
+      edge(m_push_s[q], act & tys, 3, false, q);
     }
     e.run(m_body_end, live);
     e.run(m_bar, live);
@@ -424,11 +522,114 @@ void spu_generator::emit_tile(warp_emitter& e, const warp_lanes& lanes, std::uin
   }
 }
 
+std::uint64_t spu_generator::face_addr(int face, std::uint32_t x, std::uint32_t y, std::uint32_t k,
+                                       std::uint32_t row, std::uint32_t col) const {
+  // Faces are b rows of b elements, a row along k (the N x K boundary and output arrays:
+  // row line * b + r, column k * b); the exchange buffers hold a face per CTA and tile.
+  const geometry& g = m_g;
+  const bool west_east = face == 0 || face == 2;
+  const std::uint32_t line = west_east ? y : x;  // the CTA row (column) the face crosses
+  const bool edge = face == 0   ? x == 0
+                    : face == 1 ? y == 0
+                    : face == 2 ? x + 1 == g.ctas
+                                : y + 1 == g.ctas;
+  if (edge) {
+    const std::uint64_t array = face == 0   ? m_cwest
+                                : face == 1 ? m_bnorth
+                                : face == 2 ? m_heast
+                                            : m_hsouth;
+    return array + 4 * ((std::uint64_t(line) * g.b + row) * g.k + std::uint64_t(k) * g.b + 4 * col);
+  }
+  // The producer's buffer: CTA (x - 1, y) for a west input, (x, y - 1) for a north one.
+  const std::uint32_t px = face == 0 ? x - 1 : x, py = face == 1 ? y - 1 : y;
+  const std::uint64_t buffer = west_east ? m_xface : m_yface;
+  return buffer +
+         4 * (((std::uint64_t(py) * g.ctas + px) * g.tiles + k) * g.b * g.b + row * g.b + 4 * col);
+}
+
+// All threads: the west and north faces of tile k, 16 bytes a thread and chunk, from global
+// memory into shared memory, transposed (plane after plane).
+void spu_generator::emit_gpu_tile_in(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
+                                     std::uint32_t y, std::uint32_t k) const {
+  const geometry& g = m_g;
+  const std::uint32_t per_row = g.b / 4, chunks = g.b * per_row;
+  for (int face = 0; face < 2; ++face)
+    for (std::uint32_t c0 = 0; c0 < chunks; c0 += g.nt) {
+      std::uint32_t mask = 0;
+      for (unsigned l = 0; l < 32; ++l)
+        if ((lanes.live >> l & 1u) && c0 + lanes.flat[l] < chunks) mask |= 1u << l;
+      auto row = [&](unsigned l) { return (c0 + lanes.flat[l]) / per_row; };
+      auto col = [&](unsigned l) { return (c0 + lanes.flat[l]) % per_row; };
+      e.run(m_stage_addr, mask);
+      e.mem_fn(m_stage_ld, mask,
+               [&](unsigned l) { return face_addr(face, x, y, k, row(l), col(l)); });
+      for (std::uint32_t m = 0; m < 4; ++m)
+        e.mem_fn(m_stage_sts, mask, [&](unsigned l) {
+          return stage(face) + 4ull * ((4 * col(l) + m) * g.b + row(l));
+        });
+    }
+}
+
+// All threads: the east and south faces of tile k out of shared memory to global memory.
+void spu_generator::emit_gpu_tile_out(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
+                                      std::uint32_t y, std::uint32_t k) const {
+  const geometry& g = m_g;
+  const std::uint32_t per_row = g.b / 4, chunks = g.b * per_row;
+  for (int face = 2; face < 4; ++face)
+    for (std::uint32_t c0 = 0; c0 < chunks; c0 += g.nt) {
+      std::uint32_t mask = 0;
+      for (unsigned l = 0; l < 32; ++l)
+        if ((lanes.live >> l & 1u) && c0 + lanes.flat[l] < chunks) mask |= 1u << l;
+      auto row = [&](unsigned l) { return (c0 + lanes.flat[l]) / per_row; };
+      auto col = [&](unsigned l) { return (c0 + lanes.flat[l]) % per_row; };
+      for (std::uint32_t m = 0; m < 4; ++m)
+        e.mem_fn(m_out_lds, mask, [&](unsigned l) {
+          return stage(face) + 4ull * ((4 * col(l) + m) * g.b + row(l));
+        });
+      e.run(m_out_addr, mask);
+      e.mem_fn(m_out_st, mask,
+               [&](unsigned l) { return face_addr(face, x, y, k, row(l), col(l)); });
+    }
+}
+
 void spu_generator::emit_sm(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
                             std::uint32_t y) const {
   const std::uint32_t live = lanes.live;
   e.run(m_sm_init, live);
-  if (!m_g.global) {
+  if (m_g.gpu) {
+    // Thread 0 (lane 0 of warp 0) takes the ticket; the CTA reads it.
+    const std::uint32_t t0 = lanes.flat[0] == 0 ? (live & 1u) : 0u;
+    e.run(m_ticket_code, t0);
+    e.mem_fn(m_ticket_atom, t0, [&](unsigned) { return m_ticket; });
+    e.mem_fn(m_ticket_share, t0, [&](unsigned) { return stage(4); });
+    e.run(m_ticket_bar, live);
+    e.mem_fn(m_ticket_read, live, [&](unsigned) { return stage(4); });
+    for (std::uint32_t k = 0; k < m_g.tiles; ++k) {
+      e.run(m_t0_cmp, live);
+      e.run(m_t0_skip, live & ~t0);
+      if (x > 0 || y > 0) {  // one poll per producer, found done
+        for (int d = 0; d < 2; ++d) {
+          if (d == 0 ? x == 0 : y == 0) continue;
+          const std::uint32_t px = d == 0 ? x - 1 : x, py = d == 0 ? y : y - 1;
+          e.run(m_poll, t0);
+          e.mem_fn(m_poll_ld, t0, [&](unsigned) { return m_status + 4ull * (py * m_g.ctas + px); });
+          e.run(m_poll_test, t0);
+        }
+      }
+      e.run(m_stage_bar, live);
+      emit_gpu_tile_in(e, lanes, x, y, k);
+      e.run(m_stage_bar, live);
+      emit_tile(e, lanes, x, y, k);
+      e.run(m_stage_bar, live);
+      emit_gpu_tile_out(e, lanes, x, y, k);
+      e.run(m_membar, live);
+      e.run(m_stage_bar, live);
+      e.run(m_flag_addr, t0);
+      e.mem_fn(m_flag_st, t0, [&](unsigned) { return m_status + 4ull * (y * m_g.ctas + x); });
+      e.run(m_tile_inc, live);
+      if (k + 1 < m_g.tiles) e.run(m_tile_back, live);
+    }
+  } else if (!m_g.global) {
     for (std::uint32_t k = 0; k < m_g.tiles; ++k) {
       e.run(m_bs_n, live);
       e.run(m_bs_w, live);
@@ -515,7 +716,8 @@ void spu_generator::run() {
   build();
   const geometry& g = m_g;
   const std::uint32_t side = g.ring ? g.ctas + 2 : g.ctas;
-  const std::uint32_t shmem = 16 * g.t * g.b;  // x- and y-edge buffers, two planes each
+  // x- and y-edge buffers, two planes each; target=gpu: the four staged faces and the ticket.
+  const std::uint32_t shmem = 16 * g.t * g.b + (g.gpu ? 16 * g.b * g.b + 16 : 0);
   const kernel_info info = m_app.kernel("_Z11spu_stencilPKfS0_S0_PfS1_S1_iii", m_id,
                                         dim3{side, side, 1}, dim3{g.t, g.t, 1}, shmem, m_p);
   const std::uint32_t off = g.ring ? 1 : 0;
@@ -572,6 +774,9 @@ kernel_generator spu_stencil_generator() {
            param_desc::integer("s", 4, 4, 64, "subtile: each thread owns an s x s patch"),
            param_desc::choice("sync", {"pairwise", "global"},
                               "bar.blocksync per neighbour (thesis Alg. 3) or global (Alg. 1)"),
+           param_desc::choice("target", {"spu", "gpu"},
+                              "the SPU's kernel, or the GPU baseline (Ranasinghe 2014: faces "
+                              "through global memory, a status array)"),
            param_desc::choice("iu", {"ring", "none"},
                               "include the interface units' TBs around the CTA grid")},
           [](const param_set& ps, app_builder& app) { spu_generator(ps, app).run(); }};
