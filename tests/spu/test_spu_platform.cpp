@@ -98,6 +98,25 @@ TEST(spu_platform, off_chip_identity_n256_with_spills) {
   }
 }
 
+TEST(spu_platform, off_chip_identity_k_beyond_n_and_16k_buffers) {
+  // 256 x 256 x 512 (Table 6.2): 2N^2 + 2NK(Pc + Pr), Pc = Pr = 2.
+  auto j = run("k512", stencil("k512", "n=256 k=512 b=32 s=4 iu=none"));
+  EXPECT_EQ(dram_words(j), 2ull * 256 * 256 + 2ull * 256 * 512 * (2 + 2));
+  // b = 64 with 16 KiB buffers (Table A.1, one pass): 4N^3/(pb) + 2N^2 = 393,216; with the
+  // 4 KiB buffers each 16 KiB face overflows by 12 KiB, counted: 4 rows x 5 links x 4 tiles
+  // each way.
+  const std::string t = stencil("b64", "n=256 b=64 s=4 iu=none");
+  auto big = run("b64_16k", t, "--set gpu.cb.size=16KiB");
+  EXPECT_EQ(dram_words(big), eq_3_8(256, 4, 64));
+  auto small = run("b64_4k", t);
+  double overflow = 0;
+  for (int i = 0; i < 40; ++i) {
+    EXPECT_EQ(stat(big, "gpu.cb[" + std::to_string(i) + "]", "overflow_bytes"), 0);
+    overflow += stat(small, "gpu.cb[" + std::to_string(i) + "]", "overflow_bytes");
+  }
+  EXPECT_EQ(overflow, 2.0 * 4 * 5 * 4 * (16384 - 4096));
+}
+
 TEST(spu_platform, global_sync_n256_table_6_3) {
   const std::string t = stencil("n256_global", "n=256 b=32 s=4 iu=none sync=global");
   auto j = run("n256_global", t, "--set gpu.spu.pass_mode=by_pass");

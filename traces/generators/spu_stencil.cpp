@@ -160,10 +160,8 @@ class spu_generator {
   // face 0 west (input), 1 north (input), 2 east (output), 3 south (output).
   std::uint64_t face_addr(int face, std::uint32_t x, std::uint32_t y, std::uint32_t k,
                           std::uint32_t row, std::uint32_t col) const;
-  void emit_gpu_tile_in(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x, std::uint32_t y,
-                        std::uint32_t k) const;
-  void emit_gpu_tile_out(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x, std::uint32_t y,
-                         std::uint32_t k) const;
+  void emit_gpu_faces(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x, std::uint32_t y,
+                      std::uint32_t k, bool in) const;
   std::uint64_t m_a = 0, m_bnorth = 0, m_cwest = 0, m_hk = 0, m_heast = 0, m_hsouth = 0;
 
   // SM program
@@ -547,48 +545,34 @@ std::uint64_t spu_generator::face_addr(int face, std::uint32_t x, std::uint32_t 
          4 * (((std::uint64_t(py) * g.ctas + px) * g.tiles + k) * g.b * g.b + row * g.b + 4 * col);
 }
 
-// All threads: the west and north faces of tile k, 16 bytes a thread and chunk, from global
-// memory into shared memory, transposed (plane after plane).
-void spu_generator::emit_gpu_tile_in(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
-                                     std::uint32_t y, std::uint32_t k) const {
+// All threads, 16 bytes a thread and chunk: the west and north faces of tile k from global
+// memory into shared memory, stored transposed (plane after plane), or the east and south
+// faces out of shared memory to global memory.
+void spu_generator::emit_gpu_faces(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
+                                   std::uint32_t y, std::uint32_t k, bool in) const {
   const geometry& g = m_g;
   const std::uint32_t per_row = g.b / 4, chunks = g.b * per_row;
-  for (int face = 0; face < 2; ++face)
+  for (int face = in ? 0 : 2; face < (in ? 2 : 4); ++face)
     for (std::uint32_t c0 = 0; c0 < chunks; c0 += g.nt) {
       std::uint32_t mask = 0;
       for (unsigned l = 0; l < 32; ++l)
         if ((lanes.live >> l & 1u) && c0 + lanes.flat[l] < chunks) mask |= 1u << l;
       auto row = [&](unsigned l) { return (c0 + lanes.flat[l]) / per_row; };
       auto col = [&](unsigned l) { return (c0 + lanes.flat[l]) % per_row; };
-      e.run(m_stage_addr, mask);
-      e.mem_fn(m_stage_ld, mask,
-               [&](unsigned l) { return face_addr(face, x, y, k, row(l), col(l)); });
-      for (std::uint32_t m = 0; m < 4; ++m)
-        e.mem_fn(m_stage_sts, mask, [&](unsigned l) {
-          return stage(face) + 4ull * ((4 * col(l) + m) * g.b + row(l));
-        });
-    }
-}
-
-// All threads: the east and south faces of tile k out of shared memory to global memory.
-void spu_generator::emit_gpu_tile_out(warp_emitter& e, const warp_lanes& lanes, std::uint32_t x,
-                                      std::uint32_t y, std::uint32_t k) const {
-  const geometry& g = m_g;
-  const std::uint32_t per_row = g.b / 4, chunks = g.b * per_row;
-  for (int face = 2; face < 4; ++face)
-    for (std::uint32_t c0 = 0; c0 < chunks; c0 += g.nt) {
-      std::uint32_t mask = 0;
-      for (unsigned l = 0; l < 32; ++l)
-        if ((lanes.live >> l & 1u) && c0 + lanes.flat[l] < chunks) mask |= 1u << l;
-      auto row = [&](unsigned l) { return (c0 + lanes.flat[l]) / per_row; };
-      auto col = [&](unsigned l) { return (c0 + lanes.flat[l]) % per_row; };
-      for (std::uint32_t m = 0; m < 4; ++m)
-        e.mem_fn(m_out_lds, mask, [&](unsigned l) {
-          return stage(face) + 4ull * ((4 * col(l) + m) * g.b + row(l));
-        });
-      e.run(m_out_addr, mask);
-      e.mem_fn(m_out_st, mask,
-               [&](unsigned l) { return face_addr(face, x, y, k, row(l), col(l)); });
+      auto global = [&](unsigned l) { return face_addr(face, x, y, k, row(l), col(l)); };
+      auto shared = [&](std::uint32_t m) {
+        return
+            [&, m](unsigned l) { return stage(face) + 4ull * ((4 * col(l) + m) * g.b + row(l)); };
+      };
+      if (in) {
+        e.run(m_stage_addr, mask);
+        e.mem_fn(m_stage_ld, mask, global);
+        for (std::uint32_t m = 0; m < 4; ++m) e.mem_fn(m_stage_sts, mask, shared(m));
+      } else {
+        for (std::uint32_t m = 0; m < 4; ++m) e.mem_fn(m_out_lds, mask, shared(m));
+        e.run(m_out_addr, mask);
+        e.mem_fn(m_out_st, mask, global);
+      }
     }
 }
 
@@ -617,11 +601,11 @@ void spu_generator::emit_sm(warp_emitter& e, const warp_lanes& lanes, std::uint3
         }
       }
       e.run(m_stage_bar, live);
-      emit_gpu_tile_in(e, lanes, x, y, k);
+      emit_gpu_faces(e, lanes, x, y, k, true);
       e.run(m_stage_bar, live);
       emit_tile(e, lanes, x, y, k);
       e.run(m_stage_bar, live);
-      emit_gpu_tile_out(e, lanes, x, y, k);
+      emit_gpu_faces(e, lanes, x, y, k, false);
       e.run(m_membar, live);
       e.run(m_stage_bar, live);
       e.run(m_flag_addr, t0);
