@@ -48,6 +48,7 @@ interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_
       m_power = &c;
       continue;
     }
+    if (!m_power && *m_implementation == "sm") m_power = &c;  // (its events, not its leakage)
     const auto& states = c.states();
     for (std::uint32_t i = 0; i < states.size(); ++i)
       if (states[i].name == "off" && states[i].static_watts == 0) c.start_in(i);
@@ -138,6 +139,25 @@ bool interface_unit::step(std::uint64_t now) {
     case op::wait_pass:
       if (!m_runtime->pass_started(o.count)) return false;  // poke() at the pass's start
       done_op();
+      return true;
+    case op::select_link: {
+      std::uint32_t link = o.count;
+      tlm::tlm_generic_payload gp;
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(1);  // link_port::select_register
+      gp.set_data_ptr(reinterpret_cast<unsigned char*>(&link));
+      gp.set_data_length(4);
+      cb->transport_dbg(gp);
+      done_op();
+      return true;
+    }
+    case op::wait_turn:
+      if (!m_runtime->sm_turn(*this, o.count)) return false;  // poke() when a CTA exits
+      done_op();
+      return true;
+    case op::pass_done:
+      done_op();
+      m_runtime->unit_pass_done(*this, o.count);
       return true;
   }
   return true;
@@ -250,6 +270,13 @@ std::string interface_unit::pending_work() const {
       break;
     case op::wait_pass:
       what = "waits for pass " + std::to_string(o.count) + " to start";
+      break;
+    case op::select_link:
+    case op::pass_done:
+      what = "a register write";
+      break;
+    case op::wait_turn:
+      what = "waits for its SM's CTAs before pass " + std::to_string(o.count);
       break;
   }
   return "step " + std::to_string(m_pc + 1) + " of " + std::to_string(m_ops.size()) + ": " + what;

@@ -49,6 +49,10 @@ class interface_unit : public component {
       wait_spills,  // until spill counter `tag` reaches `count` (a producer pass's faces)
       spilled,      // spill counter `tag` + 1
       wait_pass,    // until pass `count` has started (pass by pass)
+      // An SM acting as a unit (implementation sm):
+      select_link,  // read link `count` (0 north, 1 west) through the SM's link port
+      wait_turn,    // until the SM's CTAs of passes before `count` have exited
+      pass_done,    // its work for pass `count` is done (the SM may take a later CTA)
     } what;
     purpose why = purpose::load;
     std::uint64_t addr = 0, stride = 0;
@@ -95,11 +99,13 @@ class interface_unit : public component {
 
   choice_param m_side{
       *this, "side", "west", "the grid border it sits on", {"north", "east", "west", "south"}};
-  choice_param m_implementation{*this,
-                                "implementation",
-                                "truncated_sm",
-                                "what the unit is built as (power): truncated_sm or dma",
-                                {"truncated_sm", "dma"}};
+  choice_param m_implementation{
+      *this,
+      "implementation",
+      "truncated_sm",
+      "what the unit is built as (power): truncated_sm, dma, or sm (an SM acting as the unit "
+      "of a partial pass: no hardware of its own, its events still counted)",
+      {"truncated_sm", "dma", "sm"}};
   param<std::uint64_t> m_outstanding{*this, "outstanding", 32, "memory requests in flight at most"};
   param<gputlm::bytes> m_request_size{*this, "request_size", {128}, "bytes per memory request"};
 

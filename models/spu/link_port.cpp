@@ -1,6 +1,8 @@
 // An SPU SM's neighbour path (link_port.h).
 #include "models/spu/link_port.h"
 
+#include <cstring>
+
 #include "models/common/input_error.h"
 #include "models/core/smx.h"
 #include "models/spu/communication_buffer.h"
@@ -29,6 +31,13 @@ link_port::link_port(const sc_core::sc_module_name& name, const block_context& c
     sync[i]->register_nb_transport_bw(this, &link_port::sync_bw, i);
     declare_socket(n, *sync[i]);
   }
+  declare_socket("unit_cb", unit_cb);
+  declare_socket("unit_sync", unit_sync);
+  declare_socket("unit_global", unit_global);
+  unit_cb.register_b_transport(this, &link_port::unit_b);
+  unit_cb.register_transport_dbg(this, &link_port::unit_dbg);
+  unit_sync.register_nb_transport_fw(this, &link_port::unit_fw, 0);
+  unit_global.register_nb_transport_fw(this, &link_port::unit_fw, 1);
   add_stat("sync_wait_cycles", m_wait_cycles,
            "cycles the SM's TB waited at BAR.BLOCKSYNC (all directions)");
   m_wake.bind<link_port, &link_port::run>(this, clock(), edge_stage::deliver);
@@ -76,8 +85,33 @@ void link_port::block_sync(traces::direction d, std::uint32_t slot) {
     release(i, now + static_cast<std::uint64_t>(delay / clock().period()));
 }
 
-tlm::tlm_sync_enum link_port::sync_bw(int id, tlm::tlm_generic_payload&, tlm::tlm_phase& ph,
+void link_port::unit_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  (*data[std::size_t(m_acting)])->b_transport(gp, delay);
+}
+
+unsigned link_port::unit_dbg(tlm::tlm_generic_payload& gp) {
+  // The link select register; the unit's name (address 0) is the SM's, already given.
+  if (!gp.is_write() || gp.get_address() != select_register || gp.get_data_length() != 4) return 0;
+  std::uint32_t link = 0;
+  std::memcpy(&link, gp.get_data_ptr(), 4);
+  m_acting = link == 0 ? 0 : 1;
+  return 4;
+}
+
+tlm::tlm_sync_enum link_port::unit_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                       sc_core::sc_time& delay) {
+  const int i = id == 0 ? m_acting : global;
+  const tlm::tlm_sync_enum r = (*sync[std::size_t(i)])->nb_transport_fw(gp, ph, delay);
+  m_unit_waiting[std::size_t(i)] = r != tlm::TLM_COMPLETED;
+  return r;
+}
+
+tlm::tlm_sync_enum link_port::sync_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                      sc_core::sc_time& delay) {
+  if (m_unit_waiting[std::size_t(id)]) {  // the SM's unit's sync: its release, passed on
+    m_unit_waiting[std::size_t(id)] = false;
+    return (id == global ? unit_global : unit_sync)->nb_transport_bw(gp, ph, delay);
+  }
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   m_arrival[id].released();
   // Released from the other unit's call: the TB goes on from the next cycle.

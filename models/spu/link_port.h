@@ -11,6 +11,7 @@
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <array>
 #include <memory>
@@ -37,6 +38,15 @@ class link_port : public component, public core::neighbour_port {
 
   std::array<std::unique_ptr<data_socket>, links> data;
   std::array<std::unique_ptr<sync_socket>, links + 1> sync;
+  // The SM acting as an interface unit (a partial pass's east or south border, SPU-Sim's
+  // set_possible_vius): its unit (`viu`, an interface_unit inside the SM) reaches the link
+  // it reads through these: `unit_cb` (b_transport; a debug write of 4 bytes at address 1
+  // selects the link: 0 north, 1 west), `unit_sync` (that link's sync), `unit_global` (the
+  // global barrier, on the SM's own place).
+  tlm_utils::simple_target_socket<link_port> unit_cb{"unit_cb"};
+  tlm_utils::simple_target_socket_tagged<link_port> unit_sync{"unit_sync"};
+  tlm_utils::simple_target_socket_tagged<link_port> unit_global{"unit_global"};
+  static constexpr std::uint64_t select_register = 1;
 
   std::uint64_t cb_access(traces::direction d, bool push, std::uint32_t bytes) override;
   void block_sync(traces::direction d, std::uint32_t slot) override;
@@ -50,6 +60,10 @@ class link_port : public component, public core::neighbour_port {
   tlm::tlm_sync_enum sync_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                              sc_core::sc_time& delay);
   void release(int id, std::uint64_t at);
+  void unit_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned unit_dbg(tlm::tlm_generic_payload& gp);
+  tlm::tlm_sync_enum unit_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& delay);
   void run();
 
   core::smx* m_smx = nullptr;
@@ -57,6 +71,8 @@ class link_port : public component, public core::neighbour_port {
   std::array<std::uint32_t, links + 1> m_slot{};
   std::array<std::uint64_t, links + 1> m_release_at{};
   std::array<bool, links + 1> m_releasing{};
+  int m_acting = 1;                              // the link the SM's unit reads (0 N, 1 W)
+  std::array<bool, links + 1> m_unit_waiting{};  // a sync of the unit's, not of a TB
   tlm::tlm_generic_payload m_access;
   counter m_wait_cycles;
   wakeup m_wake;

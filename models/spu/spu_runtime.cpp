@@ -1,6 +1,8 @@
 // The SPU's runtime (spu_runtime.h).
 #include "models/spu/spu_runtime.h"
 
+#include <algorithm>
+
 #include "models/common/input_error.h"
 #include "models/control/workload.h"
 #include "models/core/smx.h"
@@ -20,7 +22,7 @@ class spu_policy : public control::tb_policy {
     if (c.entry >= 0) return c;
     // Other kernels' TBs: LRR, never the runtime's.
     for (const control::kde_record& e : v.entries())
-      if (e.valid && m_rt.owns(e.kernel) && e.tbs_left()) return {};
+      if (e.valid && m_rt.owns(e.kernel) && e.tbs_left()) return c;
     return m_lrr->pick(v);
   }
   void tb_completed(std::size_t smx, std::uint32_t kernel) override {
@@ -61,9 +63,11 @@ spu_runtime::spu_runtime(const sc_core::sc_module_name& name, const block_contex
           std::uint64_t n = 0;
           for (const auto& side : m_ius)
             for (const interface_unit* u : side) n += u->faces(why);
+          for (const interface_unit* u : m_vius) n += u->faces(why);
           return double(n);
         },
-        std::string("faces the interface units moved to ") + purpose_name(why));
+        std::string("faces the interface units (and the SMs acting as units) moved to ") +
+            purpose_name(why));
   }
 }
 
@@ -95,6 +99,15 @@ void spu_runtime::validate_bound() {
                                           std::to_string(m_smxs.size()));
   for (core::smx* s : m_smxs)
     m_p.require(s && s->links(), "every SMX of the grid needs its spu_link_port");
+  // The SMs' own units (a partial pass's east and south borders): all or none.
+  for (core::smx* s : m_smxs)
+    for (sc_core::sc_object* o : s->get_child_objects())
+      if (auto* u = dynamic_cast<interface_unit*>(o)) {
+        m_vius.resize(m_smxs.size(), nullptr);
+        m_vius[s->id()] = u;
+      }
+  for (interface_unit* v : m_vius)
+    m_p.require(v != nullptr, "either every SMX of the grid has its unit (viu) or none");
   for (std::size_t side = 0; side < 4; ++side) {
     bool complete = m_ius[side].size() == p;
     for (interface_unit* u : m_ius[side]) complete = complete && u;
@@ -165,11 +178,11 @@ void spu_runtime::activate(std::uint32_t kernel) {
                                  std::to_string(info.grid.y) + "," + std::to_string(info.grid.z) +
                                  ") is not the stencil's N/b x N/b = " + std::to_string(side) +
                                  " x " + std::to_string(side) + ": the runtime cannot map it");
-  if (side % p != 0)
+  if (side % p != 0 && m_vius.empty())
     return fail("-grid dim", name + ": " + std::to_string(side) + " CTAs a side on a " +
                                  std::to_string(p) + " x " + std::to_string(p) +
-                                 " grid make passes narrower than the grid (SMs acting as IUs), "
-                                 "which this runtime does not build");
+                                 " grid make passes narrower than the grid, where SMs act as "
+                                 "interface units: the platform's SMs have no unit (viu)");
   if (n.global_sync && m_pass_mode.is("overlapped"))
     return fail("pass_mode", name +
                                  " uses the global BAR.BLOCKSYNC, whose barrier spans one "
@@ -203,6 +216,16 @@ void spu_runtime::activate(std::uint32_t kernel) {
       ++m_units_busy;
       u.run_program(std::move(ops));
     }
+  m_acting_left.assign(sms, {});
+  for (std::uint32_t sm = 0; sm < sms && !m_vius.empty(); ++sm) {
+    auto ops = sm_program(sm);
+    for (const auto& o : ops)
+      if (o.what == interface_unit::op::pass_done) m_acting_left[sm].push_back(o.count);
+    if (ops.empty()) continue;
+    m_vius[sm]->attach(*this, kernel);
+    ++m_units_busy;
+    m_vius[sm]->run_program(std::move(ops));
+  }
   start_pass(0);
 }
 
@@ -217,9 +240,11 @@ void spu_runtime::start_pass(std::uint32_t pass) {
   }
   for (const auto& side : m_ius)
     for (interface_unit* u : side) u->poke();
+  for (interface_unit* v : m_vius) v->poke();
 }
 
-std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane) const {
+std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane,
+                                                     std::size_t only_pass) const {
   using op = interface_unit::op;
   using why = interface_unit::purpose;
   const kernel_note& n = *m_note;
@@ -256,6 +281,8 @@ std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane)
   for (std::size_t i = 0; i < m_plan->passes().size(); ++i) {
     const iu_role role = m_plan->role(i, s, lane);
     if (role == iu_role::idle) continue;
+    // A partial pass's east or south border is an SM's (sm_program), not the border unit's.
+    if (only_pass == all_passes ? m_plan->unit_of(i, s, lane).is_sm : i != only_pass) continue;
     if (m_pass_mode.is("by_pass")) counter_op(op::wait_pass, 0, static_cast<std::uint32_t>(i));
     const pass_plan::pass& ps = m_plan->passes()[i];
     // The lane's CTA row (west, east) or column (north, south) in the virtual grid, and the
@@ -343,10 +370,49 @@ std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane)
   return ops;
 }
 
+std::vector<interface_unit::op> spu_runtime::sm_program(std::uint32_t sm) const {
+  using op = interface_unit::op;
+  std::vector<op> ops;
+  for (std::size_t i = 0; i < m_plan->passes().size(); ++i)
+    for (side s : {side::east, side::south})
+      for (std::uint32_t lane = 0; lane < p(); ++lane) {
+        const pass_plan::unit u = m_plan->unit_of(i, s, lane);
+        if (!u.is_sm || u.y * p() + u.x != sm || m_plan->role(i, s, lane) == iu_role::idle)
+          continue;
+        // After the SM's CTAs of the passes before (the link's syncs come in that order),
+        // reading its west (acting east) or north (acting south) link.
+        const auto pass = static_cast<std::uint32_t>(i);
+        ops.push_back(op{op::wait_turn, {}, 0, 0, 0, 0, 0, pass});
+        ops.push_back(op{op::select_link, {}, 0, 0, 0, 0, 0, s == side::east ? 1u : 0u});
+        const auto work = program(s, lane, i);
+        ops.insert(ops.end(), work.begin(), work.end());
+        ops.push_back(op{op::pass_done, {}, 0, 0, 0, 0, 0, pass});
+      }
+  return ops;
+}
+
+bool spu_runtime::sm_turn(const interface_unit& u, std::uint32_t pass) const {
+  const std::size_t sm = sm_of(u);
+  if (m_running[sm] >= 0 && m_runs[std::size_t(m_running[sm])].pass < pass) return false;
+  return m_next[sm] >= m_queue[sm].size() || m_plan->pass_index(m_queue[sm][m_next[sm]]) > pass;
+}
+
+void spu_runtime::unit_pass_done(const interface_unit& u, std::uint32_t pass) {
+  auto& left = m_acting_left[sm_of(u)];
+  left.erase(std::remove(left.begin(), left.end(), pass), left.end());
+}
+
+std::size_t spu_runtime::sm_of(const interface_unit& u) const {
+  for (std::size_t s = 0; s < m_vius.size(); ++s)
+    if (m_vius[s] == &u) return s;
+  return 0;
+}
+
 void spu_runtime::add_spill(std::uint32_t tag) {
   ++m_spills.at(tag);
   for (const auto& side : m_ius)
     for (interface_unit* u : side) u->poke();
+  for (interface_unit* v : m_vius) v->poke();
 }
 
 control::tb_choice spu_runtime::pick(control::tb_scheduler_view& v) {
@@ -366,6 +432,13 @@ control::tb_choice spu_runtime::pick(control::tb_scheduler_view& v) {
     const pass_plan::cta cta = m_queue[sm][m_next[sm]];
     const std::uint32_t pass = static_cast<std::uint32_t>(m_plan->pass_index(cta));
     if (by_pass && pass != m_current_pass) continue;
+    bool acting = false;  // its unit's work for an earlier pass is not done
+    for (std::uint32_t a : m_acting_left[sm]) acting = acting || a < pass;
+    if (acting) {
+      // (Asked again next cycle: the unit's end is not an event the scheduler hears of.)
+      c.retry_at = clock().now_cycle() + 1;
+      continue;
+    }
     if (!v.fits(sm, std::size_t(entry))) continue;
     const std::uint64_t now = clock().now_cycle();
     for (int r : m_running)
@@ -396,6 +469,7 @@ void spu_runtime::tb_completed(std::size_t smx, std::uint32_t) {
   m_running[smx] = -1;
   const std::uint32_t pass = r.pass;
   ++m_exited[pass];
+  for (interface_unit* v : m_vius) v->poke();
   if (m_pass_mode.is("by_pass") && pass == m_current_pass &&
       m_exited[pass] == m_plan->ctas_of(pass).size() && pass + 1 < m_plan->passes().size())
     start_pass(pass + 1);

@@ -62,6 +62,10 @@ class spu_runtime : public component, public control::tb_policy_source {
   void add_spill(std::uint32_t tag);
   bool pass_started(std::uint32_t pass) const { return m_active && pass <= m_current_pass; }
   void unit_finished(interface_unit& u);
+  // An SM acting as a unit: whether its CTAs of the passes before `pass` have exited, and
+  // that its work for `pass` is done.
+  bool sm_turn(const interface_unit& u, std::uint32_t pass) const;
+  void unit_pass_done(const interface_unit& u, std::uint32_t pass);
 
   // --- The policy
   control::tb_choice pick(control::tb_scheduler_view& v);
@@ -81,7 +85,14 @@ class spu_runtime : public component, public control::tb_policy_source {
  private:
   void activate(std::uint32_t kernel);
   void fail(const std::string& key, const std::string& why);
-  std::vector<interface_unit::op> program(side s, std::uint32_t lane) const;
+  static constexpr std::size_t all_passes = ~std::size_t(0);
+  // A border unit's program (the passes it works in), or one pass's work of side s, lane
+  // `lane` (an SM acting as that unit).
+  std::vector<interface_unit::op> program(side s, std::uint32_t lane,
+                                          std::size_t only_pass = all_passes) const;
+  // The work of SM `sm`'s unit: the partial passes whose east or south border it is.
+  std::vector<interface_unit::op> sm_program(std::uint32_t sm) const;
+  std::size_t sm_of(const interface_unit& u) const;
   void start_pass(std::uint32_t pass);
   void maybe_finish();
   std::uint32_t spill_tag(std::size_t pass, bool horizontal, std::uint32_t lane) const {
@@ -100,6 +111,7 @@ class spu_runtime : public component, public control::tb_policy_source {
   std::vector<core::smx*> m_smxs;
   std::array<std::vector<interface_unit*>, 4> m_ius;  // by side (pass_plan.h), by lane
   global_sync* m_global = nullptr;
+  std::vector<interface_unit*> m_vius;  // per SM: its unit, when the SMs have them
 
   // The kernel being run.
   bool m_active = false;
@@ -107,13 +119,14 @@ class spu_runtime : public component, public control::tb_policy_source {
   std::deque<std::uint32_t> m_waiting;  // SPU kernels after it
   std::optional<kernel_note> m_note;
   std::unique_ptr<pass_plan> m_plan;
-  std::vector<std::vector<pass_plan::cta>> m_queue;  // per SM
-  std::vector<std::size_t> m_next;                   // per SM: its next CTA in the queue
-  std::vector<int> m_running;                        // per SM: index in m_runs, or -1
-  std::vector<std::uint32_t> m_exited;               // per pass
-  std::vector<bool> m_begun;                         // per pass: a CTA of it placed
-  std::uint32_t m_current_pass = 0;                  // by_pass: the pass running
-  std::vector<std::uint64_t> m_spills;               // per spill tag: faces written
+  std::vector<std::vector<pass_plan::cta>> m_queue;       // per SM
+  std::vector<std::size_t> m_next;                        // per SM: its next CTA in the queue
+  std::vector<int> m_running;                             // per SM: index in m_runs, or -1
+  std::vector<std::uint32_t> m_exited;                    // per pass
+  std::vector<bool> m_begun;                              // per pass: a CTA of it placed
+  std::vector<std::vector<std::uint32_t>> m_acting_left;  // per SM: passes its unit owes
+  std::uint32_t m_current_pass = 0;                       // by_pass: the pass running
+  std::vector<std::uint64_t> m_spills;                    // per spill tag: faces written
   std::size_t m_units_busy = 0;
   std::vector<cta_run> m_runs;
   std::uint64_t m_start_cycle = 0;

@@ -117,6 +117,25 @@ TEST(spu_platform, off_chip_identity_k_beyond_n_and_16k_buffers) {
   EXPECT_EQ(overflow, 2.0 * 4 * 5 * 4 * (16384 - 4096));
 }
 
+TEST(spu_platform, partial_passes_have_sms_act_as_units) {
+  // N = 320 (Table 6.2): 10 x 10 CTAs in 3 x 3 passes, the last column and row of passes 2
+  // CTAs wide; SM column (row) 2 takes their east (south) border. 2N^2 + 2NK(Pc + Pr) with
+  // Pc = Pr = 3 (the plan's test has the same by the formula).
+  const std::string t = stencil("n320", "n=320 b=32 s=4 iu=none");
+  for (const char* mode : {"overlapped", "by_pass"}) {
+    auto j = run(std::string("n320_") + mode, t, std::string("--set gpu.spu.pass_mode=") + mode);
+    EXPECT_EQ(dram_words(j), 2ull * 320 * 320 + 2ull * 320 * 320 * (3 + 3)) << mode;
+    EXPECT_EQ(stat(j, "gpu.spu", "passes"), 9);
+    // The east and south outputs, 10 lanes x 10 tiles each way: the passes that end a row
+    // or a column are all partial (2 CTAs wide), so the SMs' units store every one.
+    EXPECT_EQ(stat(j, "gpu.spu", "faces_store"), 2 * 10 * 10);
+    double by_sms = 0;
+    for (int i = 0; i < 16; ++i)
+      by_sms += stat(j, "gpu.smx[" + std::to_string(i) + "].viu", "faces_store");
+    EXPECT_EQ(by_sms, 2 * 10 * 10);
+  }
+}
+
 TEST(spu_platform, global_sync_n256_table_6_3) {
   const std::string t = stencil("n256_global", "n=256 b=32 s=4 iu=none sync=global");
   auto j = run("n256_global", t, "--set gpu.spu.pass_mode=by_pass");
@@ -233,7 +252,8 @@ TEST(spu_platform, grids_of_p_2_4_8) {
       return std::regex_search(r.out, m, re) ? std::stoi(m[1]) : -1;
     };
     EXPECT_EQ(count("smx"), p * p) << p;
-    EXPECT_EQ(count("interface_unit"), 4 * p) << p;
+    // The border units, and each SM's unit for the partial passes it may border.
+    EXPECT_EQ(count("interface_unit"), 4 * p + p * p) << p;
     EXPECT_EQ(count("communication_buffer"), 2 * p * (p + 1)) << p;  // links, a pair each
     EXPECT_EQ(count("spu_link_port"), p * p) << p;
     // The buffers: 4p(p + 1), each a 4 KiB RAM (Eq 5.1: 80 x 4 KiB = 320 KiB for p = 4).
@@ -272,9 +292,6 @@ TEST(spu_platform, bad_spu_input) {
              "yaml/fermi.yaml");
   // The IUs' TBs inside the grid: the runtime cannot map that grid on the SPU.
   expect_bad("ring", stencil("ring", "n=64 k=32 b=16 iu=ring"), "", "generate it with iu=none");
-  // 6 x 6 CTAs on a 4 x 4 grid: partial passes.
-  expect_bad("partial", stencil("partial", "n=96 k=32 b=16 iu=none"), "",
-             "make passes narrower than the grid");
   // The global barrier spans a pass: not with overlapped passes.
   expect_bad("global_overlapped", stencil("global64", "n=64 k=32 b=16 iu=none sync=global"),
              "--set gpu.spu.pass_mode=overlapped", "run it with pass_mode: by_pass");
