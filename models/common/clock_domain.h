@@ -27,6 +27,8 @@ class clock_domain {
   double frequency() const { return m_hz; }
   double voltage() const { return m_volts; }
   sc_core::sc_time period() const { return fs(m_period_fs); }
+  // Whole cycles of the current period in a delay (a target's annotated delay, say).
+  std::uint64_t cycles_in(const sc_core::sc_time& d) const { return d.value() / m_period_fs; }
 
   // Cycle counting. A cycle n starts at edge n; edge 0 is at time 0.
   std::uint64_t cycle_at(const sc_core::sc_time& t) const { return cycle_at_fs(t.value()); }

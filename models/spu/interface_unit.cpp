@@ -120,7 +120,7 @@ bool interface_unit::step(std::uint64_t now) {
       cb->b_transport(gp, delay);
       ++m_cb_accesses;
       m_power->record(1);
-      const std::uint64_t cycles = static_cast<std::uint64_t>(delay / clock().period());
+      const std::uint64_t cycles = clock().cycles_in(delay);
       m_busy_until = now + cycles;
       done_op();
       return true;
@@ -214,7 +214,7 @@ bool interface_unit::sync(const op& o, std::uint64_t now) {
   auto& socket = which == 0 ? cb_sync : global_sync;
   if (!m_sync[which].arrive(*socket.operator->(), now, delay)) return false;
   // Released in the call: the unit goes on in the next cycle, as every released unit does.
-  m_busy_until = now + 1 + static_cast<std::uint64_t>(delay / clock().period());
+  m_busy_until = now + 1 + clock().cycles_in(delay);
   done_op();
   return true;
 }
@@ -226,7 +226,7 @@ tlm::tlm_sync_enum interface_unit::sync_bw(int id, tlm::tlm_generic_payload&, tl
   m_sync[std::size_t(id)].released();
   m_sync_wait += now - m_sync[std::size_t(id)].since;
   m_sync_done = true;
-  m_busy_until = now + 1 + static_cast<std::uint64_t>(delay / clock().period());
+  m_busy_until = now + 1 + clock().cycles_in(delay);
   m_wake.at(m_busy_until);
   return tlm::TLM_COMPLETED;
 }

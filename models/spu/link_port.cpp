@@ -73,7 +73,7 @@ std::uint64_t link_port::cb_access(traces::direction d, bool push, std::uint32_t
   m_access.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   (*data[i])->b_transport(m_access, delay);
-  return static_cast<std::uint64_t>(delay / clock().period());
+  return clock().cycles_in(delay);
 }
 
 void link_port::block_sync(traces::direction d, std::uint32_t slot) {
@@ -82,7 +82,7 @@ void link_port::block_sync(traces::direction d, std::uint32_t slot) {
   sc_core::sc_time delay;
   const std::uint64_t now = clock().now_cycle();
   if (m_arrival[i].arrive(*(*sync[i]).operator->(), now, delay))
-    release(i, now + static_cast<std::uint64_t>(delay / clock().period()));
+    release(i, now + clock().cycles_in(delay));
 }
 
 void link_port::unit_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -115,7 +115,7 @@ tlm::tlm_sync_enum link_port::sync_bw(int id, tlm::tlm_generic_payload& gp, tlm:
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   m_arrival[id].released();
   // Released from the other unit's call: the TB goes on from the next cycle.
-  release(id, clock().now_cycle() + 1 + static_cast<std::uint64_t>(delay / clock().period()));
+  release(id, clock().now_cycle() + 1 + clock().cycles_in(delay));
   return tlm::TLM_COMPLETED;
 }
 

@@ -75,7 +75,7 @@ void spu_runtime::validate() { m_p.require(*m_p >= 2 && *m_p <= 32, "must be bet
 
 void spu_runtime::validate_bound() {
   const std::uint64_t p = *m_p;
-  std::size_t buffers = 0;
+  std::vector<communication_buffer*> links;
   for (sc_core::sc_object* o : get_parent_object()->get_child_objects()) {
     if (auto* s = dynamic_cast<core::smx*>(o)) {
       if (s->id() >= m_smxs.size()) m_smxs.resize(s->id() + 1, nullptr);
@@ -86,13 +86,12 @@ void spu_runtime::validate_bound() {
       side[u->lane()] = u;
     } else if (auto* g = dynamic_cast<global_sync*>(o)) {
       m_global = g;
-    } else if (dynamic_cast<communication_buffer*>(o)) {
-      ++buffers;
+    } else if (auto* cb = dynamic_cast<communication_buffer*>(o)) {
+      links.push_back(cb);
     }
   }
   if (m_global)  // the global barrier swaps every link
-    for (sc_core::sc_object* o : get_parent_object()->get_child_objects())
-      if (auto* cb = dynamic_cast<communication_buffer*>(o)) m_global->add_link(*cb);
+    for (communication_buffer* cb : links) m_global->add_link(*cb);
   const std::string grid = std::to_string(p) + " x " + std::to_string(p);
   m_p.require(m_smxs.size() == p * p, "a " + grid + " grid needs " + std::to_string(p * p) +
                                           " SMXs; the platform has " +
@@ -116,9 +115,10 @@ void spu_runtime::validate_bound() {
                               " side, lanes 0 to " + std::to_string(p - 1));
   }
   const grid_counts c = counts_of(static_cast<std::uint32_t>(p));
-  m_p.require(buffers == c.links, "a " + grid + " grid has " + std::to_string(c.links) +
-                                      " links (communication_buffer blocks); the platform has " +
-                                      std::to_string(buffers));
+  m_p.require(links.size() == c.links, "a " + grid + " grid has " + std::to_string(c.links) +
+                                           " links (communication_buffer blocks); the platform "
+                                           "has " +
+                                           std::to_string(links.size()));
 }
 
 std::unique_ptr<control::tb_policy> spu_runtime::make_tb_policy(std::size_t) {
@@ -238,6 +238,10 @@ void spu_runtime::start_pass(std::uint32_t pass) {
         active += m_plan->role(pass, spu::side(s), lane) != iu_role::idle;
     m_global->set_active(active);
   }
+  poke_units();
+}
+
+void spu_runtime::poke_units() const {
   for (const auto& side : m_ius)
     for (interface_unit* u : side) u->poke();
   for (interface_unit* v : m_vius) v->poke();
@@ -314,33 +318,26 @@ std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane,
     };
     const bool producer_side = s == side::west || s == side::north;
     if (role == iu_role::load || role == iu_role::store) {
-      const why purpose = role == iu_role::load ? why::load : why::store;
-      const op::kind move = producer_side ? op::read_face : op::write_face;
-      if (!global) {
-        for (std::uint32_t k = 0; k < tiles; ++k) {
-          if (producer_side) {
-            face_op(move, purpose, face_at(k), k_row);
-            simple(op::push, static_cast<std::uint32_t>(face));
-            simple(op::link_sync);
-          } else {
-            simple(op::link_sync);
-            simple(op::pop, static_cast<std::uint32_t>(face));
-            face_op(move, purpose, face_at(k), k_row);
-          }
+      // Tile k's face: loaded and pushed into the link, or popped and stored.
+      auto move_face = [&](std::uint32_t k) {
+        if (producer_side) {
+          face_op(op::read_face, why::load, face_at(k), k_row);
+          simple(op::push, static_cast<std::uint32_t>(face));
+        } else {
+          simple(op::pop, static_cast<std::uint32_t>(face));
+          face_op(op::write_face, why::store, face_at(k), k_row);
         }
-      } else {
+      };
+      if (!global) {  // the link's sync after a loader's face, before a storer's
+        for (std::uint32_t k = 0; k < tiles; ++k) {
+          if (!producer_side) simple(op::link_sync);
+          move_face(k);
+          if (producer_side) simple(op::link_sync);
+        }
+      } else {  // each face at the step it is due, every barrier met
         std::uint32_t k = 0;
         for (std::uint32_t t = 0; t < n.barriers; ++t) {
-          if (k < tiles && t == due(k)) {
-            if (producer_side) {
-              face_op(move, purpose, face_at(k), k_row);
-              simple(op::push, static_cast<std::uint32_t>(face));
-            } else {
-              simple(op::pop, static_cast<std::uint32_t>(face));
-              face_op(move, purpose, face_at(k), k_row);
-            }
-            ++k;
-          }
+          if (k < tiles && t == due(k)) move_face(k++);
           simple(sync_op);
         }
       }
@@ -410,9 +407,7 @@ std::size_t spu_runtime::sm_of(const interface_unit& u) const {
 
 void spu_runtime::add_spill(std::uint32_t tag) {
   ++m_spills.at(tag);
-  for (const auto& side : m_ius)
-    for (interface_unit* u : side) u->poke();
-  for (interface_unit* v : m_vius) v->poke();
+  poke_units();
 }
 
 control::tb_choice spu_runtime::pick(control::tb_scheduler_view& v) {

@@ -94,6 +94,8 @@ class spu_runtime : public component, public control::tb_policy_source {
   std::vector<interface_unit::op> sm_program(std::uint32_t sm) const;
   std::size_t sm_of(const interface_unit& u) const;
   void start_pass(std::uint32_t pass);
+  // Wakes every unit that may wait for a pass, a spill or its SM's CTAs.
+  void poke_units() const;
   void maybe_finish();
   std::uint32_t spill_tag(std::size_t pass, bool horizontal, std::uint32_t lane) const {
     return static_cast<std::uint32_t>((pass * 2 + (horizontal ? 1 : 0)) * *m_p + lane);
