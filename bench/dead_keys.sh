@@ -151,8 +151,8 @@ ALLOW = [
     ("l2.size", lambda c, k: True, "consistency: sets x ways x line_size (changed with them)"),
     ("*.line_size", lambda c, k: c.cfg(k.rsplit(".", 1)[0] + ".sectored") is True,
      "a sectored cache's line is 4 x 32 B sectors"),
-    ("tb_scheduler.tb_selection", lambda c, k: True, "a single choice (fcfs), an extension point"),
-    ("tb_scheduler.smx_selection", lambda c, k: True,
+    ("smx_scheduler.tb_selection", lambda c, k: True, "a single choice (fcfs), an extension point"),
+    ("smx_scheduler.smx_selection", lambda c, k: True,
      "a single choice (round_robin), an extension point"),
     ("dram.sub_partitions", lambda c, k: True,
      "structural: the bind list (l2[*].dram -> dram[...].l2[...]) fixes it"),
@@ -172,9 +172,9 @@ ALLOW = [
     ("smx.coalescing_arch", lambda c, k: True,
      "20/35 and 60+ differ only for 8 and 16 B accesses whose 128 B lines are touched by "
      "lanes of different sub-warps; the workloads' wide accesses are contiguous"),
-    ("smx.iu.response_buffer", lambda c, k: True,
+    ("smx.ni.response_buffer", lambda c, k: True,
      "the L1 takes every response in the cycle it arrives: nothing ever waits here"),
-    ("l2_iu.response_buffer", lambda c, k: True,
+    ("l2_ni.response_buffer", lambda c, k: True,
      "no workload's responses wait here, even with one entry (the network never pushes back "
      "on an L2's replies in them)"),
     ("power.components.*.states.*.break_even", saves_nothing,
@@ -258,7 +258,7 @@ CONTEXTS = [
      "small_l2", lambda cfg: fewer_ways("l2", cfg["gpu"]["l2"], 8)),
     # Queues in front of a crossbar fill only when it pushes back: with input buffers of one
     # packet.
-    (["smx.iu.request_buffer", "smx.l1.miss_queue"],
+    (["smx.ni.request_buffer", "smx.l1.miss_queue"],
      lambda cfg: cfg["gpu"]["icnt"]["type"] == "crossbar", "tight_network",
      lambda cfg: ["icnt.input_buffer=%d" % max_packet_flits(cfg)]),
 ]
@@ -541,9 +541,9 @@ def groups(cfg, key, btype, value):
                 out.append([key + "=" + v,
                             block + "size=%dB" % (g["sets"] * g["ways"] * g["line_size"])])
         return out
-    if key in ("tb_scheduler.smxs", "icnt.smx_ports"):
+    if key in ("smx_scheduler.smxs", "icnt.smx_ports"):
         n = gpu["smx"].get("count", 1)
-        return [["smx.count=%d" % m, "tb_scheduler.smxs=%d" % m, "icnt.smx_ports=%d" % m]
+        return [["smx.count=%d" % m, "smx_scheduler.smxs=%d" % m, "icnt.smx_ports=%d" % m]
                 for m in (n // 2, n - 1) if m >= 1]
     if key in ("icnt.mem_ports", "icnt.mem_channels", "dram.channels"):
         d = gpu["dram"].get("count", 1)
@@ -553,8 +553,8 @@ def groups(cfg, key, btype, value):
             if m >= 1:
                 g = ["dram.count=%d" % m, "dram.channels=%d" % m, "icnt.mem_channels=%d" % m,
                      "icnt.mem_ports=%d" % (m * sub), "l2.count=%d" % (m * sub)]
-                if "l2_iu" in gpu:
-                    g.append("l2_iu.count=%d" % (m * sub))
+                if "l2_ni" in gpu:
+                    g.append("l2_ni.count=%d" % (m * sub))
                 out.append(g)
         return out
     return None

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <cstdint>
 #include <ostream>
 #include <regex>
@@ -9,6 +10,7 @@
 
 #include "models/common/units.h"
 #include "platforms/block_factory.h"
+#include "models/common/index_expr.h"
 
 namespace gputlm::platforms {
 namespace {
@@ -60,86 +62,6 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// Index expressions in bindings: integers, `i`, + - * / % and parentheses. Every operation
-// is checked: an overflow (a huge literal, a product, INT64_MIN / -1) or a division by
-// zero makes the expression bad, with the reason in why().
-class index_expr {
- public:
-  index_expr(const std::string& text, std::int64_t i) : m_s(text), m_i(i) {}
-  bool eval(std::int64_t& out) {
-    if (!expr(out)) return false;
-    skip();
-    if (m_p != m_s.size()) return fail("unexpected '" + m_s.substr(m_p, 1) + "'");
-    return true;
-  }
-  const std::string& why() const { return m_why; }
-
- private:
-  bool fail(std::string why) {
-    if (m_why.empty()) m_why = std::move(why);
-    return false;
-  }
-  void skip() {
-    while (m_p < m_s.size() && m_s[m_p] == ' ') ++m_p;
-  }
-  bool expr(std::int64_t& v) {
-    if (!term(v)) return false;
-    for (skip(); m_p < m_s.size() && (m_s[m_p] == '+' || m_s[m_p] == '-'); skip()) {
-      char op = m_s[m_p++];
-      std::int64_t r;
-      if (!term(r)) return false;
-      if (op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
-        return fail("overflows 64-bit integers");
-    }
-    return true;
-  }
-  bool term(std::int64_t& v) {
-    if (!factor(v)) return false;
-    for (skip(); m_p < m_s.size() && (m_s[m_p] == '*' || m_s[m_p] == '/' || m_s[m_p] == '%');
-         skip()) {
-      char op = m_s[m_p++];
-      std::int64_t r;
-      if (!factor(r)) return false;
-      if (op == '*') {
-        if (__builtin_mul_overflow(v, r, &v)) return fail("overflows 64-bit integers");
-        continue;
-      }
-      if (r == 0) return fail("divides by zero");
-      if (r == -1 && v == INT64_MIN) return fail("overflows 64-bit integers");
-      v = op == '/' ? v / r : v % r;
-    }
-    return true;
-  }
-  bool factor(std::int64_t& v) {
-    skip();
-    if (m_p >= m_s.size()) return fail("ends early");
-    if (m_s[m_p] == '(') {
-      ++m_p;
-      if (!expr(v)) return false;
-      skip();
-      if (m_p >= m_s.size() || m_s[m_p] != ')') return fail("misses a ')'");
-      ++m_p;
-      return true;
-    }
-    if (m_s[m_p] == 'i') {
-      ++m_p;
-      v = m_i;
-      return true;
-    }
-    if (!std::isdigit(static_cast<unsigned char>(m_s[m_p])))
-      return fail("unexpected '" + m_s.substr(m_p, 1) + "'");
-    v = 0;
-    while (m_p < m_s.size() && std::isdigit(static_cast<unsigned char>(m_s[m_p])))
-      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, m_s[m_p++] - '0', &v))
-        return fail("has a number beyond 64-bit integers");
-    return true;
-  }
-  const std::string& m_s;
-  std::int64_t m_i;
-  std::size_t m_p = 0;
-  std::string m_why;
-};
-
 std::string indexed(const std::string& name, std::uint64_t i) {
   return name + "[" + std::to_string(i) + "]";
 }
@@ -176,7 +98,10 @@ std::unique_ptr<platform> platform::load(const std::string& file,
   p->m_spec = load_platform_yaml(file);
   for (const auto& s : sets) p->m_spec.overrides.push_back(parse_set_option(s));
   p->apply_spec_overrides();
+  p->resolve_vars();
+  p->resolve_counts(p->m_spec.top);
   check_counts(p->m_spec.top, 1);
+  p->derive_arrays(p->m_spec.top, "");
   p->make_clocks();
   if (p->m_spec.power.present) p->m_power = std::make_unique<pm::power_model>(p->m_spec.power);
 
@@ -199,6 +124,11 @@ std::unique_ptr<platform> platform::load(const std::string& file,
       throw input_error(s.owner->config().where(), path,
                         std::string(s.ref.initiator ? "initiator" : "target") +
                             " socket is never bound (add it to a 'bind:' list)");
+  for (const auto& [path, s] : p->m_ports)
+    if (!s.bound && !s.ref->optional)
+      throw input_error(s.owner->config().where(), path,
+                        "port (" + s.ref->iface_name +
+                            ") is never bound (add it to a 'bind:' list)");
   for (component* c : p->m_order) c->validate_bound();
   return p;
 }
@@ -225,6 +155,23 @@ void platform::apply_spec_overrides() {
         it->voltage = o.value;
       else
         throw input_error(o.value.where, o.key, "a clock domain has frequency and voltage only");
+      o.applied = true;
+      continue;
+    }
+    if (segs.front() == "vars") {
+      if (segs.size() != 2)
+        throw input_error(o.value.where, o.key, "expected vars.<name>=<integer or expression>");
+      auto it = std::find_if(m_spec.vars.begin(), m_spec.vars.end(),
+                             [&](const var_spec& v) { return v.name == segs[1]; });
+      if (it == m_spec.vars.end()) {
+        std::vector<std::string> names;
+        for (const auto& v : m_spec.vars) names.push_back(v.name);
+        std::string best = closest_match(segs[1], names);
+        throw input_error(o.value.where, o.key,
+                          "the platform has no variable '" + segs[1] + "'" +
+                              (best.empty() ? "" : "; did you mean '" + best + "'?"));
+      }
+      it->value = o.value;
       o.applied = true;
       continue;
     }
@@ -287,17 +234,94 @@ void platform::apply_spec_overrides() {
       b->type = o.value.text;
       b->type_where = o.value.where;
     } else {
-      auto c = units::parse_uint(o.value.text);
-      if (!c || *c == 0)
-        throw input_error(o.value.where, o.key, "count must be a positive integer");
-      if (*c > max_block_count)
-        throw input_error(o.value.where, o.key,
-                          "count must be at most " + std::to_string(max_block_count));
-      b->count = *c;
+      const std::string& t = o.value.text;
       b->count_where = o.value.where;
+      if (!t.empty() && std::all_of(t.begin(), t.end(), [](char ch) {
+            return std::isdigit(static_cast<unsigned char>(ch));
+          })) {
+        auto c = units::parse_uint(t);
+        if (!c || *c == 0)
+          throw input_error(o.value.where, o.key, "count must be a positive integer");
+        if (*c > max_block_count)
+          throw input_error(o.value.where, o.key,
+                            "count must be at most " + std::to_string(max_block_count));
+        b->count = *c;
+        b->count_text.clear();
+      } else {
+        b->count_text = t;  // an expression of vars: resolved with the others (resolve_counts)
+      }
     }
     o.applied = true;
   }
+}
+
+// A variable written as an expression (digits, names, + - * / % and parentheses) is an
+// integer and may use the other integer variables, in any order; anything else (an
+// address map) is text, usable as `${name}` in parameter values.
+void platform::resolve_vars() {
+  std::vector<const var_spec*> pending;
+  for (const var_spec& v : m_spec.vars) {
+    if (v.value.is_sequence)
+      throw input_error(v.value.where, "vars." + v.name,
+                        "expected an integer, an expression or a text, not a list");
+    const bool expression =
+        !v.value.text.empty() &&
+        std::all_of(v.value.text.begin(), v.value.text.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ' ||
+                 std::strchr("+-*/%()", c) != nullptr;
+        });
+    if (expression)
+      pending.push_back(&v);
+    else
+      m_text_vars[v.name] = v.value.text;
+  }
+  // Each pass resolves the variables whose names are all known; none resolving is an error.
+  while (!pending.empty()) {
+    std::vector<const var_spec*> left;
+    for (const var_spec* v : pending) {
+      std::int64_t value = 0;
+      index_expr ex(v->value.text, m_vars);
+      if (ex.eval(value))
+        m_vars[v->name] = value;
+      else
+        left.push_back(v);
+    }
+    if (left.size() == pending.size()) {
+      const var_spec& v = *left.front();
+      std::int64_t value = 0;
+      index_expr ex(v.value.text, m_vars);
+      ex.eval(value);
+      // The name it misses is itself waiting: a cycle.
+      bool cycle = false;
+      for (const var_spec* o : left) cycle = cycle || ex.why() == "'" + o->name + "' is not one of the platform's vars";
+      throw input_error(v.value.where, "vars." + v.name,
+                        "bad expression '" + v.value.text + "': " +
+                            (cycle ? "its variables refer to one another in a cycle" : ex.why()));
+    }
+    pending = std::move(left);
+  }
+}
+
+void platform::resolve_counts(block_spec& spec) {
+  if (!spec.count_text.empty()) {
+    const std::string key = spec.spec_path + ".count";
+    std::int64_t n = 0;
+    index_expr ex(spec.count_text, m_vars);
+    if (!ex.eval(n))
+      throw input_error(spec.count_where, key,
+                        "expected a positive integer or an expression of vars, got '" +
+                            spec.count_text + "': " + ex.why());
+    if (n < 1)
+      throw input_error(spec.count_where, key,
+                        "count must be at least 1 ('" + spec.count_text + "' is " +
+                            std::to_string(n) + ")");
+    if (std::uint64_t(n) > max_block_count)
+      throw input_error(spec.count_where, key,
+                        "count must be at most " + std::to_string(max_block_count) + " ('" +
+                            spec.count_text + "' is " + std::to_string(n) + ")");
+    spec.count = static_cast<std::uint64_t>(n);
+  }
+  for (auto& child : spec.children) resolve_counts(child);
 }
 
 void platform::make_clocks() {
@@ -410,9 +434,24 @@ void platform::instantiate(
     }
     if (!clk) throw input_error(spec.where, path + ".clock", "the top block needs a 'clock'");
 
+    // `${expr}` in a value: the platform's vars.
+    for (const auto& [k, v] : cfg->values()) {
+      bool has = v.text.find("${") != std::string::npos;
+      for (const auto& item : v.items) has = has || item.find("${") != std::string::npos;
+      if (!has) continue;
+      config_value nv = v;
+      try {
+        nv.text = substitute_vars(v.text, m_vars, m_text_vars);
+        for (auto& item : nv.items) item = substitute_vars(item, m_vars, m_text_vars);
+      } catch (const std::invalid_argument& e) {
+        throw input_error(v.where, path + "." + k, e.what());
+      }
+      cfg->set(k, nv);
+    }
+
     block_config& config = *cfg;
     m_configs.push_back(std::move(cfg));
-    block_context ctx{config, *clk, m_stats, m_work, m_power.get()};
+    block_context ctx{config, *clk, m_stats, m_work, m_power.get(), &m_arrays[path]};
     // The name object stays alive while the children are built, so SystemC makes them
     // children of this module (gpu.smx[3].l1).
     sc_core::sc_module_name nm(inst.c_str());
@@ -427,6 +466,14 @@ void platform::instantiate(
       st.owner = c;
       m_sockets[std::string(c->name()) + "." + s.name] = st;
     }
+    for (const auto& pr : c->ports()) {
+      port_state st;
+      st.ref = &pr;
+      st.owner = c;
+      m_ports[std::string(c->name()) + "." + pr.name] = st;
+    }
+    for (const auto& ex : c->exports())
+      m_exports[std::string(c->name()) + "." + ex.name] = {&ex, c};
     for (const auto& child : spec.children) instantiate(child, c->name(), clk, below);
   }
 }
@@ -451,46 +498,119 @@ void platform::bind_all(const block_spec& spec, const std::string& instance_path
   for (const auto& b : spec.bindings) bind_one(b, instance_path);
 }
 
-void platform::bind_one(const binding_spec& b, const std::string& scope) {
+namespace {
+// The value of index expression `text` of segment `seg` in binding `b` (`i`: the [*]'s
+// index, when the binding has one); a bad or negative one is an input error at the binding.
+std::uint64_t eval_index(const binding_spec& b, const std::string& seg, const std::string& text,
+                         const var_values& vars, std::optional<std::int64_t> i) {
+  if (!i && index_expr::uses_i(text))
+    throw input_error(b.where, b.key, "'" + seg + "' uses i, but the binding has no [*]");
+  std::int64_t v = 0;
+  index_expr ex(text, vars, i);
+  if (!ex.eval(v))
+    throw input_error(b.where, b.key, "bad index expression '" + text + "': " + ex.why());
+  if (v < 0)
+    throw input_error(b.where, b.key,
+                      "index expression '" + text + "' is negative (" + std::to_string(v) + ")");
+  return static_cast<std::uint64_t>(v);
+}
+
+// A binding's sides, split at "->", and the one [*] among them.
+struct binding_sides {
+  std::vector<std::string> side[2];  // initiator (port), target (export)
+  int wild_side = -1;                // the side holding [*], or -1
+  std::size_t wild_at = 0;           // its segment
+};
+
+binding_sides split_binding(const binding_spec& b) {
   auto arrow = b.text.find("->");
   if (arrow == std::string::npos)
     throw input_error(b.where, b.key, "expected 'initiator.socket -> target.socket'");
-  const auto lhs = split_path(trim(b.text.substr(0, arrow)));
-  const auto rhs = split_path(trim(b.text.substr(arrow + 2)));
-
-  // The left side may hold one [*]; it ranges over that block's instances or socket array.
-  int wildcard = -1;
-  for (std::size_t k = 0; k < lhs.size(); ++k) {
-    segment seg = parse_segment(lhs[k]);
-    if (seg.has_index && seg.index == "*") {
-      if (wildcard >= 0) throw input_error(b.where, b.key, "only one [*] per binding");
-      wildcard = static_cast<int>(k);
+  binding_sides s;
+  s.side[0] = split_path(trim(b.text.substr(0, arrow)));
+  s.side[1] = split_path(trim(b.text.substr(arrow + 2)));
+  for (int d = 0; d < 2; ++d)
+    for (std::size_t k = 0; k < s.side[d].size(); ++k) {
+      segment seg = parse_segment(s.side[d][k]);
+      if (seg.has_index && seg.index == "*") {
+        if (s.wild_side >= 0) throw input_error(b.where, b.key, "only one [*] per binding");
+        s.wild_side = d;
+        s.wild_at = k;
+      }
     }
-  }
+  return s;
+}
+}  // namespace
 
-  auto resolve = [&](const std::vector<std::string>& segs, std::int64_t i,
-                     bool have_i) -> std::string {
+// The instances each socket or port array of a block is bound at, from the bindings alone,
+// before any block is built: a block sizes such an array by it (component::bound_count). A
+// binding's [*] over blocks gives its range from their count; a [*] over a socket array
+// ranges over what the block made, which a derived array cannot give (then the [*] belongs
+// on the other side, which names the array by index).
+void platform::derive_arrays(const block_spec& spec, const std::string& parent_path) {
+  const std::uint64_t n = spec.count.value_or(1);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string inst = spec.count ? indexed(spec.name, i) : spec.name;
+    const std::string path = parent_path.empty() ? inst : parent_path + "." + inst;
+    for (const binding_spec& b : spec.bindings) {
+      binding_sides s;
+      try {
+        s = split_binding(b);
+      } catch (const input_error&) {
+        continue;  // reported when binding
+      }
+      std::int64_t range = 1;
+      if (s.wild_side >= 0) {
+        const auto& segs = s.side[s.wild_side];
+        if (s.wild_at + 1 == segs.size()) continue;  // over a socket array: sized by the block
+        const block_spec* at = &spec;
+        for (std::size_t k = 0; k <= s.wild_at && at; ++k) {
+          const std::string name = parse_segment(segs[k]).name;
+          auto it = std::find_if(at->children.begin(), at->children.end(),
+                                 [&](const block_spec& c) { return c.name == name; });
+          at = it == at->children.end() ? nullptr : &*it;
+        }
+        if (!at) continue;  // reported when binding
+        range = static_cast<std::int64_t>(at->count.value_or(1));
+      }
+      for (std::int64_t k = 0; k < range; ++k)
+        for (int d = 0; d < 2; ++d) {
+          const auto& segs = s.side[d];
+          std::string block = path;
+          const auto i = s.wild_side >= 0 ? std::optional<std::int64_t>(k) : std::nullopt;
+          for (std::size_t j = 0; j + 1 < segs.size(); ++j) {
+            const segment seg = parse_segment(segs[j]);
+            std::string piece = seg.name;
+            if (seg.has_index)
+              piece = indexed(seg.name, eval_index(b, segs[j], seg.index == "*" ? "i" : seg.index,
+                                                   m_vars, i));
+            block += "." + piece;
+          }
+          const segment last = parse_segment(segs.back());
+          if (!last.has_index || last.index == "*") continue;
+          const std::uint64_t v = eval_index(b, segs.back(), last.index, m_vars, i);
+          std::uint64_t& size = m_arrays[block][last.name];
+          size = std::max(size, v + 1);
+        }
+    }
+    for (const auto& child : spec.children) derive_arrays(child, path);
+  }
+}
+
+void platform::bind_one(const binding_spec& b, const std::string& scope) {
+  const binding_sides sides = split_binding(b);
+  const bool have_i = sides.wild_side >= 0;
+
+  auto resolve = [&](const std::vector<std::string>& segs, std::int64_t i) -> std::string {
     std::string path = scope;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       segment seg = parse_segment(segs[k]);
       if (seg.name.empty()) throw input_error(b.where, b.key, "empty path segment");
       std::string piece = seg.name;
-      if (seg.has_index) {
-        std::string e = seg.index == "*" ? "i" : seg.index;
-        if (!have_i && e.find('i') != std::string::npos)
-          throw input_error(b.where, b.key,
-                            "'" + segs[k] + "' uses i, but the left side has no [*]");
-        std::int64_t v = 0;
-        index_expr ex(e, i);
-        if (!ex.eval(v))
-          throw input_error(b.where, b.key,
-                            "bad index expression '" + seg.index + "': " + ex.why());
-        if (v < 0)
-          throw input_error(
-              b.where, b.key,
-              "index expression '" + seg.index + "' is negative (" + std::to_string(v) + ")");
-        piece = indexed(seg.name, static_cast<std::uint64_t>(v));
-      }
+      if (seg.has_index)
+        piece = indexed(seg.name, eval_index(b, segs[k], seg.index == "*" ? "i" : seg.index,
+                                             m_vars,
+                                             have_i ? std::optional<std::int64_t>(i) : std::nullopt));
       path += "." + piece;
       if (k + 1 < segs.size() && !m_by_path.count(path))
         throw input_error(b.where, b.key, "no block '" + path + "'");
@@ -499,33 +619,61 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
   };
 
   std::int64_t range = 1;
-  if (wildcard >= 0) {
-    std::vector<std::string> prefix(lhs.begin(), lhs.begin() + wildcard);
-    std::string base = resolve(prefix, 0, false);
-    std::string name = parse_segment(lhs[wildcard]).name;
-    bool socket_level = wildcard + 1 == static_cast<int>(lhs.size());
+  if (have_i) {
+    const auto& segs = sides.side[sides.wild_side];
+    std::vector<std::string> prefix(segs.begin(), segs.begin() + sides.wild_at);
+    const std::string base = resolve(prefix, 0);
+    const std::string name = parse_segment(segs[sides.wild_at]).name;
+    const bool endpoint_level = sides.wild_at + 1 == segs.size();
     range = 0;
-    while (socket_level ? m_sockets.count(base + "." + indexed(name, range)) != 0
-                        : m_by_path.count(base + "." + indexed(name, range)) != 0)
+    while (endpoint_level ? has_endpoint(base + "." + indexed(name, range))
+                          : m_by_path.count(base + "." + indexed(name, range)) != 0)
       ++range;
-    if (range == 0) throw input_error(b.where, b.key, "'" + lhs[wildcard] + "' matches nothing");
+    if (range == 0)
+      throw input_error(b.where, b.key,
+                        "'" + segs[sides.wild_at] + "' matches nothing" +
+                            (endpoint_level ? " (an array sized by its bindings takes its [*] on "
+                                              "the other side, e.g. 'a.port[i] -> b[*].export')"
+                                            : ""));
   }
 
-  for (std::int64_t i = 0; i < range; ++i) {
-    std::string from = resolve(lhs, i, wildcard >= 0);
-    std::string to = resolve(rhs, i, wildcard >= 0);
-    auto f = m_sockets.find(from);
-    auto t = m_sockets.find(to);
-    for (auto [it, p] : {std::pair{f, &from}, std::pair{t, &to}}) {
-      if (it != m_sockets.end()) continue;
-      std::string block = p->substr(0, p->rfind('.'));
-      std::string have;
-      for (const auto& [path, s] : m_sockets)
-        if (s.owner->name() == block) have += (have.empty() ? "" : ", ") + s.ref.name;
-      throw input_error(
-          b.where, b.key,
-          "no socket '" + *p + "'" + (have.empty() ? "" : " (" + block + " has: " + have + ")"));
-    }
+  for (std::int64_t i = 0; i < range; ++i) bind_endpoints(b, resolve(sides.side[0], i),
+                                                           resolve(sides.side[1], i));
+}
+
+std::string platform::endpoints_of(const std::string& block) const {
+  std::string have;
+  auto add = [&](const std::string& path, const component* owner) {
+    if (owner->name() == block) have += (have.empty() ? "" : ", ") + path.substr(block.size() + 1);
+  };
+  for (const auto& [path, s] : m_sockets) add(path, s.owner);
+  for (const auto& [path, s] : m_ports) add(path, s.owner);
+  for (const auto& [path, s] : m_exports) add(path, s.owner);
+  return have;
+}
+
+void platform::bind_endpoints(const binding_spec& b, const std::string& from,
+                              const std::string& to) {
+  for (const std::string* p : {&from, &to}) {
+    if (has_endpoint(*p)) continue;
+    const std::string block = p->substr(0, p->rfind('.'));
+    const std::string have = endpoints_of(block);
+    throw input_error(b.where, b.key,
+                      "no socket or port '" + *p + "'" +
+                          (have.empty() ? "" : " (" + block + " has: " + have + ")"));
+  }
+  auto f = m_sockets.find(from);
+  auto t = m_sockets.find(to);
+  if (f != m_sockets.end() || t != m_sockets.end()) {
+    if (f == m_sockets.end())
+      throw input_error(b.where, b.key,
+                        "'" + from + "' is a port, '" + to +
+                            "' a socket: a socket binds to a socket, a port to an export");
+    if (t == m_sockets.end())
+      throw input_error(b.where, b.key,
+                        "'" + to + "' is a typed " + (m_ports.count(to) ? "port" : "export") +
+                            ", '" + from +
+                            "' a socket: a socket binds to a socket, a port to an export");
     if (!f->second.ref.initiator)
       throw input_error(b.where, b.key,
                         "'" + from + "' is a target socket; the left side must be an initiator");
@@ -541,7 +689,32 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
     f->second.bound = t->second.bound = true;
     f->second.bound_at = t->second.bound_at = b.where;
     m_bindings.push_back({from, to});
+    return;
   }
+  auto pf = m_ports.find(from);
+  auto et = m_exports.find(to);
+  if (pf == m_ports.end())
+    throw input_error(b.where, b.key,
+                      "'" + from + "' is an export; the left side must be a port (the block that "
+                                   "calls the interface)");
+  if (et == m_exports.end())
+    throw input_error(b.where, b.key,
+                      "'" + to + "' is a port; the right side must be an export (the block that "
+                                 "provides the interface)");
+  port_state& ps = pf->second;
+  const export_state& es = et->second;
+  if (ps.ref->iface != es.ref->iface)
+    throw input_error(b.where, b.key,
+                      "'" + from + "' calls " + ps.ref->iface_name + ", but '" + to +
+                          "' provides " + es.ref->iface_name);
+  if (ps.bound && !ps.ref->multiple)
+    throw input_error(b.where, b.key,
+                      "port '" + from + "' is already bound at " + ps.bound_at.to_string() +
+                          " (it takes one binding)");
+  ps.ref->bind(*es.ref->impl);
+  ++ps.bound;
+  ps.bound_at = b.where;
+  m_bindings.push_back({from, to});
 }
 
 std::map<std::string, std::size_t> platform::count_by_type() const {
@@ -598,6 +771,11 @@ void platform::dump_config(std::ostream& os) const {
   os << "platform:\n";
   os << "  name: " << quote_yaml_scalar(m_spec.name) << "\n";
   os << "  description: " << quote_yaml_scalar(m_spec.description) << "\n";
+  if (!m_vars.empty() || !m_text_vars.empty()) {  // (the bindings are written with them)
+    os << "vars:\n";
+    for (const auto& [k, v] : m_vars) os << "  " << k << ": " << v << "\n";
+    for (const auto& [k, v] : m_text_vars) os << "  " << k << ": " << quote_yaml_scalar(v) << "\n";
+  }
   os << "clocks:\n";
   for (const auto& c : m_clocks) {
     os << "  " << c->name() << ":\n";

@@ -18,6 +18,7 @@
 #include "models/common/stats.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
+#include "models/common/index_expr.h"
 #include "platforms/platform_spec.h"
 
 namespace gputlm::platforms {
@@ -62,10 +63,29 @@ class platform {
     bool bound = false;
     source_location bound_at;
   };
+  struct port_state {
+    const component::port_ref* ref = nullptr;
+    component* owner = nullptr;
+    std::uint64_t bound = 0;
+    source_location bound_at;
+  };
+  struct export_state {
+    const component::export_ref* ref = nullptr;
+    component* owner = nullptr;
+  };
 
   platform() = default;
   void make_clocks();
   void apply_spec_overrides();
+  void resolve_vars();
+  void resolve_counts(block_spec& spec);
+  void derive_arrays(const block_spec& spec, const std::string& parent_path);
+  bool has_endpoint(const std::string& path) const {
+    return m_sockets.count(path) || m_ports.count(path) || m_exports.count(path);
+  }
+  void bind_endpoints(const binding_spec& b, const std::string& from, const std::string& to);
+  // What block `block` has to bind, for messages: "icnt, mem[0], ..." (or "").
+  std::string endpoints_of(const std::string& block) const;
   void instantiate(const block_spec& spec, const std::string& parent_path, clock_domain* parent_clock,
                    const std::vector<std::pair<std::vector<std::string>, override_spec*>>& pending);
   void bind_all(const block_spec& spec, const std::string& instance_path);
@@ -81,6 +101,12 @@ class platform {
   std::map<std::string, component*> m_by_path;
   std::map<std::string, const block_spec*> m_spec_of;     // instance path -> spec
   std::map<std::string, socket_state> m_sockets;           // full socket path -> state
+  std::map<std::string, port_state> m_ports;               // full port path -> state
+  std::map<std::string, export_state> m_exports;           // full export path -> state
+  var_values m_vars;                                       // the platform's integer `vars`
+  text_vars m_text_vars;                                   // and those whose value is text
+  // Per instance path: the array sizes its bindings use (component::bound_count).
+  std::map<std::string, std::map<std::string, std::uint64_t>> m_arrays;
   std::vector<binding> m_bindings;
   stats_registry m_stats;
   control::workload_ref m_work;

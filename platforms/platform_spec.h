@@ -28,7 +28,8 @@ struct block_spec {
   std::string type;
   source_location where;            // the block's key in the YAML
   source_location type_where;
-  std::optional<std::uint64_t> count;
+  std::optional<std::uint64_t> count;  // a number, or resolved at elaboration from count_text
+  std::string count_text;              // an expression of `vars` (empty for a number)
   source_location count_where;
   std::map<std::string, config_value> values;  // parameters, and `clock`
   std::vector<block_spec> children;
@@ -43,6 +44,14 @@ struct clock_spec {
   source_location where;
 };
 
+// A platform variable (`vars: {p: 4}`): an integer, or an expression of the variables
+// before it, usable in counts (`count: p * p`), bindings (`cb[i / p]`) and parameter values
+// (`mem_channels: ${channels}`). A variant or `--set vars.p=8` changes it.
+struct var_spec {
+  std::string name;
+  config_value value;
+};
+
 struct override_spec {
   std::string key;                  // "smx[3].l1.size" (relative to gpu)
   config_value value;
@@ -54,6 +63,7 @@ struct platform_spec {
   std::vector<std::string> files;  // `file` and the chain of bases it starts from
   std::string name;
   std::string description;
+  std::vector<var_spec> vars;
   std::vector<clock_spec> clocks;
   block_spec top;
   std::vector<override_spec> overrides;

@@ -15,8 +15,8 @@
 namespace gputlm::platforms {
 namespace {
 
-const std::vector<std::string> k_top_keys{"base",      "platform",  "clocks", "gpu",
-                                          "overrides", "waveforms", "power"};
+const std::vector<std::string> k_top_keys{"base",      "platform",  "vars",  "clocks",
+                                          "gpu",       "overrides", "waveforms", "power"};
 const std::vector<std::string> k_reserved_block_keys{"type", "count", "clock", "bind"};
 
 [[noreturn]] void fail(const ynode& n, const std::string& key, const std::string& msg) {
@@ -41,10 +41,9 @@ config_value to_value(const ynode& n, const std::string& key) {
     v.text = n.scalar();
   } else if (n.is_sequence()) {
     v.is_sequence = true;
-    for (const auto& item : n.node) {
-      if (!item.IsScalar())
-        throw input_error(n.at(item.Mark()), key, "list items must be plain values");
-      v.items.push_back(item.Scalar());
+    for (const ynode& item : n.items) {
+      if (!item.is_scalar()) throw input_error(item.where(), key, "list items must be plain values");
+      v.items.push_back(item.scalar());
     }
   } else if (n.is_null()) {
     fail(n, key, "has no value");
@@ -96,20 +95,31 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
       b.type = scalar(value, key_path);
       b.type_where = value.where();
     } else if (key == "count") {
-      auto c = units::parse_uint(scalar(value, key_path));
-      if (!c) fail(value, key_path, "expected a positive integer, got '" + value.scalar() + "'");
-      if (*c == 0) fail(value, key_path, "count must be at least 1");
-      if (*c > max_block_count)
-        fail(value, key_path, "count must be at most " + std::to_string(max_block_count));
-      b.count = *c;
+      // A number, checked now, or an expression of the platform's `vars`, resolved at
+      // elaboration (platform::resolve_counts).
+      const std::string text = scalar(value, key_path);
       b.count_where = value.where();
+      const bool literal = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
+        return std::isdigit(static_cast<unsigned char>(ch));
+      });
+      if (literal) {
+        auto c = units::parse_uint(text);
+        if (!c) fail(value, key_path, "expected a positive integer, got '" + text + "'");
+        if (*c == 0) fail(value, key_path, "count must be at least 1");
+        if (*c > max_block_count)
+          fail(value, key_path, "count must be at most " + std::to_string(max_block_count));
+        b.count = *c;
+        b.count_text.clear();
+      } else {
+        b.count_text = text;
+      }
     } else if (key == "bind") {
       if (!value.is_sequence()) fail(value, key_path, "expected a list of 'a -> b' bindings");
       std::size_t i = 0;
-      for (const auto& item : value.node) {
+      for (const ynode& item : value.items) {
         std::string k = key_path + "[" + std::to_string(i++) + "]";
-        if (!item.IsScalar()) throw input_error(value.at(item.Mark()), k, "expected a plain value");
-        b.bindings.push_back({item.Scalar(), value.at(item.Mark()), k});
+        if (!item.is_scalar()) throw input_error(item.where(), k, "expected a plain value");
+        b.bindings.push_back({item.scalar(), item.where(), k});
       }
     } else if (value.is_map() && type_entry && type_entry->has_group(key)) {
       for (const auto& g : value.entries) {
@@ -351,6 +361,22 @@ platform_spec load_platform_yaml(const std::string& file) {
         p.description = scalar(e.value, "platform.description");
       else
         fail(e, "platform." + e.key, unknown_key_message(e.key, {"name", "description"}));
+    }
+  }
+
+  if (const ynode::entry* ve = root.find("vars")) {
+    const ynode& n = ve->value;
+    if (!n.is_map()) fail(n, "vars", "expected a mapping of names to integers, e.g. {p: 4}");
+    for (const auto& e : n.entries) {
+      const std::string key = "vars." + e.key;
+      const bool name_ok = !e.key.empty() && !std::isdigit(static_cast<unsigned char>(e.key[0])) &&
+                           std::all_of(e.key.begin(), e.key.end(), [](char ch) {
+                             return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                           });
+      if (!name_ok)
+        fail(e, key, "a variable's name is letters, digits and '_', not starting with a digit");
+      if (e.key == "i") fail(e, key, "'i' is the index of a binding's [*]: choose another name");
+      p.vars.push_back({e.key, entry_value(e, key)});
     }
   }
 

@@ -20,6 +20,11 @@ ynode wrap(const YAML::Node& n, const file_ref& file, const std::string& path) {
   ynode y;
   y.node = n;
   y.file = file;
+  if (n.IsSequence()) {
+    std::size_t i = 0;
+    for (const auto& item : n) y.items.push_back(wrap(item, file, path + "[" + std::to_string(i++) + "]"));
+    return y;
+  }
   if (!n.IsMap()) return y;
   for (auto it = n.begin(); it != n.end(); ++it) {
     const YAML::Node key = it->first;  // it-> yields a temporary: keep copies (ASan)
@@ -35,21 +40,47 @@ ynode wrap(const YAML::Node& n, const file_ref& file, const std::string& path) {
   return y;
 }
 
-// `over` onto `into`: mappings key by key, anything else replaces.
+// A `key+` entry of a mapping whose base has no list `key`: the list `key` itself.
+void settle_appends(ynode& n) {
+  for (auto& e : n.entries) {
+    if (e.key.size() > 1 && e.key.back() == '+') e.key.pop_back();
+    if (e.value.is_map()) settle_appends(e.value);
+  }
+}
+
+// `over` onto `into`: mappings key by key, `key+` lists appended, anything else replaces.
 void merge(ynode& into, const ynode& over) {
   if (!into.is_map() || !over.is_map()) {
     into = over;
+    settle_appends(into);
     return;
   }
   for (const auto& e : over.entries) {
+    const bool append = e.key.size() > 1 && e.key.back() == '+';
+    const std::string key = append ? e.key.substr(0, e.key.size() - 1) : e.key;
     auto same = std::find_if(into.entries.begin(), into.entries.end(),
-                             [&](const ynode::entry& d) { return d.key == e.key; });
+                             [&](const ynode::entry& d) { return d.key == key; });
+    if (append && same != into.entries.end() && same->value.is_sequence() &&
+        e.value.is_sequence()) {
+      // The merged list: a sequence node of the items' text, each item keeping its file.
+      YAML::Node joined(YAML::NodeType::Sequence);
+      for (const ynode& item : same->value.items) joined.push_back(item.node);
+      for (const ynode& item : e.value.items) joined.push_back(item.node);
+      same->value.node = joined;
+      same->value.items.insert(same->value.items.end(), e.value.items.begin(),
+                               e.value.items.end());
+      continue;
+    }
     if (same == into.entries.end()) {
       into.entries.push_back(e);
+      into.entries.back().key = key;
+      settle_appends(into.entries.back().value);
     } else if (same->value.is_map() && e.value.is_map()) {
       merge(same->value, e.value);
     } else {
       *same = e;
+      same->key = key;
+      settle_appends(same->value);
     }
   }
 }
@@ -79,6 +110,7 @@ ynode load_chain(const std::string& path, std::vector<std::string>& chain) {
   merge(merged, root);
   return merged;
 }
+
 
 }  // namespace
 
@@ -111,8 +143,11 @@ ynode load_yaml_file(const std::string& path, const std::string& what) {
 ynode load_yaml_with_bases(const std::string& path, std::vector<std::string>* chain) {
   std::vector<std::string> files;
   ynode root = load_chain(path, files);
+  settle_appends(root);  // the first file's own `key+` lists
   if (chain) *chain = std::move(files);
   return root;
 }
+
+void merge_yaml(ynode& into, const ynode& over) { merge(into, over); }
 
 }  // namespace gputlm::platforms

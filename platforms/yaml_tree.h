@@ -6,6 +6,9 @@
 // Merge rule (docs/platforms.md, "Variants"): a mapping merges into a mapping key by key,
 // recursively; anything else (a scalar, a list, a mapping over a scalar) replaces what the
 // base had. A key the variant adds comes after the base's keys, in the variant's order.
+// A list under `key+` (`bind+:`) is appended to the base's list under `key` instead of
+// replacing it; with no such list it is the list `key`. Each list item keeps the file it
+// was written in.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -24,6 +27,7 @@ struct ynode {
   YAML::Node node;  // as parsed; for a mapping, read `entries` (they hold the merge)
   std::shared_ptr<const std::string> file;
   std::vector<entry> entries;  // a mapping's keys in order
+  std::vector<ynode> items;    // a sequence's items in order (after merging, from any file)
 
   bool is_map() const { return node.IsMap(); }
   bool is_scalar() const { return node.IsScalar(); }
@@ -57,5 +61,9 @@ ynode load_yaml_file(const std::string& path, const std::string& what);
 // files read, the given one first. A missing base or a cycle is an input_error at the
 // `base:` that names it.
 ynode load_yaml_with_bases(const std::string& path, std::vector<std::string>* chain = nullptr);
+
+// Merges `over` onto `into` by the rule above (an overlay: a mechanism's blocks and
+// bindings added to a platform).
+void merge_yaml(ynode& into, const ynode& over);
 
 }  // namespace gputlm::platforms

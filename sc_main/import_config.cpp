@@ -179,12 +179,12 @@ std::vector<const char*> with_cache_keys(std::vector<const char*> head,
 }
 
 const block_layout k_kmu{
-    "gpu.kmu", "kmu", nullptr, {"smxs", "hw_queues", "kernel_launch_latency", "dispatch_latency"}};
+    "gpu.kmu", "kmu", nullptr, {"hw_queues", "kernel_launch_latency", "dispatch_latency"}};
 const block_layout k_kd{"gpu.kd", "kernel_distributor", nullptr, {"entries"}};
-const block_layout k_tbs{"gpu.tb_scheduler",
+const block_layout k_tbs{"gpu.smx_scheduler",
                          "smx_scheduler",
                          nullptr,
-                         {"smxs", "tb_launch_latency", "concurrent_kernels_per_smx"}};
+                         {"tb_launch_latency", "concurrent_kernels_per_smx"}};
 const block_layout k_smx{"gpu.smx",
                          "smx",
                          nullptr,
@@ -235,14 +235,14 @@ const block_layout k_l1{
     with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
                          "bypass_global_loads", "flush_at_kernel_end", "dirty_line_cap"})};
 const block_layout k_iu{
-    "gpu.smx.iu", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
+    "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
 const block_layout k_icnt{"gpu.icnt",
                           "crossbar",
                           "icnt",
-                          {"smx_ports", "mem_ports", "flit_size", "input_buffer", "output_buffer",
+                          {"flit_size", "input_buffer", "output_buffer",
                            "ejection_buffer", "arbiter", "internal_speedup", "latency",
                            "partition_indexing", "mem_channels", "address_map"}};
-const block_layout k_l2_iu{"gpu.l2_iu",
+const block_layout k_l2_iu{"gpu.l2_ni",
                            "network_interface",
                            nullptr,
                            {"count", "request_buffer", "response_buffer", "latency"}};
@@ -254,7 +254,6 @@ const block_layout k_dram{"gpu.dram",
                           "dram_channel",
                           "dram",
                           {"count",
-                           "sub_partitions",
                            "channels",
                            "chips",
                            "bus_width",
@@ -306,8 +305,8 @@ const default_difference k_default_differences[] = {
     {"-gpgpu_cache:dl1", "none (no L1)", "gpu.smx.l1 16KiB = 32 sets x 4 ways x 128B"},
     {"-gpgpu_flush_l1_cache", "0", "gpu.smx.l1.flush_at_kernel_end true"},
     {"-gpgpu_n_cluster_ejection_buffer_size", "8",
-     "gpu.smx.iu.response_buffer 32, gpu.icnt.ejection_buffer 32"},
-    {"-gpgpu_concurrent_kernel_sm", "0", "gpu.tb_scheduler.concurrent_kernels_per_smx true"},
+     "gpu.smx.ni.response_buffer 32, gpu.icnt.ejection_buffer 32"},
+    {"-gpgpu_concurrent_kernel_sm", "0", "gpu.smx_scheduler.concurrent_kernels_per_smx true"},
     {"-gpgpu_l2_rop_latency", "85", "gpu.l2.rop_latency 120cycles"},
     {"-dram_latency", "30", "gpu.l2.dram_latency 100cycles"},
     {"-gpgpu_frfcfs_dram_sched_queue_size", "0 (unlimited)", "gpu.dram.queue_depth 16"},
@@ -482,14 +481,9 @@ class importer {
                      : "(not set: GPGPU-Sim default 3)");
     if (per_cluster) use(*per_cluster);
     put("gpu.smx.count", std::to_string(m_sms), sm_comment, sm_source);
-    put("gpu.tb_scheduler.smxs", std::to_string(m_sms),
-        "= smx.count = " + sm_comment + " (one TBCR socket per SM)", sm_source);
-    put("gpu.kmu.smxs", std::to_string(m_sms),
-        "= smx.count = " + sm_comment + " (one launch path per SM)", sm_source);
-    put("gpu.icnt.smx_ports", std::to_string(m_sms),
-        "= smx.count = " + sm_comment + ": one port per SM" +
-            (cpc > 1 ? " (GPGPU-Sim: one per cluster, " + std::to_string(nc) + ")" : std::string()),
-        sm_source);
+    // (The scheduler's TBCR sockets, the KMU's launch paths and the crossbar's SM ports are
+    // one per SM, sized by the bindings; GPGPU-Sim's crossbar has one port per cluster.)
+    (void)nc;
 
     const option_entry* mem = get("-gpgpu_n_mem");
     const option_entry* subs = get("-gpgpu_n_sub_partition_per_mchannel");
@@ -503,13 +497,11 @@ class importer {
     put("gpu.dram.count", std::to_string(m_channels), mem_text, mem);
     put("gpu.dram.channels", std::to_string(m_channels),
         "= count = " + mem_text + " (strips the channel bits)", mem);
-    put("gpu.dram.sub_partitions", std::to_string(m_subs), subs_text, subs);
     const option_entry* bank_source = mem ? mem : subs;
     if (subs) use(*subs);
     const std::string bank_comment = mem_text + " x " + subs_text + " sub-partitions";
     put("gpu.l2.count", banks, bank_comment, bank_source);
-    put("gpu.l2_iu.count", banks, "one per L2 bank: " + bank_comment, bank_source);
-    put("gpu.icnt.mem_ports", banks, "one per L2 bank: " + bank_comment, bank_source);
+    put("gpu.l2_ni.count", banks, "one per L2 bank: " + bank_comment, bank_source);
     put("gpu.icnt.mem_channels", std::to_string(m_channels), "= dram.count = " + mem_text, mem);
   }
 
@@ -544,9 +536,9 @@ class importer {
     if (auto* o = get("-gpgpu_max_concurrent_kernel"))
       set("gpu.kd.entries", std::to_string(number(*o)), *o);
     if (auto* o = get("-gpgpu_TB_launch_latency"))
-      set("gpu.tb_scheduler.tb_launch_latency", cyc(number(*o)), *o);
+      set("gpu.smx_scheduler.tb_launch_latency", cyc(number(*o)), *o);
     if (auto* o = get("-gpgpu_concurrent_kernel_sm"))
-      set("gpu.tb_scheduler.concurrent_kernels_per_smx", bool_text(flag(*o)), *o);
+      set("gpu.smx_scheduler.concurrent_kernels_per_smx", bool_text(flag(*o)), *o);
   }
 
   void map_core() {
@@ -1142,7 +1134,7 @@ class importer {
     if (auto* o = get("-icnt_flit_size")) set(x + "flit_size", size_text(number(*o)), *o);
     if (auto* o = get("-gpgpu_n_cluster_ejection_buffer_size")) {
       set(x + "ejection_buffer", std::to_string(number(*o)), *o);
-      set("gpu.smx.iu.response_buffer", std::to_string(number(*o)), *o);
+      set("gpu.smx.ni.response_buffer", std::to_string(number(*o)), *o);
     }
     if (auto* o = get("-gpgpu_memory_partition_indexing")) {
       const char* names[] = {"linear", "xor", "ipoly", nullptr, "random", nullptr};
@@ -1292,7 +1284,7 @@ class importer {
     emit_block(os, k_l1, 6);
     os << "\n";
     emit_block(os, k_iu, 6);
-    os << "\n    bind:\n      - ldst -> l1.core\n      - l1.icnt -> iu.in\n\n";
+    os << "\n    bind:\n      - ldst -> l1.core\n      - l1.icnt -> ni.in\n\n";
     emit_block(os, k_icnt, 4);
     os << "\n";
     emit_block(os, k_l2_iu, 4);
@@ -1303,13 +1295,13 @@ class importer {
     const std::string s = std::to_string(m_subs);
     os << "\n  bind:\n"
        << "    - kmu.kd -> kd.kmu\n"
-       << "    - tb_scheduler.kd -> kd.scheduler\n"
-       << "    - kd.doorbell -> tb_scheduler.doorbell\n"
-       << "    - tb_scheduler.smx[*] -> smx[i].tbcr\n"
+       << "    - smx_scheduler.kd -> kd.scheduler\n"
+       << "    - kd.doorbell -> smx_scheduler.doorbell\n"
+       << "    - smx_scheduler.smx[i] -> smx[*].tbcr\n"
        << "    - smx[*].launch -> kmu.smx[i]\n"
-       << "    - smx[*].iu.out -> icnt.smx[i]\n"
-       << "    - icnt.mem[*] -> l2_iu[i].in\n"
-       << "    - l2_iu[*].out -> l2[i].icnt\n"
+       << "    - smx[*].ni.out -> icnt.smx[i]\n"
+       << "    - icnt.mem[i] -> l2_ni[*].in\n"
+       << "    - l2_ni[*].out -> l2[i].icnt\n"
        << "    - l2[*].dram -> dram[i/" << s << "].l2[i%" << s << "]   # " << s
        << " sub-partitions per channel\n";
     return os.str();

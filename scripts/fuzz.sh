@@ -42,7 +42,7 @@ for f in yaml/*.yaml yaml/variants/*.yaml; do
     >"$corpus/yaml/$(echo "$f" | tr '/' '_')"
 done
 for s in 'smx[3].l1.hit_latency=7cycles' 'smx.count=16' 'clocks.core.frequency=800MHz' \
-  'tb_scheduler.policy=rb_ts' 'power.policy={type: idle_timeout, after: 1000cycles}' \
+  'smx_scheduler.policy=rb_ts' 'power.policy={type: idle_timeout, after: 1000cycles}' \
   'gpu.bind=[a -> b[i/2]]'; do
   printf '\x01%s' "$s" >"$corpus/yaml/set_$(echo "$s" | md5sum | cut -c1-8)"
 done

@@ -2,7 +2,7 @@
 # Every bundled sample on the given platforms (default the TITAN V and the GTX480) with
 # each RTL block in place of its C++ model (docs/rtl.md): every L1's MSHR table
 # (smx.l1.mshr.implementation=rtl) and the TB dispatch unit
-# (tb_scheduler.dispatch.implementation=rtl): whether the statistics are byte-identical to
+# (smx_scheduler.dispatch.implementation=rtl): whether the statistics are byte-identical to
 # the C++ run's (the trace path and host figures aside), and the replay speed of each (KIPS,
 # from the statistics). Not a unit test. Usage:
 #   bench/rtl/compare.sh [BUILD] [PLATFORM...]      (default build/; volta fermi)
@@ -34,7 +34,7 @@ for p in "${platforms[@]}"; do
     "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --stats "$work/c.json" >/dev/null
     "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx.l1.mshr.implementation=rtl \
       --stats "$work/m.json" >/dev/null
-    "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set tb_scheduler.dispatch.implementation=rtl \
+    "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx_scheduler.dispatch.implementation=rtl \
       --stats "$work/t.json" >/dev/null
     m=$(same "$work/c.json" "$work/m.json")
     t=$(same "$work/c.json" "$work/t.json")

@@ -1,6 +1,10 @@
 #include "models/common/component.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 
 #include "models/power/power_model.h"
 
@@ -20,7 +24,35 @@ component::component(const sc_core::sc_module_name& name, const block_context& c
       m_clock(ctx.clock),
       m_stats(ctx.stats),
       m_work(ctx.work),
-      m_power(ctx.power) {}
+      m_power(ctx.power),
+      m_arrays(ctx.arrays) {}
+
+std::uint64_t component::bound_count(const std::string& name) const {
+  if (!m_arrays) return 0;
+  auto it = m_arrays->find(name);
+  return it == m_arrays->end() ? 0 : it->second;
+}
+
+std::uint64_t component::bound_array(const std::string& name, std::uint64_t min,
+                                     std::uint64_t max) const {
+  const std::uint64_t n = bound_count(name);
+  if (n < min)
+    throw input_error(m_config.where(), m_config.path() + "." + name,
+                      "no binding names " + name + "[0]: a block of type '" + type() +
+                          "' needs at least " + std::to_string(min) + " (bind them by path)");
+  if (n > max)
+    throw input_error(m_config.where(), m_config.path() + "." + name,
+                      "the bindings name " + name + "[0] to " + name + "[" +
+                          std::to_string(n - 1) + "]: at most " + std::to_string(max));
+  return n;
+}
+
+std::string interface_name(const std::type_info& t) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(t.name(), nullptr, nullptr, &status),
+                                           std::free);
+  return status == 0 && d ? std::string(d.get()) : std::string(t.name());
+}
 
 component::~component() = default;
 

@@ -7,15 +7,19 @@
 // clock().delay_cycles(n) on its own domain, whose period may change at run time.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <typeindex>
 #include <vector>
 
 #include "models/common/block_config.h"
 #include "models/common/clock_domain.h"
 #include "models/common/param.h"
+#include "models/common/ports.h"
 #include "models/common/stats.h"
 #include "models/common/vcd_writer.h"
 
@@ -39,6 +43,9 @@ struct block_context {
   stats_registry& stats;
   control::workload_ref& work;       // the trace being replayed (set before the run starts)
   pm::power_model* power = nullptr;  // the platform's power table and gating policy
+  // How many elements of each of its socket and port arrays the platform's bindings use
+  // ("smx" -> 15 for smx[0] .. smx[14]); none: nothing binds an array.
+  const std::map<std::string, std::uint64_t>* arrays = nullptr;
 };
 
 class component : public sc_core::sc_module {
@@ -47,6 +54,22 @@ class component : public sc_core::sc_module {
     std::string name;  // as bound by path: "icnt", "mem[3]"
     initiator_socket_base* initiator = nullptr;
     target_socket_base* target = nullptr;
+  };
+  // A typed port (ports.h): the interface it calls, and how to bind it to a provider.
+  struct port_ref {
+    std::string name;
+    std::type_index iface;
+    std::string iface_name;  // for messages
+    std::function<void(sc_core::sc_interface&)> bind;
+    bool multiple;  // may be bound more than once (observers)
+    bool optional;  // may stay unbound
+  };
+  // A typed export: the interface it provides.
+  struct export_ref {
+    std::string name;
+    std::type_index iface;
+    std::string iface_name;
+    sc_core::sc_interface* impl;
   };
 
   component(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -61,6 +84,14 @@ class component : public sc_core::sc_module {
 
   const std::vector<param_base*>& params() const { return m_params; }
   const std::vector<socket_ref>& sockets() const { return m_sockets; }
+  const std::vector<port_ref>& ports() const { return m_ports; }
+  const std::vector<export_ref>& exports() const { return m_exports; }
+  // How many elements of the socket or port array `name` the platform's bindings use (0:
+  // none), for a block that sizes the array by its bindings.
+  std::uint64_t bound_count(const std::string& name) const;
+  // The same, for the array a block makes now: at least `min` and at most `max` elements,
+  // else an input_error at the block naming the array.
+  std::uint64_t bound_array(const std::string& name, std::uint64_t min, std::uint64_t max) const;
 
   // Checks relations between parameters (cache geometry, counts); throws input_error.
   virtual void validate() {}
@@ -121,6 +152,20 @@ class component : public sc_core::sc_module {
  protected:
   void declare_socket(const std::string& name, initiator_socket_base& s);
   void declare_socket(const std::string& name, target_socket_base& s);
+  // A typed port (optional_port, required_port, observers) the platform binds by `name`.
+  template <class Port>
+  void declare_port(const std::string& name, Port& p) {
+    using IF = typename Port::interface_type;
+    m_ports.push_back({name, std::type_index(typeid(IF)), interface_name(typeid(IF)),
+                       [&p](sc_core::sc_interface& i) { p.connect(dynamic_cast<IF&>(i)); },
+                       Port::multiple, Port::optional});
+  }
+  // A typed export, already bound to what implements IF.
+  template <class IF>
+  void declare_export(const std::string& name, sc_core::sc_export<IF>& e) {
+    m_exports.push_back(
+        {name, std::type_index(typeid(IF)), interface_name(typeid(IF)), e.get_interface()});
+  }
 
  private:
   friend class param_base;
@@ -137,6 +182,9 @@ class component : public sc_core::sc_module {
   std::vector<pm::power_component*> m_power_components;                  // with statistics
   std::vector<param_base*> m_params;
   std::vector<socket_ref> m_sockets;
+  std::vector<port_ref> m_ports;
+  std::vector<export_ref> m_exports;
+  const std::map<std::string, std::uint64_t>* m_arrays;
 };
 
 }  // namespace gputlm

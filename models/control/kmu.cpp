@@ -15,8 +15,9 @@ static_assert(sizeof(reg_words<kde_layout::words>) <= payload_pool::max_bytes,
 kmu::kmu(const sc_core::sc_module_name& name, const block_context& ctx) : component(name, ctx) {
   declare_socket("kd", kd);
   kd.register_nb_transport_bw(this, &kmu::nb_transport_bw);
-  m_smxs.require(*m_smxs <= 4096, "must be at most 4096");
-  for (std::uint64_t i = 0; i < *m_smxs; ++i) {
+  // One launch path per SMX, as many as the platform binds.
+  const std::uint64_t smxs = bound_array("smx", 0, 4096);
+  for (std::uint64_t i = 0; i < smxs; ++i) {
     smx.push_back(std::make_unique<launch_socket>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_fw(this, &kmu::launch_fw, static_cast<int>(i));
     smx.back()->register_b_transport(this, &component::at_only_tagged, static_cast<int>(i));

@@ -81,7 +81,6 @@ class kmu : public component {
       *this, "kernel_launch_latency", {0}, "host launch to first TB eligible"};
   param<cycles> m_dispatch_latency{
       *this, "dispatch_latency", {0}, "KMU to Kernel Distributor dispatch"};
-  param<std::uint64_t> m_smxs{*this, "smxs", 1, "SMXs with a launch path (one socket each)"};
   param<std::uint64_t> m_pending_launch_limit{
       *this, "pending_launch_limit", 2048,
       "device launch pool: kernels launched and not yet dispatched "

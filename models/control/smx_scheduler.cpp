@@ -18,9 +18,9 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   declare_socket("kd", kd);
   declare_socket("doorbell", doorbell);
   doorbell.register_b_transport(this, &smx_scheduler::doorbell_b);
-  // One socket per SMX: bounded before the sockets are made.
-  m_smxs.require(*m_smxs <= 4096, "must be at most 4096");
-  for (std::uint64_t i = 0; i < *m_smxs; ++i) {
+  // One TBCR socket per SMX, as many as the platform binds.
+  const std::uint64_t smxs = bound_array("smx", 1, 4096);
+  for (std::uint64_t i = 0; i < smxs; ++i) {
     smx.push_back(std::make_unique<socket_type>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_bw(this, &smx_scheduler::smx_bw, static_cast<int>(i));
     declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
@@ -34,7 +34,7 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     declare_socket("agt", *agt);
   }
   m_priority_levels.require(*m_priority_levels <= 64, "must be at most 64");
-  m_smx_cluster.require(*m_smx_cluster >= 1 && *m_smx_cluster <= *m_smxs,
+  m_smx_cluster.require(*m_smx_cluster >= 1 && *m_smx_cluster <= smxs,
                         "must be between 1 and the SMX count");
   m_bound_queue_entries.require(*m_bound_queue_entries >= 1 && *m_bound_queue_entries <= 65536,
                                 "must be between 1 and 65536");
@@ -50,7 +50,7 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
                             *m_smx_selection, *m_task_stealing, m_next_tb_latency->value, lp);
   m_paver = dynamic_cast<paver_policy*>(m_policy.get());
   m_laperm = dynamic_cast<laperm_policy*>(m_policy.get());
-  m_smx.resize(*m_smxs);
+  m_smx.resize(smxs);
   SC_METHOD(dispatch);
   sensitive << m_wake;
   dont_initialize();
@@ -117,16 +117,16 @@ std::string smx_scheduler::pending_work() const {
 }
 
 void smx_scheduler::validate() {
-  m_smxs.require(*m_smxs >= 1, "serves at least one SMX");
   m_dispatch_rtl.validate();
   if (m_dispatch_rtl.is_rtl()) {
     const std::string with = " with dispatch.implementation: rtl";
     m_policy_name.require(*m_policy_name == "lrr",
                           "must be lrr" + with + " (the RTL is LRR's dispatch unit)");
     m_dtbl.require(!*m_dtbl, "must be false" + with + " (the RTL dispatches native TBs)");
-    m_smxs.require(*m_smxs <= rtl::tb_dispatch_rtl::rtl_smxs,
-                   "must be at most " + std::to_string(rtl::tb_dispatch_rtl::rtl_smxs) + with +
-                       " (the RTL's storage)");
+    m_dispatch_rtl.implementation().require(
+        smx.size() <= rtl::tb_dispatch_rtl::rtl_smxs,
+        "rtl: " + std::to_string(smx.size()) + " SMXs exceed the RTL's storage of " +
+            std::to_string(rtl::tb_dispatch_rtl::rtl_smxs));
   }
   m_tb_launch_latency.require(m_tb_launch_latency->value <= cycles::max_latency,
                               "must be at most " + units::format_cycles(cycles::max_latency));

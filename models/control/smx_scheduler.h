@@ -120,7 +120,6 @@ class smx_scheduler : public component, private tb_scheduler_view {
   void kernel_done(std::uint32_t kernel);
   core::tb_demand demand_of(const kde_record& e) const;
 
-  param<std::uint64_t> m_smxs{*this, "smxs", 1, "SMXs served (one TBCR socket each)"};
   param<cycles> m_tb_launch_latency{*this, "tb_launch_latency", {0}, "per-TB dispatch latency"};
   param<bool> m_concurrent_kernels_per_smx{*this, "concurrent_kernels_per_smx", true,
                                            "kernels may share an SMX"};

@@ -1,7 +1,7 @@
 // Thread-block scheduling policies of the SMX scheduler (docs/tb-scheduling.md): a policy
 // decides which TB (a kernel entry, and for native TBs which TB id) goes to which SMX,
 // seeing the scheduler's resource table and KDEs through tb_scheduler_view. Chosen by name
-// (`tb_scheduler.policy`):
+// (`smx_scheduler.policy`):
 //   lrr      the baseline: KDEs in FCFS order, TB ids in order, SMXs round robin
 //            (DTBL thesis §2.2; the tb_selection / smx_selection strategies)
 //   bcs      block-CTA scheduling: TBs in pairs (2i, 2i+1) to one SMX, which must have

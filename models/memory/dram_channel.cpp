@@ -14,10 +14,9 @@ constexpr std::uint64_t max_atom = 4096;   // burst_length x bus_width x chips, 
 
 dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
-  // One socket per sub-partition: bounded before the sockets are made.
-  m_sub_partitions.require(*m_sub_partitions <= max_sub_partitions,
-                           "must be at most " + std::to_string(max_sub_partitions));
-  for (std::uint64_t i = 0; i < *m_sub_partitions; ++i) {
+  // One socket per sub-partition, as many as the platform binds.
+  m_sub_partitions = bound_array("l2", 1, max_sub_partitions);
+  for (std::uint64_t i = 0; i < m_sub_partitions; ++i) {
     l2.push_back(std::make_unique<socket_type>(("l2_" + std::to_string(i)).c_str()));
     l2.back()->register_nb_transport_fw(this, &dram_channel::l2_fw, static_cast<int>(i));
     l2.back()->register_b_transport(this, &component::at_only_tagged, static_cast<int>(i));
@@ -32,7 +31,7 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
                               : std::string("dramid@8;") + std::string(64, '0');
   m_decoder = std::make_unique<address_decoder>(
       map, static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_channels)),
-      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_sub_partitions)));
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, m_sub_partitions)));
   m_completions.reserve(4);
 
   add_stat("reads", m_stats_v.reads, "read requests");
@@ -84,7 +83,6 @@ double dram_channel::achieved_bandwidth() const {
 
 void dram_channel::validate() {
   auto power_of_two = [](std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
-  m_sub_partitions.require(*m_sub_partitions >= 1, "must be at least 1");
   m_channels.require(*m_channels >= 1, "must be at least 1");
   m_chips.require(*m_chips >= 1, "must be at least 1");
   m_chips.require(*m_chips <= max_atom, "must be at most " + std::to_string(max_atom));
@@ -100,8 +98,9 @@ void dram_channel::validate() {
                          "at most " +
                              units::format_bytes(max_atom));
   m_data_rate.require(*m_data_rate >= 1, "must be at least 1");
-  m_banks.require(*m_banks >= 1 && *m_banks % *m_sub_partitions == 0,
-                  "must be a positive multiple of sub_partitions");
+  m_banks.require(*m_banks >= 1 && *m_banks % m_sub_partitions == 0,
+                  "must be a positive multiple of the " + std::to_string(m_sub_partitions) +
+                      " sub-partitions served (l2[i])");
   m_banks.require(*m_banks <= max_banks, "at most 64 banks per channel");
   m_bank_groups.require(power_of_two(*m_bank_groups) && *m_banks % *m_bank_groups == 0,
                         "must be a power of two dividing banks");

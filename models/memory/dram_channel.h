@@ -77,8 +77,7 @@ class dram_channel : public component {
   void trace_commands();
   void trace_bus();
 
-  param<std::uint64_t> m_sub_partitions{*this, "sub_partitions", 2,
-                                        "L2 sub-partitions served (one socket each)"};
+  std::uint64_t m_sub_partitions = 0;  // L2 sub-partitions served: as many as bound (l2[i])
   param<std::uint64_t> m_channels{*this, "channels", 1,
                                   "channels in the chip (to strip the channel bits of an address)"};
   param<std::uint64_t> m_chips{*this, "chips", 2, "chips per channel"};

@@ -81,14 +81,15 @@ void mesh::validate() {
   m_mem_buffer.require(*m_mem_buffer <= max_buffer,
                        "must be at most " + std::to_string(max_buffer) + " flits");
   const std::uint64_t n = *m_columns * *m_rows;
-  m_mem_nodes.require(m_mem_nodes->empty() || m_mem_nodes->size() == *m_mem_ports,
+  m_mem_nodes.require(m_mem_nodes->empty() || m_mem_nodes->size() == m_mem_ports,
                       "needs one node per memory port");
-  m_smx_nodes.require(m_smx_nodes->empty() || m_smx_nodes->size() == *m_smx_ports,
+  m_smx_nodes.require(m_smx_nodes->empty() || m_smx_nodes->size() == m_smx_ports,
                       "needs one node per SMX port");
   for (std::uint64_t v : *m_mem_nodes) m_mem_nodes.require(v < n, "node out of range");
   for (std::uint64_t v : *m_smx_nodes) m_smx_nodes.require(v < n, "node out of range");
-  m_smx_ports.require(*m_smx_ports + *m_mem_ports <= n || !m_smx_nodes->empty(),
-                      "more ports than mesh nodes (give smx_nodes to share nodes)");
+  m_columns.require(m_smx_ports + m_mem_ports <= n || !m_smx_nodes->empty(),
+                    "gives fewer mesh nodes than the " + std::to_string(m_smx_ports + m_mem_ports) +
+                        " ports bound (give smx_nodes to share nodes)");
 }
 
 std::uint32_t mesh::routers_between(std::uint32_t a, std::uint32_t b) const {

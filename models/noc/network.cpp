@@ -22,35 +22,35 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   // Checked before the sockets and tables are sized, and before the topologies divide by
   // the flit size in their constructors.
-  m_smx_ports.require(*m_smx_ports <= max_ports, "must be at most " + std::to_string(max_ports));
-  m_mem_ports.require(*m_mem_ports <= max_ports, "must be at most " + std::to_string(max_ports));
+  m_smx_ports = bound_array("smx", 1, max_ports);
+  m_mem_ports = bound_array("mem", 1, max_ports);
   m_flit_size.require(*m_flit_size >= 8, "must hold at least the 8 B packet header");
   m_flit_size.require(*m_flit_size <= max_flit_size,
                       "must be at most " + units::format_bytes(max_flit_size));
-  for (std::uint64_t i = 0; i < *m_smx_ports; ++i) {
+  for (std::uint64_t i = 0; i < m_smx_ports; ++i) {
     smx.push_back(std::make_unique<target_type>(("smx_" + std::to_string(i)).c_str()));
     smx.back()->register_nb_transport_fw(this, &network::smx_fw, static_cast<int>(i));
     smx.back()->register_b_transport(this, &component::at_only_tagged, static_cast<int>(i));
     declare_socket("smx[" + std::to_string(i) + "]", *smx.back());
   }
-  for (std::uint64_t j = 0; j < *m_mem_ports; ++j) {
+  for (std::uint64_t j = 0; j < m_mem_ports; ++j) {
     mem.push_back(std::make_unique<initiator_type>(("mem_" + std::to_string(j)).c_str()));
     mem.back()->register_nb_transport_bw(this, &network::mem_bw, static_cast<int>(j));
     declare_socket("mem[" + std::to_string(j) + "]", *mem.back());
   }
-  m_smx_pending.resize(*m_smx_ports);
-  m_mem_pending.resize(*m_mem_ports);
-  m_to_smx.resize(*m_smx_ports);
-  m_to_mem.resize(*m_mem_ports);
-  m_smx_channel.resize(*m_smx_ports);
-  m_mem_channel.resize(*m_mem_ports);
-  m_eject_smx.resize(*m_smx_ports);
-  m_held_smx.resize(*m_smx_ports);
-  m_eject_mem.resize(*m_mem_ports);
-  m_held_mem.resize(*m_mem_ports);
-  m_retry_smx.resize(*m_smx_ports);
-  m_retry_mem.resize(*m_mem_ports);
-  m_waiter_listed.assign(2 * std::max(*m_smx_ports, *m_mem_ports), 0);
+  m_smx_pending.resize(m_smx_ports);
+  m_mem_pending.resize(m_mem_ports);
+  m_to_smx.resize(m_smx_ports);
+  m_to_mem.resize(m_mem_ports);
+  m_smx_channel.resize(m_smx_ports);
+  m_mem_channel.resize(m_mem_ports);
+  m_eject_smx.resize(m_smx_ports);
+  m_held_smx.resize(m_smx_ports);
+  m_eject_mem.resize(m_mem_ports);
+  m_held_mem.resize(m_mem_ports);
+  m_retry_smx.resize(m_smx_ports);
+  m_retry_mem.resize(m_mem_ports);
+  m_waiter_listed.assign(2 * std::max(m_smx_ports, m_mem_ports), 0);
   for (std::size_t i = 0; i < smx.size(); ++i) m_smx_channel[i].bind(*smx[i]);
   for (std::size_t j = 0; j < mem.size(); ++j) m_mem_channel[j].bind(*mem[j]);
 
@@ -71,13 +71,12 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
 }
 
 void network::validate() {
-  m_smx_ports.require(*m_smx_ports >= 1, "must be at least 1");
-  m_mem_ports.require(*m_mem_ports >= 1, "must be at least 1");
   m_ejection_buffer.require(*m_ejection_buffer >= 1, "must be at least 1");
   m_ejection_buffer.require(*m_ejection_buffer <= max_buffer,
                             "must be at most " + std::to_string(max_buffer));
-  m_mem_channels.require(*m_mem_channels >= 1 && *m_mem_ports % *m_mem_channels == 0,
-                         "must divide mem_ports");
+  m_mem_channels.require(*m_mem_channels >= 1 && m_mem_ports % *m_mem_channels == 0,
+                         "must divide the " + std::to_string(m_mem_ports) +
+                             " memory ports bound (mem[j])");
   const std::string err = memory::address_decoder::check(*m_address_map);
   m_address_map.require(err.empty(), err);
 }
@@ -91,7 +90,7 @@ void network::finish_topology(std::uint32_t routers) {
                               : std::string("dramid@8;") + std::string(64, '0');
   m_decoder = std::make_unique<memory::address_decoder>(
       map, static_cast<std::uint32_t>(*m_mem_channels),
-      static_cast<std::uint32_t>(*m_mem_ports / std::max<std::uint64_t>(1, *m_mem_channels)),
+      static_cast<std::uint32_t>(m_mem_ports / std::max<std::uint64_t>(1, *m_mem_channels)),
       memory::parse_partition_indexing(*m_partition_indexing));
 }
 

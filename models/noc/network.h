@@ -188,8 +188,8 @@ class network : public component {
   // The topology's route of a packet from its source to its endpoint (sets links/buffers/hops).
   virtual void route(packet& p, std::uint32_t source) const = 0;
   // Called once the ports exist (constructor of the derived class): builds buffers and links.
-  std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(*m_smx_ports); }
-  std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(*m_mem_ports); }
+  std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(m_smx_ports); }
+  std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(m_mem_ports); }
   void set_speedup(double s) { m_speedup_x100 = static_cast<std::uint32_t>(s * 100 + 0.5); }
   // Output arbitration, among the packets at the head of their input's queue (an input is
   // the buffer feeding the link; a head that does not fit the buffer ahead blocks the
@@ -204,8 +204,8 @@ class network : public component {
   // element per router (links' `owner`; a crossbar is one router).
   void finish_topology(std::uint32_t routers = 1);
 
-  param<std::uint64_t> m_smx_ports{*this, "smx_ports", 1, "SMX-side ports"};
-  param<std::uint64_t> m_mem_ports{*this, "mem_ports", 1, "memory sub-partition ports"};
+  // SMX-side ports (smx[i]) and memory sub-partition ports (mem[j]): as many as bound.
+  std::uint64_t m_smx_ports = 0, m_mem_ports = 0;
   param<bytes> m_flit_size{*this, "flit_size", {32}, "flit size"};
   param<std::uint64_t> m_ejection_buffer{*this, "ejection_buffer", 32,
                                          "packets per SMX-side ejection buffer (network interface)"};

@@ -7,16 +7,16 @@ namespace gputlm::spu {
 
 global_sync::global_sync(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
-  // One socket per unit: bounded before the sockets are made.
-  m_units.require(*m_units >= 1 && *m_units <= 4096, "must be between 1 and 4096");
-  for (std::uint64_t i = 0; i < *m_units; ++i) {
+  // One socket per unit, as many as the platform binds.
+  m_units = bound_array("unit", 1, 4096);
+  for (std::uint64_t i = 0; i < m_units; ++i) {
     unit.push_back(std::make_unique<socket_type>(("unit_" + std::to_string(i)).c_str()));
     unit.back()->register_nb_transport_fw(this, &global_sync::arrive, static_cast<int>(i));
     declare_socket("unit[" + std::to_string(i) + "]", *unit.back());
   }
-  m_active = *m_units;
-  m_waiting.assign(*m_units, nullptr);
-  m_since.assign(*m_units, 0);
+  m_active = m_units;
+  m_waiting.assign(m_units, nullptr);
+  m_since.assign(m_units, 0);
   add_stat("barriers", m_barriers, "global barriers completed (each swapped every link)");
   add_stat("wait_cycles", m_wait_cycles, "cycles units waited at the barrier, summed");
 }
@@ -26,7 +26,7 @@ void global_sync::validate() {
                          "must be at most " + units::format_cycles(cycles::max_latency));
 }
 
-void global_sync::set_active(std::size_t n) { m_active = std::min<std::size_t>(n, *m_units); }
+void global_sync::set_active(std::size_t n) { m_active = std::min<std::size_t>(n, m_units); }
 
 tlm::tlm_sync_enum global_sync::arrive(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) {

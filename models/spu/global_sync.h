@@ -41,7 +41,7 @@ class global_sync : public component {
   tlm::tlm_sync_enum arrive(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
 
-  param<std::uint64_t> m_units{*this, "units", 32, "units that may take part (SMs and IUs)"};
+  std::uint64_t m_units = 0;  // units that may take part (SMs and IUs): as many as bound
   param<cycles> m_sync_latency{
       *this, "sync_latency", {0}, "cycles from the last arrival to the release (SPU-Sim: 0)"};
   std::size_t m_active = 0;

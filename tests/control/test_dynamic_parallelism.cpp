@@ -197,7 +197,7 @@ TEST(dynamic_parallelism, a_dtbl_launch_costs_the_longer_of_its_two_paths) {
   EXPECT_EQ(u(g["coalesced_into"]), 0u);
   EXPECT_EQ(u(g["start_cycle"]) - u(g["launch_cycle"]), param_b + param_a);
   // The search is longer: one KDE at 20000 cycles + the AGT's cycle = 20001 > 8152.
-  r = run(k_dtbl, trace, "dtbl_search", "--set tb_scheduler.kde_search_latency=20000cycles");
+  r = run(k_dtbl, trace, "dtbl_search", "--set smx_scheduler.kde_search_latency=20000cycles");
   ASSERT_EQ(r.status, 0) << r.err;
   g = kernel(r, "kernel-2.traceg");
   EXPECT_EQ(u(g["start_cycle"]) - u(g["launch_cycle"]), 20001u);
@@ -248,7 +248,7 @@ TEST(dynamic_parallelism, an_agt_collision_keeps_the_group_in_memory_and_fetches
   EXPECT_EQ(u(agt["misses"]), 1u);
   EXPECT_EQ(u(agt["fetches"]), 1u);
   EXPECT_GT(u(agt["fetch_cycles"]), 0u);
-  EXPECT_EQ(u(r.stats["blocks"]["gpu.tb_scheduler"]["group_record_fetches"]), 1u);
+  EXPECT_EQ(u(r.stats["blocks"]["gpu.smx_scheduler"]["group_record_fetches"]), 1u);
   // The fetched group starts after the first group's TBs, and no sooner than the fetch took.
   const auto& a = kernel(r, "kernel-2.traceg");
   const auto& b = kernel(r, "kernel-3.traceg");
@@ -291,8 +291,8 @@ TEST(dynamic_parallelism, groups_are_scheduled_in_launch_order_behind_their_kern
       previous_last = last;
     }
   }
-  EXPECT_EQ(u(j["blocks"]["gpu.tb_scheduler"]["groups_coalesced"]), 3u);
-  EXPECT_EQ(u(j["blocks"]["gpu.tb_scheduler"]["group_tbs"]), 9u);
+  EXPECT_EQ(u(j["blocks"]["gpu.smx_scheduler"]["groups_coalesced"]), 3u);
+  EXPECT_EQ(u(j["blocks"]["gpu.smx_scheduler"]["group_tbs"]), 9u);
 }
 
 // The KD's 32 entries bind host and device kernels together: with 31 long host kernels and

@@ -34,7 +34,7 @@ TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
     const std::string out = std::string(GPUTLM_TEST_TMP) + "/tbs_" + policy + ".json";
     auto r =
         run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace +
-                        " --set tb_scheduler.policy=" + policy + " --no-wall-clock --stats " + out,
+                        " --set smx_scheduler.policy=" + policy + " --no-wall-clock --stats " + out,
                     std::string("tbs_run_") + policy);
     ASSERT_EQ(r.status, 0) << policy << ": " << r.err;
     const auto j = nlohmann::json::parse(slurp(out));
@@ -45,7 +45,7 @@ TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
       EXPECT_EQ(tbs.size(), k["tbs"].get<std::size_t>()) << policy;
       EXPECT_EQ(*tbs.rbegin() + 1, tbs.size()) << policy;
     }
-    const auto& sched = j["blocks"]["gpu.tb_scheduler"];
+    const auto& sched = j["blocks"]["gpu.smx_scheduler"];
     const bool paver = std::string(policy).find("_ts") != std::string::npos;
     EXPECT_EQ(sched.contains("paver_groups"), paver) << policy;
     if (paver) {
@@ -80,7 +80,7 @@ TEST(tb_scheduling_run, laperm_dispatches_every_child_tb_from_its_queues) {
           std::string(GPUTLM_TEST_TMP) + "/laperm_" + c.trace + policy + ".json";
       auto r =
           run_command(k_bin + " run " + k_src + "/yaml/" + c.platform + " " + k_src +
-                          "/traces/samples/" + c.trace + " --set tb_scheduler.policy=" + policy +
+                          "/traces/samples/" + c.trace + " --set smx_scheduler.policy=" + policy +
                           " --set kmu.pool_order=" + kmu + " --no-wall-clock --stats " + out,
                       "laperm_run");
       ASSERT_EQ(r.status, 0) << what << ": " << r.err;
@@ -94,7 +94,7 @@ TEST(tb_scheduling_run, laperm_dispatches_every_child_tb_from_its_queues) {
       }
       ASSERT_GT(child_tbs, 0) << what;
       EXPECT_EQ(j["blocks"]["gpu.kmu"].contains("pool_scan_cycles"), kmu == "smx_bound") << what;
-      const auto& sched = j["blocks"]["gpu.tb_scheduler"];
+      const auto& sched = j["blocks"]["gpu.smx_scheduler"];
       const double bound = sched["laperm_bound_tbs"].get<double>();
       const double backup = sched["laperm_backup_tbs"].get<double>();
       if (std::string(policy) == "tb_pri") {
@@ -112,9 +112,9 @@ TEST(tb_scheduling_run, laperm_dispatches_every_child_tb_from_its_queues) {
 TEST(tb_scheduling_run, a_bad_policy_is_one_line_and_exit_2) {
   const std::string trace = k_src + "/traces/samples/vectoradd";
   for (const char* set :
-       {"tb_scheduler.policy=paver", "tb_scheduler.next_tb_latency=fast",
-        "tb_scheduler.priority_levels=65", "tb_scheduler.smx_cluster=0",
-        "tb_scheduler.bound_queue_entries=0", "kmu.pool_order=lifo", "kmu.priority_levels=99"}) {
+       {"smx_scheduler.policy=paver", "smx_scheduler.next_tb_latency=fast",
+        "smx_scheduler.priority_levels=65", "smx_scheduler.smx_cluster=0",
+        "smx_scheduler.bound_queue_entries=0", "kmu.pool_order=lifo", "kmu.priority_levels=99"}) {
     auto r = run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace + " --set " + set,
                          "tbs_bad");
     EXPECT_EQ(r.status, 2) << set;
@@ -128,17 +128,17 @@ TEST(tb_scheduling_run, a_bad_policy_is_one_line_and_exit_2) {
 // 15 SMs, thesis §3.4.1) and the task stealer's 6 B; LRR adds nothing.
 TEST(tb_scheduling_run, elaborate_lists_the_added_registers) {
   auto r = run_command(
-      k_bin + " elaborate " + k_src + "/yaml/fermi.yaml --set tb_scheduler.policy=rb_ts",
+      k_bin + " elaborate " + k_src + "/yaml/fermi.yaml --set smx_scheduler.policy=rb_ts",
       "tbs_elab");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(
-      r.out.find("added hardware:\n  gpu.tb_scheduler: PAVER: per SMX next, tail (64 bit) and "
+      r.out.find("added hardware:\n  gpu.smx_scheduler: PAVER: per SMX next, tail (64 bit) and "
                  "nextTB (16 bit) = 18 B x 15 = 270 B; task stealer"),
       std::string::npos)
       << r.out;
   // LaPerm's bound queues on the K20c's 13 SMXs: 128 x 24 B each = 39,936 B; PQ0 768 B.
   r = run_command(
-      k_bin + " elaborate " + k_src + "/yaml/kepler.yaml --set tb_scheduler.policy=adaptive_bind",
+      k_bin + " elaborate " + k_src + "/yaml/kepler.yaml --set smx_scheduler.policy=adaptive_bind",
       "tbs_elab_laperm");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("(39936 B for 13 SMXs); shared PQ0 32 x 24 B = 768 B"), std::string::npos)

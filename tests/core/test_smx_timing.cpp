@@ -128,7 +128,7 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
   return nlohmann::json::parse(gputlm::testing::slurp(stats));
 }
 
-const std::string k_one_smx = "--set smx.count=1 --set tb_scheduler.smxs=1 --set kmu.smxs=1";
+const std::string k_one_smx = "--set smx.count=1";
 
 std::uint64_t kernel_cycles(const nlohmann::json& j) { return j["kernels"][0]["cycles"]; }
 
@@ -475,7 +475,7 @@ TEST(smx_timing, k20_dispatch_example) {
   };
   auto j = run(
       k.write("k20", 100, 1),
-      "--set smx.count=13 --set tb_scheduler.smxs=13 --set kmu.smxs=13 --set smx.max_tbs=3", "k20");
+      "--set smx.count=13 --set smx.max_tbs=3", "k20");
   const auto& log = j["kernels"][0]["tb_log"];
   ASSERT_EQ(log.size(), 100u);
   const std::uint64_t t0 = log[0][2];

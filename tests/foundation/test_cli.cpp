@@ -114,7 +114,7 @@ TEST(cli, dot_file) {
   ASSERT_EQ(r.status, 0) << r.err;
   std::string text = slurp(dot);
   EXPECT_EQ(text.rfind("digraph", 0), 0u);
-  EXPECT_NE(text.find("\"gpu.smx[0].iu\" -> \"gpu.icnt\" [label=\"out -> smx[0]\"]"),
+  EXPECT_NE(text.find("\"gpu.smx[0].ni\" -> \"gpu.icnt\" [label=\"out -> smx[0]\"]"),
             std::string::npos);
 }
 
@@ -162,23 +162,25 @@ TEST(cli, bad_frequency_and_voltage_range) {
 // are bad input naming the expression, never a crash.
 TEST(cli, bad_bind_index_arithmetic) {
   struct bad_case {
-    std::string to, message;
+    std::string index, message;
   };
   const std::vector<bad_case> cases = {
-      {"smx[i].tbcr", ""},  // (the unchanged binding: the base line of the cases)
-      {"smx[99999999999999999999].tbcr", "has a number beyond 64-bit integers"},
-      {"smx[i*9223372036854775807*4].tbcr", "overflows 64-bit integers"},
-      {"smx[(0-9223372036854775807-1)/(0-1)].tbcr", "overflows 64-bit integers"},
-      {"smx[i/(i-i)].tbcr", "divides by zero"},
-      {"smx[i%0].tbcr", "divides by zero"},
-      {"smx[0-1].tbcr", "is negative (-1)"},
+      {"i", ""},  // (the unchanged binding: the base line of the cases)
+      {"99999999999999999999", "has a number beyond 64-bit integers"},
+      {"i*9223372036854775807*4", "overflows 64-bit integers"},
+      {"(0-9223372036854775807-1)/(0-1)", "overflows 64-bit integers"},
+      {"i/(i-i)", "divides by zero"},
+      {"i%0", "divides by zero"},
+      {"0-1", "is negative (-1)"},
+      {"i + nosuch", "'nosuch' is not one of the platform's vars"},
   };
   for (std::size_t n = 1; n < cases.size(); ++n) {
     const std::string tag = "bind_arith_" + std::to_string(n);
     const mutated m =
-        mutate(tag, "tb_scheduler.smx[*] -> smx[i].tbcr", "tb_scheduler.smx[*] -> " + cases[n].to);
+        mutate(tag, "smx_scheduler.smx[i] -> smx[*].tbcr",
+               "smx_scheduler.smx[" + cases[n].index + "] -> smx[*].tbcr");
     auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", tag);
-    EXPECT_EQ(r.status, 2) << cases[n].to << "\n" << r.err;
+    EXPECT_EQ(r.status, 2) << cases[n].index << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find(cases[n].message), std::string::npos) << r.err;
   }
@@ -245,15 +247,23 @@ TEST(cli, bad_cache_lines_too_many) {
 }
 
 TEST(cli, bad_count_zero) {
-  expect_bad(mutate("count0", "count: 6 ", "count: 0 "), "count0", "gpu.dram.count",
-             "count must be at least 1", 0, 12);
+  expect_bad(mutate("count0", "count: channels                #", "count: 0 #"), "count0",
+             "gpu.dram.count", "count must be at least 1", 0, 12);
+  // An expression of vars, and a var changed from the command line.
+  auto r = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set vars.channels=0",
+                       "count0_var");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("gpu.l2_ni.count: count must be at least 1 ('channels * sub_partitions' "
+                       "is 0)"),
+            std::string::npos)
+      << r.err;
 }
 
 // Sizes that had ended in std::bad_alloc, SIGFPE, SIGSEGV, a hang while sockets or tables
 // were built, or a deadlock (a value truncated to 0) are one-line errors, reported before
 // anything is sized by them (each of these returns at once).
 TEST(cli, bad_count_too_many) {
-  expect_bad(mutate("count_big", "count: 15 ", "count: 100000000 "), "count_big", "gpu.smx.count",
+  expect_bad(mutate("count_big", "count: sms ", "count: 100000000 "), "count_big", "gpu.smx.count",
              "count must be at most 1024", 0, 12);
   auto r =
       run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set l2.count=5000", "count_set");
@@ -281,9 +291,15 @@ TEST(cli, bad_dram_banks_too_many) {
   expect_bad(m, "dram_banks", "gpu.dram[0].banks", "at most 64 banks per channel", m.line, 5);
 }
 
+// A DRAM channel serves as many sub-partitions as the bindings give it (l2[i]): at most 16.
 TEST(cli, bad_dram_sub_partitions_too_many) {
-  auto m = mutate("dram_subs", "    sub_partitions: 2 ", "    sub_partitions: 100000 ");
-  expect_bad(m, "dram_subs", "gpu.dram[0].sub_partitions", "must be at most 16", m.line, 5);
+  auto r = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --set vars.sub_partitions=17",
+                       "dram_subs");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("gpu.dram[0].l2: the bindings name l2[0] to l2[16]: at most 16"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(cli, bad_dram_atom_too_large) {
@@ -342,12 +358,11 @@ TEST(cli, bad_l1_banks_too_many) {
 TEST(cli, bad_control_sizes) {
   auto kd = mutate("kd_entries", "    entries: 32", "    entries: 100000000");
   expect_bad(kd, "kd_entries", "gpu.kd.entries", "must be at most 4096", kd.line, 5);
-  auto tb = mutate("tb_smxs", "    smxs: 15                       # one TBCR socket",
-                   "    smxs: 100000000 # one TBCR socket");
-  expect_bad(tb, "tb_smxs", "gpu.tb_scheduler.smxs", "must be at most 4096", tb.line, 5);
-  auto kmu = mutate("kmu_smxs", "    smxs: 15                       # one launch path",
-                    "    smxs: 100000000 # one launch path");
-  expect_bad(kmu, "kmu_smxs", "gpu.kmu.smxs", "must be at most 4096", kmu.line, 5);
+  // The scheduler's TBCR sockets and the KMU's launch paths are one per SMX bound: the
+  // old keys are unknown now.
+  auto tb = mutate("tb_smxs", "    tb_launch_latency: 0cycles", "    smxs: 15");
+  expect_bad(tb, "tb_smxs", "gpu.smx_scheduler.smxs", "unknown key for a block of type", tb.line,
+             5);
   // 2^64 - 1 cycles had overflowed simulated time (the run never ended).
   auto l = mutate("kmu_lat", "    dispatch_latency: 0cycles",
                   "    dispatch_latency: 18446744073709551615cycles");
@@ -371,10 +386,14 @@ TEST(cli, bad_kmu_hw_queues_on_run) {
 }
 
 TEST(cli, bad_icnt_sizes) {
-  auto p = mutate("icnt_ports", "    smx_ports: 15", "    smx_ports: 100000000");
-  expect_bad(p, "icnt_ports", "gpu.icnt.smx_ports", "must be at most 1024", p.line, 5);
-  auto mp = mutate("icnt_mports", "    mem_ports: 12", "    mem_ports: 100000000");
-  expect_bad(mp, "icnt_mports", "gpu.icnt.mem_ports", "must be at most 1024", mp.line, 5);
+  // The crossbar's ports are as many as the bindings name: at most 1024, reported at the
+  // crossbar's declaration.
+  auto p = mutate("icnt_ports", "smx[*].ni.out -> icnt.smx[i]", "smx[*].ni.out -> icnt.smx[i + 2000]");
+  std::string text = slurp(p.path);
+  const std::size_t icnt_line =
+      1 + std::count(text.begin(), text.begin() + text.find("\n  icnt:\n") + 1, '\n');
+  expect_bad(p, "icnt_ports", "gpu.icnt.smx", "the bindings name smx[0] to smx[2014]: at most 1024",
+             icnt_line, 3);
   // A 0-byte flit had divided by zero while the crossbar was built.
   auto f = mutate("icnt_flit", "    flit_size: 40B", "    flit_size: 0B");
   expect_bad(f, "icnt_flit", "gpu.icnt.flit_size", "must hold at least the 8 B packet header",
@@ -397,39 +416,49 @@ TEST(cli, bad_mesh_geometry) {
 }
 
 TEST(cli, bad_socket_bound_twice) {
-  auto m = mutate("twice", "    - icnt.mem[*] -> l2_iu[i].in",
-                  "    - icnt.mem[*] -> l2_iu[i].in\n    - smx[0].iu.out -> icnt.smx[3]");
+  auto m = mutate("twice", "    - icnt.mem[i] -> l2_ni[*].in",
+                  "    - icnt.mem[i] -> l2_ni[*].in\n    - smx[0].ni.out -> icnt.smx[3]");
   auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "twice");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find(":" + std::to_string(m.line + 1) +
                        ":7: gpu.bind[7]: socket "
-                       "'gpu.smx[0].iu.out' is already bound at " +
+                       "'gpu.smx[0].ni.out' is already bound at " +
                        m.path + ":" + std::to_string(m.line - 1) + ":7"),
             std::string::npos)
       << r.err;
 }
 
 TEST(cli, bad_socket_never_bound) {
-  auto m = mutate("never", "    - l2[*].dram -> dram[i/2].l2[i%2]\n", "");
+  // The L2s' DRAM sockets unbound: the first in path order is L2 0's, reported at the L2
+  // block's declaration ("  l2:" in fermi.yaml).
+  auto m = mutate("never", "    - l2[*].dram -> dram[i / sub_partitions].l2[i % sub_partitions]\n",
+                  "");
   auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "never");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
-  // Sockets are checked in path order: the first unbound one is DRAM channel 0's port for
-  // sub-partition 0, reported at the DRAM block's declaration ("  dram:" in fermi.yaml).
   std::string text = slurp(m.path);
   std::size_t dram_line =
       1 + std::count(text.begin(), text.begin() + text.find("\n  dram:\n") + 1, '\n');
+  // The DRAM channels' sockets are sized by their bindings: with none, none exist, and the
+  // channel says so before anything else is checked.
   EXPECT_NE(r.err.find(m.path + ":" + std::to_string(dram_line) +
-                       ":3: gpu.dram[0].l2[0]: target "
-                       "socket is never bound"),
+                       ":3: gpu.dram[0].l2: no binding names l2[0]"),
             std::string::npos)
       << r.err;
 }
 
 TEST(cli, bad_binding_index_out_of_range) {
-  expect_bad(mutate("range", "smx[*].iu.out -> icnt.smx[i]", "smx[*].iu.out -> icnt.smx[i+1]"),
-             "range", "gpu.bind[5]", "no socket 'gpu.icnt.smx[15]'", 0, 7);
+  // A socket array sized by its bindings grows to the highest index named: a gap below it
+  // is a socket never bound.
+  auto m = mutate("range", "smx[*].ni.out -> icnt.smx[i]", "smx[*].ni.out -> icnt.smx[i+1]");
+  std::string text = slurp(m.path);
+  const std::size_t icnt_line =
+      1 + std::count(text.begin(), text.begin() + text.find("\n  icnt:\n") + 1, '\n');
+  expect_bad(m, "range", "gpu.icnt.smx[0]", "target socket is never bound", icnt_line, 3);
+  // A fixed socket array: an index past its end names no socket.
+  expect_bad(mutate("range2", "smx[*].launch -> kmu.smx[i]", "smx[*].launch -> kmu.agg[i]"),
+             "range2", "gpu.bind[4]", "no socket or port 'gpu.kmu.agg[0]'", 0, 7);
 }
 
 TEST(cli, bad_malformed_yaml) {
@@ -555,9 +584,10 @@ TEST(cli, bad_power_policy) {
 TEST(cli, bad_l2_partition_map) {
   // The L2's set index within the sub-partition: a malformed DRAM map is an error at its key.
   expect_bad(
-      mutate("l2_map", "    channels: 6                    # = dram count\n", "    channels: 0\n"),
+      mutate("l2_map", "    channels: ${channels}\n", "    channels: 0\n"),
       "l2_map", "gpu.l2[0].channels", "must be 1..4096", 0, 5);
-  expect_bad(mutate("l2_map_text", "CCSSSSSS\"  # = dram.address_map: set index",
+  expect_bad(mutate("l2_map_text", "\"${address_map}\"  # = dram.address_map: set index",
+                    "\"dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB."
                     "CCSSSSSQ\"  # = dram.address_map: set index"),
              "l2_map_text", "gpu.l2[0].address_map", "", 0, 5);
 }

@@ -139,8 +139,6 @@ const expected_key k_volta[] = {
     {"clocks.l2.frequency", "1200MHz", "-gpgpu_clock_domains"},
     {"clocks.dram.frequency", "850MHz", "-gpgpu_clock_domains"},
     {"gpu.kd.entries", "128", "-gpgpu_max_concurrent_kernel"},
-    {"gpu.tb_scheduler.smxs", "80", "-gpgpu_n_clusters"},
-    {"gpu.kmu.smxs", "80", "-gpgpu_n_clusters"},
     {"gpu.smx.count", "80", "-gpgpu_n_clusters"},
     {"gpu.smx.warp_size", "32", "-gpgpu_shader_core_pipeline"},
     {"gpu.smx.max_threads", "2048", "-gpgpu_shader_core_pipeline"},
@@ -199,9 +197,7 @@ const expected_key k_volta[] = {
     {"gpu.smx.l1.bypass_global_loads", "false", "-gpgpu_gmem_skip_L1D"},
     {"gpu.smx.l1.flush_at_kernel_end", "true", "-gpgpu_flush_l1_cache"},
     {"gpu.smx.l1.dirty_line_cap", "25", "-gpgpu_l1_cache_write_ratio"},
-    {"gpu.smx.iu.response_buffer", "32", "-gpgpu_n_cluster_ejection_buffer_size"},
-    {"gpu.icnt.smx_ports", "80", "-gpgpu_n_clusters"},
-    {"gpu.icnt.mem_ports", "48", "-gpgpu_n_mem"},
+    {"gpu.smx.ni.response_buffer", "32", "-gpgpu_n_cluster_ejection_buffer_size"},
     {"gpu.icnt.flit_size", "40B", "-icnt_flit_size"},
     {"gpu.icnt.input_buffer", "512", "-icnt_in_buffer_limit"},
     {"gpu.icnt.output_buffer", "512", "-icnt_out_buffer_limit"},
@@ -213,7 +209,7 @@ const expected_key k_volta[] = {
     {"gpu.icnt.address_map",
      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
      "-gpgpu_mem_addr_mapping"},
-    {"gpu.l2_iu.count", "48", "-gpgpu_n_mem"},
+    {"gpu.l2_ni.count", "48", "-gpgpu_n_mem"},
     {"gpu.l2.count", "48", "-gpgpu_n_mem"},
     {"gpu.l2.size", "96KiB", "-gpgpu_cache:dl2"},
     {"gpu.l2.sets", "32", "-gpgpu_cache:dl2"},
@@ -234,7 +230,6 @@ const expected_key k_volta[] = {
     {"gpu.l2.l2_to_dram_queue", "64", "-gpgpu_dram_partition_queues"},
     {"gpu.l2.l2_to_icnt_queue", "64", "-gpgpu_dram_partition_queues"},
     {"gpu.dram.count", "24", "-gpgpu_n_mem"},
-    {"gpu.dram.sub_partitions", "2", "-gpgpu_n_sub_partition_per_mchannel"},
     {"gpu.dram.channels", "24", "-gpgpu_n_mem"},
     {"gpu.dram.chips", "1", "-gpgpu_n_mem_per_ctrlr"},
     {"gpu.dram.bus_width", "16B", "-gpgpu_dram_buswidth"},
@@ -303,12 +298,12 @@ TEST(import_config, titanv_structure_matches_volta) {
   const std::pair<const char*, const char*> types[] = {{"gpu", "gpu"},
                                                        {"gpu.kmu", "kmu"},
                                                        {"gpu.kd", "kernel_distributor"},
-                                                       {"gpu.tb_scheduler", "smx_scheduler"},
+                                                       {"gpu.smx_scheduler", "smx_scheduler"},
                                                        {"gpu.smx", "smx"},
                                                        {"gpu.smx.l1", "l1_cache"},
-                                                       {"gpu.smx.iu", "network_interface"},
+                                                       {"gpu.smx.ni", "network_interface"},
                                                        {"gpu.icnt", "crossbar"},
-                                                       {"gpu.l2_iu", "network_interface"},
+                                                       {"gpu.l2_ni", "network_interface"},
                                                        {"gpu.l2", "l2_cache"},
                                                        {"gpu.dram", "dram_channel"}};
   for (const auto& [path, type] : types)
@@ -317,16 +312,16 @@ TEST(import_config, titanv_structure_matches_volta) {
   EXPECT_EQ(text_of(at(root, "gpu.icnt.clock")), "icnt");
   EXPECT_EQ(text_of(at(root, "gpu.l2.clock")), "l2");
   EXPECT_EQ(text_of(at(root, "gpu.dram.clock")), "dram");
-  EXPECT_EQ(text_of(at(root, "gpu.smx.bind")), "[ldst -> l1.core, l1.icnt -> iu.in]");
+  EXPECT_EQ(text_of(at(root, "gpu.smx.bind")), "[ldst -> l1.core, l1.icnt -> ni.in]");
   EXPECT_EQ(text_of(at(root, "gpu.bind")),
-            "[kmu.kd -> kd.kmu, tb_scheduler.kd -> kd.scheduler, kd.doorbell -> "
-            "tb_scheduler.doorbell, tb_scheduler.smx[*] -> smx[i].tbcr, smx[*].launch -> "
-            "kmu.smx[i], smx[*].iu.out -> "
-            "icnt.smx[i], icnt.mem[*] -> l2_iu[i].in, l2_iu[*].out -> l2[i].icnt, l2[*].dram -> "
+            "[kmu.kd -> kd.kmu, smx_scheduler.kd -> kd.scheduler, kd.doorbell -> "
+            "smx_scheduler.doorbell, smx_scheduler.smx[i] -> smx[*].tbcr, smx[*].launch -> "
+            "kmu.smx[i], smx[*].ni.out -> "
+            "icnt.smx[i], icnt.mem[i] -> l2_ni[*].in, l2_ni[*].out -> l2[i].icnt, l2[*].dram -> "
             "dram[i/2].l2[i%2]]");
   // Keys the config does not give keep gputlm's defaults: not written.
   for (const char* path : {"gpu.kmu.hw_queues", "gpu.smx.ibuffer_entries", "gpu.icnt.vcs",
-                           "gpu.dram.kind", "gpu.l2.warm_from_memcpy", "gpu.l2_iu.request_buffer"})
+                           "gpu.dram.kind", "gpu.l2.warm_from_memcpy", "gpu.l2_ni.request_buffer"})
     EXPECT_FALSE(at(root, path).IsDefined()) << path;
 }
 
@@ -511,7 +506,6 @@ TEST(import_config, empty_config_gives_a_complete_platform_with_gpgpusim_structu
   EXPECT_TRUE(p.mapped_keys.empty());
   // GPGPU-Sim's defaults: 10 clusters x 3 cores, 8 channels x 1 sub-partition.
   EXPECT_EQ(text_of(at(root, "gpu.smx.count")), "30");
-  EXPECT_EQ(text_of(at(root, "gpu.tb_scheduler.smxs")), "30");
   EXPECT_EQ(text_of(at(root, "gpu.dram.count")), "8");
   EXPECT_EQ(text_of(at(root, "gpu.l2.count")), "8");
   EXPECT_EQ(text_of(at(root, "clocks.core.frequency")), "500MHz");

@@ -47,8 +47,8 @@ nlohmann::json run(const std::string& platform, const std::string& trace, const 
 void expect_same_whatever_the_iu_domain(const std::string& platform, const std::string& trace) {
   const std::string tag = "order_" + platform + "_" + trace;
   const nlohmann::json base = run(platform, trace, "", tag + "_base");
-  const nlohmann::json mem = run(platform, trace, "--set l2_iu.clock=icnt", tag + "_mem");
-  const nlohmann::json core = run(platform, trace, "--set smx.iu.clock=icnt", tag + "_core");
+  const nlohmann::json mem = run(platform, trace, "--set l2_ni.clock=icnt", tag + "_mem");
+  const nlohmann::json core = run(platform, trace, "--set smx.ni.clock=icnt", tag + "_core");
   ASSERT_GT(base.at("total_cycles").get<double>(), 0.0);
   EXPECT_EQ(base.at("total_cycles"), mem.at("total_cycles"));
   EXPECT_EQ(base.at("total_cycles"), core.at("total_cycles"));

@@ -228,11 +228,11 @@ TEST(platform_variants, errors_name_the_file_that_wrote_the_value) {
   EXPECT_EQ(load_error(bad_variant),
             bad_variant + ":4:12: gpu.smx.count: count must be at least 1");
   // A bad value in the base, reached through a variant: the base's line.
-  temp_yaml("v_badbase.yaml", std::string(k_base) + "  zz:\n    type: l2_cache\n    count: x\n");
+  temp_yaml("v_badbase.yaml", std::string(k_base) + "  zz:\n    type: l2_cache\n    count: 0\n");
   auto via = temp_yaml("v_via.yaml", "base: v_badbase.yaml\n");
   EXPECT_EQ(load_error(via),
             std::string(GPUTLM_TEST_TMP) +
-                "/v_badbase.yaml:23:12: gpu.zz.count: expected a positive integer, got 'x'");
+                "/v_badbase.yaml:23:12: gpu.zz.count: count must be at least 1");
   // A missing base, a base that is not a path, an unknown key in the variant.
   auto missing = temp_yaml("v_missing.yaml", "base: nothere.yaml\n");
   EXPECT_EQ(load_error(missing), missing + ":1:7: base: no such platform file '" +

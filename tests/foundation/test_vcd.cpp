@@ -140,6 +140,7 @@ TEST(vcd, dram_open_rows_bytes_and_data_bus_follow_the_commands) {
   using namespace gputlm::test;
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";
   const std::map<std::string, std::string> timing{
       {"tRCD", "10cycles"}, {"CL", "7cycles"},     {"tRP", "9cycles"},      {"tRAS", "20cycles"},
@@ -210,10 +211,10 @@ TEST(vcd, tb_counts_per_kernel_and_kd_entry_follow_the_tb_log) {
   const std::string base = gputlm::testing::gputlm_bin() + " run " + GPUTLM_SOURCE_DIR +
                            "/yaml/volta.yaml " + GPUTLM_SOURCE_DIR +
                            "/traces/samples/histogram --no-wall-clock"
-                           " --set tb_scheduler.tb_launch_latency=0cycles";
+                           " --set smx_scheduler.tb_launch_latency=0cycles";
   auto r =
       gputlm::testing::run_command(base + " --stats " + stats + " --vcd " + vcd +
-                                       " --trace 'kd.kde[0].*' --trace 'tb_scheduler.kernel[0].*'",
+                                       " --trace 'kd.kde[0].*' --trace 'smx_scheduler.kernel[0].*'",
                                    "kde_waves");
   ASSERT_EQ(r.status, 0) << r.err;
   auto r2 = gputlm::testing::run_command(base + " --stats " + plain, "kde_plain");
@@ -241,8 +242,8 @@ TEST(vcd, tb_counts_per_kernel_and_kd_entry_follow_the_tb_log) {
   EXPECT_EQ(v.changes.size(), 5u);  // only KDE 0's and kernel 0's signals were selected
   EXPECT_EQ(v.changes.at("gpu.kd.kde(0).tbs_dispatched"), dispatched);
   EXPECT_EQ(v.changes.at("gpu.kd.kde(0).tbs_finished"), finished);
-  EXPECT_EQ(v.changes.at("gpu.tb_scheduler.kernel(0).tbs_dispatched"), dispatched);
-  EXPECT_EQ(v.changes.at("gpu.tb_scheduler.kernel(0).tbs_finished"), finished);
+  EXPECT_EQ(v.changes.at("gpu.smx_scheduler.kernel(0).tbs_dispatched"), dispatched);
+  EXPECT_EQ(v.changes.at("gpu.smx_scheduler.kernel(0).tbs_finished"), finished);
   // kde[0].kernel: free (all ones) at 0 unless the kernel took the entry at time 0, kernel 0
   // from its allocation (no later than the first dispatch), free again at the last TB's end.
   auto kernel = v.changes.at("gpu.kd.kde(0).kernel");

@@ -19,7 +19,7 @@ struct hierarchy {
   std::vector<std::unique_ptr<memory::l2_cache>> l2;
   std::vector<std::unique_ptr<memory::dram_channel>> dram;
   std::vector<std::unique_ptr<traffic_generator>> tg;
-  std::vector<std::unique_ptr<noc::network_interface>> iu;  // SMX side, then memory side
+  std::vector<std::unique_ptr<noc::network_interface>> ni;  // SMX side, then memory side
 
   // `overrides`: block ("l1", "icnt", "l2", "dram") -> parameter -> value.
   hierarchy(const std::string& file, std::vector<std::vector<tg_request>> scripts,
@@ -29,8 +29,8 @@ struct hierarchy {
     yaml_block yx = read_yaml_block(path, "icnt");
     yaml_block y2 = read_yaml_block(path, "l2");
     yaml_block yd = read_yaml_block(path, "dram");
-    yaml_block yi = read_yaml_block(path, "smx.iu");
-    yaml_block yj = read_yaml_block(path, "l2_iu");
+    yaml_block yi = read_yaml_block(path, "smx.ni");
+    yaml_block yj = read_yaml_block(path, "l2_ni");
     clock_domain& core = env.clock("core", y1.clock_hz);
     clock_domain& icnt = env.clock("icnt", yx.clock_hz);
     clock_domain& l2c = env.clock("l2", y2.clock_hz);
@@ -45,7 +45,10 @@ struct hierarchy {
     apply("l2", y2);
     apply("dram", yd);
     const std::size_t n = scripts.size();
-    yx.values["smx_ports"] = std::to_string(n);
+    yx.values["bound:smx"] = std::to_string(n);
+    yx.values["bound:mem"] = std::to_string(y2.count);
+    const std::size_t subs = static_cast<std::size_t>(y2.count / yd.count);
+    yd.values["bound:l2"] = std::to_string(subs);
     if (yx.type == "mesh") {
       if (!yx.values.count("smx_nodes") || yx.values["smx_nodes"] == "[]")
         yx.values.erase("smx_nodes");
@@ -59,22 +62,21 @@ struct hierarchy {
       tg.push_back(std::make_unique<traffic_generator>(("tg_" + std::to_string(i)).c_str(), core,
                                                        std::move(scripts[i]), std::uint32_t(i)));
       tg.back()->socket.bind(l1.back()->core);
-      iu.push_back(env.make<noc::network_interface>("iu_" + std::to_string(i), core, yi.values,
+      ni.push_back(env.make<noc::network_interface>("ni_" + std::to_string(i), core, yi.values,
                                                  "network_interface"));
-      l1.back()->icnt.bind(iu.back()->in);
-      iu.back()->out.bind(*xbar->smx[i]);
+      l1.back()->icnt.bind(ni.back()->in);
+      ni.back()->out.bind(*xbar->smx[i]);
     }
     for (std::uint64_t c = 0; c < yd.count; ++c)
       dram.push_back(env.make<memory::dram_channel>("dram_" + std::to_string(c), dc, yd.values,
                                                     "dram_channel"));
-    const std::size_t subs = std::stoul(yd.values.at("sub_partitions"));
     for (std::uint64_t j = 0; j < y2.count; ++j) {
       l2.push_back(
           env.make<memory::l2_cache>("l2_" + std::to_string(j), l2c, y2.values, "l2_cache"));
-      iu.push_back(env.make<noc::network_interface>("l2_iu_" + std::to_string(j), l2c, yj.values,
+      ni.push_back(env.make<noc::network_interface>("l2_ni_" + std::to_string(j), l2c, yj.values,
                                                  "network_interface"));
-      xbar->mem[j]->bind(iu.back()->in);
-      iu.back()->out.bind(l2.back()->icnt);
+      xbar->mem[j]->bind(ni.back()->in);
+      ni.back()->out.bind(l2.back()->icnt);
       l2.back()->dram.bind(*dram[j / subs]->l2[j % subs]);
     }
   }
@@ -98,7 +100,7 @@ struct hierarchy {
       if (b->busy()) return true;
     for (auto& b : dram)
       if (b->busy()) return true;
-    for (auto& b : iu)
+    for (auto& b : ni)
       if (b->busy()) return true;
     return xbar->packets_in_flight() != 0;
   }

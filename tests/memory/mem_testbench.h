@@ -21,6 +21,7 @@
 
 #include "models/common/clock_domain.h"
 #include "models/common/component.h"
+#include "models/common/index_expr.h"
 #include "models/common/mem_request.h"
 #include "models/common/units.h"
 #include "models/control/workload.h"
@@ -135,13 +136,24 @@ struct block_env {
   std::unique_ptr<Block> make(const std::string& name, clock_domain& clk,
                               const std::map<std::string, std::string>& values,
                               const std::string& type = "") {
-    block_config& c = config(name, type, values);
-    block_context ctx{c, clk, stats, work, power};
+    // "bound:NAME": the elements of array NAME the platform would bind (component::bound_count).
+    std::map<std::string, std::string> params;
+    auto& bound = arrays[name];
+    for (const auto& [k, v] : values) {
+      if (k.rfind("bound:", 0) == 0)
+        bound[k.substr(6)] = std::stoull(v);
+      else
+        params[k] = v;
+    }
+    block_config& c = config(name, type, params);
+    block_context ctx{c, clk, stats, work, power, &bound};
     auto b = std::make_unique<Block>(name.c_str(), ctx);
     check_unused(*b, c);
     b->validate();
     return b;
   }
+
+  std::map<std::string, std::map<std::string, std::uint64_t>> arrays;  // per block name
 
   static void check_unused(const component& b, const block_config& c) {
     for (const auto& [key, v] : c.values()) {
@@ -159,12 +171,29 @@ struct block_env {
 // and the frequency of its clock; count/type/clock keys are left out.
 struct yaml_block {
   std::map<std::string, std::string> values;
+  std::map<std::string, std::int64_t> vars;  // the file's integer `vars`
   double clock_hz = 0;
   std::uint64_t count = 1;
   std::string type;
 };
 inline yaml_block read_yaml_block(const std::string& file, const std::string& block) {
   YAML::Node root = YAML::LoadFile(file);
+  // The file's `vars` (integers in any order, else text), for counts and `${...}` values.
+  var_values vars;
+  text_vars texts;
+  if (root["vars"]) {
+    std::vector<std::pair<std::string, std::string>> pending;
+    for (auto it = root["vars"].begin(); it != root["vars"].end(); ++it)
+      pending.emplace_back(it->first.as<std::string>(), it->second.as<std::string>());
+    for (std::size_t pass = 0; pass <= pending.size(); ++pass)
+      for (const auto& [k, v] : pending) {
+        std::int64_t x = 0;
+        index_expr e(v, vars);
+        if (e.eval(x)) vars[k] = x;
+      }
+    for (const auto& [k, v] : pending)
+      if (!vars.count(k)) texts[k] = v;
+  }
   YAML::Node b = root["gpu"];
   std::string clk = "core";
   for (std::size_t pos = 0; pos <= block.size();) {
@@ -179,7 +208,10 @@ inline yaml_block read_yaml_block(const std::string& file, const std::string& bl
     if (key == "type") out.type = it->second.as<std::string>();
     if (key == "type" || key == "clock" || key == "bind" || it->second.IsMap()) continue;
     if (key == "count") {
-      out.count = it->second.as<std::uint64_t>();
+      std::int64_t n = 0;
+      index_expr e(it->second.as<std::string>(), vars);
+      if (!e.eval(n)) throw std::invalid_argument("read_yaml_block: count: " + e.why());
+      out.count = static_cast<std::uint64_t>(n);
       continue;
     }
     if (it->second.IsSequence()) {
@@ -188,9 +220,10 @@ inline yaml_block read_yaml_block(const std::string& file, const std::string& bl
         s += (i ? ", " : "") + it->second[i].as<std::string>();
       out.values[key] = s + "]";
     } else if (it->second.IsScalar()) {
-      out.values[key] = it->second.as<std::string>();
+      out.values[key] = substitute_vars(it->second.as<std::string>(), vars, texts);
     }
   }
+  out.vars = vars;
   out.clock_hz = *units::parse_frequency(root["clocks"][clk]["frequency"].as<std::string>());
   return out;
 }

@@ -24,9 +24,10 @@ tg_request read_at(std::uint64_t addr, std::uint64_t not_before, unsigned len = 
 double stream(const std::string& file, std::uint64_t lines) {
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/" + file, "dram");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   clock_domain& clk = env.clock("dram", y.clock_hz);
   const std::uint32_t channels = static_cast<std::uint32_t>(y.count);
-  const std::uint32_t subs = static_cast<std::uint32_t>(std::stoul(y.values.at("sub_partitions")));
+  const std::uint32_t subs = static_cast<std::uint32_t>(y.vars.at("sub_partitions"));
   address_decoder dec(y.values.at("address_map"), channels, subs);
   std::vector<std::vector<tg_request>> scripts(std::size_t(channels) * subs);
   for (std::uint64_t i = 0; i < lines; ++i) {
@@ -69,6 +70,7 @@ double stream(const std::string& file, std::uint64_t lines) {
 TEST(dram_channel, row_hit_read_is_faster_than_row_miss_read_by_tRP_plus_tRCD) {
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";  // one channel: addresses are channel-local
   clock_domain& clk = env.clock("dram", y.clock_hz);
   auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
@@ -93,6 +95,7 @@ TEST(dram_channel, row_hit_read_is_faster_than_row_miss_read_by_tRP_plus_tRCD) {
 TEST(dram_channel, full_queue_withholds_end_req) {
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";
   y.values["queue_depth"] = "2";
   clock_domain& clk = env.clock("dram", y.clock_hz);
@@ -147,6 +150,7 @@ TEST(dram_channel, queueing_latency_counts_the_wait_for_the_first_command) {
   // 3), PRE at max(tRAS 28, 15 + max(burst 2, tRTPL 2)) = 28.
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";
   clock_domain& clk = env.clock("dram", y.clock_hz);
   auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");

@@ -19,7 +19,7 @@ namespace {
 
 const std::string k_platform = std::string(GPUTLM_SOURCE_DIR) + "/yaml/volta.yaml";
 const std::string k_one_smx =
-    " --set smx.count=1 --set tb_scheduler.smxs=1 --set kmu.smxs=1 --set icnt.smx_ports=1";
+    " --set smx.count=1 --set vars.sms=1";
 constexpr std::uint64_t k_base = 0x7f0000000000ull;
 
 // A fully coalesced 4-byte load of the 128 B line at `line` (32 lanes, 4 sectors).

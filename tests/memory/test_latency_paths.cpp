@@ -83,7 +83,7 @@ std::uint64_t same_row(const std::string& file, std::uint64_t addr) {
   const yaml_block x = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/" + file, "icnt");
   const memory::address_decoder dec(
       d.values.at("address_map"), static_cast<std::uint32_t>(d.count),
-      static_cast<std::uint32_t>(std::stoul(d.values.at("sub_partitions"))),
+      static_cast<std::uint32_t>(d.vars.at("sub_partitions")),
       memory::parse_partition_indexing(x.values.at("partition_indexing")));
   const memory::dram_address a = dec.decode(addr);
   for (std::uint64_t k = 1; k < (1u << 20); ++k) {

@@ -45,9 +45,9 @@ void run_on(const std::string& platform_file, const std::string& kernel) {
       EXPECT_FALSE(d->busy()) << c->name();
       dram_reads += d->stats_view().reads.value();
     }
-    if (auto* iu = dynamic_cast<noc::network_interface*>(c)) {
-      EXPECT_FALSE(iu->busy()) << c->name() << " req " << iu->requests_buffered() << " resp "
-                               << iu->responses_buffered();
+    if (auto* ni = dynamic_cast<noc::network_interface*>(c)) {
+      EXPECT_FALSE(ni->busy()) << c->name() << " req " << ni->requests_buffered() << " resp "
+                               << ni->responses_buffered();
     }
     if (auto* n = dynamic_cast<noc::network*>(c)) {
       EXPECT_EQ(n->packets_in_flight(), 0u) << c->name();

@@ -65,8 +65,8 @@ TEST(mesh, unloaded_latency_is_routers_times_router_plus_channel) {
   clock_domain& clk = env.clock("icnt", 700e6);
   // SMX 0 at (0,0), SMX 1 at (3,3); memory port 0 at (7,7), port 1 at (5,0).
   auto m = env.make<noc::mesh>("mesh", clk,
-                               latoa_mesh({{"smx_ports", "2"},
-                                           {"mem_ports", "2"},
+                               latoa_mesh({{"bound:smx", "2"},
+                                           {"bound:mem", "2"},
                                            {"smx_nodes", "[0, 27]"},
                                            {"mem_nodes", "[63, 5]"}}),
                                "mesh");
@@ -104,8 +104,8 @@ TEST(mesh, latency_grows_under_contention) {
   block_env env;
   clock_domain& clk = env.clock("icnt", 700e6);
   auto m = env.make<noc::mesh>("mesh", clk,
-                               latoa_mesh({{"smx_ports", "8"},
-                                           {"mem_ports", "1"},
+                               latoa_mesh({{"bound:smx", "8"},
+                                           {"bound:mem", "1"},
                                            {"mem_channels", "1"},
                                            {"smx_nodes", "[0, 1, 2, 3, 4, 5, 6, 7]"},
                                            {"mem_nodes", "[63]"}}),
@@ -141,7 +141,7 @@ TEST(mesh, latency_grows_under_contention) {
 namespace {
 std::map<std::string, std::string> fermi_xbar(std::map<std::string, std::string> extra) {
   std::map<std::string, std::string> p = {
-      {"smx_ports", "2"},     {"mem_ports", "2"},        {"mem_channels", "1"},
+      {"bound:smx", "2"},     {"bound:mem", "2"},        {"mem_channels", "1"},
       {"flit_size", "40B"},   {"internal_speedup", "2"}, {"latency", "1cycles"},
       {"input_buffer", "64"}, {"output_buffer", "64"},   {"ejection_buffer", "32"}};
   for (auto& [k, v] : extra) p[k] = v;
@@ -228,12 +228,12 @@ TEST(network_interface, full_request_buffer_withholds_end_req) {
   // is held until A is answered at cycle 100 and the memory takes B.
   block_env env;
   clock_domain& clk = env.clock("core", 700e6);
-  auto iu = env.make<noc::network_interface>(
-      "iu", clk, {{"request_buffer", "1"}, {"response_buffer", "1"}}, "network_interface");
+  auto ni = env.make<noc::network_interface>(
+      "ni", clk, {{"request_buffer", "1"}, {"response_buffer", "1"}}, "network_interface");
   traffic_generator tg("tg", clk, {req(0x0), req(0x80), req(0x100), req(0x180)});
   fixed_memory mem("mem", clk, 100, 1);
-  tg.socket.bind(iu->in);
-  iu->out.bind(mem.socket);
+  tg.socket.bind(ni->in);
+  ni->out.bind(mem.socket);
   sc_core::sc_start();
   ASSERT_EQ(tg.completed, 4u);
   EXPECT_EQ(tg.records[0].accepted, 0u);
@@ -241,8 +241,8 @@ TEST(network_interface, full_request_buffer_withholds_end_req) {
   EXPECT_EQ(tg.records[2].accepted, 1u);  // the buffer emptied into the waiting BEGIN_REQ
   EXPECT_EQ(tg.records[3].accepted, 100u);
   EXPECT_EQ(tg.latency(0), 100u);
-  EXPECT_EQ(stat(env.stats, "iu", "request_stalls"), 2);  // C, D
-  EXPECT_FALSE(iu->busy());
+  EXPECT_EQ(stat(env.stats, "ni", "request_stalls"), 2);  // C, D
+  EXPECT_FALSE(ni->busy());
   EXPECT_EQ(tg.pool.in_use(), 0u);
 }
 
@@ -453,8 +453,8 @@ TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
   block_env env;
   clock_domain& clk = env.clock("icnt", 700e6);
   auto m = env.make<noc::mesh>("mesh", clk,
-                               latoa_mesh({{"smx_ports", "4"},
-                                           {"mem_ports", "1"},
+                               latoa_mesh({{"bound:smx", "4"},
+                                           {"bound:mem", "1"},
                                            {"mem_channels", "1"},
                                            {"vcs", "1"},
                                            {"vc_buffer", "5"},

@@ -1,5 +1,5 @@
 // The TB dispatch unit in RTL inside the whole GPU, and the choice of a block's
-// implementation (docs/rtl.md): samples replayed with tb_scheduler.dispatch.implementation=rtl
+// implementation (docs/rtl.md): samples replayed with smx_scheduler.dispatch.implementation=rtl
 // give statistics byte-identical to the C++ scheduler's on the TITAN V and the GTX480 (the
 // RTL's TBCRs are what the SMXs run), and differ with the off-by-one build; the choice
 // written as a YAML parameter group; a missing, changed or broken source, another block's
@@ -33,7 +33,7 @@ std::string stats_of(const std::string& platform, const std::string& sample,
   return slurp(out);
 }
 
-const std::string rtl = " --set tb_scheduler.dispatch.implementation=rtl";
+const std::string rtl = " --set smx_scheduler.dispatch.implementation=rtl";
 
 void same(const std::string& platform, const std::string& sample, const std::string& extra = "",
           const std::string& tag = "") {
@@ -67,7 +67,7 @@ TEST(rtl_platform, gtx480_samples_match_with_the_rtl_dispatch_unit) {
 TEST(rtl_platform, the_off_by_one_dispatch_unit_changes_the_run) {
   const std::string cpp = stats_of("fermi", "vectoradd", "", "obo_cpp");
   const std::string bad = stats_of(
-      "fermi", "vectoradd", rtl + " --set tb_scheduler.dispatch.define=TBD_OFF_BY_ONE", "obo_rtl");
+      "fermi", "vectoradd", rtl + " --set smx_scheduler.dispatch.define=TBD_OFF_BY_ONE", "obo_rtl");
   ASSERT_GT(bad.size(), 1000u);
   EXPECT_FALSE(cpp == bad);
 }
@@ -92,40 +92,40 @@ TEST(rtl_platform, the_choice_is_a_parameter_group_in_yaml) {
   const auto n = run_command(gputlm_bin() + " elaborate " + tmp + "/rtl_group_nested.yaml",
                              "rtl_group_nested");
   EXPECT_EQ(n.status, 2);
-  EXPECT_NE(n.err.find("tb_scheduler.dispatch.sub: a parameter group holds values, not blocks"),
+  EXPECT_NE(n.err.find("smx_scheduler.dispatch.sub: a parameter group holds values, not blocks"),
             std::string::npos)
       << n.err;
 }
 
 TEST(rtl_platform, bad_rtl_choices_are_one_line_errors) {
-  EXPECT_NE(error_of(" --set tb_scheduler.dispatch.implementation=verilog", "rtl_e1")
-                .find("gpu.tb_scheduler.dispatch.implementation: must be cpp or rtl"),
+  EXPECT_NE(error_of(" --set smx_scheduler.dispatch.implementation=verilog", "rtl_e1")
+                .find("gpu.smx_scheduler.dispatch.implementation: must be cpp or rtl"),
             std::string::npos);
-  EXPECT_NE(error_of(rtl + " --set tb_scheduler.dispatch.rtl=rtl/none/none.sv", "rtl_e2")
-                .find("gpu.tb_scheduler.dispatch.rtl: RTL source 'rtl/none/none.sv' not found"),
+  EXPECT_NE(error_of(rtl + " --set smx_scheduler.dispatch.rtl=rtl/none/none.sv", "rtl_e2")
+                .find("gpu.smx_scheduler.dispatch.rtl: RTL source 'rtl/none/none.sv' not found"),
             std::string::npos);
   EXPECT_NE(
-      error_of(rtl + " --set tb_scheduler.dispatch.rtl=rtl/mshr_table/mshr_table.sv", "rtl_e3")
+      error_of(rtl + " --set smx_scheduler.dispatch.rtl=rtl/mshr_table/mshr_table.sv", "rtl_e3")
           .find("is the RTL of mshr_table, not of tb_dispatch"),
       std::string::npos);
-  EXPECT_NE(error_of(rtl + " --set tb_scheduler.dispatch.top=dispatcher", "rtl_e4")
-                .find("gpu.tb_scheduler.dispatch.top: no top module 'dispatcher' built from "
+  EXPECT_NE(error_of(rtl + " --set smx_scheduler.dispatch.top=dispatcher", "rtl_e4")
+                .find("gpu.smx_scheduler.dispatch.top: no top module 'dispatcher' built from "
                       "'rtl/tb_dispatch/tb_dispatch.sv' (built: tb_dispatch)"),
             std::string::npos);
-  EXPECT_NE(error_of(rtl + " --set tb_scheduler.dispatch.define=FAST", "rtl_e5")
+  EXPECT_NE(error_of(rtl + " --set smx_scheduler.dispatch.define=FAST", "rtl_e5")
                 .find("(built: none, TBD_OFF_BY_ONE)"),
             std::string::npos);
-  EXPECT_NE(error_of(rtl + " --set tb_scheduler.policy=bcs", "rtl_e6")
-                .find("gpu.tb_scheduler.policy: must be lrr with dispatch.implementation: rtl"),
+  EXPECT_NE(error_of(rtl + " --set smx_scheduler.policy=bcs", "rtl_e6")
+                .find("gpu.smx_scheduler.policy: must be lrr with dispatch.implementation: rtl"),
             std::string::npos);
-  EXPECT_NE(error_of(rtl + " --set tb_scheduler.dtbl=true", "rtl_e7")
-                .find("gpu.tb_scheduler.dtbl: must be false with dispatch.implementation: rtl"),
+  EXPECT_NE(error_of(rtl + " --set smx_scheduler.dtbl=true", "rtl_e7")
+                .find("gpu.smx_scheduler.dtbl: must be false with dispatch.implementation: rtl"),
             std::string::npos);
   EXPECT_NE(error_of(" --set smx.l1.mshr.implementation=rtl --set smx.l1.mshr.define=X", "rtl_e8")
                 .find("gpu.smx[0].l1.mshr.define: no build of 'rtl/mshr_table/mshr_table.sv'"),
             std::string::npos);
   EXPECT_NE(
-      error_of(" --set tb_scheduler.dispatch.implementaton=rtl", "rtl_e9").find("unknown key"),
+      error_of(" --set smx_scheduler.dispatch.implementaton=rtl", "rtl_e9").find("unknown key"),
       std::string::npos);
 }
 
@@ -133,7 +133,7 @@ TEST(rtl_platform, a_changed_or_broken_source_is_named) {
   const std::string text = slurp(src + "/rtl/tb_dispatch/tb_dispatch.sv");
   write_text(tmp + "/tbd_changed.sv", text + "// a comment\n");
   EXPECT_NE(
-      error_of(rtl + " --set tb_scheduler.dispatch.rtl=" + tmp + "/tbd_changed.sv", "rtl_changed")
+      error_of(rtl + " --set smx_scheduler.dispatch.rtl=" + tmp + "/tbd_changed.sv", "rtl_changed")
           .find("differs from the tb_dispatch RTL built into this binary "
                 "(rtl/tb_dispatch/tb_dispatch.sv): rebuild (make) to co-simulate it"),
       std::string::npos);
@@ -141,7 +141,7 @@ TEST(rtl_platform, a_changed_or_broken_source_is_named) {
   broken.replace(broken.rfind("endmodule"), 9, "endmodul");
   write_text(tmp + "/tbd_broken.sv", broken);
   const std::string e =
-      error_of(rtl + " --set tb_scheduler.dispatch.rtl=" + tmp + "/tbd_broken.sv", "rtl_broken");
+      error_of(rtl + " --set smx_scheduler.dispatch.rtl=" + tmp + "/tbd_broken.sv", "rtl_broken");
   EXPECT_NE(e.find("does not build: %Error: " + tmp + "/tbd_broken.sv:"), std::string::npos) << e;
 }
 
@@ -172,14 +172,14 @@ TEST(rtl_platform, vcd_writes_the_rtl_signals_beside_the_waveform) {
   const auto r = run_command(gputlm_bin() + " run " + src + "/yaml/fermi.yaml " + src +
                                  "/traces/samples/vectoradd --no-tb-log" + rtl +
                                  " --set smx.l1.mshr.implementation=rtl --vcd " + vcd +
-                                 " --trace 'tb_scheduler.*' --trace 'smx[1].l1.*'",
+                                 " --trace 'smx_scheduler.*' --trace 'smx[1].l1.*'",
                              "rtl_wave");
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string dispatch = slurp(tmp + "/rtl_wave.gpu.tb_scheduler.dispatch.vcd");
+  const std::string dispatch = slurp(tmp + "/rtl_wave.gpu.smx_scheduler.dispatch.vcd");
   EXPECT_NE(dispatch.find("$timescale 1fs $end"), std::string::npos);
   EXPECT_NE(dispatch.find("rsp_tbcr"), std::string::npos);
-  const std::string layout = slurp(tmp + "/rtl_wave.gpu.tb_scheduler.dispatch.gtkw");
-  EXPECT_NE(layout.find("-gpu.tb_scheduler.dispatch (RTL)"), std::string::npos);
+  const std::string layout = slurp(tmp + "/rtl_wave.gpu.smx_scheduler.dispatch.gtkw");
+  EXPECT_NE(layout.find("-gpu.smx_scheduler.dispatch (RTL)"), std::string::npos);
   EXPECT_NE(slurp(tmp + "/rtl_wave.gpu.smx[1].l1.mshr.vcd").find("req_line"), std::string::npos);
   // Only the selected blocks' RTL.
   EXPECT_TRUE(slurp(tmp + "/rtl_wave.gpu.smx[0].l1.mshr.vcd").empty());

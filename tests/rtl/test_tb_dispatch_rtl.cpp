@@ -369,7 +369,7 @@ TEST(tb_dispatch_rtl, its_waveform_keeps_the_main_time_base) {
     gputlm::vcd_writer vcd(vcd_path);
     tb_dispatch_rtl u(2, 32, true);
     tb.cycle();
-    u.trace(vcd, "gpu.tb_scheduler.dispatch");
+    u.trace(vcd, "gpu.smx_scheduler.dispatch");
     u.write_caps(0, pack(caps(8, 2048, 65536, 49152)));
     u.write_caps(1, pack(caps(8, 2048, 65536, 49152)));
     u.write_kde(0, pack(kde(1, 3, 32, 8, 0, 0)));
@@ -380,7 +380,7 @@ TEST(tb_dispatch_rtl, its_waveform_keeps_the_main_time_base) {
     }
     vcd.finish();
   });
-  std::ifstream in(std::string(GPUTLM_TEST_TMP) + "/tb_dispatch_rtl.gpu.tb_scheduler.dispatch.vcd");
+  std::ifstream in(std::string(GPUTLM_TEST_TMP) + "/tb_dispatch_rtl.gpu.smx_scheduler.dispatch.vcd");
   ASSERT_TRUE(in.good());
   std::vector<std::uint64_t> times;
   std::string timescale;
@@ -397,8 +397,8 @@ TEST(tb_dispatch_rtl, its_waveform_keeps_the_main_time_base) {
     EXPECT_EQ(std::find(times.begin(), times.end(), t + 4), times.end()) << t;
   }
   std::ifstream gtkw(std::string(GPUTLM_TEST_TMP) +
-                     "/tb_dispatch_rtl.gpu.tb_scheduler.dispatch.gtkw");
+                     "/tb_dispatch_rtl.gpu.smx_scheduler.dispatch.gtkw");
   std::string layout((std::istreambuf_iterator<char>(gtkw)), std::istreambuf_iterator<char>());
-  EXPECT_NE(layout.find("-gpu.tb_scheduler.dispatch (RTL)"), std::string::npos) << layout;
+  EXPECT_NE(layout.find("-gpu.smx_scheduler.dispatch (RTL)"), std::string::npos) << layout;
   EXPECT_NE(layout.find("tb_dispatch.tb_dispatch.rsp_tbcr[255:0]"), std::string::npos) << layout;
 }

@@ -20,7 +20,7 @@ using gputlm::test::sync_unit;
 TEST(global_sync, all_active_units_leave_together_and_every_link_swaps) {
   gputlm::test::block_env env;
   auto& clk = env.clock("core", 700e6);
-  auto sync = env.make<global_sync>("sync", clk, {{"units", "4"}}, "global_sync");
+  auto sync = env.make<global_sync>("sync", clk, {{"bound:unit", "4"}}, "global_sync");
   auto cb0 = env.make<communication_buffer>("cb0", clk, {}, "communication_buffer");
   auto cb1 = env.make<communication_buffer>("cb1", clk, {}, "communication_buffer");
   sync->add_link(*cb0);
