@@ -714,7 +714,7 @@ void platform::bind_endpoints(const binding_spec& b, const std::string& from,
   ps.ref->bind(*es.ref->impl);
   ++ps.bound;
   ps.bound_at = b.where;
-  m_bindings.push_back({from, to});
+  m_port_bindings.push_back({from, to});
 }
 
 std::map<std::string, std::size_t> platform::count_by_type() const {
@@ -733,6 +733,7 @@ void platform::print_hierarchy(std::ostream& os) const {
   os << "blocks by type:\n";
   for (const auto& [type, n] : count_by_type()) os << "  " << type << ": " << n << "\n";
   os << "socket bindings: " << m_bindings.size() << "\n";
+  if (!m_port_bindings.empty()) os << "port bindings: " << m_port_bindings.size() << "\n";
   bool any = false;
   for (const component* c : m_order) {
     const std::string hw = c->added_hardware();
@@ -880,13 +881,15 @@ void platform::write_dot(std::ostream& os) const {
     }
   };
   emit("", 1);
-  for (const auto& b : m_bindings) {
-    std::string fb = b.initiator.substr(0, b.initiator.rfind('.'));
-    std::string tb = b.target.substr(0, b.target.rfind('.'));
-    os << "  \"" << fb << "\" -> \"" << tb << "\" [label=\""
-       << b.initiator.substr(b.initiator.rfind('.') + 1) << " -> "
-       << b.target.substr(b.target.rfind('.') + 1) << "\"];\n";
-  }
+  for (const auto* list : {&m_bindings, &m_port_bindings})
+    for (const auto& b : *list) {
+      std::string fb = b.initiator.substr(0, b.initiator.rfind('.'));
+      std::string tb = b.target.substr(0, b.target.rfind('.'));
+      os << "  \"" << fb << "\" -> \"" << tb << "\" [label=\""
+         << b.initiator.substr(b.initiator.rfind('.') + 1) << " -> "
+         << b.target.substr(b.target.rfind('.') + 1) << "\""
+         << (list == &m_port_bindings ? ", style=dashed" : "") << "];\n";
+    }
   os << "}\n";
 }
 

@@ -107,7 +107,8 @@ class platform {
   text_vars m_text_vars;                                   // and those whose value is text
   // Per instance path: the array sizes its bindings use (component::bound_count).
   std::map<std::string, std::map<std::string, std::uint64_t>> m_arrays;
-  std::vector<binding> m_bindings;
+  std::vector<binding> m_bindings;       // sockets
+  std::vector<binding> m_port_bindings;  // typed ports to exports
   stats_registry m_stats;
   control::workload_ref m_work;
 };

@@ -17,6 +17,7 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     : component(name, ctx) {
   declare_socket("kd", kd);
   declare_socket("doorbell", doorbell);
+  declare_port("policy_source", policy_source);
   doorbell.register_b_transport(this, &smx_scheduler::doorbell_b);
   // One TBCR socket per SMX, as many as the platform binds.
   const std::uint64_t smxs = bound_array("smx", 1, 4096);
@@ -134,13 +135,13 @@ void smx_scheduler::validate() {
 
 // With the RTL dispatch unit: what it needs of the SMXs and the KD, read over the sockets.
 void smx_scheduler::validate_bound() {
+  m_policy_name.require(!policy_source || *m_policy_name == "spu",
+                        "is not spu, but policy_source is bound to a block that places the TBs");
   if (*m_policy_name == "spu") {
-    auto* source = dynamic_cast<tb_policy_source*>(sc_core::sc_find_object(m_runtime->c_str()));
-    m_runtime.require(source != nullptr,
-                      "policy spu needs the path of the block that places the TBs (the SPU's "
-                      "spu_runtime); '" +
-                          *m_runtime + "' is none");
-    m_policy = source->make_tb_policy(smx.size());
+    m_policy_name.require(policy_source.get() != nullptr,
+                          "spu needs the block that places the TBs (the SPU's spu_runtime): "
+                          "bind policy_source to its export policy");
+    m_policy = policy_source->make_tb_policy(smx.size());
   }
   if (!m_dispatch_rtl.is_rtl()) return;
   const auto& impl = m_dispatch_rtl.implementation();

@@ -61,6 +61,8 @@ class smx_scheduler : public component, private tb_scheduler_view {
   std::vector<std::unique_ptr<socket_type>> smx;
   std::unique_ptr<tlm_utils::simple_target_socket<smx_scheduler>> agg;     // with dtbl
   std::unique_ptr<tlm_utils::simple_initiator_socket<smx_scheduler>> agt;  // with dtbl
+  // Policy spu: the block that places the TBs (the SPU's runtime), bound by the platform.
+  optional_port<tb_policy_source> policy_source{"policy_source"};
 
  private:
   struct smx_state {
@@ -139,8 +141,6 @@ class smx_scheduler : public component, private tb_scheduler_view {
       "lrr",
       "TB scheduling policy (docs/tb-scheduling.md)",
       {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri", "smx_bind", "adaptive_bind", "spu"}};
-  param<std::string> m_runtime{*this, "runtime", "",
-                               "policy spu: the block that places the TBs (the SPU's runtime)"};
   param<bool> m_task_stealing{*this, "task_stealing", true,
                               "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)"};
   param<cycles> m_next_tb_latency{

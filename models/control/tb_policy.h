@@ -24,6 +24,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "models/control/control_registers.h"
@@ -110,11 +111,11 @@ class tb_policy {
   }
 };
 
-// A block that supplies the SMX scheduler's policy (`policy: spu`, `runtime: <its path>`):
-// the SPU's runtime, which places CTAs by its plan of passes. Asked once every socket is bound.
-class tb_policy_source {
+// A block that supplies the SMX scheduler's policy (`policy: spu`, the scheduler's port
+// `policy_source` bound to the block's export): the SPU's runtime, which places CTAs by its
+// plan of passes. Asked once every socket is bound.
+class tb_policy_source : public virtual sc_core::sc_interface {
  public:
-  virtual ~tb_policy_source() = default;
   virtual std::unique_ptr<tb_policy> make_tb_policy(std::size_t smxs) = 0;
 };
 

@@ -59,6 +59,9 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_socket("tbcr", tbcr);
   declare_socket("ldst", ldst);
   declare_socket("launch", launch);
+  declare_port("neighbour", neighbour);
+  tb_release.bind(*this);
+  declare_export("tb_release", tb_release);
   launch.register_nb_transport_bw(this, &smx::launch_bw);
   tbcr.register_nb_transport_fw(this, &smx::tbcr_fw);
   tbcr.register_b_transport(this, &smx::tbcr_b);
@@ -513,7 +516,7 @@ void smx::barrier_complete(std::uint32_t slot) {
   if (tb.block_sync == traces::direction::none) return release_barrier(tb);
   if (tb.block_sync_sent) return;
   tb.block_sync_sent = true;
-  m_links->block_sync(tb.block_sync, slot);
+  neighbour->block_sync(tb.block_sync, slot);
 }
 
 void smx::block_sync_released(std::uint32_t slot) {
@@ -526,7 +529,7 @@ void smx::block_sync_released(std::uint32_t slot) {
 
 bool smx::without_neighbour_port(const tb_state& tb, const warp_instruction& in) {
   const bool cb = in.special != traces::special_op::block_sync;
-  if (m_links && m_links->serves(in.dir)) return false;
+  if (neighbour && neighbour->serves(in.dir)) return false;
   control::workload* work_ptr = work().ptr;
   if (work_ptr && !work_ptr->error) {
     const control::kernel_run& k = work_ptr->kernels()[tb.desc.kernel];
@@ -541,7 +544,7 @@ bool smx::without_neighbour_port(const tb_state& tb, const warp_instruction& in)
     work_ptr->error = input_error(
         {k.reader->source(), 0, 0}, op,
         "kernel " + std::to_string(k.id) + " (" + k.name + ") uses " + op + ", which needs " +
-            (m_links ? "a neighbour this SM does not have"
+            (neighbour ? "a neighbour this SM does not have"
                      : "the SPU's communication buffers and block sync; this platform has none "
                        "(run it on yaml/spu.yaml)"));
   }
@@ -560,7 +563,7 @@ void smx::issue_cb(std::uint32_t wi, warp_state& w, const warp_instruction& in, 
   const std::uint64_t rows = (bytes + 127) / 128;
   m_ldst.busy_until(start + std::max<std::uint64_t>(rows, 1));
   const std::uint64_t ready =
-      start + std::max<std::uint64_t>(m_links->cb_access(in.dir, push, bytes), 1);
+      start + std::max<std::uint64_t>(neighbour->cb_access(in.dir, push, bytes), 1);
   if (!push)
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], ready);

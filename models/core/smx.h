@@ -77,7 +77,7 @@ enum class stall_reason : std::uint8_t {
 };
 const char* to_string(stall_reason r);
 
-class smx : public component {
+class smx : public component, public block_sync_release {
  public:
   SC_HAS_PROCESS(smx);
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -94,11 +94,11 @@ class smx : public component {
   std::size_t payloads_in_use() const { return m_pool.in_use(); }
 
   // The SPU: the block joining this SM to its communication buffers and block syncs
-  // (neighbour_port.h), attached by that block at elaboration.
-  void attach(neighbour_port* port) { m_links = port; }
-  neighbour_port* links() const { return m_links; }
-  // The port released TB `slot` from its BAR.BLOCKSYNC (at the current cycle).
-  void block_sync_released(std::uint32_t slot);
+  // (neighbour_port.h), bound to `neighbour`; it releases a TB's BAR.BLOCKSYNC through
+  // `tb_release`.
+  optional_port<neighbour_port> neighbour{"neighbour"};
+  sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
+  void block_sync_released(std::uint32_t slot) override;
   // The id of the SMX (its index in the platform).
   std::uint32_t id() const { return m_id; }
 
@@ -428,7 +428,6 @@ class smx : public component {
   counter m_l1_flushes;
   counter m_device_launches;
   launch_unit m_launch{*this};
-  neighbour_port* m_links = nullptr;
   // Dynamic parallelism (written for traces with device launches).
   counter m_launch_commands, m_api_cycles, m_device_syncs, m_syncs_waited, m_context_bytes;
   counter m_activations;

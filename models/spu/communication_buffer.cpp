@@ -10,6 +10,8 @@ namespace gputlm::spu {
 communication_buffer::communication_buffer(const sc_core::sc_module_name& name,
                                            const block_context& ctx)
     : component(name, ctx) {
+  swap_export.bind(*this);
+  declare_export("swap", swap_export);
   declare_socket("writer", writer);
   declare_socket("reader", reader);
   declare_socket("writer_sync", writer_sync);

@@ -39,7 +39,14 @@
 
 namespace gputlm::spu {
 
-class communication_buffer : public component {
+// A link's buffer pair as the global barrier sees it (its export `swap`).
+class link_swap : public virtual sc_core::sc_interface {
+ public:
+  // The reader's buffer becomes the one just written, the writer's the one just read.
+  virtual void swap() = 0;
+};
+
+class communication_buffer : public component, public link_swap {
  public:
   communication_buffer(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
@@ -52,8 +59,9 @@ class communication_buffer : public component {
   std::string pending_work() const override;
 
   // The link's sync: the reader's buffer becomes the one just written, the writer's the one
-  // just read (emptied).
-  void swap();
+  // just read (emptied). Also the global barrier's, through `swap_export`.
+  void swap() override;
+  sc_core::sc_export<link_swap> swap_export{"swap"};
   std::uint64_t capacity() const { return m_bytes->value; }
   std::uint64_t write_fill() const { return m_fill[m_write]; }
   std::uint64_t read_fill() const { return m_fill[1 - m_write]; }

@@ -1,7 +1,6 @@
 // The SPU's global block sync (global_sync.h).
 #include "models/spu/global_sync.h"
 
-#include "models/spu/communication_buffer.h"
 
 namespace gputlm::spu {
 
@@ -14,6 +13,13 @@ global_sync::global_sync(const sc_core::sc_module_name& name, const block_contex
     unit.back()->register_nb_transport_fw(this, &global_sync::arrive, static_cast<int>(i));
     declare_socket("unit[" + std::to_string(i) + "]", *unit.back());
   }
+  for (std::uint64_t i = 0; i < bound_count("link"); ++i) {
+    const std::string n = "link[" + std::to_string(i) + "]";
+    link.push_back(std::make_unique<required_port<link_swap>>(("link_" + std::to_string(i)).c_str()));
+    declare_port(n, *link.back());
+  }
+  control.bind(*this);
+  declare_export("control", control);
   m_active = m_units;
   m_waiting.assign(m_units, nullptr);
   m_since.assign(m_units, 0);
@@ -42,7 +48,7 @@ tlm::tlm_sync_enum global_sync::arrive(int id, tlm::tlm_generic_payload& gp, tlm
   // The last active unit: every link swaps, everyone goes in the same cycle.
   m_arrived = 0;
   ++m_barriers;
-  for (communication_buffer* cb : m_links) cb->swap();
+  for (const auto& l : link) (*l)->swap();
   const sc_core::sc_time release = clock().delay_cycles(m_sync_latency->value);
   for (std::size_t u = 0; u < m_waiting.size(); ++u) {
     tlm::tlm_generic_payload* w = m_waiting[u];

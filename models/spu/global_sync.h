@@ -5,7 +5,8 @@
 // (targets, non-blocking; one per unit that may take part): an arrival is BEGIN_REQ; the
 // last arrival completes in its own call (TLM_COMPLETED with the delay), the others by
 // BEGIN_RESP on their backward paths. The runtime says how many units are active
-// (set_active) and which links swap (add_link). Statistics: barriers, cycles units waited;
+// (`control`: set_active); the links every barrier swaps are bound to its ports `link[i]`
+// (each link's export `swap`). Statistics: barriers, cycles units waited;
 // a barrier left incomplete names the units still missing in the report of a run that
 // cannot finish.
 #pragma once
@@ -17,11 +18,18 @@
 
 #include "models/common/component.h"
 
+#include "models/spu/communication_buffer.h"
+
 namespace gputlm::spu {
 
-class communication_buffer;
+// What the runtime sets of the barrier (the global sync's export `control`).
+class barrier_control : public virtual sc_core::sc_interface {
+ public:
+  // Units taking part in the next barriers (at most the units bound; all by default).
+  virtual void set_active(std::size_t n) = 0;
+};
 
-class global_sync : public component {
+class global_sync : public component, public barrier_control {
  public:
   using socket_type = tlm_utils::simple_target_socket_tagged<global_sync>;
 
@@ -31,9 +39,10 @@ class global_sync : public component {
 
   std::vector<std::unique_ptr<socket_type>> unit;
 
-  // Units taking part in the next barriers (at most `units`; all by default).
-  void set_active(std::size_t n);
-  void add_link(communication_buffer& cb) { m_links.push_back(&cb); }
+  void set_active(std::size_t n) override;
+  sc_core::sc_export<barrier_control> control{"control"};
+  // The links every barrier swaps (`link[i]`, as many as bound).
+  std::vector<std::unique_ptr<required_port<link_swap>>> link;
   std::uint64_t barriers() const { return m_barriers.value(); }
   std::uint64_t wait_cycles() const { return m_wait_cycles.value(); }
 
@@ -48,7 +57,6 @@ class global_sync : public component {
   std::vector<tlm::tlm_generic_payload*> m_waiting;  // per unit, while it waits
   std::vector<std::uint64_t> m_since;
   std::size_t m_arrived = 0;
-  std::vector<communication_buffer*> m_links;
   counter m_barriers, m_wait_cycles;
 };
 

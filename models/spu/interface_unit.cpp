@@ -4,7 +4,6 @@
 #include "models/memory/sectors.h"
 #include "models/power/power_component.h"
 #include "models/spu/communication_buffer.h"
-#include "models/spu/spu_runtime.h"
 
 namespace gputlm::spu {
 
@@ -23,6 +22,8 @@ const char* purpose_name(interface_unit::purpose p) {
 
 interface_unit::interface_unit(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
+  control.bind(*this);
+  declare_export("control", control);
   declare_socket("mem", mem);
   declare_socket("cb", cb);
   declare_socket("cb_sync", cb_sync);

@@ -32,33 +32,66 @@
 
 namespace gputlm::spu {
 
-class spu_runtime;
+class unit_control;
 
-class interface_unit : public component {
+// What a unit asks of the runtime that programs it (the spill counters and pass registers
+// of Table 4.1); the runtime hands itself over with the program (unit_control::attach).
+class unit_runtime {
  public:
-  // What a face transfer is for (statistics and the off-chip accounting).
-  enum class purpose : std::uint8_t { load, store, spill, restore, count_ };
-  struct op {
-    enum kind : std::uint8_t {
-      read_face,    // rows x row_bytes from addr (stride between rows) into the unit
-      write_face,   // the same, from the unit to memory
-      push,         // bytes into the link's write buffer
-      pop,          // bytes out of the link's read buffer
-      link_sync,    // the link's directional sync
-      global_sync,  // the global barrier
-      wait_spills,  // until spill counter `tag` reaches `count` (a producer pass's faces)
-      spilled,      // spill counter `tag` + 1
-      wait_pass,    // until pass `count` has started (pass by pass)
-      // An SM acting as a unit (implementation sm):
-      select_link,  // read link `count` (0 north, 1 west) through the SM's link port
-      wait_turn,    // until the SM's CTAs of passes before `count` have exited
-      pass_done,    // its work for pass `count` is done (the SM may take a later CTA)
-    } what;
-    purpose why = purpose::load;
-    std::uint64_t addr = 0, stride = 0;
-    std::uint32_t rows = 0, row_bytes = 0;
-    std::uint32_t tag = 0, count = 0;
-  };
+  virtual ~unit_runtime() = default;
+  virtual std::uint64_t spill_count(std::uint32_t tag) const = 0;
+  virtual void add_spill(std::uint32_t tag) = 0;
+  virtual bool pass_started(std::uint32_t pass) const = 0;
+  virtual void unit_finished(unit_control& u) = 0;
+  // An SM acting as a unit: whether its CTAs of the passes before `pass` have exited, and
+  // that its work for `pass` is done.
+  virtual bool sm_turn(const unit_control& u, std::uint32_t pass) const = 0;
+  virtual void unit_pass_done(const unit_control& u, std::uint32_t pass) = 0;
+};
+
+// What a face transfer is for (statistics and the off-chip accounting).
+enum class face_purpose : std::uint8_t { load, store, spill, restore, count_ };
+
+// One step of a unit's program.
+struct unit_op {
+  enum kind : std::uint8_t {
+    read_face,    // rows x row_bytes from addr (stride between rows) into the unit
+    write_face,   // the same, from the unit to memory
+    push,         // bytes into the link's write buffer
+    pop,          // bytes out of the link's read buffer
+    link_sync,    // the link's directional sync
+    global_sync,  // the global barrier
+    wait_spills,  // until spill counter `tag` reaches `count` (a producer pass's faces)
+    spilled,      // spill counter `tag` + 1
+    wait_pass,    // until pass `count` has started (pass by pass)
+    // An SM acting as a unit (implementation sm):
+    select_link,  // read link `count` (0 north, 1 west) through the SM's link port
+    wait_turn,    // until the SM's CTAs of passes before `count` have exited
+    pass_done,    // its work for pass `count` is done (the SM may take a later CTA)
+  } what;
+  face_purpose why = face_purpose::load;
+  std::uint64_t addr = 0, stride = 0;
+  std::uint32_t rows = 0, row_bytes = 0;
+  std::uint32_t tag = 0, count = 0;
+};
+
+// What the runtime asks of a unit (its export `control`).
+class unit_control : public virtual sc_core::sc_interface {
+ public:
+  virtual spu::side border_side() const = 0;
+  virtual std::uint32_t lane() const = 0;
+  // The runtime: its program for the kernel (replacing what is left), and a wake-up when
+  // a spill or pass it may wait for has happened.
+  virtual void attach(unit_runtime& rt, std::uint32_t kernel) = 0;
+  virtual void run_program(std::vector<unit_op> ops) = 0;
+  virtual void poke() = 0;
+  virtual std::uint64_t faces(face_purpose p) const = 0;
+};
+
+class interface_unit : public component, public unit_control {
+ public:
+  using purpose = face_purpose;
+  using op = unit_op;
 
   interface_unit(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
@@ -70,19 +103,18 @@ class interface_unit : public component {
   tlm_utils::simple_initiator_socket_tagged<interface_unit> cb_sync{"cb_sync"};
   tlm_utils::simple_initiator_socket_tagged<interface_unit> global_sync{"global_sync"};
 
-  spu::side border_side() const { return m_side_value; }
-  std::uint32_t lane() const { return m_lane; }
+  sc_core::sc_export<unit_control> control{"control"};
+  spu::side border_side() const override { return m_side_value; }
+  std::uint32_t lane() const override { return m_lane; }
   bool dma() const { return *m_implementation == "dma"; }
-  // The runtime: its program for the kernel (replacing what is left), and a wake-up when
-  // a spill or pass it may wait for has happened.
-  void attach(spu_runtime& rt, std::uint32_t kernel) {
+  void attach(unit_runtime& rt, std::uint32_t kernel) override {
     m_runtime = &rt;
     m_kernel = kernel;
   }
-  void run_program(std::vector<op> ops);
-  void poke();
+  void run_program(std::vector<op> ops) override;
+  void poke() override;
   bool idle() const { return m_pc >= m_ops.size(); }
-  std::uint64_t faces(purpose p) const { return m_faces[std::size_t(p)].value(); }
+  std::uint64_t faces(purpose p) const override { return m_faces[std::size_t(p)].value(); }
   std::uint64_t bytes(purpose p) const { return m_bytes[std::size_t(p)].value(); }
   std::uint64_t sync_wait_cycles() const { return m_sync_wait.value(); }
 
@@ -111,7 +143,7 @@ class interface_unit : public component {
 
   spu::side m_side_value = spu::side::west;
   std::uint32_t m_lane = 0;
-  spu_runtime* m_runtime = nullptr;
+  unit_runtime* m_runtime = nullptr;
   std::uint32_t m_kernel = 0;
   std::vector<op> m_ops;
   std::size_t m_pc = 0;

@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "models/common/input_error.h"
-#include "models/core/smx.h"
 #include "models/spu/communication_buffer.h"
 
 namespace gputlm::spu {
@@ -16,11 +15,9 @@ constexpr const char* k_ops[] = {".NORTH", ".WEST", ".EAST", ".SOUTH", ""};
 
 link_port::link_port(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
-  m_smx = dynamic_cast<core::smx*>(get_parent_object());
-  if (!m_smx)
-    throw input_error(config().where(), this->name(),
-                      "a spu_link_port belongs inside an smx block (its SM's neighbour path)");
-  m_smx->attach(this);
+  core.bind(*this);
+  declare_export("core", core);
+  declare_port("sm", sm);
   for (int i = 0; i < links; ++i) {
     data[i] = std::make_unique<data_socket>(k_names[i]);
     declare_socket(k_names[i], *data[i]);
@@ -44,7 +41,10 @@ link_port::link_port(const sc_core::sc_module_name& name, const block_context& c
 }
 
 void link_port::validate_bound() {
-  for (auto& d : data) communication_buffer::name_end(*d->operator->(), m_smx->name());
+  // Each link names this SM at its end (the SM: the block this path belongs to).
+  const std::string self = name();
+  const std::string sm_name = self.substr(0, self.rfind('.'));
+  for (auto& d : data) communication_buffer::name_end(*d->operator->(), sm_name);
 }
 
 int link_port::index_of(traces::direction d) {
@@ -122,7 +122,7 @@ tlm::tlm_sync_enum link_port::sync_bw(int id, tlm::tlm_generic_payload& gp, tlm:
 void link_port::release(int id, std::uint64_t at) {
   m_wait_cycles += clock().now_cycle() - m_arrival[id].since;
   if (at <= clock().now_cycle()) {
-    m_smx->block_sync_released(m_slot[id]);
+    sm->block_sync_released(m_slot[id]);
     return;
   }
   m_releasing[id] = true;
@@ -138,7 +138,7 @@ void link_port::run() {
     if (!m_releasing[i]) continue;
     if (m_release_at[i] <= now) {
       m_releasing[i] = false;
-      m_smx->block_sync_released(m_slot[i]);
+      sm->block_sync_released(m_slot[i]);
     } else {
       next = std::min(next, m_release_at[i]);
     }

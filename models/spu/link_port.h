@@ -1,8 +1,9 @@
 // An SPU SM's neighbour path (Rajasree thesis §2.2.1, §4.2; SPU-Sim's ld/st .cbh/.cbv and
-// bar.blocksync; seed-004 §2.8 `SmCore`): the block inside an SM that joins it to the
-// communication buffers of its four links and to the block syncs. A child of its smx, which
-// it attaches itself to (core::neighbour_port): the SMX hands it each CB.PUSH / CB.POP (the
-// LDST unit's shared-memory path) and each BAR.BLOCKSYNC its TB reaches with all warps.
+// bar.blocksync): the block beside an SM that joins it to the communication buffers of its
+// four links and to the block syncs. Bound to its SM in the platform (`neighbour -> links.core`,
+// `links.sm -> tb_release`): the SMX hands it each CB.PUSH / CB.POP (the LDST unit's
+// shared-memory path) and each BAR.BLOCKSYNC its TB reaches with all warps, and it releases
+// the TB through the SM's export.
 // Sockets (initiators): `west`, `north` to the reader side of the links the SM consumes
 // from, `east`, `south` to the writer side of those it produces into (b_transport: the
 // buffer's access delay); `west_sync` … `south_sync` to the same links' syncs and
@@ -21,10 +22,6 @@
 #include "models/core/neighbour_port.h"
 #include "models/spu/sync_arrival.h"
 
-namespace gputlm::core {
-class smx;
-}
-
 namespace gputlm::spu {
 
 class link_port : public component, public core::neighbour_port {
@@ -35,6 +32,10 @@ class link_port : public component, public core::neighbour_port {
   static constexpr int links = 4, global = 4;
 
   link_port(const sc_core::sc_module_name& name, const block_context& ctx);
+
+  // The SM's side: its neighbour path (core::neighbour_port, provided) and its TB release.
+  sc_core::sc_export<core::neighbour_port> core{"core"};
+  required_port<core::block_sync_release> sm{"sm"};
 
   std::array<std::unique_ptr<data_socket>, links> data;
   std::array<std::unique_ptr<sync_socket>, links + 1> sync;
@@ -66,7 +67,6 @@ class link_port : public component, public core::neighbour_port {
                              sc_core::sc_time& delay);
   void run();
 
-  core::smx* m_smx = nullptr;
   std::array<sync_arrival, links + 1> m_arrival;
   std::array<std::uint32_t, links + 1> m_slot{};
   std::array<std::uint64_t, links + 1> m_release_at{};

@@ -5,9 +5,6 @@
 
 #include "models/common/input_error.h"
 #include "models/control/workload.h"
-#include "models/core/smx.h"
-#include "models/spu/communication_buffer.h"
-#include "models/spu/global_sync.h"
 
 namespace gputlm::spu {
 
@@ -45,6 +42,27 @@ class spu_policy : public control::tb_policy {
 
 spu_runtime::spu_runtime(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
+  for (std::uint64_t i = 0; i < bound_count("sm"); ++i) {
+    sm.push_back(std::make_unique<required_port<core::neighbour_port>>(
+        ("sm_" + std::to_string(i)).c_str()));
+    declare_port("sm[" + std::to_string(i) + "]", *sm.back());
+  }
+  for (std::size_t side = 0; side < 4; ++side) {
+    const std::string n = side_name(spu::side(side));
+    for (std::uint64_t i = 0; i < bound_count(n); ++i) {
+      units[side].push_back(std::make_unique<required_port<unit_control>>(
+          (n + "_" + std::to_string(i)).c_str()));
+      declare_port(n + "[" + std::to_string(i) + "]", *units[side].back());
+    }
+  }
+  for (std::uint64_t i = 0; i < bound_count("viu"); ++i) {
+    viu.push_back(
+        std::make_unique<required_port<unit_control>>(("viu_" + std::to_string(i)).c_str()));
+    declare_port("viu[" + std::to_string(i) + "]", *viu.back());
+  }
+  declare_port("sync", sync);
+  policy.bind(*this);
+  declare_export("policy", policy);
   add_stat("kernels", m_kernels, "stencil kernels run in passes");
   add_stat("passes", m_passes, "passes begun (their first CTA placed)");
   add_stat("ctas", m_ctas, "CTAs placed on their SM");
@@ -62,8 +80,8 @@ spu_runtime::spu_runtime(const sc_core::sc_module_name& name, const block_contex
         [this, why] {
           std::uint64_t n = 0;
           for (const auto& side : m_ius)
-            for (const interface_unit* u : side) n += u->faces(why);
-          for (const interface_unit* u : m_vius) n += u->faces(why);
+            for (const unit_control* u : side) n += u->faces(why);
+          for (const unit_control* u : m_vius) n += u->faces(why);
           return double(n);
         },
         std::string("faces the interface units (and the SMs acting as units) moved to ") +
@@ -75,50 +93,29 @@ void spu_runtime::validate() { m_p.require(*m_p >= 2 && *m_p <= 32, "must be bet
 
 void spu_runtime::validate_bound() {
   const std::uint64_t p = *m_p;
-  std::vector<communication_buffer*> links;
-  for (sc_core::sc_object* o : get_parent_object()->get_child_objects()) {
-    if (auto* s = dynamic_cast<core::smx*>(o)) {
-      if (s->id() >= m_smxs.size()) m_smxs.resize(s->id() + 1, nullptr);
-      m_smxs[s->id()] = s;
-    } else if (auto* u = dynamic_cast<interface_unit*>(o)) {
-      auto& side = m_ius[std::size_t(u->border_side())];
-      if (u->lane() >= side.size()) side.resize(u->lane() + 1, nullptr);
-      side[u->lane()] = u;
-    } else if (auto* g = dynamic_cast<global_sync*>(o)) {
-      m_global = g;
-    } else if (auto* cb = dynamic_cast<communication_buffer*>(o)) {
-      links.push_back(cb);
+  for (std::size_t side = 0; side < 4; ++side)
+    for (std::size_t lane = 0; lane < units[side].size(); ++lane) {
+      unit_control* u = units[side][lane]->get();
+      m_p.require(std::size_t(u->border_side()) == side && u->lane() == lane,
+                  std::string("the unit bound to ") + units[side][lane]->basename() + " is the " +
+                      side_name(u->border_side()) + " unit of lane " + std::to_string(u->lane()));
+      m_ius[side].push_back(u);
     }
-  }
-  if (m_global)  // the global barrier swaps every link
-    for (communication_buffer* cb : links) m_global->add_link(*cb);
+  for (const auto& v : viu) m_vius.push_back(v->get());
+  m_global = sync.get();
   const std::string grid = std::to_string(p) + " x " + std::to_string(p);
-  m_p.require(m_smxs.size() == p * p, "a " + grid + " grid needs " + std::to_string(p * p) +
-                                          " SMXs; the platform has " +
-                                          std::to_string(m_smxs.size()));
-  for (core::smx* s : m_smxs)
-    m_p.require(s && s->links(), "every SMX of the grid needs its spu_link_port");
-  // The SMs' own units (a partial pass's east and south borders): all or none.
-  for (core::smx* s : m_smxs)
-    for (sc_core::sc_object* o : s->get_child_objects())
-      if (auto* u = dynamic_cast<interface_unit*>(o)) {
-        m_vius.resize(m_smxs.size(), nullptr);
-        m_vius[s->id()] = u;
-      }
-  for (interface_unit* v : m_vius)
-    m_p.require(v != nullptr, "either every SMX of the grid has its unit (viu) or none");
-  for (std::size_t side = 0; side < 4; ++side) {
-    bool complete = m_ius[side].size() == p;
-    for (interface_unit* u : m_ius[side]) complete = complete && u;
-    m_p.require(complete, "a " + grid + " grid needs " + std::to_string(p) +
-                              " interface units on its " + side_name(spu::side(side)) +
-                              " side, lanes 0 to " + std::to_string(p - 1));
-  }
-  const grid_counts c = counts_of(static_cast<std::uint32_t>(p));
-  m_p.require(links.size() == c.links, "a " + grid + " grid has " + std::to_string(c.links) +
-                                           " links (communication_buffer blocks); the platform "
-                                           "has " +
-                                           std::to_string(links.size()));
+  m_p.require(sm.size() == p * p, "a " + grid + " grid needs " + std::to_string(p * p) +
+                                      " SMXs (sm[i], bound to their link ports); the platform "
+                                      "binds " +
+                                      std::to_string(sm.size()));
+  m_p.require(m_vius.empty() || m_vius.size() == sm.size(),
+              "either every SMX of the grid has its unit (viu[i]) or none");
+  for (std::size_t side = 0; side < 4; ++side)
+    m_p.require(m_ius[side].size() == p, "a " + grid + " grid needs " + std::to_string(p) +
+                                             " interface units on its " +
+                                             side_name(spu::side(side)) + " side (" +
+                                             side_name(spu::side(side)) + "[0.." +
+                                             std::to_string(p - 1) + "])");
 }
 
 std::unique_ptr<control::tb_policy> spu_runtime::make_tb_policy(std::size_t) {
@@ -209,7 +206,7 @@ void spu_runtime::activate(std::uint32_t kernel) {
   m_units_busy = 0;
   for (std::size_t s = 0; s < 4; ++s)
     for (std::uint32_t lane = 0; lane < p; ++lane) {
-      interface_unit& u = *m_ius[s][lane];
+      unit_control& u = *m_ius[s][lane];
       u.attach(*this, kernel);
       auto ops = program(spu::side(s), lane);
       if (ops.empty()) continue;
@@ -243,8 +240,8 @@ void spu_runtime::start_pass(std::uint32_t pass) {
 
 void spu_runtime::poke_units() const {
   for (const auto& side : m_ius)
-    for (interface_unit* u : side) u->poke();
-  for (interface_unit* v : m_vius) v->poke();
+    for (unit_control* u : side) u->poke();
+  for (unit_control* v : m_vius) v->poke();
 }
 
 std::vector<interface_unit::op> spu_runtime::program(side s, std::uint32_t lane,
@@ -388,18 +385,18 @@ std::vector<interface_unit::op> spu_runtime::sm_program(std::uint32_t sm) const 
   return ops;
 }
 
-bool spu_runtime::sm_turn(const interface_unit& u, std::uint32_t pass) const {
+bool spu_runtime::sm_turn(const unit_control& u, std::uint32_t pass) const {
   const std::size_t sm = sm_of(u);
   if (m_running[sm] >= 0 && m_runs[std::size_t(m_running[sm])].pass < pass) return false;
   return m_next[sm] >= m_queue[sm].size() || m_plan->pass_index(m_queue[sm][m_next[sm]]) > pass;
 }
 
-void spu_runtime::unit_pass_done(const interface_unit& u, std::uint32_t pass) {
+void spu_runtime::unit_pass_done(const unit_control& u, std::uint32_t pass) {
   auto& left = m_acting_left[sm_of(u)];
   left.erase(std::remove(left.begin(), left.end(), pass), left.end());
 }
 
-std::size_t spu_runtime::sm_of(const interface_unit& u) const {
+std::size_t spu_runtime::sm_of(const unit_control& u) const {
   for (std::size_t s = 0; s < m_vius.size(); ++s)
     if (m_vius[s] == &u) return s;
   return 0;
@@ -464,14 +461,14 @@ void spu_runtime::tb_completed(std::size_t smx, std::uint32_t) {
   m_running[smx] = -1;
   const std::uint32_t pass = r.pass;
   ++m_exited[pass];
-  for (interface_unit* v : m_vius) v->poke();
+  for (unit_control* v : m_vius) v->poke();
   if (m_pass_mode.is("by_pass") && pass == m_current_pass &&
       m_exited[pass] == m_plan->ctas_of(pass).size() && pass + 1 < m_plan->passes().size())
     start_pass(pass + 1);
   maybe_finish();
 }
 
-void spu_runtime::unit_finished(interface_unit&) {
+void spu_runtime::unit_finished(unit_control&) {
   if (m_units_busy > 0) --m_units_busy;
   maybe_finish();
 }

@@ -38,15 +38,12 @@
 #include "models/spu/kernel_note.h"
 #include "models/spu/pass_plan.h"
 
-namespace gputlm::core {
-class smx;
-}
+#include "models/core/neighbour_port.h"
+#include "models/spu/global_sync.h"
 
 namespace gputlm::spu {
 
-class global_sync;
-
-class spu_runtime : public component, public control::tb_policy_source {
+class spu_runtime : public component, public control::tb_policy_source, public unit_runtime {
  public:
   spu_runtime(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
@@ -55,17 +52,26 @@ class spu_runtime : public component, public control::tb_policy_source {
   std::string added_hardware() const override;
   std::unique_ptr<control::tb_policy> make_tb_policy(std::size_t smxs) override;
 
-  // --- The interface units
-  std::uint64_t spill_count(std::uint32_t tag) const {
+  // Bound in the platform: the grid's SMs (their link ports, `sm[i]`), the interface units
+  // by side, lane i (`north[i]` ...), the SMs' own units (`viu[i]`, all or none), the global
+  // barrier (`sync`); the scheduler asks `policy` for its TB policy.
+  std::vector<std::unique_ptr<required_port<core::neighbour_port>>> sm;
+  std::array<std::vector<std::unique_ptr<required_port<unit_control>>>, 4> units;  // by side
+  std::vector<std::unique_ptr<required_port<unit_control>>> viu;
+  optional_port<barrier_control> sync{"sync"};
+  sc_core::sc_export<control::tb_policy_source> policy{"policy"};
+
+  // --- The interface units (unit_runtime)
+  std::uint64_t spill_count(std::uint32_t tag) const override {
     return tag < m_spills.size() ? m_spills[tag] : 0;
   }
-  void add_spill(std::uint32_t tag);
-  bool pass_started(std::uint32_t pass) const { return m_active && pass <= m_current_pass; }
-  void unit_finished(interface_unit& u);
-  // An SM acting as a unit: whether its CTAs of the passes before `pass` have exited, and
-  // that its work for `pass` is done.
-  bool sm_turn(const interface_unit& u, std::uint32_t pass) const;
-  void unit_pass_done(const interface_unit& u, std::uint32_t pass);
+  void add_spill(std::uint32_t tag) override;
+  bool pass_started(std::uint32_t pass) const override {
+    return m_active && pass <= m_current_pass;
+  }
+  void unit_finished(unit_control& u) override;
+  bool sm_turn(const unit_control& u, std::uint32_t pass) const override;
+  void unit_pass_done(const unit_control& u, std::uint32_t pass) override;
 
   // --- The policy
   control::tb_choice pick(control::tb_scheduler_view& v);
@@ -92,7 +98,7 @@ class spu_runtime : public component, public control::tb_policy_source {
                                           std::size_t only_pass = all_passes) const;
   // The work of SM `sm`'s unit: the partial passes whose east or south border it is.
   std::vector<interface_unit::op> sm_program(std::uint32_t sm) const;
-  std::size_t sm_of(const interface_unit& u) const;
+  std::size_t sm_of(const unit_control& u) const;
   void start_pass(std::uint32_t pass);
   // Wakes every unit that may wait for a pass, a spill or its SM's CTAs.
   void poke_units() const;
@@ -110,10 +116,9 @@ class spu_runtime : public component, public control::tb_policy_source {
   param<std::uint64_t> m_spill_base{*this, "spill_base", 0x7f8000000000ull,
                                     "global-memory address of the spill region"};
 
-  std::vector<core::smx*> m_smxs;
-  std::array<std::vector<interface_unit*>, 4> m_ius;  // by side (pass_plan.h), by lane
-  global_sync* m_global = nullptr;
-  std::vector<interface_unit*> m_vius;  // per SM: its unit, when the SMs have them
+  std::array<std::vector<unit_control*>, 4> m_ius;  // by side (pass_plan.h), by lane
+  barrier_control* m_global = nullptr;
+  std::vector<unit_control*> m_vius;  // per SM: its unit, when the SMs have them
 
   // The kernel being run.
   bool m_active = false;

@@ -236,3 +236,54 @@ TEST(topology, derived_arrays_and_their_errors) {
   EXPECT_EQ(x.status, 2);
   EXPECT_NE(x.err.find("gpu.icnt.mem: no binding names mem[0]"), std::string::npos) << x.err;
 }
+
+namespace {
+// yaml/spu.yaml (typed ports: the SMs' neighbour paths, the runtime's units and barrier)
+// with `from` replaced by `to`, written beside the tests' files.
+std::string spu_with(const std::string& tag, const std::string& from, const std::string& to) {
+  std::string text = slurp(std::string(GPUTLM_SOURCE_DIR) + "/yaml/spu.yaml");
+  text = replaced(text, "base: fermi.yaml", "base: " + std::string(GPUTLM_SOURCE_DIR) +
+                                                "/yaml/fermi.yaml");
+  return write("ports_" + tag + ".yaml", replaced(text, from, to));
+}
+
+void expect_port_error(const std::string& tag, const std::string& from, const std::string& to,
+                       const std::string& says) {
+  const std::string p = spu_with(tag, from, to);
+  auto r = elaborate(p, "ports_" + tag, "-q");
+  EXPECT_EQ(r.status, 2) << tag;
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.find("error: " + p + ":"), 0u) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << tag << ": " << r.err;
+}
+}  // namespace
+
+// Typed ports are bound like sockets, with the same checks, each one line naming the
+// binding (or the block) and exit status 2.
+TEST(topology, port_binding_errors) {
+  expect_port_error("unbound", "      - links.sm -> tb_release\n", "",
+                    "gpu.smx[0].links.sm: port (gputlm::core::block_sync_release) is never bound "
+                    "(add it to a 'bind:' list)");
+  expect_port_error("twice", "      - links.sm -> tb_release\n",
+                    "      - links.sm -> tb_release\n      - links.sm -> tb_release\n",
+                    "port 'gpu.smx[0].links.sm' is already bound at ");
+  expect_port_error("interface", "    - spu.sync -> spu_sync.control",
+                    "    - spu.sync -> cb[0].swap",
+                    "'gpu.spu.sync' calls gputlm::spu::barrier_control, but 'gpu.cb[0].swap' "
+                    "provides gputlm::spu::link_swap");
+  expect_port_error("unknown", "    - spu.sync -> spu_sync.control",
+                    "    - spu.sync -> spu_sync.contrl", "no socket or port 'gpu.spu_sync.contrl'");
+  expect_port_error("unknown_block", "    - spu.sync -> spu_sync.control",
+                    "    - spu.sync -> spu_synk.control", "no block 'gpu.spu_synk'");
+  expect_port_error("to_socket", "    - spu.sync -> spu_sync.control",
+                    "    - spu.sync -> spu_sync.unit[0]",
+                    "'gpu.spu.sync' is a port, 'gpu.spu_sync.unit[0]' a socket");
+  expect_port_error("export_left", "    - spu.sync -> spu_sync.control",
+                    "    - spu_sync.control -> spu.sync",
+                    "'gpu.spu_sync.control' is an export; the left side must be a port");
+  // An optional port may stay unbound: the runtime without its barrier elaborates (a kernel
+  // with the global sync is refused when it comes).
+  const std::string ok = spu_with("optional", "    - spu.sync -> spu_sync.control\n", "");
+  auto r = elaborate(ok, "ports_optional", "-q");
+  EXPECT_EQ(r.status, 0) << r.err;
+}

@@ -20,11 +20,12 @@ using gputlm::test::sync_unit;
 TEST(global_sync, all_active_units_leave_together_and_every_link_swaps) {
   gputlm::test::block_env env;
   auto& clk = env.clock("core", 700e6);
-  auto sync = env.make<global_sync>("sync", clk, {{"bound:unit", "4"}}, "global_sync");
+  auto sync = env.make<global_sync>("sync", clk, {{"bound:unit", "4"}, {"bound:link", "2"}},
+                                    "global_sync");
   auto cb0 = env.make<communication_buffer>("cb0", clk, {}, "communication_buffer");
   auto cb1 = env.make<communication_buffer>("cb1", clk, {}, "communication_buffer");
-  sync->add_link(*cb0);
-  sync->add_link(*cb1);
+  sync->link[0]->connect(*cb0);  // as the platform binds link[i] -> cb[i].swap
+  sync->link[1]->connect(*cb1);
   sync->set_active(3);
   // Unit 0: first sync at 5, then 10 cycles of work between syncs; unit 1 at 12 then 10;
   // unit 2 at 20 then 2, and one barrier more than the others.

@@ -267,7 +267,9 @@ TEST(spu_platform, grids_of_p_2_4_8) {
                   "spu_elab_mismatch");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("gpu.spu.p"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("needs 16 SMXs; the platform has 64"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs 16 SMXs (sm[i], bound to their link ports); the platform binds 64"),
+            std::string::npos)
+      << r.err;
 }
 
 // One line naming file and key, exit status 2, nothing written.
