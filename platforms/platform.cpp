@@ -7,9 +7,10 @@
 #include <ostream>
 #include <regex>
 #include <set>
+#include <stdexcept>
 
 #include "models/common/units.h"
-#include "platforms/block_factory.h"
+#include "models/common/block_factory.h"
 #include "models/common/index_expr.h"
 
 namespace gputlm::platforms {
@@ -92,10 +93,11 @@ platform::~platform() {
 }
 
 std::unique_ptr<platform> platform::load(const std::string& file,
-                                         const std::vector<std::string>& sets) {
+                                         const std::vector<std::string>& sets,
+                                         const std::vector<std::string>& with) {
   clock_domain::init_time_resolution();
   std::unique_ptr<platform> p(new platform());
-  p->m_spec = load_platform_yaml(file);
+  p->m_spec = load_platform_yaml(file, with);
   for (const auto& s : sets) p->m_spec.overrides.push_back(parse_set_option(s));
   p->apply_spec_overrides();
   p->resolve_vars();
@@ -380,6 +382,7 @@ void platform::instantiate(
 
     // Overrides addressed to this instance or below it.
     std::vector<std::pair<std::vector<std::string>, override_spec*>> below;
+    std::set<std::string> overridden;  // keys an override set
     for (const auto& [segs, o] : pending) {
       segment seg = parse_segment(segs.front());
       if (seg.name != spec.name) continue;
@@ -400,7 +403,24 @@ void platform::instantiate(
       if (rest.size() == 1) {
         config_value v = o->value;
         v.used = false;
-        cfg->set(rest.front(), v);
+        std::string key = rest.front();
+        if (type->has_group(key)) key += ".type";  // a strategy group's type alone
+        const auto dot = key.find('.');
+        if (dot != std::string::npos && key.compare(dot, std::string::npos, ".type") == 0) {
+          // Another type than the YAML's: the YAML's parameters of the group were for that
+          // one and go (what an override set stays).
+          const std::string group = key.substr(0, dot + 1);
+          const config_value* was = cfg->values().count(key) ? &cfg->values().at(key) : nullptr;
+          if (was && was->text != v.text) {
+            std::vector<std::string> drop;
+            for (const auto& [k2, v2] : cfg->values())
+              if (k2.compare(0, group.size(), group) == 0 && k2 != key && !overridden.count(k2))
+                drop.push_back(k2);
+            for (const auto& k2 : drop) cfg->erase(k2);
+          }
+        }
+        cfg->set(key, v);
+        overridden.insert(key);
         o->applied = true;
       } else {
         below.emplace_back(rest, o);
@@ -711,7 +731,11 @@ void platform::bind_endpoints(const binding_spec& b, const std::string& from,
     throw input_error(b.where, b.key,
                       "port '" + from + "' is already bound at " + ps.bound_at.to_string() +
                           " (it takes one binding)");
-  ps.ref->bind(*es.ref->impl);
+  sc_core::sc_interface* impl = es.ref->exp->get_interface();
+  if (!impl)
+    throw std::logic_error(to + ": export not bound to its implementation before the platform's "
+                                "bindings");
+  ps.ref->bind(*impl);
   ++ps.bound;
   ps.bound_at = b.where;
   m_port_bindings.push_back({from, to});
@@ -751,8 +775,32 @@ void dump_block(std::ostream& os, const block_spec& spec, const component& c, in
   os << in << "type: " << spec.type << "\n";
   if (spec.count) os << in << "count: " << *spec.count << "\n";
   os << in << "clock: " << c.clock().name() << "\n";
-  for (const param_base* p : c.params())
-    os << in << p->name() << ": " << p->to_yaml() << "  # " << p->description() << "\n";
+  // A parameter group (a strategy's `policy.*`, an implementation's `dispatch.*`) nested
+  // under its key: the choice itself as its `type`.
+  const auto& params = c.params();
+  std::set<std::string> groups;
+  for (const param_base* p : params)
+    if (p->name().find('.') != std::string::npos)
+      groups.insert(p->name().substr(0, p->name().find('.')));
+  std::set<std::string> written;
+  for (const param_base* p : params) {
+    const std::string& n = p->name();
+    const std::string group = n.substr(0, n.find('.'));
+    if (!groups.count(group)) {
+      os << in << n << ": " << p->to_yaml() << "  # " << p->description() << "\n";
+      continue;
+    }
+    if (!written.insert(group).second) continue;
+    os << in << group << ":\n";
+    for (const param_base* q : params) {
+      const std::string& m = q->name();
+      if (m == group)
+        os << in << "  type: " << q->to_yaml() << "  # " << q->description() << "\n";
+      else if (m.compare(0, group.size() + 1, group + ".") == 0)
+        os << in << "  " << m.substr(group.size() + 1) << ": " << q->to_yaml() << "  # "
+           << q->description() << "\n";
+    }
+  }
   for (const auto& child : spec.children) {
     os << in << child.name << ":\n";
     std::string path =
@@ -838,10 +886,12 @@ void platform::dump_config(std::ostream& os) const {
     std::string rel = std::string(c->name()).substr(4);  // drop "gpu."
     if (c->clock().name() != r->clock().name())
       overrides.push_back(rel + ".clock: " + c->clock().name());
-    for (std::size_t k = 0; k < c->params().size(); ++k) {
-      std::string v = c->params()[k]->to_yaml();
-      if (v != r->params()[k]->to_yaml())
-        overrides.push_back(rel + "." + c->params()[k]->name() + ": " + v);
+    for (const param_base* p : c->params()) {
+      const std::string v = p->to_yaml();
+      const param_base* same = nullptr;  // the first sibling's parameter of that name
+      for (const param_base* q : r->params())
+        if (q->name() == p->name()) same = q;
+      if (!same || v != same->to_yaml()) overrides.push_back(rel + "." + p->name() + ": " + v);
     }
   }
   if (!overrides.empty()) {

@@ -31,8 +31,10 @@ class platform {
   };
 
   // Parses and elaborates. Call once per process (SystemC elaborates once).
+  // `with`: mechanism files merged onto the platform in order (platform_spec.h).
   static std::unique_ptr<platform> load(const std::string& file,
-                                        const std::vector<std::string>& sets = {});
+                                        const std::vector<std::string>& sets = {},
+                                        const std::vector<std::string>& with = {});
   ~platform();
 
   const platform_spec& spec() const { return m_spec; }

@@ -72,8 +72,12 @@ struct platform_spec {
 };
 
 // Reads a platform YAML file and the bases it starts from (`base:`, merged as yaml_tree.h
-// says); throws input_error naming the file, line, column and key that wrote the bad value.
-platform_spec load_platform_yaml(const std::string& file);
+// says), then merges each mechanism file of `with` onto it in order (a mechanism: the blocks
+// of a controller and their bindings, `bind+:` lists appending to the platform's; no
+// `base:` of its own); throws input_error naming the file, line, column and key that wrote
+// the bad value.
+platform_spec load_platform_yaml(const std::string& file,
+                                 const std::vector<std::string>& with = {});
 
 // Parses a --set argument `key=value` (value is YAML: a scalar or a [list]).
 override_spec parse_set_option(const std::string& text);

@@ -8,7 +8,7 @@
 
 #include "models/common/input_error.h"
 #include "models/common/units.h"
-#include "platforms/block_factory.h"
+#include "models/common/block_factory.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 
@@ -127,6 +127,8 @@ block_spec parse_block(const ynode::entry& self, const std::string& spec_path) {
           fail(g.value, key_path + "." + g.key, "a parameter group holds values, not blocks");
         b.values[key + "." + g.key] = entry_value(g, key_path + "." + g.key);
       }
+    } else if (value.is_scalar() && type_entry && type_entry->has_group(key)) {
+      b.values[key + ".type"] = entry_value(e, key_path);  // a strategy's type alone
     } else if (value.is_map()) {
       if (std::find(k_reserved_block_keys.begin(), k_reserved_block_keys.end(), key) !=
           k_reserved_block_keys.end())
@@ -339,9 +341,24 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   return best_d <= limit ? best : std::string();
 }
 
-platform_spec load_platform_yaml(const std::string& file) {
+platform_spec load_platform_yaml(const std::string& file, const std::vector<std::string>& with) {
   std::vector<std::string> chain;
-  const ynode root = load_yaml_with_bases(file, &chain);
+  ynode root = load_yaml_with_bases(file, &chain);
+  for (const std::string& m : with) {
+    const ynode mech = load_yaml_file(m, "mechanism file");
+    if (!mech.is_map()) throw input_error({m, 1, 1}, "", "a mechanism file must be a YAML mapping");
+    if (const ynode::entry* b = mech.find("base"))
+      throw input_error(b->where(), "base",
+                        "a mechanism file adds to the platform it is given with: it has no base");
+    for (const auto& e : mech.entries)
+      if (e.key != "gpu" && e.key != "vars" && e.key != "power" &&
+          e.key != "waveforms" && e.key != "overrides")
+        fail(e, e.key,
+             unknown_key_message(e.key, {"gpu", "vars", "power", "waveforms", "overrides"}) +
+                 " (a mechanism file holds blocks, bindings, vars, overrides, power entries)");
+    merge_yaml(root, mech);
+    chain.push_back(m);
+  }
   platform_spec p;
   p.file = file;
   p.files = chain;

@@ -145,6 +145,9 @@ int elaborate_main(const std::vector<std::string>& args) {
                                                  "platform YAML file")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a parameter: path.key=value (e.g. smx[3].l1.size=32KiB, smx.count=16)")(
+      "with", po::value<std::vector<std::string>>()->composing(),
+      "add a mechanism: a YAML file of blocks and bindings merged onto the platform "
+      "(yaml/mechanisms/; repeatable)")(
       "dump-config", "print every effective parameter as YAML that reloads to this platform")(
       "dot", po::value<std::string>(), "write a Graphviz view of blocks and bindings to FILE")(
       "quiet,q", "do not print the hierarchy")(
@@ -162,10 +165,11 @@ int elaborate_main(const std::vector<std::string>& args) {
   // Outputs are checked before anything is done, so that a run never fails at the end.
   if (vm.count("dot"))
     check_outputs({{"--dot", vm["dot"].as<std::string>()}}, {vm["platform"].as<std::string>()});
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, with;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("with")) with = vm["with"].as<std::vector<std::string>>();
 
-  auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets);
+  auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets, with);
   if (vm.count("dump-config")) {
     p->dump_config(std::cout);
   } else if (!vm.count("quiet")) {
@@ -188,7 +192,10 @@ int run_main(const std::vector<std::string>& args) {
                                                  "platform YAML file")(
       "workload", po::value<std::string>(), "trace: a directory with kernelslist.g, or a file")(
       "set", po::value<std::vector<std::string>>()->composing(),
-      "override a parameter: path.key=value")("stats", po::value<std::string>(),
+      "override a parameter: path.key=value")(
+      "with", po::value<std::vector<std::string>>()->composing(),
+      "add a mechanism: a YAML file of blocks and bindings merged onto the platform "
+      "(yaml/mechanisms/; repeatable)")("stats", po::value<std::string>(),
                                               "write statistics as JSON to FILE")(
       "vcd", po::value<std::string>(),
       "write waveforms to FILE.vcd (and a GTKWave layout FILE.gtkw)")(
@@ -239,10 +246,11 @@ int run_main(const std::vector<std::string>& args) {
     }
     check_outputs(outs, {vm["platform"].as<std::string>(), trace_path});
   }
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, with;
   if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("with")) with = vm["with"].as<std::vector<std::string>>();
 
-  auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets);
+  auto p = platforms::platform::load(vm["platform"].as<std::string>(), sets, with);
 
   traces::open_options topts;
   topts.strict = vm.count("strict") != 0;
@@ -431,11 +439,11 @@ int run_main(const std::vector<std::string>& args) {
     nlohmann::json section;
     section["source"] = pw->spec().source;
     const auto policies = pw->policies();
-    section["policy"] = policies.front().second->name();
+    section["policy"] = policies.front().second;
     if (policies.size() > 1) {  // (the key only appears with per-type policies)
       nlohmann::json by_type;
       for (std::size_t i = 1; i < policies.size(); ++i)
-        by_type[policies[i].first] = policies[i].second->name();
+        by_type[policies[i].first] = policies[i].second;
       section["policy_by_type"] = by_type;
     }
     section["by_component"] = by;

@@ -963,7 +963,7 @@ class importer {
     if (auto* o = get("-gpgpu_dram_scheduler")) {
       const std::uint64_t v = number(*o);
       if (v <= 1)
-        set(d + "scheduler", v ? "fr_fcfs" : "fifo", *o);
+        set(d + "scheduler", v ? "fr_fcfs" : "fcfs", *o);
       else
         unmappable(*o, o->value);
     }

@@ -32,6 +32,7 @@ class block_config {
 
   void set(const std::string& key, config_value v) { m_values[key] = std::move(v); }
   bool has(const std::string& key) const { return m_values.count(key) != 0; }
+  void erase(const std::string& key) { m_values.erase(key); }
 
   // The value of `key`, marked as used; nullptr when the YAML does not set it.
   config_value* take(const std::string& key) {

@@ -20,7 +20,7 @@ double per_simulated_second(double x, double count = 1.0) {
 
 component::component(const sc_core::sc_module_name& name, const block_context& ctx)
     : sc_core::sc_module(name),
-      m_config(ctx.config),
+      param_owner(ctx.config),
       m_clock(ctx.clock),
       m_stats(ctx.stats),
       m_work(ctx.work),
@@ -37,11 +37,11 @@ std::uint64_t component::bound_array(const std::string& name, std::uint64_t min,
                                      std::uint64_t max) const {
   const std::uint64_t n = bound_count(name);
   if (n < min)
-    throw input_error(m_config.where(), m_config.path() + "." + name,
+    throw input_error(config().where(), config().path() + "." + name,
                       "no binding names " + name + "[0]: a block of type '" + type() +
                           "' needs at least " + std::to_string(min) + " (bind them by path)");
   if (n > max)
-    throw input_error(m_config.where(), m_config.path() + "." + name,
+    throw input_error(config().where(), config().path() + "." + name,
                       "the bindings name " + name + "[0] to " + name + "[" +
                           std::to_string(n - 1) + "]: at most " + std::to_string(max));
   return n;
@@ -88,12 +88,13 @@ pm::power_component& component::declare_power(const std::string& name,
   power_component& pc = *e.component;
   if (!e.modelled) return pc;
 
-  // DVFS: the policy first brings its timers up to now (its transitions charged at the old
-  // supply and period), then the new supply and period apply.
-  pm::gating_policy* policy = &m_power->policy_for(type());
-  m_clock.on_change([&pc, policy](const clock_domain& c) {
-    policy->set_period(pc, c.period().value());
-    policy->settle(pc, now_fs());
+  // DVFS: the component's gate first brings its timers up to now (its transitions charged
+  // at the old supply and period), then the new supply and period apply.
+  m_clock.on_change([&pc](const clock_domain& c) {
+    if (pm::gating_policy* gate = pc.gate()) {
+      gate->set_period(pc, c.period().value());
+      gate->settle(pc, now_fs());
+    }
     pc.set_voltage(c.voltage(), now_fs());
     pc.set_period(c.period().value());
   });
@@ -105,11 +106,12 @@ pm::power_component& component::declare_power(const std::string& name,
   add_stat(
       p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); },
       "dynamic energy (events and state transitions), J");
-  if (pc.gated())  // a gating policy manages it: it may change state (always_on never does)
+  pc.on_gated([this, &pc, p] {  // a gate switches it: it may change state
     add_stat(
         p + "transition_joules", [&pc] { return pc.transition_joules(); },
         "energy of transitions from ON into lower states (break-even x period x saving), "
         "part of dynamic_joules, J");
+  });
   add_stat(
       p + "average_watts",
       [&pc] { return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules()); },

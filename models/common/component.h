@@ -48,7 +48,7 @@ struct block_context {
   const std::map<std::string, std::uint64_t>* arrays = nullptr;
 };
 
-class component : public sc_core::sc_module {
+class component : public sc_core::sc_module, public param_owner {
  public:
   struct socket_ref {
     std::string name;  // as bound by path: "icnt", "mem[3]"
@@ -64,25 +64,23 @@ class component : public sc_core::sc_module {
     bool multiple;  // may be bound more than once (observers)
     bool optional;  // may stay unbound
   };
-  // A typed export: the interface it provides.
+  // A typed export: the interface it provides (bound to its implementation by the block,
+  // at the latest before the platform binds the ports).
   struct export_ref {
     std::string name;
     std::type_index iface;
     std::string iface_name;
-    sc_core::sc_interface* impl;
+    sc_core::sc_export_base* exp;
   };
 
   component(const sc_core::sc_module_name& name, const block_context& ctx);
   ~component() override;
 
-  const std::string& type() const { return m_config.type(); }
-  block_config& config() { return m_config; }
-  const block_config& config() const { return m_config; }
+  const std::string& type() const { return config().type(); }
   clock_domain& clock() const { return m_clock; }
   stats_registry& stats() const { return m_stats; }
   control::workload_ref& work() const { return m_work; }
 
-  const std::vector<param_base*>& params() const { return m_params; }
   const std::vector<socket_ref>& sockets() const { return m_sockets; }
   const std::vector<port_ref>& ports() const { return m_ports; }
   const std::vector<export_ref>& exports() const { return m_exports; }
@@ -163,24 +161,20 @@ class component : public sc_core::sc_module {
   // A typed export, already bound to what implements IF.
   template <class IF>
   void declare_export(const std::string& name, sc_core::sc_export<IF>& e) {
-    m_exports.push_back(
-        {name, std::type_index(typeid(IF)), interface_name(typeid(IF)), e.get_interface()});
+    m_exports.push_back({name, std::type_index(typeid(IF)), interface_name(typeid(IF)), &e});
   }
 
  private:
-  friend class param_base;
   std::string name_path() const { return name(); }
   // Energy of the block's reported power components so far: static, dynamic or both, J.
   double block_joules(bool with_static, bool with_dynamic) const;
 
-  block_config& m_config;
   clock_domain& m_clock;
   stats_registry& m_stats;
   control::workload_ref& m_work;
   pm::power_model* m_power;
   std::vector<std::unique_ptr<pm::power_component>> m_unmodelled_power;  // no power model
   std::vector<pm::power_component*> m_power_components;                  // with statistics
-  std::vector<param_base*> m_params;
   std::vector<socket_ref> m_sockets;
   std::vector<port_ref> m_ports;
   std::vector<export_ref> m_exports;

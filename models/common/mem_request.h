@@ -59,6 +59,9 @@ struct mem_request : tlm::tlm_extension<mem_request> {
   // tracker records per warp (L1 hit / L1 miss / L2 miss). 0 while no cache has set it.
   enum served_by : std::uint8_t { unknown, by_l1, by_l2, by_dram };
   std::uint8_t served = unknown;
+  // A criticality a mechanism gives the request on its way (0: none), which a DRAM request
+  // chooser may rank by (models/memory/dram_chooser.h).
+  std::uint8_t priority = 0;
   std::uint64_t issue_time_fs = 0;  // when the requester issued it (for latency statistics)
   void* origin = nullptr;           // requester-private context (e.g. the waiting warp)
 

@@ -4,11 +4,10 @@
 
 #include <algorithm>
 
-#include "models/common/component.h"
 
 namespace gputlm {
 
-param_base::param_base(component& owner, std::string name, std::string description)
+param_base::param_base(param_owner& owner, std::string name, std::string description)
     : m_owner(owner),
       m_name(std::move(name)),
       m_description(std::move(description)),
@@ -35,9 +34,11 @@ std::string quote_yaml_scalar(const std::string& s) {
   return e.c_str();
 }
 
-choice_param::choice_param(component& owner, const char* name, std::string def,
-                           const char* description, std::vector<std::string> choices)
-    : param_base(owner, name, description), m_value(std::move(def)), m_choices(std::move(choices)) {
+choice_param::choice_param(param_owner& owner, std::string name, std::string def,
+                           std::string description, std::vector<std::string> choices)
+    : param_base(owner, std::move(name), std::move(description)),
+      m_value(std::move(def)),
+      m_choices(std::move(choices)) {
   if (config_value* v = lookup()) {
     if (v->is_sequence ||
         std::find(m_choices.begin(), m_choices.end(), v->text) == m_choices.end())
@@ -54,9 +55,9 @@ std::string choice_param::expected() const {
   return s;
 }
 
-list_param::list_param(component& owner, const char* name, std::vector<std::uint64_t> def,
-                       const char* description)
-    : param_base(owner, name, description), m_value(std::move(def)) {
+list_param::list_param(param_owner& owner, std::string name, std::vector<std::uint64_t> def,
+                       std::string description)
+    : param_base(owner, std::move(name), std::move(description)), m_value(std::move(def)) {
   if (config_value* v = lookup()) {
     if (!v->is_sequence) bad_value(*v);
     m_value.clear();
@@ -68,6 +69,23 @@ list_param::list_param(component& owner, const char* name, std::vector<std::uint
     m_where = v->where;
     m_is_default = false;
   }
+}
+
+string_list_param::string_list_param(param_owner& owner, std::string name,
+                                     std::vector<std::string> def, std::string description)
+    : param_base(owner, std::move(name), std::move(description)), m_value(std::move(def)) {
+  if (config_value* v = lookup()) {
+    m_value = v->is_sequence ? v->items : std::vector<std::string>{v->text};
+    m_where = v->where;
+    m_is_default = false;
+  }
+}
+
+std::string string_list_param::to_yaml() const {
+  std::string s = "[";
+  for (std::size_t i = 0; i < m_value.size(); ++i)
+    s += (i ? ", " : "") + quote_yaml_scalar(m_value[i]);
+  return s + "]";
 }
 
 std::string list_param::to_yaml() const {

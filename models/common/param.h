@@ -19,11 +19,30 @@
 
 namespace gputlm {
 
-class component;
+class param_base;
+
+// What parameters are read from: a block (component), or another owner of a configuration
+// (the power model's gating policy). Its parameters, in declaration order, are listed for
+// `--dump-config` and for suggestions when a key is misspelled.
+class param_owner {
+ public:
+  explicit param_owner(block_config& config) : m_config(config) {}
+  param_owner(const param_owner&) = delete;
+  param_owner& operator=(const param_owner&) = delete;
+  virtual ~param_owner() = default;
+  block_config& config() { return m_config; }
+  const block_config& config() const { return m_config; }
+  const std::vector<param_base*>& params() const { return m_params; }
+
+ private:
+  friend class param_base;
+  block_config& m_config;
+  std::vector<param_base*> m_params;
+};
 
 class param_base {
  public:
-  param_base(component& owner, std::string name, std::string description);
+  param_base(param_owner& owner, std::string name, std::string description);
   param_base(const param_base&) = delete;
   param_base& operator=(const param_base&) = delete;
   virtual ~param_base() = default;
@@ -48,7 +67,7 @@ class param_base {
   config_value* lookup();
   [[noreturn]] void bad_value(const config_value& v) const;
 
-  component& m_owner;
+  param_owner& m_owner;
   std::string m_name;
   std::string m_description;
   source_location m_where;
@@ -103,8 +122,8 @@ struct param_traits<std::string> {
 template <typename T>
 class param : public param_base {
  public:
-  param(component& owner, const char* name, T def, const char* description)
-      : param_base(owner, name, description), m_value(std::move(def)) {
+  param(param_owner& owner, std::string name, T def, std::string description)
+      : param_base(owner, std::move(name), std::move(description)), m_value(std::move(def)) {
     if (config_value* v = lookup()) {
       if (v->is_sequence || !param_traits<T>::parse(v->text, m_value)) bad_value(*v);
       m_where = v->where;
@@ -127,7 +146,7 @@ class param : public param_base {
 // A string parameter restricted to a set of names (policies, modes).
 class choice_param : public param_base {
  public:
-  choice_param(component& owner, const char* name, std::string def, const char* description,
+  choice_param(param_owner& owner, std::string name, std::string def, std::string description,
                std::vector<std::string> choices);
   const std::string& get() const { return m_value; }
   const std::string& operator*() const { return m_value; }
@@ -141,11 +160,25 @@ class choice_param : public param_base {
   std::vector<std::string> m_choices;
 };
 
+// A list of names (a scalar is a list of one), e.g. [l1_cache.data, l2_cache.*].
+class string_list_param : public param_base {
+ public:
+  string_list_param(param_owner& owner, std::string name, std::vector<std::string> def,
+                    std::string description);
+  const std::vector<std::string>& get() const { return m_value; }
+  const std::vector<std::string>& operator*() const { return m_value; }
+  std::string to_yaml() const override;
+  std::string expected() const override { return "a name or a list of names"; }
+
+ private:
+  std::vector<std::string> m_value;
+};
+
 // A list of unsigned integers, e.g. [4, 13, 4, 5, 145].
 class list_param : public param_base {
  public:
-  list_param(component& owner, const char* name, std::vector<std::uint64_t> def,
-             const char* description);
+  list_param(param_owner& owner, std::string name, std::vector<std::uint64_t> def,
+             std::string description);
   const std::vector<std::uint64_t>& get() const { return m_value; }
   const std::vector<std::uint64_t>& operator*() const { return m_value; }
   const std::vector<std::uint64_t>* operator->() const { return &m_value; }

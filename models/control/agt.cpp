@@ -1,5 +1,7 @@
 #include "models/control/agt.h"
 
+#include "models/common/block_factory.h"
+
 #include <cstring>
 
 #include "models/common/edge_scheduler.h"
@@ -163,5 +165,7 @@ tlm::tlm_sync_enum agt::mem_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& pha
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }
+
+GPUTLM_BLOCK("agt", agt, "DTBL Aggregated Group Table", {});
 
 }  // namespace gputlm::control

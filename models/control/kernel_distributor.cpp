@@ -1,5 +1,7 @@
 #include "models/control/kernel_distributor.h"
 
+#include "models/common/block_factory.h"
+
 #include <cstring>
 
 #include "models/control/register_layout.h"
@@ -153,5 +155,7 @@ void kernel_distributor::scheduler_b(tlm::tlm_generic_payload& gp, sc_core::sc_t
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+GPUTLM_BLOCK("kernel_distributor", kernel_distributor, "Kernel Distributor entries", {});
 
 }  // namespace gputlm::control

@@ -1,5 +1,7 @@
 #include "models/control/kmu.h"
 
+#include "models/common/block_factory.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -297,5 +299,7 @@ bool kmu::take_launch(tlm::tlm_generic_payload& gp) {
   answer(gp, device_kernels ? tlm::END_REQ : tlm::BEGIN_RESP);
   return true;
 }
+
+GPUTLM_BLOCK("kmu", kmu, "Kernel Management Unit with hardware work queues", {});
 
 }  // namespace gputlm::control

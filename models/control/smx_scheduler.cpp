@@ -1,5 +1,7 @@
 #include "models/control/smx_scheduler.h"
 
+#include "models/common/block_factory.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -17,7 +19,7 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     : component(name, ctx) {
   declare_socket("kd", kd);
   declare_socket("doorbell", doorbell);
-  declare_port("policy_source", policy_source);
+  declare_port("policy_source", policy_source_port);
   doorbell.register_b_transport(this, &smx_scheduler::doorbell_b);
   // One TBCR socket per SMX, as many as the platform binds.
   const std::uint64_t smxs = bound_array("smx", 1, 4096);
@@ -34,53 +36,12 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     agt->register_nb_transport_bw(this, &smx_scheduler::agt_bw);
     declare_socket("agt", *agt);
   }
-  m_priority_levels.require(*m_priority_levels <= 64, "must be at most 64");
-  m_smx_cluster.require(*m_smx_cluster >= 1 && *m_smx_cluster <= smxs,
-                        "must be between 1 and the SMX count");
-  m_bound_queue_entries.require(*m_bound_queue_entries >= 1 && *m_bound_queue_entries <= 65536,
-                                "must be between 1 and 65536");
-  m_shared_queue_entries.require(*m_shared_queue_entries >= 1 && *m_shared_queue_entries <= 65536,
-                                 "must be between 1 and 65536");
-  laperm_policy::params lp;
-  lp.levels = static_cast<std::uint32_t>(*m_priority_levels);
-  lp.cluster = static_cast<std::uint32_t>(*m_smx_cluster);
-  lp.onchip_entries = static_cast<std::uint32_t>(*m_bound_queue_entries);
-  lp.shared_entries = static_cast<std::uint32_t>(*m_shared_queue_entries);
-  // (spu: the runtime's policy replaces LRR once the blocks are bound: validate_bound.)
-  m_policy = make_tb_policy(*m_policy_name == "spu" ? "lrr" : *m_policy_name, *m_tb_selection,
-                            *m_smx_selection, *m_task_stealing, m_next_tb_latency->value, lp);
-  m_paver = dynamic_cast<paver_policy*>(m_policy.get());
-  m_laperm = dynamic_cast<laperm_policy*>(m_policy.get());
   m_smx.resize(smxs);
   SC_METHOD(dispatch);
   sensitive << m_wake;
   dont_initialize();
   add_stat("tbs_dispatched", m_tbs_dispatched, "TBs sent to SMXs");
   add_stat("tbs_completed", m_tbs_completed, "TBs completed");
-  if (m_paver) {  // PAVER's own figures (only with its policies: others' statistics unchanged)
-    add_stat(
-        "paver_groups", [this] { return double(m_paver->groups_made); },
-        "TB groups made from locality graphs");
-    add_stat(
-        "paver_steals", [this] { return double(m_paver->steals); }, "task steals");
-    add_stat(
-        "paver_stolen_tbs", [this] { return double(m_paver->stolen_tbs); },
-        "TBs moved by task stealing");
-  }
-  if (m_laperm) {  // LaPerm's own figures (only with its policies)
-    add_stat(
-        "laperm_bound_tbs", [this] { return double(m_laperm->bound_tbs); },
-        "TBs an SMX took from its own bound queues");
-    add_stat(
-        "laperm_backup_tbs", [this] { return double(m_laperm->backup_tbs); },
-        "Adaptive-Bind: TBs an SMX took from its backup unit's queues");
-    add_stat(
-        "laperm_overflow", [this] { return double(m_laperm->overflowed); },
-        "sources queued beyond the on-chip queue entries (kept in global memory)");
-    add_stat(
-        "laperm_scan_cycles", [this] { return double(m_laperm->scan_cycles); },
-        "cycles the one-SMX-per-cycle scan spent on SMXs with nothing to take");
-  }
   const std::string dp = dynamic_parallelism_stats;
   add_stat("child_wait", m_child_wait,
            "device kernels and DTBL groups: cycles from the launch instruction to the first TB "
@@ -121,7 +82,7 @@ void smx_scheduler::validate() {
   m_dispatch_rtl.validate();
   if (m_dispatch_rtl.is_rtl()) {
     const std::string with = " with dispatch.implementation: rtl";
-    m_policy_name.require(*m_policy_name == "lrr",
+    m_policy.require(m_policy.type() == "lrr",
                           "must be lrr" + with + " (the RTL is LRR's dispatch unit)");
     m_dtbl.require(!*m_dtbl, "must be false" + with + " (the RTL dispatches native TBs)");
     m_dispatch_rtl.implementation().require(
@@ -135,14 +96,10 @@ void smx_scheduler::validate() {
 
 // With the RTL dispatch unit: what it needs of the SMXs and the KD, read over the sockets.
 void smx_scheduler::validate_bound() {
-  m_policy_name.require(!policy_source || *m_policy_name == "spu",
-                        "is not spu, but policy_source is bound to a block that places the TBs");
-  if (*m_policy_name == "spu") {
-    m_policy_name.require(policy_source.get() != nullptr,
-                          "spu needs the block that places the TBs (the SPU's spu_runtime): "
-                          "bind policy_source to its export policy");
-    m_policy = policy_source->make_tb_policy(smx.size());
-  }
+  m_policy.require(!policy_source_port || m_policy->takes_policy_source(),
+                   "is " + m_policy.type() +
+                       ", but policy_source is bound to a block that places the TBs (policy spu)");
+  m_policy->bound(*this);
   if (!m_dispatch_rtl.is_rtl()) return;
   const auto& impl = m_dispatch_rtl.implementation();
   std::uint32_t kdes = 0;
@@ -291,7 +248,8 @@ tb_source smx_scheduler::source_of(const kde_record& e, std::uint32_t kde) const
 }
 
 // PAVER's JIT analysis: the kernel's locality graph from its trace (cached beside it).
-const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
+const paver::graph& smx_scheduler::locality_graph(std::size_t entry,
+                                                  std::uint32_t bytes_per_reference) {
   const kde_record& e = m_entries[entry];
   workload* w = work().ptr;
   if (!w) {
@@ -304,7 +262,7 @@ const paver::graph& smx_scheduler::locality_graph(std::size_t entry) {
   double seconds = 0;
   traces::locality_graph g = traces::cached_locality_graph(
       *m_locality_cache, w->kernel(e.kernel).command_index,
-      static_cast<std::uint32_t>(*m_locality_granularity), w->trace(), &seconds);
+      bytes_per_reference, w->trace(), &seconds);
   w->analysis_seconds += seconds;
   m_locality = std::move(g.adj);
   return m_locality;
@@ -722,5 +680,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }
+
+GPUTLM_BLOCK("smx_scheduler", smx_scheduler, "TB dispatch to SMXs", {"dispatch", "policy"});
 
 }  // namespace gputlm::control

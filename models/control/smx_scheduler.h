@@ -62,7 +62,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
   std::unique_ptr<tlm_utils::simple_target_socket<smx_scheduler>> agg;     // with dtbl
   std::unique_ptr<tlm_utils::simple_initiator_socket<smx_scheduler>> agt;  // with dtbl
   // Policy spu: the block that places the TBs (the SPU's runtime), bound by the platform.
-  optional_port<tb_policy_source> policy_source{"policy_source"};
+  optional_port<tb_policy_source> policy_source_port{"policy_source"};
 
  private:
   struct smx_state {
@@ -131,36 +131,6 @@ class smx_scheduler : public component, private tb_scheduler_view {
                                      "kde_search_latency",
                                      {1},
                                      "DTBL: cycles per KDE examined for an eligible native kernel"};
-  choice_param m_tb_selection{
-      *this, "tb_selection", "fcfs", "lrr: which kernel entry's TB goes next", {"fcfs"}};
-  choice_param m_smx_selection{
-      *this, "smx_selection", "round_robin", "lrr: which SMX gets it", {"round_robin"}};
-  choice_param m_policy_name{
-      *this,
-      "policy",
-      "lrr",
-      "TB scheduling policy (docs/tb-scheduling.md)",
-      {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri", "smx_bind", "adaptive_bind", "spu"}};
-  param<bool> m_task_stealing{*this, "task_stealing", true,
-                              "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)"};
-  param<cycles> m_next_tb_latency{
-      *this,
-      "next_tb_latency",
-      {200},
-      "PAVER: load of an SMX's nextTB register from the global queue (a global-memory load)"};
-  param<std::uint64_t> m_locality_granularity{
-      *this, "locality_granularity", 4, "PAVER: bytes per data reference of the locality graph"};
-  param<std::uint64_t> m_priority_levels{
-      *this, "priority_levels", 4,
-      "LaPerm: L, the highest priority (a child's is its parent's + 1, clamped at L)"};
-  param<std::uint64_t> m_smx_cluster{*this, "smx_cluster", 1,
-                                     "LaPerm: SMXs sharing one L1 (SMX-Bind binds to the cluster)"};
-  param<std::uint64_t> m_bound_queue_entries{
-      *this, "bound_queue_entries", 128,
-      "LaPerm SMX-Bind: on-chip bound-queue entries per SMX (24 B each); more overflow to "
-      "global memory"};
-  param<std::uint64_t> m_shared_queue_entries{*this, "shared_queue_entries", 32,
-                                              "LaPerm SMX-Bind: on-chip entries of the shared PQ0"};
 
   // tb_scheduler_view
   std::size_t smx_count() const override { return m_smx.size(); }
@@ -168,15 +138,15 @@ class smx_scheduler : public component, private tb_scheduler_view {
   bool ready(std::size_t entry) override { return next_tb_ready(entry); }
   bool fits(std::size_t smx, std::size_t entry, std::uint32_t count) const override;
   std::uint32_t capacity(std::size_t smx, std::size_t entry) const override;
-  const paver::graph& locality_graph(std::size_t entry) override;
+  const paver::graph& locality_graph(std::size_t entry, std::uint32_t bytes_per_reference) override;
+  tb_policy_source* policy_source() const override { return policy_source_port.get(); }
   std::uint64_t now() const override;
 
   rtl::rtl_choice m_dispatch_rtl{*this, "dispatch", "tb_dispatch", "the TB dispatch unit"};
   std::unique_ptr<tb_dispatch_backend> m_dispatch;  // the RTL unit, when chosen
 
-  std::unique_ptr<tb_policy> m_policy;
-  paver_policy* m_paver = nullptr;    // m_policy, when it is one of PAVER's
-  laperm_policy* m_laperm = nullptr;  // m_policy, when it is one of LaPerm's
+  strategy_choice<tb_policy> m_policy{*this, "policy", "lrr", "TB scheduling policy",
+                                      "TB scheduling policy (docs/tb-scheduling.md)"};
   paver::graph m_locality;            // the graph of the kernel PAVER schedules
   std::unique_ptr<traces::locality_cache> m_locality_cache;
   std::vector<smx_state> m_smx;

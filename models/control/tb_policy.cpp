@@ -79,7 +79,7 @@ void paver_policy::start_kernel(tb_scheduler_view& v, std::size_t entry) {
   m_kernel = e.kernel;
   m_queue.clear();
   m_regs.assign(v.smx_count(), smx_registers{});
-  const paver::graph& g = v.locality_graph(entry);
+  const paver::graph& g = v.locality_graph(entry, m_granularity);
   if (g.size() != e.tbs_total)
     throw std::logic_error("locality graph of " + std::to_string(g.size()) +
                            " TBs for a kernel of " + std::to_string(e.tbs_total));
@@ -401,4 +401,116 @@ std::unique_ptr<tb_policy> make_tb_policy(const std::string& name, const std::st
   throw std::invalid_argument("unknown TB scheduling policy " + name);
 }
 
+// --- The policies as the SMX scheduler's strategies (`policy:`), with their parameters and
+// statistics.
+namespace {
+
+class lrr_strategy final : public lrr_policy, public strategy {
+ public:
+  explicit lrr_strategy(const strategy_site& s) : lrr_policy(nullptr, nullptr), strategy(s) {
+    m_tbs = make_tb_selection(*m_tb_selection);
+    m_smxs = make_smx_selection(*m_smx_selection);
+  }
+
+ private:
+  choice_param m_tb_selection{
+      owner(), key("tb_selection"), "fcfs", "which kernel entry's TB goes next", {"fcfs"}};
+  choice_param m_smx_selection{
+      owner(), key("smx_selection"), "round_robin", "which SMX gets it", {"round_robin"}};
+};
+
+class bcs_strategy final : public bcs_policy, public strategy {
+ public:
+  explicit bcs_strategy(const strategy_site& s) : strategy(s) {}
+};
+
+// PAVER: its inner LRR takes the kernels and groups it does not partition.
+template <paver_policy::grouping G>
+class paver_strategy final : public paver_policy, public strategy {
+ public:
+  explicit paver_strategy(const strategy_site& s)
+      : paver_policy(G, false, 0, make_tb_policy("lrr", "fcfs", "round_robin", false, 0)),
+        strategy(s) {
+    if (G != grouping::mst)  // (MST-TS takes no task stealing: the key would be an error)
+      m_task_stealing = std::make_unique<param<bool>>(
+          owner(), key("task_stealing"), true, "kway_ts, rb_ts: task stealing (PAVER Algorithm 2)");
+    m_stealing = m_task_stealing && **m_task_stealing;
+    m_latency = m_next_tb_latency->value;
+    m_locality_granularity.require(*m_locality_granularity >= 1 && *m_locality_granularity <= 4096,
+                                   "must be 1 to 4096 bytes");
+    m_granularity = static_cast<std::uint32_t>(*m_locality_granularity);
+    add_stat("paver_groups", [this] { return double(groups_made); },
+             "TB groups made from locality graphs");
+    add_stat("paver_steals", [this] { return double(steals); }, "task steals");
+    add_stat("paver_stolen_tbs", [this] { return double(stolen_tbs); },
+             "TBs moved by task stealing");
+  }
+
+ private:
+  std::unique_ptr<param<bool>> m_task_stealing;
+  param<cycles> m_next_tb_latency{
+      owner(), key("next_tb_latency"), {200},
+      "load of an SMX's nextTB register from the global queue (a global-memory load)"};
+  param<std::uint64_t> m_locality_granularity{owner(), key("locality_granularity"), 4,
+                                              "bytes per data reference of the locality graph"};
+};
+
+template <laperm_policy::mode M>
+class laperm_strategy final : public laperm_policy, public strategy {
+ public:
+  explicit laperm_strategy(const strategy_site& s) : laperm_policy(M, {}), strategy(s) {
+    m_levels.require(*m_levels <= 64, "must be at most 64");
+    m_bound.require(*m_bound >= 1 && *m_bound <= 65536, "must be between 1 and 65536");
+    m_shared.require(*m_shared >= 1 && *m_shared <= 65536, "must be between 1 and 65536");
+    m_p.levels = static_cast<std::uint32_t>(*m_levels);
+    m_p.cluster = static_cast<std::uint32_t>(*m_cluster);
+    m_p.onchip_entries = static_cast<std::uint32_t>(*m_bound);
+    m_p.shared_entries = static_cast<std::uint32_t>(*m_shared);
+    add_stat("laperm_bound_tbs", [this] { return double(bound_tbs); },
+             "TBs an SMX took from its own bound queues");
+    add_stat("laperm_backup_tbs", [this] { return double(backup_tbs); },
+             "Adaptive-Bind: TBs an SMX took from its backup unit's queues");
+    add_stat("laperm_overflow", [this] { return double(overflowed); },
+             "sources queued beyond the on-chip queue entries (kept in global memory)");
+    add_stat("laperm_scan_cycles", [this] { return double(scan_cycles); },
+             "cycles the one-SMX-per-cycle scan spent on SMXs with nothing to take");
+  }
+  void bound(tb_scheduler_view& v) override {
+    m_cluster.require(*m_cluster >= 1 && *m_cluster <= v.smx_count(),
+                      "must be between 1 and the SMX count (" + std::to_string(v.smx_count()) +
+                          ")");
+  }
+
+ private:
+  param<std::uint64_t> m_levels{
+      owner(), key("priority_levels"), 4,
+      "L, the highest priority (a child's is its parent's + 1, clamped at L)"};
+  param<std::uint64_t> m_cluster{owner(), key("smx_cluster"), 1,
+                                 "SMXs sharing one L1 (SMX-Bind binds to the cluster)"};
+  param<std::uint64_t> m_bound{
+      owner(), key("bound_queue_entries"), 128,
+      "SMX-Bind: on-chip bound-queue entries per SMX (24 B each); more overflow to global memory"};
+  param<std::uint64_t> m_shared{owner(), key("shared_queue_entries"), 32,
+                                "SMX-Bind: on-chip entries of the shared PQ0"};
+};
+
+using mode = laperm_policy::mode;
+using grouping = paver_policy::grouping;
+GPUTLM_STRATEGY(tb_policy, "lrr", lrr_strategy,
+                "loose round robin: KDEs FCFS, TB ids in order, SMXs round robin");
+GPUTLM_STRATEGY(tb_policy, "bcs", bcs_strategy, "block-CTA scheduling: TBs in pairs to one SMX");
+GPUTLM_STRATEGY(tb_policy, "mst_ts", paver_strategy<grouping::mst>,
+                "PAVER: TB groups of the locality graph's maximum spanning tree");
+GPUTLM_STRATEGY(tb_policy, "kway_ts", paver_strategy<grouping::kway>,
+                "PAVER: k-way partitions of the locality graph, task stealing");
+GPUTLM_STRATEGY(tb_policy, "rb_ts", paver_strategy<grouping::rb>,
+                "PAVER: recursive bisection of the locality graph, task stealing");
+GPUTLM_STRATEGY(tb_policy, "tb_pri", laperm_strategy<mode::tb_pri>,
+                "LaPerm TB-Pri: priority queues by launch depth");
+GPUTLM_STRATEGY(tb_policy, "smx_bind", laperm_strategy<mode::smx_bind>,
+                "LaPerm SMX-Bind: children queued on their parent's SMX");
+GPUTLM_STRATEGY(tb_policy, "adaptive_bind", laperm_strategy<mode::adaptive_bind>,
+                "LaPerm Adaptive-Bind: SMX-Bind with a backup SMX's queues");
+
+}  // namespace
 }  // namespace gputlm::control

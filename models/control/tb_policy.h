@@ -1,7 +1,8 @@
 // Thread-block scheduling policies of the SMX scheduler (docs/tb-scheduling.md): a policy
 // decides which TB (a kernel entry, and for native TBs which TB id) goes to which SMX,
-// seeing the scheduler's resource table and KDEs through tb_scheduler_view. Chosen by name
-// (`smx_scheduler.policy`):
+// seeing the scheduler's resource table and KDEs through tb_scheduler_view. Strategies
+// (models/common/strategy.h) chosen by name with their parameters
+// (`smx_scheduler.policy: {type: rb_ts, task_stealing: false}`):
 //   lrr      the baseline: KDEs in FCFS order, TB ids in order, SMXs round robin
 //            (DTBL thesis §2.2; the tb_selection / smx_selection strategies)
 //   bcs      block-CTA scheduling: TBs in pairs (2i, 2i+1) to one SMX, which must have
@@ -30,6 +31,7 @@
 #include "models/control/control_registers.h"
 #include "models/control/dispatch_policies.h"
 #include "models/control/locality_partition.h"
+#include "models/common/strategy.h"
 
 namespace gputlm::control {
 
@@ -47,8 +49,10 @@ class tb_scheduler_view {
   virtual bool fits(std::size_t smx, std::size_t entry, std::uint32_t count = 1) const = 0;
   // TBs of entry i an empty SMX holds at once (x of the thesis).
   virtual std::uint32_t capacity(std::size_t smx, std::size_t entry) const = 0;
-  // The locality graph of entry i's kernel (built or taken from its cache once).
-  virtual const paver::graph& locality_graph(std::size_t entry) = 0;
+  // The locality graph of entry i's kernel at `bytes_per_reference` bytes per data
+  // reference (built or taken from its cache once).
+  virtual const paver::graph& locality_graph(std::size_t entry,
+                                             std::uint32_t bytes_per_reference) = 0;
   virtual std::uint64_t now() const = 0;
   // The entry holding KDE `kde`, or -1.
   virtual int entry_of(std::uint32_t kde) const = 0;
@@ -58,6 +62,8 @@ class tb_scheduler_view {
   // The policy holds group `group`'s record on chip (LaPerm's bound queues): it need not be
   // fetched from global memory.
   virtual void group_on_chip(std::uint32_t group) { (void)group; }
+  // The block the platform bound to supply the policy (`policy_source`), or null.
+  virtual class tb_policy_source* policy_source() const { return nullptr; }
 };
 
 // A source of TBs as a policy hears of it (tb_policy::source_added): a kernel entry's
@@ -104,6 +110,11 @@ class tb_policy {
   }
   // What the policy still holds, for a deadlock report ("" for nothing).
   virtual std::string pending() const { return {}; }
+  // Every block is bound (elaboration's end): checks what the policy needs of the chip
+  // (throws input_error) and takes what the platform bound for it.
+  virtual void bound(tb_scheduler_view& v) { (void)v; }
+  // Whether the policy takes its placements from the scheduler's `policy_source`.
+  virtual bool takes_policy_source() const { return false; }
   // The hardware the policy adds, for `gputlm elaborate` ("" for none).
   virtual std::string hardware(std::size_t smxs) const {
     (void)smxs;
@@ -127,7 +138,7 @@ class lrr_policy : public tb_policy {
       : m_tbs(std::move(tbs)), m_smxs(std::move(smxs)) {}
   tb_choice pick(tb_scheduler_view& v) override;
 
- private:
+ protected:
   std::unique_ptr<tb_selection_policy> m_tbs;
   std::unique_ptr<smx_selection_policy> m_smxs;
 };
@@ -149,10 +160,11 @@ class paver_policy : public tb_policy {
  public:
   enum class grouping { mst, kway, rb };
   paver_policy(grouping g, bool task_stealing, std::uint64_t next_tb_latency,
-               std::unique_ptr<tb_policy> others)
+               std::unique_ptr<tb_policy> others, std::uint32_t bytes_per_reference = 4)
       : m_grouping(g),
         m_stealing(task_stealing),
         m_latency(next_tb_latency),
+        m_granularity(bytes_per_reference),
         m_others(std::move(others)) {}
   tb_choice pick(tb_scheduler_view& v) override;
   std::string hardware(std::size_t smxs) const override;
@@ -160,7 +172,7 @@ class paver_policy : public tb_policy {
   // Statistics.
   std::uint64_t steals = 0, stolen_tbs = 0, next_tb_stalls = 0, groups_made = 0;
 
- private:
+ protected:
   struct smx_registers {
     paver::group tbs;            // the TB group being issued (the global queue's array)
     std::uint32_t next = 0;      // `next`
@@ -175,6 +187,7 @@ class paver_policy : public tb_policy {
   grouping m_grouping;
   bool m_stealing;
   std::uint64_t m_latency;
+  std::uint32_t m_granularity;  // bytes per data reference of the locality graph
   std::unique_ptr<tb_policy> m_others;  // aggregated groups and kernels without native TBs
   bool m_active = false;
   std::uint32_t m_kernel = 0;        // the kernel whose groups the registers hold
@@ -218,7 +231,7 @@ class laperm_policy : public tb_policy {
   std::uint64_t overflowed = 0;   // sources queued beyond the on-chip entries
   std::uint64_t scan_cycles = 0;  // cycles spent examining SMXs with nothing to take
 
- private:
+ protected:
   struct queued {
     tb_source src;
     std::uint32_t left = 0;  // TBs not yet dispatched
@@ -255,7 +268,8 @@ class laperm_policy : public tb_policy {
 };
 
 // The policy named `name` ("lrr", "bcs", "mst_ts", "kway_ts", "rb_ts", "tb_pri",
-// "smx_bind", "adaptive_bind").
+// "smx_bind", "adaptive_bind") with the parameters given, outside any block (tests; a
+// policy's fallback for the kernels it does not place).
 std::unique_ptr<tb_policy> make_tb_policy(const std::string& name, const std::string& tb_selection,
                                           const std::string& smx_selection, bool task_stealing,
                                           std::uint64_t next_tb_latency,

@@ -8,9 +8,8 @@ namespace gputlm::core {
 
 using traces::warp_instruction;
 
-void register_file::manage(pm::slumber_control_unit& unit, std::uint32_t warp_slots) {
+void register_file::manage(register_gate& unit, std::uint32_t warp_slots) {
   m_unit = &unit;
-  unit.configure(warp_slots, m_banks.banks());
   m_hints.resize(warp_slots);
   m_scratch.assign(65536, 0);
 }
@@ -30,7 +29,7 @@ void register_file::allocate(std::uint32_t warp, const traces::warp_trace& trace
 
 bool register_file::managed(std::uint32_t warp, std::uint16_t reg) {
   if (tracked(warp, reg)) return true;
-  if (reg < 255) ++m_unit->stats().untracked_accesses;  // (RZ and "no register" are not)
+  if (reg < 255) m_unit->untracked_access();  // (RZ and "no register" are not)
   return false;
 }
 
@@ -50,7 +49,7 @@ std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t sch
   // When the scheduler's lookahead saw it: WRF at decode, Slumber once it was in the buffer
   // and about to be ready (ready_seen).
   std::uint64_t ready = landed;
-  if (!m_unit->wrf()) {
+  if (!m_unit->wakes_at_decode()) {
     for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k)
       if (tracked(warp, in.src[k])) ready = std::max(ready, m_unit->ready_seen(warp, in.src[k]));
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)

@@ -1,8 +1,8 @@
 // The SMX's register file: its banks with operand collection (register_banks.h: bank
-// conflicts, collector units) and, under a register-level power policy (Slumber or WRF,
-// slumber_policy.h), the register accesses it reports to the Slumber control unit beside it
-// with each operand's compiler hint (traces/register_hints.h, derived from the warp's trace
-// when its TB is launched). Fermi's 128 KB file of 1024 warp registers in banks (Tripathy's
+// conflicts, collector units) and, when a register-level power controller is bound beside
+// the SMX (register_gate.h: Slumber or WRF), the register accesses it reports to it with
+// each operand's compiler hint (traces/register_hints.h, derived from the warp's trace when
+// its TB is launched). Fermi's 128 KB file of 1024 warp registers in banks (Tripathy's
 // thesis §6.1.1; GPGPU-Sim's register_bank()).
 //
 // Interface (what the SMX's issue logic, write-back and TB launch call):
@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "models/core/register_banks.h"
-#include "models/power/slumber_control_unit.h"
+#include "models/core/register_gate.h"
 #include "traces/trace_types.h"
 
 namespace gputlm::core {
 
 class register_file : public sc_core::sc_module {
  public:
-  using outlook = pm::slumber_control_unit::outlook;
+  using outlook = register_gate::outlook;
 
   explicit register_file(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}
 
@@ -46,13 +46,12 @@ class register_file : public sc_core::sc_module {
   std::uint64_t conflicts() const { return m_banks.conflicts(); }
 
   // --- Register-level power management
-  void manage(pm::slumber_control_unit& unit, std::uint32_t warp_slots);
+  void manage(register_gate& unit, std::uint32_t warp_slots);
   bool power_managed() const { return m_unit != nullptr; }
   // A register (not RZ) within the warp's allocation.
   bool tracked(std::uint32_t warp, std::uint16_t reg) const {
     return reg < 255 && m_unit->tracked(warp, reg);
   }
-  pm::slumber_control_unit* unit() const { return m_unit; }
 
   void allocate(std::uint32_t warp, const traces::warp_trace& trace, std::uint32_t nregs,
                 std::uint64_t cycle);
@@ -84,7 +83,7 @@ class register_file : public sc_core::sc_module {
   // A register the unit manages; an access to one beyond the warp's allocation is counted.
   bool managed(std::uint32_t warp, std::uint16_t reg);
   register_banks m_banks;
-  pm::slumber_control_unit* m_unit = nullptr;
+  register_gate* m_unit = nullptr;
   std::vector<std::vector<std::uint8_t>> m_hints;  // per warp slot: per instruction
   std::vector<std::uint8_t> m_scratch;
 };

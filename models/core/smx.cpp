@@ -1,5 +1,7 @@
 #include "models/core/smx.h"
 
+#include "models/common/block_factory.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -7,7 +9,6 @@
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
-#include "models/power/slumber_policy.h"
 
 namespace gputlm::core {
 
@@ -60,6 +61,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_socket("ldst", ldst);
   declare_socket("launch", launch);
   declare_port("neighbour", neighbour);
+  declare_port("registers", registers);
   tb_release.bind(*this);
   declare_export("tb_release", tb_release);
   launch.register_nb_transport_bw(this, &smx::launch_bw);
@@ -117,75 +119,21 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
                       "must be at most " + std::to_string(max_registers));
   m_register_banks.require(*m_register_banks <= max_register_banks,
                            "must be at most " + std::to_string(max_register_banks));
-  // Slumber or WRF: the register file's elements are its warp registers, which the Slumber
-  // control unit beside it switches.
-  auto* slumber =
-      ctx.power ? dynamic_cast<pm::slumber_policy*>(&ctx.power->policy_for(type())) : nullptr;
-  const auto banks = static_cast<std::uint32_t>(*m_register_banks);
-  const auto warp_registers =
-      static_cast<std::uint32_t>(*m_registers / std::max<std::uint64_t>(1, *m_warp_size));
-  m_power = std::make_unique<smx_power>(*this, *m_registers * 4, banks,
-                                        slumber ? warp_registers : banks, slumber != nullptr);
-  if (slumber) {
-    pm::power_component& rf = m_power->register_file();
-    if (!slumber->manages(rf))
-      throw input_error(slumber->spec().where, slumber->spec().key,
-                        slumber->name() +
-                            " switches the SMX's register file, which the power table does not "
-                            "give (power.components.smx.register_file)");
-    m_slumber = std::make_unique<pm::slumber_control_unit>("slumber", slumber->params(), clock());
-    slumber->adopt(rf, *m_slumber);
-    m_slumber->control(rf, slumber->ss_state(rf), slumber->ds_state(rf), slumber->off_state(rf));
-    add_slumber_stats();
-  }
+  m_power = std::make_unique<smx_power>(*this, *m_registers * 4,
+                                        static_cast<std::uint32_t>(*m_register_banks));
 }
 
-void smx::add_slumber_stats() {
-  const pm::slumber_control_unit::statistics& s = m_slumber->stats();
-  add_stat("slumber.reads", s.reads, "register reads seen by the Slumber control unit");
-  add_stat("slumber.writes", s.writes, "register writes seen by the Slumber control unit");
-  add_stat("slumber.wakes", s.wakes, "registers woken from SS, DS or OFF");
-  add_stat("slumber.read_waits", s.read_waits, "register reads that waited for a wake-up");
-  add_stat("slumber.wake_wait_cycles", s.wake_wait_cycles,
-           "cycles register reads waited for a wake-up (the instruction's execution waits)");
-  add_stat("slumber.write_waits", s.write_waits, "write-backs that waited for a wake-up");
-  add_stat("slumber.write_wait_cycles", s.write_wait_cycles,
-           "cycles write-backs waited for a wake-up");
-  add_stat("slumber.idle_ss_cycles", s.idle_ss,
-           "register-cycles of allocated registers in SS (shallow sleep)");
-  add_stat("slumber.idle_ds_cycles", s.idle_ds,
-           "register-cycles of allocated registers in DS (deep sleep, drowsy)");
-  add_stat("slumber.idle_off_cycles", s.idle_off,
-           "register-cycles of allocated registers power gated");
-  add_stat("slumber.idle_periods", s.idle_periods, "gaps between accesses to one register");
-  add_stat("slumber.idle_periods_over_16", s.idle_periods_over_16,
-           "of them, longer than 16 cycles");
-  add_stat("slumber.idle_cycles", s.idle_cycles, "total length of the gaps, cycles");
-  add_stat("slumber.idle_cycles_over_16", s.idle_cycles_over_16,
-           "cycles in gaps longer than 16 cycles");
-  // Utilisation: accessed cycles summed over the units / (cycles x units).
-  const auto utilisation = [this](const counter& c, std::function<double()> units) {
-    return [this, &c, units] {
-      const double cycles = double(clock().now_cycle()) * units();
-      return cycles > 0 ? double(c.value()) / cycles : 0.0;
-    };
-  };
-  const pm::slumber_control_unit* u = m_slumber.get();
-  add_stat("slumber.utilisation_rf", utilisation(s.rf_access_cycles, [] { return 1.0; }),
-           "cycles the register file was accessed / cycles");
-  add_stat("slumber.utilisation_bank",
-           utilisation(s.bank_access_cycles, [u] { return double(u->banks()); }),
-           "cycles a bank was accessed / (cycles x banks)");
-  add_stat("slumber.utilisation_warp",
-           utilisation(s.warp_access_cycles, [u] { return double(u->warp_slots()); }),
-           "cycles a warp slot's registers were accessed / (cycles x warp slots)");
-  add_stat("slumber.utilisation_register",
-           utilisation(s.register_access_cycles, [u] { return double(u->registers()); }),
-           "cycles a 128-byte register was accessed / (cycles x registers)");
-  add_stat("slumber.unplaced_warps", s.unplaced_warps,
-           "warps whose registers found no contiguous room (not managed)");
-  add_stat("slumber.untracked_accesses", s.untracked_accesses,
-           "accesses to registers beyond a warp's allocation (not managed)");
+// A register-level power controller bound beside the SMX takes its register file over: the
+// accesses go to it from now on, and it gates the file's power component.
+void smx::validate_bound() {
+  if (!registers) return;
+  registers->take_over(m_power->register_file(),
+                       static_cast<std::uint32_t>(*m_registers / std::max<std::uint64_t>(1, *m_warp_size)),
+                       static_cast<std::uint32_t>(max_warps()),
+                       static_cast<std::uint32_t>(*m_register_banks));
+  m_rf.manage(*registers.get(), static_cast<std::uint32_t>(max_warps()));
+  m_hot.rf_managed = true;
+  m_power->register_file_managed();
 }
 
 smx_limits smx::limits() const {
@@ -260,11 +208,8 @@ void smx::validate() {
   m_order_positions.assign(sched, order_positions{});
   m_position.assign(max_warps(), 0);
   m_reason.assign(sched, stall_reason::no_warp);
-  m_policies.clear();
-  for (std::uint32_t s = 0; s < sched; ++s) {
-    m_policies.push_back(make_warp_scheduler_policy(*m_scheduler_policy));
-    m_sched_masks[s].rule = m_policies.back()->rule();
-  }
+  m_scheduler_policy->resize(sched);
+  for (std::uint32_t s = 0; s < sched; ++s) m_sched_masks[s].rule = m_scheduler_policy->rule();
   auto pool = [&](const unit_params& u) {
     return unit_pool(static_cast<std::uint32_t>(*u.count), static_cast<std::uint32_t>(*u.latency),
                      static_cast<std::uint32_t>(*u.initiation), sched, *m_sub_core_model);
@@ -280,10 +225,6 @@ void smx::validate() {
   m_rf.configure(static_cast<std::uint32_t>(*m_register_banks),
                  static_cast<std::uint32_t>(*m_register_port_throughput), sched, *m_sub_core_model,
                  static_cast<std::uint32_t>(collectors));
-  if (m_slumber) {
-    m_rf.manage(*m_slumber, static_cast<std::uint32_t>(max_warps()));
-    m_hot.rf_managed = true;
-  }
   m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
                    static_cast<std::uint32_t>(*m_shared_memory_banks));
 
@@ -328,7 +269,6 @@ void smx::add_traces(vcd_writer& vcd) {
   m_trace_issued.trace(vcd, name(), "issued", 4);
   m_trace_stall.trace(vcd, name(), "stall_reason", 3);
   m_trace_tbs.trace(vcd, name(), "resident_tbs", 6);
-  if (m_slumber) m_slumber->add_traces(vcd, name());
 }
 
 std::string smx::pending_work() const {
@@ -851,7 +791,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   };
   auto issued_by = [&](std::uint32_t wi) {
     // A policy with a fixed order rule is applied here, from this record; others are told.
-    if (masks.rule == warp_scheduler_policy::order_rule::custom) m_policies[s]->issued(wi);
+    if (masks.rule == warp_scheduler_policy::order_rule::custom) m_scheduler_policy->issued(s, wi);
     masks.has_last = true;
     masks.last = wi;
     why = stall_reason::issued;
@@ -899,7 +839,7 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
       order.has_first = masks.has_last;  // visited below only if it is a candidate (listed)
       order.first = masks.last;
     } else {
-      order = m_policies[s]->view(m_sched_warps[s], masks.version);
+      order = m_scheduler_policy->view(s, m_sched_warps[s], masks.version);
     }
     order_positions& at = m_order_positions[s];
     if (at.version != masks.version || at.list != order.list) {
@@ -999,8 +939,9 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   }
   // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
   const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;
-  // Slumber or WRF: the sources are read once awake. The instruction waits in its operand
-  // collector (the execution unit stays free for others) and its work starts that much later.
+  // A register-level power controller (register_gate.h): the sources are read once awake.
+  // The instruction waits in its operand collector (the execution unit stays free for
+  // others) and its work starts that much later.
   std::uint64_t read_wait = 0;
   if (m_hot.rf_managed) {
     read_wait = m_rf.read_operands(wi, w.scheduler, index, in, landed_at, now);
@@ -1199,14 +1140,15 @@ void smx::response(tlm::tlm_generic_payload& gp) {
 }
 
 void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::uint64_t now) {
-  // Slumber or WRF: a destination still waking delays its write-back; then its new mode.
-  m_slumber->load_answered(pl.warp, pl.issued, now, pl.served);
+  // A register-level power controller: a destination still waking delays its write-back;
+  // then its new mode.
+  registers->load_answered(pl.warp, pl.issued, now, pl.served);
   std::uint64_t at[2] = {now, now};
   for (std::size_t k = 0; k < 2; ++k) {
     const std::uint16_t d = pl.dst[k];
     if (!m_rf.tracked(pl.warp, d)) continue;
     at[k] +=
-        m_slumber->load_written(pl.warp, d, m_rf.bank_of(d, pl.warp, w.scheduler), now, pl.served);
+        registers->load_written(pl.warp, d, m_rf.bank_of(d, pl.warp, w.scheduler), now, pl.served);
     if (at[k] == now) continue;
     m_scoreboard.set(pl.warp, d, at[k]);
     w.regs_ready_by = std::max(w.regs_ready_by, at[k]);
@@ -1216,7 +1158,7 @@ void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::ui
   for (std::size_t k = 0; k < 2; ++k) {
     const std::uint16_t d = pl.dst[k];
     if (!m_rf.tracked(pl.warp, d)) continue;
-    m_slumber->after_access(pl.warp, d, at[k],
+    registers->after_access(pl.warp, d, at[k],
                             m_rf.dead_after(pl.warp, pl.inst, w.insts[pl.inst], d),
                             outlook_of(pl.warp, w, at[k]), pl.inst + 1);
   }
@@ -1228,7 +1170,7 @@ register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w,
   if (w.issued >= w.size) return {std::uint64_t(1) << 40, true};
   std::uint64_t ready = m_scoreboard.ready_by(wi, w.insts[w.issued]);
   if (ready == never) {  // waits for a load: its predicted return, if it missed L1
-    const std::uint64_t due = m_slumber->load_due(wi);
+    const std::uint64_t due = registers->load_due(wi);
     return due > now ? register_file::outlook{due - now, true} : register_file::outlook{0, false};
   }
   // Not in the buffer yet: the fetch lands it in the next cycle (the instruction cache hits).
@@ -1423,5 +1365,7 @@ void smx::context_traffic(std::uint32_t s, bool restore) {
   m_work_next_cycle = true;
   wake_at(clock().next_cycle());
 }
+
+GPUTLM_BLOCK("smx", smx, "streaming multiprocessor", {"scheduler_policy"});
 
 }  // namespace gputlm::core

@@ -82,6 +82,7 @@ class smx : public component, public block_sync_release {
   SC_HAS_PROCESS(smx);
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  void validate_bound() override;
   void add_traces(vcd_writer& vcd) override;
   std::string pending_work() const override;
 
@@ -97,6 +98,8 @@ class smx : public component, public block_sync_release {
   // (neighbour_port.h), bound to `neighbour`; it releases a TB's BAR.BLOCKSYNC through
   // `tb_release`.
   optional_port<neighbour_port> neighbour{"neighbour"};
+  // A register-level power controller beside the SMX (register_gate.h): Slumber or WRF.
+  optional_port<register_gate> registers{"registers"};
   sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
   void block_sync_released(std::uint32_t slot) override;
   // The id of the SMX (its index in the platform).
@@ -220,7 +223,6 @@ class smx : public component, public block_sync_release {
   void maybe_finish_warp(std::uint32_t wi);
   void finish_tb(std::uint32_t slot);
   pipe pipe_of(const traces::warp_instruction& in) const;
-  void add_slumber_stats();
   void account_until(std::uint64_t cycle);
   void wake_at(std::uint64_t cycle);
 
@@ -237,8 +239,9 @@ class smx : public component, public block_sync_release {
       {3},
       "shared-memory access latency (also the always-hitting constant cache)"};
   param<std::uint64_t> m_warp_schedulers{*this, "warp_schedulers", 2, "warp schedulers"};
-  choice_param m_scheduler_policy{
-      *this, "scheduler_policy", "gto", "warp scheduling policy", {"lrr", "gto"}};
+  strategy_choice<warp_scheduler_policy> m_scheduler_policy{
+      *this, "scheduler_policy", "gto", "warp scheduling policy",
+      "warp scheduling policy of every warp scheduler (lrr, gto)"};
   param<std::uint64_t> m_max_issue_per_warp{*this, "max_issue_per_warp", 1,
                                             "instructions one warp may issue per cycle"};
   param<bool> m_dual_issue_different_units{*this, "dual_issue_different_units", false,
@@ -325,7 +328,7 @@ class smx : public component, public block_sync_release {
   struct hot_params {
     std::uint64_t max_issue = 1, fetch_width = 1, ibuffer_entries = 2;
     bool dual_different = false;
-    bool rf_managed = false;  // a register-level power policy (Slumber, WRF)
+    bool rf_managed = false;  // a register-level power controller is bound (register_gate.h)
     std::uint64_t fetch_warps = 1;
     bool fetch_when_empty = false;
   } m_hot;
@@ -375,13 +378,11 @@ class smx : public component, public block_sync_release {
   // Whether warp wi is parked by the scoreboard on its next instruction and one of that
   // instruction's registers still waits for a load (`never`): check() would park it again.
   bool waits_for_a_load(std::uint32_t wi) const;
-  std::vector<std::unique_ptr<warp_scheduler_policy>> m_policies;
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_file m_rf{"rf"};
-  std::unique_ptr<pm::slumber_control_unit> m_slumber;  // beside m_rf, under Slumber or WRF
   std::unique_ptr<smx_power> m_power;
-  // Under a register-level power policy: what the warp's next instruction says about how
-  // long its registers stay unused (slumber_control_unit.h), and when the instruction
+  // Under a register-level power controller: what the warp's next instruction says about how
+  // long its registers stay unused (register_gate.h), and when the instruction
   // `i` of a warp landed in its buffer.
   register_file::outlook outlook_of(std::uint32_t wi, const warp_state& w, std::uint64_t now) const;
   static std::uint64_t landed(const warp_state& w, std::uint32_t i) {

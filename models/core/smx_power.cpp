@@ -3,14 +3,14 @@
 namespace gputlm::core {
 
 smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
-                     std::uint32_t register_banks, std::uint32_t register_elements, bool rf_managed)
+                     std::uint32_t register_banks)
     : m_register_banks(register_banks ? register_banks : 1) {
   m_fetch_decode = &owner.declare_power("fetch_decode", {"fetch"});
   m_fetch_decode->bind_counters(&m_n.fetch);
   m_scheduler = &owner.declare_power("scheduler", {"issue"});
   m_scheduler->bind_counters(&m_n.issue);
   m_register_file = &owner.declare_power("register_file", {"read", "write"}, register_file_bytes,
-                                         register_elements);
+                                         register_banks);
   m_register_file->bind_counters(m_n.register_file);
   m_collector = &owner.declare_power("operand_collector", {"collect"});
   m_collector->bind_counters(&m_n.collect);
@@ -21,10 +21,15 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
     m_pipe_component[p] = &owner.declare_power(names[p], {"op"});
     m_pipe_component[p]->bind_counters(&m_n.pipe[p]);
   }
-  m_any_gated = m_fetch_decode->gated() || m_scheduler->gated() ||
-                (m_register_file->gated() && !rf_managed) || m_collector->gated() ||
-                m_shared->gated();
-  for (const pm::power_component* c : m_pipe_component) m_any_gated = m_any_gated || c->gated();
+  m_any_gated = gated_components();
+}
+
+bool smx_power::gated_components() const {
+  bool any = m_fetch_decode->gated() || m_scheduler->gated() ||
+             (m_register_file->gated() && !m_rf_managed) || m_collector->gated() ||
+             m_shared->gated();
+  for (const pm::power_component* c : m_pipe_component) any = any || c->gated();
+  return any;
 }
 
 std::uint64_t smx_power::wake_register_bank(std::uint32_t bank, std::uint64_t now_fs) {

@@ -35,12 +35,16 @@ class smx_power {
   // Execution pipes, in the SMX's pipe order (smx::pipe: sp, sfu, dp, int, tensor, branch, ldst).
   static constexpr std::size_t pipes = 7;
 
-  // `register_elements`: the register file's power elements (its banks, or its warp
-  // registers when a register-level policy manages it: `rf_managed`, then its accesses are
-  // reported to the Slumber control unit instead).
-  smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks,
-            std::uint32_t register_elements, bool rf_managed);
+  // The register file's power elements are its banks (unless the power table splits it
+  // otherwise).
+  smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks);
   pm::power_component& register_file() { return *m_register_file; }
+  // A register-level power controller took the register file over (register_gate.h): its
+  // accesses are reported to the controller instead, and the gates are looked at again.
+  void register_file_managed() {
+    m_rf_managed = true;
+    m_any_gated = gated_components();
+  }
 
   // One warp instruction issued to pipe `p` (pipes: none) with `lanes` active lanes, `reads`
   // register operands and `writes` destinations.
@@ -54,8 +58,8 @@ class smx_power {
   }
   void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
 
-  // A gating policy manages some component of the SMX: the SMX then reports each use
-  // (the calls below; without a policy they return 0 and may be skipped).
+  // A gate switches some component of the SMX: the SMX then reports each use (the calls
+  // below; without a gate they return 0 and may be skipped).
   bool any_gated() const { return m_any_gated; }
   // The uses of one instruction at now_fs, each returning the wake-up cycles it waits
   // (0 when the element is ON or not gated).
@@ -79,7 +83,9 @@ class smx_power {
   pm::power_component* m_pipe_component[pipes] = {};
   pm::power_component *m_fetch_decode, *m_scheduler, *m_register_file, *m_collector, *m_shared;
   std::uint32_t m_register_banks;
+  bool m_rf_managed = false;
   bool m_any_gated = false;
+  bool gated_components() const;
 };
 
 }  // namespace gputlm::core

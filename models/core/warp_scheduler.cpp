@@ -1,13 +1,12 @@
 #include "models/core/warp_scheduler.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace gputlm::core {
 
-void warp_scheduler_policy::order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
-                                  std::vector<std::uint32_t>& out) {
-  const warp_order o = view(warps, version);
+void warp_scheduler_policy::order(std::uint32_t s, const std::vector<std::uint32_t>& warps,
+                                  std::uint64_t version, std::vector<std::uint32_t>& out) {
+  const warp_order o = view(s, warps, version);
   out.clear();
   if (o.has_first) out.push_back(o.first);
   for (std::uint32_t k = 0; k < o.n; ++k) {
@@ -16,47 +15,80 @@ void warp_scheduler_policy::order(const std::vector<std::uint32_t>& warps, std::
   }
 }
 
-warp_order lrr_policy::view(const std::vector<std::uint32_t>& warps, std::uint64_t version) {
-  // Round robin goes by slot number, starting after the warp that issued last.
-  if (version != m_version) {
-    m_by_slot.assign(warps.begin(), warps.end());
-    std::sort(m_by_slot.begin(), m_by_slot.end());
-    m_version = version;
-    m_start_valid = false;
+namespace {
+
+// Loose round robin: by slot number, starting after the warp that issued last.
+class lrr final : public warp_scheduler_policy {
+ public:
+  using warp_scheduler_policy::warp_scheduler_policy;
+  void resize(std::uint32_t schedulers) override {
+    warp_scheduler_policy::resize(schedulers);
+    m_state.assign(schedulers, state{});
   }
-  if (!m_start_valid) {
-    std::size_t start = 0;
-    if (m_has_last) {
-      start = static_cast<std::size_t>(
-          std::upper_bound(m_by_slot.begin(), m_by_slot.end(), m_last) - m_by_slot.begin());
-      if (start == m_by_slot.size()) start = 0;
+  warp_order view(std::uint32_t s, const std::vector<std::uint32_t>& warps,
+                  std::uint64_t version) override {
+    state& st = m_state[s];
+    if (version != st.version) {
+      st.by_slot.assign(warps.begin(), warps.end());
+      std::sort(st.by_slot.begin(), st.by_slot.end());
+      st.version = version;
+      st.start_valid = false;
     }
-    m_start = static_cast<std::uint32_t>(start);
-    m_start_valid = true;
+    if (!st.start_valid) {
+      std::size_t start = 0;
+      if (m_last[s].valid) {
+        start = static_cast<std::size_t>(
+            std::upper_bound(st.by_slot.begin(), st.by_slot.end(), m_last[s].warp) -
+            st.by_slot.begin());
+        if (start == st.by_slot.size()) start = 0;
+      }
+      st.start = static_cast<std::uint32_t>(start);
+      st.start_valid = true;
+    }
+    warp_order o;
+    o.list = st.by_slot.data();
+    o.n = static_cast<std::uint32_t>(st.by_slot.size());
+    o.start = st.start;
+    return o;
   }
-  warp_order o;
-  o.list = m_by_slot.data();
-  o.n = static_cast<std::uint32_t>(m_by_slot.size());
-  o.start = m_start;
-  return o;
-}
-
-warp_order gto_policy::view(const std::vector<std::uint32_t>& warps, std::uint64_t) {
-  // The warp that issued last, then the others oldest first.
-  warp_order o;
-  o.list = warps.data();
-  o.n = static_cast<std::uint32_t>(warps.size());
-  if (m_has_last && std::find(warps.begin(), warps.end(), m_last) != warps.end()) {
-    o.has_first = true;
-    o.first = m_last;
+  void issued(std::uint32_t s, std::uint32_t warp) override {
+    warp_scheduler_policy::issued(s, warp);
+    m_state[s].start_valid = false;
   }
-  return o;
-}
+  order_rule rule() const override { return order_rule::rotate_after_last_issuer; }
 
-std::unique_ptr<warp_scheduler_policy> make_warp_scheduler_policy(const std::string& name) {
-  if (name == "lrr") return std::make_unique<lrr_policy>();
-  if (name == "gto") return std::make_unique<gto_policy>();
-  throw std::invalid_argument("unknown warp scheduling policy " + name);
-}
+ private:
+  struct state {
+    std::vector<std::uint32_t> by_slot;  // the warps in slot order, for `version`
+    std::uint64_t version = ~0ull;
+    std::uint32_t start = 0;   // where the order starts in by_slot ...
+    bool start_valid = false;  // ... unless the list or the last issuer changed
+  };
+  std::vector<state> m_state;  // per scheduler
+};
 
+// Greedy then oldest: the warp that issued last, then the others oldest first.
+class gto final : public warp_scheduler_policy {
+ public:
+  using warp_scheduler_policy::warp_scheduler_policy;
+  warp_order view(std::uint32_t s, const std::vector<std::uint32_t>& warps,
+                  std::uint64_t) override {
+    warp_order o;
+    o.list = warps.data();
+    o.n = static_cast<std::uint32_t>(warps.size());
+    if (m_last[s].valid && std::find(warps.begin(), warps.end(), m_last[s].warp) != warps.end()) {
+      o.has_first = true;
+      o.first = m_last[s].warp;
+    }
+    return o;
+  }
+  order_rule rule() const override { return order_rule::last_issuer_then_list; }
+};
+
+GPUTLM_STRATEGY(warp_scheduler_policy, "lrr", lrr,
+                "loose round robin: slot order, starting after the warp that issued last");
+GPUTLM_STRATEGY(warp_scheduler_policy, "gto", gto,
+                "greedy then oldest: the warp that issued last, then the oldest");
+
+}  // namespace
 }  // namespace gputlm::core

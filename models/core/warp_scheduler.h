@@ -1,13 +1,17 @@
-// Warp scheduling policies of one SMX warp scheduler, as GPGPU-Sim names them
+// Warp scheduling policies of an SMX's warp schedulers, as GPGPU-Sim names them
 // (-gpgpu_scheduler): loose round robin (lrr) starts after the warp that issued last;
 // greedy-then-oldest (gto) keeps issuing from the warp that issued last and otherwise takes
-// the oldest (earliest launched). Chosen by name in the platform YAML.
+// the oldest (earliest launched). A strategy (models/common/strategy.h) chosen in the
+// platform YAML (`scheduler_policy: gto`, or `{type: gto, ...}` with a policy's parameters);
+// one object serves every warp scheduler of the SMX, each with its own state.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "models/common/strategy.h"
 
 namespace gputlm::core {
 
@@ -21,16 +25,19 @@ struct warp_order {
   std::uint32_t first = 0;
 };
 
-class warp_scheduler_policy {
+class warp_scheduler_policy : public strategy {
  public:
-  virtual ~warp_scheduler_policy() = default;
-  // `warps`: this scheduler's warp slots, oldest first; `version` changes whenever the list
+  using strategy::strategy;
+  // The SMX has `schedulers` warp schedulers (scheduler s is asked about its own warps).
+  virtual void resize(std::uint32_t schedulers) { m_last.assign(schedulers, last_issuer{}); }
+  // `warps`: scheduler s's warp slots, oldest first; `version` changes whenever the list
   // does. The order is valid until the list or the policy changes.
-  virtual warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) = 0;
+  virtual warp_order view(std::uint32_t s, const std::vector<std::uint32_t>& warps,
+                          std::uint64_t version) = 0;
   // The same order written out as a list.
-  void order(const std::vector<std::uint32_t>& warps, std::uint64_t version,
+  void order(std::uint32_t s, const std::vector<std::uint32_t>& warps, std::uint64_t version,
              std::vector<std::uint32_t>& out);
-  virtual void issued(std::uint32_t warp) { m_last = warp; m_has_last = true; }
+  virtual void issued(std::uint32_t s, std::uint32_t warp) { m_last[s] = {warp, true}; }
   // When the order always follows one of two simple rules, the SMX walks its warp bitmaps
   // by that rule instead of asking view() every cycle. `last` is the warp last passed to
   // issued():
@@ -43,32 +50,11 @@ class warp_scheduler_policy {
   virtual order_rule rule() const { return order_rule::custom; }
 
  protected:
-  std::uint32_t m_last = 0;
-  bool m_has_last = false;
+  struct last_issuer {
+    std::uint32_t warp = 0;
+    bool valid = false;
+  };
+  std::vector<last_issuer> m_last;  // per scheduler
 };
-
-class lrr_policy : public warp_scheduler_policy {
- public:
-  warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
-  void issued(std::uint32_t warp) override {
-    warp_scheduler_policy::issued(warp);
-    m_start_valid = false;
-  }
-  order_rule rule() const override { return order_rule::rotate_after_last_issuer; }
-
- private:
-  std::vector<std::uint32_t> m_by_slot;  // the warps in slot order, for `m_version`
-  std::uint64_t m_version = ~0ull;
-  std::uint32_t m_start = 0;             // where the order starts in m_by_slot ...
-  bool m_start_valid = false;            // ... unless the list or the last issuer changed
-};
-
-class gto_policy : public warp_scheduler_policy {
- public:
-  warp_order view(const std::vector<std::uint32_t>& warps, std::uint64_t version) override;
-  order_rule rule() const override { return order_rule::last_issuer_then_list; }
-};
-
-std::unique_ptr<warp_scheduler_policy> make_warp_scheduler_policy(const std::string& name);
 
 }  // namespace gputlm::core

@@ -16,16 +16,16 @@
 #include <memory>
 
 #include "models/common/component.h"
+#include "models/memory/cache_events.h"
 #include "models/memory/cache_logic.h"
 #include "models/power/power_component.h"
-#include "models/power/snooze_policy.h"
-#include "models/power/tri_modal_switch_controller.h"
 
 namespace gputlm::memory {
 
 class cache_power {
  public:
-  cache_power(component& owner, const cache_geometry& g);
+  // `events`: the cache's observation point (a request's wait for a wake-up is published).
+  cache_power(component& owner, const cache_geometry& g, const observers<cache_events>& events);
 
   // One access of `sectors` (bit i: 32-byte sector i) that got past the tags (r.kind is not
   // fail): the tag lookup, then the data array's read (hit) or write (write_done), or an
@@ -34,14 +34,7 @@ class cache_power {
   std::uint64_t access(const access_result& r, std::uint8_t sectors, bool merged);
   // A fill wrote `sectors` of line frame `frame` (-1: no line was allocated).
   void fill(int frame, std::uint8_t sectors) { data(frame, sectors, data_write); }
-  // Snooze: hands the data array to `ctrl` (the cache's tri-modal switch controller) under
-  // `policy`, which must manage it (else an input error at the policy: the platform's power
-  // table has no data array with Sleep and OFF for this cache type); registers the
-  // controller's statistics under `switch.`.
-  // `off_when_idle`: the controller switches off when the GPU has no kernel left (L2).
-  void control_switches(component& owner, pm::snooze_policy& policy,
-                        pm::tri_modal_switch_controller& ctrl, cache_logic& logic,
-                        bool off_when_idle);
+  pm::power_component& data() { return m_data; }
   // Waveform `data_elements_on`: data-array elements in the ON state (all of them unless a
   // gating policy acts; a drop dated back by the policy shows when the block learns of it).
   void add_traces(vcd_writer& vcd, const std::string& scope);
@@ -52,13 +45,41 @@ class cache_power {
   enum event : std::uint32_t { data_read, data_write, tag_lookup, mshr_allocate, mshr_merge };
   std::uint64_t data(int frame, std::uint8_t sectors, event e);
 
-  std::unique_ptr<pm::switched_array> m_switched;  // the tags' view for a controller
-  pm::tri_modal_switch_controller* m_ctrl = nullptr;
+  const observers<cache_events>& m_events;
   std::uint64_t m_n[5] = {};
   pm::power_component& m_data;
   std::uint64_t m_line;
   std::uint64_t m_element_bytes;  // bytes per data-array element
   traced_value m_trace_on;
+};
+
+// The data array as a controller switches it (the cache's export `array`): the tag array's
+// frames and the data array's power component, once the cache has made them (validate()).
+class switched_tags final : public switched_array {
+ public:
+  void attach(cache_logic& logic, cache_power& power, const component& owner) {
+    m_logic = &logic;
+    m_power = &power;
+    m_owner = &owner;
+  }
+  std::uint32_t frames() const override {
+    return static_cast<std::uint32_t>(m_logic->tags().size());
+  }
+  std::uint32_t line_bytes() const override { return m_logic->geometry().line_size; }
+  bool sectored() const override { return m_logic->geometry().sectored; }
+  std::uint8_t dirty_sectors(std::uint32_t f) const override {
+    return m_logic->tags().at(static_cast<int>(f)).dirty;
+  }
+  bool switch_off_frame(std::uint32_t f) override {
+    return m_logic->switch_off(static_cast<int>(f));
+  }
+  pm::power_component& data_power() override { return m_power->data(); }
+  std::uint64_t period_fs() const override { return m_owner->clock().period().value(); }
+
+ private:
+  cache_logic* m_logic = nullptr;
+  cache_power* m_power = nullptr;
+  const component* m_owner = nullptr;
 };
 
 }  // namespace gputlm::memory

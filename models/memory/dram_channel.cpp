@@ -1,5 +1,9 @@
 #include "models/memory/dram_channel.h"
 
+#include "models/common/mem_request.h"
+
+#include "models/common/block_factory.h"
+
 #include <algorithm>
 
 namespace gputlm::memory {
@@ -138,8 +142,7 @@ void dram_channel::validate() {
   t.burst_cycles =
       static_cast<std::uint32_t>(std::max<std::uint64_t>(1, *m_burst_length / *m_data_rate));
   t.dual_bus = *m_dual_bus;
-  t.fr_fcfs = m_scheduler.is("fr_fcfs");
-  m_sched = std::make_unique<dram_scheduler>(t, *m_queue_depth);
+  m_sched = std::make_unique<dram_engine>(t, *m_queue_depth);
   m_atom = *m_burst_length * m_bus_width->value * *m_chips;
 
   const std::size_t slots = *m_queue_depth + *m_return_queue;
@@ -219,7 +222,7 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   m_arrival[slot] = {&gp, now};
   m_port_of[slot] = id;
   const dram_address a = m_decoder->decode(gp.get_address());
-  dram_scheduler::request r;
+  dram_engine::request r;
   r.tag = reinterpret_cast<void*>(static_cast<std::uintptr_t>(slot));
   r.bank = a.bank % m_bank_count;
   if (m_xor_banks) r.bank = (r.bank ^ a.row) % m_bank_count;
@@ -228,6 +231,8 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
   r.bursts = static_cast<std::uint32_t>((len + atom() - 1) / atom());
   r.arrival = now;
+  if (const mem_request* m = payload_pool::find_request(gp))
+    r.from = {m->smx, m->warp, m->pc, m->priority};
   m_sched->push(r);
   if (r.write)
     ++m_stats_v.writes;
@@ -268,7 +273,7 @@ void dram_channel::run() {
 
   auto step = [&] {
     const std::size_t before = m_sched->size();
-    const std::uint64_t n = m_sched->step(now, m_completions);
+    const std::uint64_t n = m_sched->step(now, m_completions, *m_chooser);
     if (m_sched->activates() != m_power_acts || m_sched->precharges() != m_power_pres) {
       m_power.record(activate_event, m_sched->activates() - m_power_acts);
       m_power.record(precharge_event, m_sched->precharges() - m_power_pres);
@@ -276,7 +281,7 @@ void dram_channel::run() {
       m_power_pres = m_sched->precharges();
     }
     if (m_trace_rows || m_trace_data) trace_commands();
-    for (const dram_scheduler::completion& c : m_completions) {
+    for (const dram_engine::completion& c : m_completions) {
       const auto slot = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c.tag));
       const tlm::tlm_generic_payload& gp = *m_arrival[slot].gp;
       m_done.push({c.done, m_arrival[slot].gp, static_cast<int>(slot)});
@@ -330,7 +335,9 @@ void dram_channel::run() {
   for (tlm::tlm_generic_payload* h : m_held)
     if (h && !m_sched->full()) next = std::min(next, now + 1);  // a return slot was freed
   m_trace_busy.set(busy());
-  if (next != dram_scheduler::never) wake_at(next);
+  if (next != dram_engine::never) wake_at(next);
 }
+
+GPUTLM_BLOCK("dram_channel", dram_channel, "DRAM channel: banks, timing and a request chooser", {"scheduler"});
 
 }  // namespace gputlm::memory

@@ -1,7 +1,8 @@
-// One DRAM channel (memory controller) with its banks, row buffers and FR-FCFS scheduler,
+// One DRAM channel (memory controller) with its banks, row buffers and request chooser,
 // serving the L2 banks of its sub-partitions. Timing names and units follow GPGPU-Sim's
 // -gpgpu_dram_timing_opt (DRAM command-clock cycles) and address-mapping string
-// (../shared/reference/platforms.md §3.5); the scheduling itself is dram_scheduler.
+// (../shared/reference/platforms.md §3.5); the banks and timing are dram_engine, which
+// request each command serves its chooser (dram_chooser.h, `scheduler: fr_fcfs | fcfs`).
 //
 // A request (a fill or a write-back from an L2 bank) is decoded into bank, row and column,
 // needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips), and
@@ -25,7 +26,8 @@
 #include "models/common/component.h"
 #include "models/common/wakeup.h"
 #include "models/memory/address_decoder.h"
-#include "models/memory/dram_scheduler.h"
+#include "models/memory/dram_chooser.h"
+#include "models/memory/dram_engine.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
 #include "models/power/power_component.h"
@@ -50,7 +52,7 @@ class dram_channel : public component {
   double peak_bandwidth() const;
   // Bytes moved per column access.
   std::uint64_t atom() const { return m_atom; }
-  const dram_scheduler& scheduler() const { return *m_sched; }
+  const dram_engine& scheduler() const { return *m_sched; }
   const address_decoder& decoder() const { return *m_decoder; }
   bool busy() const { return !m_sched->empty() || !m_done.empty(); }
 
@@ -99,8 +101,9 @@ class dram_channel : public component {
   param<cycles> m_tWR{*this, "tWR", {12}, "last write data to precharge"};
   param<cycles> m_tCCDL{*this, "tCCDL", {0}, "column to column in one bank group"};
   param<cycles> m_tRTPL{*this, "tRTPL", {0}, "read to precharge with bank groups"};
-  choice_param m_scheduler{
-      *this, "scheduler", "fr_fcfs", "request scheduling", {"fr_fcfs", "fifo"}};
+  strategy_choice<dram_chooser> m_chooser{*this, "scheduler", "fr_fcfs", "DRAM request chooser",
+                                          "which queued request each command serves "
+                                          "(dram_chooser.h: fr_fcfs, fcfs)"};
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
   param<std::uint64_t> m_return_queue{*this, "return_queue", 116, "return queue entries"};
   param<bool> m_dual_bus{*this, "dual_bus", false, "separate row and column command buses (HBM)"};
@@ -112,7 +115,7 @@ class dram_channel : public component {
       "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
       "GPGPU-Sim address mapping: R row, B bank, C column, S burst, 0 unused"};
 
-  std::unique_ptr<dram_scheduler> m_sched;
+  std::unique_ptr<dram_engine> m_sched;
   std::unique_ptr<address_decoder> m_decoder;
   std::uint64_t m_atom = 0;  // burst_length x bus_width x chips (from the parameters, once)
   std::uint32_t m_bank_count = 1;  // banks, and bank_indexing == xor (read per request)
@@ -131,7 +134,7 @@ class dram_channel : public component {
   };
   fifo<done> m_done{16};
   std::vector<response_channel> m_up;
-  std::vector<dram_scheduler::completion> m_completions;
+  std::vector<dram_engine::completion> m_completions;
   std::vector<int> m_port_of;  // socket of each in-flight request, by slot
   std::vector<std::uint32_t> m_free_slots;
   wakeup m_wake;

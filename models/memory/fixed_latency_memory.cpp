@@ -1,5 +1,7 @@
 #include "models/memory/fixed_latency_memory.h"
 
+#include "models/common/block_factory.h"
+
 #include "models/common/mem_request.h"
 
 namespace gputlm::memory {
@@ -62,5 +64,7 @@ void fixed_latency_memory::respond(tlm::tlm_generic_payload& gp, const tlm::tlm_
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   core->nb_transport_bw(gp, phase, d);
 }
+
+GPUTLM_BLOCK("fixed_latency_memory", fixed_latency_memory, "ideal memory answering after a fixed latency", {});
 
 }  // namespace gputlm::memory

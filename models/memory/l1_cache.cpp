@@ -1,5 +1,7 @@
 #include "models/memory/l1_cache.h"
 
+#include "models/common/block_factory.h"
+
 #include "models/memory/sectors.h"
 #include "models/power/power_model.h"
 #include "models/rtl/mshr_table_rtl.h"
@@ -31,9 +33,9 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   add_stat("mshr_slots", m_stats_v.mshr_slots, "cycles with n MSHR slots in use");
 
   m_wake.bind<l1_cache, &l1_cache::run>(this, clock());
-  if (ctx.power)
-    if ((m_snooze = dynamic_cast<pm::snooze_policy*>(&ctx.power->policy_for(type()))))
-      m_switch = std::make_unique<pm::tri_modal_switch_controller>("switch", m_snooze->params());
+  declare_port("events", events);
+  array.bind(m_array);
+  declare_export("array", array);
 }
 
 void l1_cache::validate() {
@@ -64,8 +66,8 @@ void l1_cache::validate() {
     m_mshr_backend = backend.get();
     m_logic->use_mshr_backend(std::move(backend));
   }
-  m_power = std::make_unique<cache_power>(*this, geometry);
-  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, false);
+  m_power = std::make_unique<cache_power>(*this, geometry, events);
+  m_array.attach(*m_logic, *m_power, *this);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -116,7 +118,6 @@ void l1_cache::add_traces(vcd_writer& vcd) {
   if (m_mshr_backend && vcd.selected(name(), "mshr.rtl"))
     m_mshr_backend->trace(vcd, std::string(name()) + ".mshr");
   m_power->add_traces(vcd, name());
-  if (m_switch) m_switch->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_miss_queue.trace(vcd, name(), "miss_queue", 16);
@@ -216,8 +217,10 @@ tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
 
 void l1_cache::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
   if (ph == tlm::BEGIN_REQ) {
-    if (m_switch && payload_pool::request(gp).kind != access_kind::flush)
-      m_switch->request_arrived(now_fs());  // Snooze: the array wakes as a request comes
+    if (payload_pool::request(gp).kind != access_kind::flush) {
+      const std::uint64_t t = now_fs();
+      events.notify([t](cache_events& o) { o.request_arrived(t); });
+    }
     m_input = &gp;
     m_input_failed = false;
     wake_at(std::max(clock().now_cycle(), m_next_input_cycle));
@@ -241,7 +244,10 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     } else {
       if (tag != &m_origin_tags.back()) {  // a fill
         const int idx = static_cast<int>(tag - m_origin_tags.data());
-        if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()));
+        if (events.any()) {
+          const std::uint32_t set = m_logic->tags().set_of(gp.get_address());
+          events.notify([set](cache_events& o) { o.filled(set); });
+        }
         use_banks(gp.get_address(), req.sector_mask ? req.sector_mask : std::uint8_t(0xf), now);
         fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
         m_power->fill(f.frame, req.sector_mask);
@@ -331,8 +337,9 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (k == access_kind::flush) {  // kernel end (flush_at_kernel_end): acknowledged like a hit
     if (first) ++m_stats_v.flushes;
     flush();
-    // The SMX flushes when its last TB has finished at a kernel's end: Snooze's OFF (5, 7).
-    if (m_switch) m_switch->switch_off_all(now_fs());
+    // The SMX flushes when its last TB has finished at a kernel's end.
+    const std::uint64_t t = now_fs();
+    events.notify([t](cache_events& o) { o.flushed(t); });
     m_responses.push({now + m_hot.hit_latency, &gp});
     return true;
   }
@@ -440,13 +447,19 @@ void l1_cache::run() {
       m_input = nullptr;
       m_input_failed = false;
       m_next_input_cycle = now + 1;
-      if (m_switch) m_switch->input_taken(now_fs());
+      {
+        const std::uint64_t t = now_fs();
+        events.notify([t](cache_events& o) { o.input_taken(t, false); });
+      }
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       core->nb_transport_bw(*gp, ph, t);
     } else {
-      if (m_switch && !m_input_failed)  // Snooze: the failed head sleeps until its set fills
-        m_switch->reservation_failed(m_logic->tags().set_of(m_input->get_address()), now_fs());
+      if (!m_input_failed && events.any()) {  // the failed head waits for its set to fill
+        const std::uint32_t set = m_logic->tags().set_of(m_input->get_address());
+        const std::uint64_t t = now_fs();
+        events.notify([set, t](cache_events& o) { o.reservation_failed(set, t); });
+      }
       m_input_failed = true;
       m_next_input_cycle = now + 1;  // one lookup a cycle, also when a run repeats in it
     }
@@ -500,5 +513,7 @@ void l1_cache::run() {
   m_trace_busy.set(busy());
   if (next != ~std::uint64_t(0)) wake_at(next);
 }
+
+GPUTLM_BLOCK("l1_cache", l1_cache, "per-SMX L1 data cache with MSHRs", {"mshr"});
 
 }  // namespace gputlm::memory

@@ -38,8 +38,7 @@
 #include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
-#include "models/power/snooze_policy.h"
-#include "models/power/tri_modal_switch_controller.h"
+#include "models/memory/cache_events.h"
 #include "models/rtl/rtl_source.h"
 
 namespace gputlm::memory {
@@ -56,6 +55,9 @@ class l1_cache : public component {
 
   tlm_utils::simple_target_socket<l1_cache> core{"core"};
   tlm_utils::simple_initiator_socket<l1_cache> icnt{"icnt"};
+  // What a controller beside it sees (cache_events.h): its events and its data array.
+  observers<cache_events> events{"events"};
+  sc_core::sc_export<switched_array> array{"array"};
 
   // Observable state (for later issues: warp migration reads MSHR occupancy).
   const mshr_table& mshr() const { return m_logic->mshr(); }
@@ -129,9 +131,7 @@ class l1_cache : public component {
 
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
-  // Snooze (power.policy for l1_cache): the data array's tri-modal switch controller.
-  pm::snooze_policy* m_snooze = nullptr;
-  std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
+  switched_tags m_array;
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;

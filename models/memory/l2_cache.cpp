@@ -1,5 +1,7 @@
 #include "models/memory/l2_cache.h"
 
+#include "models/common/block_factory.h"
+
 #include "models/memory/sectors.h"
 #include "models/power/power_model.h"
 
@@ -25,9 +27,9 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "lookups held: L2->icnt queue full");
 
   m_wake.bind<l2_cache, &l2_cache::run>(this, clock());
-  if (ctx.power)
-    if ((m_snooze = dynamic_cast<pm::snooze_policy*>(&ctx.power->policy_for(type()))))
-      m_switch = std::make_unique<pm::tri_modal_switch_controller>("switch", m_snooze->params());
+  declare_port("events", events);
+  array.bind(m_array);
+  declare_export("array", array);
 }
 
 void l2_cache::validate() {
@@ -44,9 +46,8 @@ void l2_cache::validate() {
     geometry.partition = m_partition.get();
   }
   m_logic = std::make_unique<cache_logic>(geometry);
-  m_power = std::make_unique<cache_power>(*this, geometry);
-  // Snooze's L2: OFF when the GPU has no kernel left ("kernel exit").
-  if (m_switch) m_power->control_switches(*this, *m_snooze, *m_switch, *m_logic, true);
+  m_power = std::make_unique<cache_power>(*this, geometry, events);
+  m_array.attach(*m_logic, *m_power, *this);
   m_origin_tags.resize(*m_cache.mshr_entries + 1);
   m_ready_slots.reserve(*m_cache.mshr_merge);
   m_stats_v.mshr_occupancy = histogram(1, *m_cache.mshr_entries + 1);
@@ -66,7 +67,6 @@ void l2_cache::validate() {
 
 void l2_cache::add_traces(vcd_writer& vcd) {
   m_power->add_traces(vcd, name());
-  if (m_switch) m_switch->add_traces(vcd, name());
   m_trace_mshr.trace(vcd, name(), "mshr_entries", 16);
   m_trace_mshr_slots.trace(vcd, name(), "mshr_slots", 16);
   m_trace_in.trace(vcd, name(), "icnt_to_l2", 16);
@@ -97,8 +97,11 @@ std::size_t l2_cache::warm(std::uint64_t addr, std::uint64_t size) {
   for (std::uint64_t a = addr & ~(line - 1); a < addr + size; a += line) {
     if (!m_logic->warm(a, 0xf)) continue;
     ++n;
-    if (m_switch)  // Snooze: a switched-off line holds no data; a warmed one's group sleeps
-      m_switch->holds_data(static_cast<std::uint32_t>(m_logic->tags().lookup(a)), now_fs());
+    if (events.any()) {  // a line that holds data before the run
+      const auto frame = static_cast<std::uint32_t>(m_logic->tags().lookup(a));
+      const std::uint64_t t = now_fs();
+      events.notify([frame, t](cache_events& o) { o.warmed(frame, t); });
+    }
   }
   return n;
 }
@@ -142,7 +145,10 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     const bool own = tag >= m_origin_tags.data() && tag <= &m_origin_tags.back();
     if (own && tag != &m_origin_tags.back()) {  // a fill
       const int idx = static_cast<int>(tag - m_origin_tags.data());
-      if (m_switch) m_switch->filled(m_logic->tags().set_of(gp.get_address()));
+      if (events.any()) {
+        const std::uint32_t set = m_logic->tags().set_of(gp.get_address());
+        events.notify([set](cache_events& o) { o.filled(set); });
+      }
       fill_result f = m_logic->fill(idx, req.sector_mask, m_ready_slots);
       ++m_logic_changes;
       m_power->fill(f.frame, req.sector_mask);
@@ -328,12 +334,19 @@ void l2_cache::run() {
     } else if (try_access(*h, now)) {
       m_in.pop();
       m_head_failed = false;
-      if (m_switch) m_switch->input_taken(now_fs(), !m_in.empty());
+      {
+        const std::uint64_t t = now_fs();
+        const bool more = !m_in.empty();
+        events.notify([t, more](cache_events& o) { o.input_taken(t, more); });
+      }
       m_next_lookup = now + 1;
       if (!m_in.empty()) next = std::min(next, now + 1);
     } else {
-      if (m_switch && !m_head_failed)  // Snooze: the failed head sleeps until its set fills
-        m_switch->reservation_failed(m_logic->tags().set_of(h->get_address()), now_fs());
+      if (!m_head_failed && events.any()) {  // the failed head waits for its set to fill
+        const std::uint32_t set = m_logic->tags().set_of(h->get_address());
+        const std::uint64_t t = now_fs();
+        events.notify([set, t](cache_events& o) { o.reservation_failed(set, t); });
+      }
       m_head_failed = true;
       m_next_lookup = now + 1;  // one lookup a cycle, also when a run repeats in the cycle
     }
@@ -347,8 +360,11 @@ void l2_cache::run() {
       m_rop.pop();
       m_rop_moved_at = now;
       m_in.push(r.gp);
-      // Snooze: the request leaves the ROP pipeline (the controller saw it coming).
-      if (m_switch) m_switch->request_ready(now_fs() - (now - r.at) * clock().period().value());
+      // The request leaves the ROP pipeline, where it was seen coming since r.at.
+      if (events.any()) {
+        const std::uint64_t at = now_fs() - (now - r.at) * clock().period().value();
+        events.notify([at](cache_events& o) { o.request_ready(at); });
+      }
       next = std::min(next, now + 1);
       if (!m_rop.empty()) next = std::min(next, std::max(now + 1, m_rop.front().at));
     } else if (r.at > now || m_rop_moved_at == now) {
@@ -417,5 +433,7 @@ void l2_cache::run() {
   m_trace_stalled.set(!m_in.empty() && m_head_failed);
   if (next != ~std::uint64_t(0)) wake_at(next);
 }
+
+GPUTLM_BLOCK("l2_cache", l2_cache, "L2 bank of a memory sub-partition", {});
 
 }  // namespace gputlm::memory

@@ -35,8 +35,7 @@
 #include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
-#include "models/power/snooze_policy.h"
-#include "models/power/tri_modal_switch_controller.h"
+#include "models/memory/cache_events.h"
 
 namespace gputlm::memory {
 
@@ -52,6 +51,9 @@ class l2_cache : public component {
 
   tlm_utils::simple_target_socket<l2_cache> icnt{"icnt"};
   tlm_utils::simple_initiator_socket<l2_cache> dram{"dram"};
+  // What a controller beside it sees (cache_events.h): its events and its data array.
+  observers<cache_events> events{"events"};
+  sc_core::sc_export<switched_array> array{"array"};
 
   // MemcpyHtoD warm-up (when warm_from_memcpy is on): the copied bytes become valid lines.
   // The caller sends each bank the addresses it owns. Returns the lines warmed. Reached
@@ -112,9 +114,8 @@ class l2_cache : public component {
   };
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
-  // Snooze (power.policy for l2_cache): the data array's tri-modal switch controller.
-  pm::snooze_policy* m_snooze = nullptr;
-  std::unique_ptr<pm::tri_modal_switch_controller> m_switch;
+  // The data array as a controller beside the cache switches it (export `array`).
+  switched_tags m_array;
   payload_pool m_pool;
   request_channel m_down;
   response_channel m_up;

@@ -1,5 +1,7 @@
 #include "models/noc/crossbar.h"
 
+#include "models/common/block_factory.h"
+
 #include <cmath>
 
 namespace gputlm::noc {
@@ -82,5 +84,7 @@ std::string crossbar::link_name(std::uint32_t l) const {
   return l < mem_ports() ? "port.mem[" + std::to_string(l) + "]"
                          : "port.smx[" + std::to_string(l - mem_ports()) + "]";
 }
+
+GPUTLM_BLOCK("crossbar", crossbar, "SMX <-> memory crossbar", {});
 
 }  // namespace gputlm::noc

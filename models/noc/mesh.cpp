@@ -1,5 +1,7 @@
 #include "models/noc/mesh.h"
 
+#include "models/common/block_factory.h"
+
 #include <cstdlib>
 
 namespace gputlm::noc {
@@ -133,5 +135,7 @@ std::string mesh::link_name(std::uint32_t l) const {
   return "router[" + std::to_string((l / 5) % n) + "]." + (l / 5 < n ? "request." : "reply.") +
          dirs[l % 5];
 }
+
+GPUTLM_BLOCK("mesh", mesh, "2-D mesh with XY routing and virtual channels", {});
 
 }  // namespace gputlm::noc

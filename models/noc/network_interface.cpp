@@ -1,5 +1,7 @@
 #include "models/noc/network_interface.h"
 
+#include "models/common/block_factory.h"
+
 namespace gputlm::noc {
 
 network_interface::network_interface(const sc_core::sc_module_name& name, const block_context& ctx)
@@ -146,5 +148,7 @@ void network_interface::run() {
   m_trace_resp.set(m_responses.size());
   if (next != ~std::uint64_t(0)) wake_at(next);
 }
+
+GPUTLM_BLOCK("network_interface", network_interface, "injection/ejection buffers between a node and the interconnect", {});
 
 }  // namespace gputlm::noc

@@ -3,62 +3,41 @@
 #include <algorithm>
 
 #include "models/common/input_error.h"
+#include "models/common/strategy.h"
 #include "models/common/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/power/power_component.h"
-#include "models/power/slumber_policy.h"
-#include "models/power/snooze_policy.h"
 
 namespace gputlm::pm {
 namespace {
 
-class always_on final : public gating_policy {
+class always_on final : public gating_policy, public strategy {
  public:
-  always_on() : gating_policy("always_on") {}
+  using strategy::strategy;
+  std::string gate_name() const override { return type(); }
 };
 
-class idle_timeout final : public gating_policy {
+class idle_timeout final : public gating_policy, public strategy {
  public:
-  explicit idle_timeout(const policy_spec& spec) : gating_policy("idle_timeout") {
-    for (const auto& [key, v] : spec.values) {
-      if (key == "after") {
-        auto c = units::parse_cycles(v.text);
-        if (v.is_sequence || !c || *c == 0)
-          throw input_error(v.where, spec.key + ".after",
-                            "expected a positive cycle count (1000cycles)");
-        m_after = *c;
-      } else if (key == "state") {
-        if (v.is_sequence || v.text.empty())
-          throw input_error(v.where, spec.key + ".state", "expected a power state name");
-        m_state = v.text;
-      } else if (key == "components") {
-        if (v.is_sequence)
-          m_patterns = v.items;
-        else
-          m_patterns = {v.text};
-      } else {
-        throw input_error(
-            v.where, spec.key + "." + key,
-            "unknown key '" + key + "' (idle_timeout takes after, state, components)");
-      }
-    }
-    if (m_after == 0)
-      throw input_error(spec.where, spec.key + ".after", "idle_timeout needs 'after' (cycles)");
-    if (m_state.empty())
-      throw input_error(spec.where, spec.key + ".state", "idle_timeout needs 'state' (e.g. sleep)");
+  std::string gate_name() const override { return type(); }
+  using strategy::strategy;
+  void validate() override {
+    m_after.require(m_after->value > 0, "idle_timeout needs 'after', a positive cycle count");
+    m_state.require(!m_state->empty(), "idle_timeout needs 'state' (e.g. sleep)");
   }
 
   void attach(power_component& c, const std::string& key, std::uint64_t period_fs) override {
-    if (!m_patterns.empty() &&
-        std::none_of(m_patterns.begin(), m_patterns.end(), [&](const std::string& p) {
+    const auto& globs = *m_components;
+    if (!globs.empty() && std::none_of(globs.begin(), globs.end(), [&](const std::string& p) {
           return vcd_writer::glob_match(p.c_str(), key.c_str());
         }))
       return;
     std::uint32_t s = 0;
-    while (s < c.states().size() && c.states()[s].name != m_state) ++s;
+    while (s < c.states().size() && c.states()[s].name != *m_state) ++s;
     if (s == 0 || s == c.states().size()) return;  // no such state (or it is ON itself)
     c.bind_policy(this, static_cast<std::uint32_t>(m_tracked.size()));
-    m_tracked.push_back({s, m_after * period_fs, std::vector<std::uint64_t>(c.elements(), 0)});
+    m_tracked.push_back(
+        {s, m_after->value * period_fs, std::vector<std::uint64_t>(c.elements(), 0)});
   }
 
   std::uint64_t access(power_component& c, std::uint32_t e, std::uint64_t now_fs) override {
@@ -84,7 +63,7 @@ class idle_timeout final : public gating_policy {
   }
 
   void set_period(power_component& c, std::uint64_t period_fs) override {
-    if (c.policy_bound(this)) m_tracked[c.policy_slot()].timeout_fs = m_after * period_fs;
+    if (c.policy_bound(this)) m_tracked[c.policy_slot()].timeout_fs = m_after->value * period_fs;
   }
 
  private:
@@ -93,36 +72,53 @@ class idle_timeout final : public gating_policy {
     std::uint64_t timeout_fs;
     std::vector<std::uint64_t> last_fs;  // per element: last access
   };
-  std::uint64_t m_after = 0;
-  std::string m_state;
-  std::vector<std::string> m_patterns;
+  param<cycles> m_after{owner(), key("after"), {0},
+                        "cycles without an access after which an element drops"};
+  param<std::string> m_state{owner(), key("state"), "", "the state it drops to (e.g. sleep)"};
+  string_list_param m_components{owner(), key("components"), {},
+                                 "globs over type.component where it applies (default: all)"};
   std::vector<tracked> m_tracked;
 };
 
+GPUTLM_STRATEGY(gating_policy, "always_on", always_on, "every element stays ON");
+GPUTLM_STRATEGY(gating_policy, "idle_timeout", idle_timeout,
+                "an element idle for `after` cycles drops to `state`");
+
 }  // namespace
 
-const std::vector<std::string>& policy_types() {
-  static const std::vector<std::string> types{
-      "always_on", "idle_timeout", "snooze", "snooze_bank", "snooze_block", "slumber", "wrf"};
-  return types;
-}
-
-std::unique_ptr<gating_policy> make_policy(const policy_spec& spec) {
-  if (spec.type == "always_on") {
-    if (!spec.values.empty()) {
-      const auto& [key, v] = *spec.values.begin();
-      throw input_error(v.where, spec.key + "." + key, "always_on takes no parameters");
-    }
-    return std::make_unique<always_on>();
+std::unique_ptr<gating_policy> make_policy(const policy_spec& spec, param_owner& owner) {
+  block_config& config = owner.config();
+  for (const auto& [k, v] : spec.values) config.set(k, v);
+  const auto& registry = strategy_registry<gating_policy>::instance();
+  const auto* e = registry.find(spec.type);
+  if (!e) {
+    // Snooze and Slumber are controllers beside the blocks they gate now.
+    for (const char* c : {"snooze", "snooze_bank", "snooze_block", "slumber", "wrf"})
+      if (spec.type == c)
+        throw input_error(spec.where, spec.key,
+                          spec.type +
+                              " is a controller beside the blocks it gates, not a gating policy: "
+                              "add it to the platform with --with yaml/mechanisms/" +
+                              (spec.type.rfind("snooze", 0) == 0 ? "snooze-l1.yaml (or -l2)"
+                                                                  : std::string("slumber.yaml")) +
+                              " (docs/power.md)");
+    const std::string best = closest_strategy(spec.type, registry.names());
+    throw input_error(spec.where, spec.key,
+                      "unknown policy '" + spec.type + "' (one of " +
+                          detail::list_names(registry.names()) + ")" +
+                          (best.empty() ? "" : "; did you mean '" + best + "'?"));
   }
-  if (spec.type == "idle_timeout") return std::make_unique<idle_timeout>(spec);
-  if (spec.type == "snooze" || spec.type == "snooze_bank" || spec.type == "snooze_block")
-    return std::make_unique<snooze_policy>(spec);
-  if (spec.type == "slumber" || spec.type == "wrf") return std::make_unique<slumber_policy>(spec);
-  std::string list;
-  for (const auto& t : policy_types()) list += (list.empty() ? "" : ", ") + t;
-  throw input_error(spec.where, spec.key,
-                    "unknown policy '" + spec.type + "' (one of " + list + ")");
+  auto p = e->make(strategy_site{owner, "", spec.type, nullptr});
+  for (const auto& [k, v] : config.values())
+    if (!v.used) {
+      std::string keys;
+      for (const param_base* q : owner.params()) keys += (keys.empty() ? "" : ", ") + q->name();
+      throw input_error(v.where, spec.key + "." + k,
+                        "unknown key for the gating policy " + spec.type +
+                            (keys.empty() ? " (it takes no parameters)" : " (its keys: " + keys + ")"));
+    }
+  p->validate();
+  return p;
 }
 
 }  // namespace gputlm::pm

@@ -1,23 +1,21 @@
-// Power-gating policies: the strategy that decides when an element of a power component
-// (a cache line, a bank, a register bank, a functional-unit group) leaves the ON state and
-// what an access to it must wait. Blocks only report accesses (power_component::access)
-// and never know the policy; the platform YAML chooses it (`power.policy`). A policy that
-// needs more than accesses (Snooze: the caches' queue events) has a controller block the
-// cache instantiates and drives.
+// Power gating: what switches the elements of a power component (a cache line, a bank, a
+// register, a functional-unit group) out of the ON state, and what an access to one must
+// wait. A component has at most one such gate (power_component::bind_policy):
 //
-//   always_on     the baseline: every element stays ON (GPUWattch/AccelWattch's view).
-//   idle_timeout  an element not accessed for `after` cycles of its block's clock drops to
-//                 `state` (e.g. sleep); the next access wakes it and waits that state's
-//                 wake-up latency. `components` (globs over "type.component", default all
-//                 components that have the state) says where it applies. The drop is dated
-//                 back to when the timer ran out, found at the next access or at the end.
-//                 Each drop from ON costs the state's transition energy (power_component.h).
-//   snooze        Snooze's tri-modal switches on cache data arrays, driven by the caches'
-//                 queues through their tri-modal switch controllers (snooze_policy.h).
-//   slumber, wrf  the SMX register file's 128-byte registers under Slumber's rule or the
-//                 Warped Register File's, through the Slumber control unit beside the
-//                 register file (slumber_policy.h).
-// The platform may choose one policy per block type (power_spec.h, policy_spec::by_type).
+//   - the platform's gating policy (`power.policy`, one per block type or one for all), a
+//     strategy (models/common/strategy.h) with its parameters:
+//       always_on     the baseline: every element stays ON (GPUWattch/AccelWattch's view).
+//       idle_timeout  an element not accessed for `after` cycles of its block's clock drops
+//                     to `state` (e.g. sleep); the next access wakes it and waits that
+//                     state's wake-up latency. `components` (globs over "type.component",
+//                     default all components that have the state) says where it applies.
+//                     The drop is dated back to when the timer ran out, found at the next
+//                     access or at the end. Each drop from ON costs the state's transition
+//                     energy (power_component.h).
+//   - a controller beside the block (a component bound to it in the platform, driven by the
+//     block's events): Snooze's tri-modal switch controller on a cache's data array, the
+//     Slumber control unit on an SMX's register file (docs/power.md). Blocks only report
+//     accesses and events; they never know what gates their components.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/param.h"
 #include "models/power/power_spec.h"
 
 namespace gputlm::pm {
@@ -34,7 +33,10 @@ class power_component;
 class gating_policy {
  public:
   virtual ~gating_policy() = default;
-  const std::string& name() const { return m_name; }
+  // What gates, for reports (a policy's type; a controller's rule: snooze_bank, wrf ...).
+  virtual std::string gate_name() const = 0;
+  // Checks the parameters together, once every key is known to be one of the policy's.
+  virtual void validate() {}
   // A component declared by a block; `period_fs` is its clock's period (for cycle params).
   virtual void attach(power_component& c, const std::string& key, std::uint64_t period_fs) {
     (void)c, (void)key, (void)period_fs;
@@ -50,17 +52,11 @@ class gating_policy {
   virtual void gpu_idle(std::uint64_t now_fs) { (void)now_fs; }
   // The component's clock period changed (DVFS).
   virtual void set_period(power_component& c, std::uint64_t period_fs) { (void)c, (void)period_fs; }
-
- protected:
-  explicit gating_policy(std::string name) : m_name(std::move(name)) {}
-
- private:
-  std::string m_name;
 };
 
-// The policy `spec` names; throws input_error for an unknown type or parameter.
-std::unique_ptr<gating_policy> make_policy(const policy_spec& spec);
-// The policy types, for messages and documentation.
-const std::vector<std::string>& policy_types();
+// The platform's policy `spec` names, with its parameters (read into `owner`'s
+// configuration, which outlives the policy); throws input_error for an unknown type or
+// parameter.
+std::unique_ptr<gating_policy> make_policy(const policy_spec& spec, param_owner& owner);
 
 }  // namespace gputlm::pm

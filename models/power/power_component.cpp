@@ -141,4 +141,34 @@ double power_component::residency_seconds(std::uint32_t state, std::uint64_t now
   return (m_residency_before[state] + double(epoch_residency(state, now_fs))) * 1e-15;
 }
 
+void power_component::bind_policy(gating_policy* p, std::uint32_t slot) {
+  const bool first = m_policy == nullptr && p != nullptr;
+  m_policy = p;
+  m_policy_slot = slot;
+  if (first && m_on_gated) m_on_gated();
+}
+
+void power_component::on_gated(std::function<void()> f) {
+  if (m_policy)
+    f();
+  else
+    m_on_gated = std::move(f);
+}
+
+void power_component::reshape(std::uint32_t elements) {
+  if (elements == 0) elements = 1;
+  if (elements == this->elements()) return;
+  if (!m_uniform || m_ustate != 0 || m_usince != 0 || m_epoch_fs != 0 || m_transitions != 0)
+    throw std::logic_error(m_name + ": reshaped after it changed state");
+  // Static power is per element: the component's total stays what the table gives.
+  const double scale = double(this->elements()) / double(elements);
+  for (power_state& st : m_states)
+    st.static_watts =
+        st.whole_static_watts >= 0 ? st.whole_static_watts / elements : st.static_watts * scale;
+  m_state.assign(elements, 0);
+  m_since.assign(elements, 0);
+  m_count.assign(m_states.size(), 0);
+  m_count[0] = elements;
+}
+
 }  // namespace gputlm::pm

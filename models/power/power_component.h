@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ struct power_state {
   std::uint64_t wake_cycles = 0;        // to return to state 0 (ON)
   std::uint64_t break_even_cycles = 0;  // a stay from ON into this state costs this many
                                         // cycles of its leakage saving (transition energy)
+  double whole_static_watts = -1;       // the whole component's, as the table gives it (-1:
+                                        // not known; reshape() scales the element's)
 };
 
 struct power_event {
@@ -94,19 +97,26 @@ class power_component {
   // Counts the events in `counters` (one per event, zero, owned by the block and outliving
   // this component) instead of its own: a block's hot path then increments its own memory.
   void bind_counters(std::uint64_t* counters) { m_counts = counters; }
-  // Element `e` is used at now_fs: the gating policy (if one manages this component) wakes
-  // it; returns the wake-up cycles the access waits (0 when ON or without a policy).
+  // Element `e` is used at now_fs: its gate (the platform's gating policy, or a controller
+  // beside the block that took the component over) wakes it; returns the wake-up cycles the
+  // access waits (0 when ON or ungated).
   std::uint64_t access(std::uint32_t e, std::uint64_t now_fs) {
     return m_policy ? m_policy->access(*this, e, now_fs) : 0;
   }
-  void bind_policy(gating_policy* p, std::uint32_t slot) {
-    m_policy = p;
-    m_policy_slot = slot;
-  }
+  // `p` switches the elements from now on (`slot`: its own index for the component). A
+  // component has one gate; a second is a logic error the caller reports first.
+  void bind_policy(gating_policy* p, std::uint32_t slot);
   bool policy_bound(const gating_policy* p) const { return m_policy == p; }
-  // A gating policy manages the elements (else access() is always 0 and may be skipped).
+  // A gate switches the elements (else access() is always 0 and may be skipped).
   bool gated() const { return m_policy != nullptr; }
+  gating_policy* gate() const { return m_policy; }
   std::uint32_t policy_slot() const { return m_policy_slot; }
+  // Called once when a gate is first bound (the block registers the statistics a gated
+  // component has: transition energy); at once when one is bound already.
+  void on_gated(std::function<void()> f);
+  // A controller taking the component over with elements of its own (a register file's
+  // warp registers instead of its banks): only before any state changed or time passed.
+  void reshape(std::uint32_t elements);
 
   // The supply changed at `now_fs` (DVFS).
   void set_voltage(double volts, std::uint64_t now_fs);
@@ -168,6 +178,7 @@ class power_component {
   std::uint64_t m_transitions = 0;
   gating_policy* m_policy = nullptr;
   std::uint32_t m_policy_slot = 0;
+  std::function<void()> m_on_gated;
 };
 
 }  // namespace gputlm::pm

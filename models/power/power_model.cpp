@@ -7,12 +7,17 @@
 
 namespace gputlm::pm {
 
-power_model::power_model(power_spec spec)
-    : m_spec(std::move(spec)), m_policy(make_policy(m_spec.policy)) {
+std::unique_ptr<gating_policy> power_model::make(const policy_spec& s) {
+  m_configs.push_back(std::make_unique<policy_config>(s));
+  return make_policy(s, m_configs.back()->owner);
+}
+
+power_model::power_model(power_spec spec) : m_spec(std::move(spec)) {
+  m_policy = make(m_spec.policy);
   for (const auto& [type, pol] : m_spec.policy.by_type) {
     if (m_by_type.count(type))
       throw input_error(pol.where, pol.key, "block type '" + type + "' given a policy twice");
-    m_by_type[type] = make_policy(pol);
+    m_by_type[type] = make(pol);
   }
   // The first state is ON: nothing wakes into it from ON, nothing moves into it from ON, so
   // a wake-up or break-even time there would do nothing.
@@ -37,9 +42,20 @@ gating_policy& power_model::policy_for(const std::string& block_type) {
   return it == m_by_type.end() ? *m_policy : *it->second;
 }
 
-std::vector<std::pair<std::string, const gating_policy*>> power_model::policies() const {
-  std::vector<std::pair<std::string, const gating_policy*>> out{{"default", m_policy.get()}};
-  for (const auto& [type, p] : m_by_type) out.emplace_back(type, p.get());
+std::vector<std::pair<std::string, std::string>> power_model::policies() const {
+  std::vector<std::pair<std::string, std::string>> out{{"default", m_spec.policy.type}};
+  for (const auto& [type, p] : m_spec.policy.by_type) out.emplace_back(type, p.type);
+  // Block types whose components a controller gates: that controller's rule.
+  for (const auto& e : m_entries) {
+    const gating_policy* g = e->component->gate();
+    if (!g || g == m_policy.get()) continue;
+    const std::string type = e->key.substr(0, e->key.find('.'));
+    auto by = m_by_type.find(type);
+    if (by != m_by_type.end() && by->second.get() == g) continue;
+    if (std::none_of(out.begin() + 1, out.end(), [&](const auto& o) { return o.first == type; }))
+      out.emplace_back(type, g->gate_name());
+  }
+  std::sort(out.begin() + 1, out.end());
   return out;
 }
 
@@ -94,7 +110,8 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
   if (elements == 0) elements = 1;
   std::vector<power_state> states;
   for (const auto& st : spec->states)
-    states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles});
+    states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles,
+                      st.static_watts});
   e->component =
       std::make_unique<power_component>(block + "." + name, std::move(states), std::move(evs),
                                         operating_point{volts, period_fs}, elements);
@@ -124,15 +141,18 @@ void power_model::check_table() const {
 }
 
 void power_model::gpu_idle(std::uint64_t now_fs) {
-  m_policy->gpu_idle(now_fs);
-  for (auto& [type, p] : m_by_type) p->gpu_idle(now_fs);
+  std::vector<gating_policy*> told{m_policy.get()};
+  for (auto& [type, p] : m_by_type) told.push_back(p.get());
+  for (auto& e : m_entries)  // the controllers gating components, once each
+    if (gating_policy* g = e->component->gate();
+        g && std::find(told.begin(), told.end(), g) == told.end())
+      told.push_back(g);
+  for (gating_policy* g : told) g->gpu_idle(now_fs);
 }
 
 void power_model::settle(std::uint64_t now_fs) {
-  for (auto& e : m_entries) {
-    const std::string type = e->key.substr(0, e->key.find('.'));
-    policy_for(type).settle(*e->component, now_fs);
-  }
+  for (auto& e : m_entries)
+    if (gating_policy* g = e->component->gate()) g->settle(*e->component, now_fs);
 }
 
 double power_model::static_joules(std::uint64_t now_fs) const {

@@ -38,8 +38,8 @@ class power_model {
   // The policy for the components of blocks of `block_type` (the default one unless the
   // YAML names a policy for that type).
   gating_policy& policy_for(const std::string& block_type);
-  // The policies by block type ("default" first), for reports.
-  std::vector<std::pair<std::string, const gating_policy*>> policies() const;
+  // The policies' names by block type ("default" first), for reports.
+  std::vector<std::pair<std::string, std::string>> policies() const;
 
   // A block's component: coefficients from the table entry `block_type.name` (zero, and
   // not reported, when there is none). Elements: capacity / granularity when the entry
@@ -54,9 +54,10 @@ class power_model {
   // After elaboration: every table entry was declared by some block, every block type
   // given a policy has blocks.
   void check_table() const;
-  // The last running kernel exited at now_fs (the SMX scheduler tells): every policy hears.
+  // The last running kernel exited at now_fs (the SMX scheduler tells): every gate hears
+  // (the policies and the controllers gating components).
   void gpu_idle(std::uint64_t now_fs);
-  // Applies the policy's pending transitions up to now_fs (before reading totals).
+  // Applies every gate's pending transitions up to now_fs (before reading totals).
   void settle(std::uint64_t now_fs);
 
   const std::vector<std::unique_ptr<entry>>& entries() const { return m_entries; }
@@ -64,9 +65,17 @@ class power_model {
   double dynamic_joules() const;
 
  private:
+  // A policy's configuration (its parameters' values), kept while it lives.
+  struct policy_config {
+    block_config config;
+    param_owner owner{config};
+    explicit policy_config(const policy_spec& s) : config(s.key, "gating policy", s.where) {}
+  };
   power_spec m_spec;
+  std::vector<std::unique_ptr<policy_config>> m_configs;
   std::unique_ptr<gating_policy> m_policy;  // default
   std::map<std::string, std::unique_ptr<gating_policy>> m_by_type;
+  std::unique_ptr<gating_policy> make(const policy_spec& s);
   std::vector<std::unique_ptr<entry>> m_entries;
   std::map<std::string, std::set<std::string>> m_declared;  // block type -> components
 };

@@ -2,13 +2,52 @@
 
 #include <algorithm>
 
+#include "models/common/block_factory.h"
 #include "models/common/mem_request.h"
 
 namespace gputlm::pm {
 
 slumber_control_unit::slumber_control_unit(const sc_core::sc_module_name& name,
-                                           const slumber_params& p, const clock_domain& clock)
-    : sc_core::sc_module(name), m_params(p), m_clock(clock) {}
+                                           const block_context& ctx)
+    : component(name, ctx) {
+  registers_export.bind(*this);
+  declare_export("registers", registers_export);
+  add_statistics();
+}
+
+void slumber_control_unit::validate() {
+  m_counter_bits.require(*m_counter_bits >= 1 && *m_counter_bits <= 20, "expected 1..20 bits");
+  for (const param<cycles>* l : {&m_l1_latency, &m_l2_latency, &m_dram_latency})
+    l->require(l->get().value <= 100000, "expected 0..100000 cycles (400cycles)");
+  m_off_name.require(*m_ss_name != *m_ds_name && *m_ss_name != *m_off_name &&
+                         *m_ds_name != *m_off_name,
+                     "ss_state, ds_state and off_state must differ");
+  m_params.wrf = m_rule.is("wrf");
+  m_params.counter_bits = static_cast<std::uint32_t>(*m_counter_bits);
+  m_params.l1_latency = m_l1_latency->value;
+  m_params.l2_latency = m_l2_latency->value;
+  m_params.dram_latency = m_dram_latency->value;
+}
+
+void slumber_control_unit::take_over(power_component& rf, std::uint32_t warp_registers,
+                                     std::uint32_t warp_slots, std::uint32_t banks) {
+  auto state = [&](const param<std::string>& which) {
+    for (std::uint32_t s = 1; s < rf.states().size(); ++s)
+      if (rf.states()[s].name == *which) return s;
+    which.require(false, "the register file this unit manages (" + rf.name() +
+                             ") has no state '" + *which +
+                             "' (not the first) in the platform's power table");
+    return 0u;
+  };
+  const std::uint32_t ss_state = state(m_ss_name), ds_state = state(m_ds_name),
+                      off_state = state(m_off_name);
+  m_rule.require(!rf.gated(), "the register file " + rf.name() +
+                                  " is gated already (by power.policy or another controller)");
+  rf.reshape(warp_registers);
+  rf.bind_policy(this, 0);
+  configure(warp_slots, banks);
+  control(rf, ss_state, ds_state, off_state);
+}
 
 void slumber_control_unit::configure(std::uint32_t warp_slots, std::uint32_t banks) {
   m_base.assign(warp_slots, 0);
@@ -42,7 +81,7 @@ slumber_control_unit::mode slumber_control_unit::choose(std::uint64_t idle, bool
 }
 
 void slumber_control_unit::set_state(std::uint32_t e, mode m, std::uint64_t cycle) {
-  m_rf->set_state(e, m_state[m], m_clock.edge_fs(cycle));
+  m_rf->set_state(e, m_state[m], clock().edge_fs(cycle));
 }
 
 void slumber_control_unit::set_mode(std::uint32_t e, mode m) {
@@ -367,7 +406,7 @@ std::uint64_t slumber_control_unit::load_written(std::uint32_t warp, std::uint16
 
 void slumber_control_unit::settle(std::uint64_t now_fs) {
   if (!m_rf) return;
-  const std::uint64_t end = m_clock.cycle_at_fs(now_fs);
+  const std::uint64_t end = clock().cycle_at_fs(now_fs);
   for (std::uint32_t e = 0; e < m_regs.size(); ++e) {
     reg_plan& p = m_regs[e];
     if (!p.allocated) continue;
@@ -391,12 +430,57 @@ void slumber_control_unit::settle(std::uint64_t now_fs) {
   }
 }
 
-void slumber_control_unit::add_traces(vcd_writer& vcd, const std::string& scope) {
-  const std::string s = scope + ".slumber";
+void slumber_control_unit::add_traces(vcd_writer& vcd) {
+  const std::string s = name();
   m_trace_mode[on].trace(vcd, s, "registers_on", 16);
   m_trace_mode[ss].trace(vcd, s, "registers_ss", 16);
   m_trace_mode[ds].trace(vcd, s, "registers_ds", 16);
   m_trace_mode[off].trace(vcd, s, "registers_off", 16);
 }
+
+void slumber_control_unit::add_statistics() {
+  const statistics& s = m_stats;
+  add_stat("reads", s.reads, "register reads seen by the Slumber control unit");
+  add_stat("writes", s.writes, "register writes seen by the Slumber control unit");
+  add_stat("wakes", s.wakes, "registers woken from SS, DS or OFF");
+  add_stat("read_waits", s.read_waits, "register reads that waited for a wake-up");
+  add_stat("wake_wait_cycles", s.wake_wait_cycles,
+           "cycles register reads waited for a wake-up (the instruction's execution waits)");
+  add_stat("write_waits", s.write_waits, "write-backs that waited for a wake-up");
+  add_stat("write_wait_cycles", s.write_wait_cycles, "cycles write-backs waited for a wake-up");
+  add_stat("idle_ss_cycles", s.idle_ss,
+           "register-cycles of allocated registers in SS (shallow sleep)");
+  add_stat("idle_ds_cycles", s.idle_ds,
+           "register-cycles of allocated registers in DS (deep sleep, drowsy)");
+  add_stat("idle_off_cycles", s.idle_off, "register-cycles of allocated registers power gated");
+  add_stat("idle_periods", s.idle_periods, "gaps between accesses to one register");
+  add_stat("idle_periods_over_16", s.idle_periods_over_16, "of them, longer than 16 cycles");
+  add_stat("idle_cycles", s.idle_cycles, "total length of the gaps, cycles");
+  add_stat("idle_cycles_over_16", s.idle_cycles_over_16, "cycles in gaps longer than 16 cycles");
+  // Utilisation: accessed cycles summed over the units / (cycles x units).
+  const auto utilisation = [this](const counter& c, std::function<double()> units) {
+    return [this, &c, units] {
+      const double cycles = double(clock().now_cycle()) * units();
+      return cycles > 0 ? double(c.value()) / cycles : 0.0;
+    };
+  };
+  add_stat("utilisation_rf", utilisation(s.rf_access_cycles, [] { return 1.0; }),
+           "cycles the register file was accessed / cycles");
+  add_stat("utilisation_bank", utilisation(s.bank_access_cycles, [this] { return double(banks()); }),
+           "cycles a bank was accessed / (cycles x banks)");
+  add_stat("utilisation_warp",
+           utilisation(s.warp_access_cycles, [this] { return double(warp_slots()); }),
+           "cycles a warp slot's registers were accessed / (cycles x warp slots)");
+  add_stat("utilisation_register",
+           utilisation(s.register_access_cycles, [this] { return double(registers()); }),
+           "cycles a 128-byte register was accessed / (cycles x registers)");
+  add_stat("unplaced_warps", s.unplaced_warps,
+           "warps whose registers found no contiguous room (not managed)");
+  add_stat("untracked_accesses", s.untracked_accesses,
+           "accesses to registers beyond a warp's allocation (not managed)");
+}
+
+GPUTLM_BLOCK("slumber_control_unit", slumber_control_unit,
+             "Slumber (or WRF): the modes of an SMX's 128-byte warp registers", {});
 
 }  // namespace gputlm::pm

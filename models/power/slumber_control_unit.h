@@ -1,10 +1,20 @@
-// The Slumber control unit of one SMX (Tripathy's thesis §6.3, Fig. 6.9, 6.10;
-// ../shared/reference/seed-000-paver-localityguru-snooze-slumber.md §2.4, §3.10): the 2-bit
+// The Slumber control unit of one SMX (Tripathy's thesis §6.3, Fig. 6.9, 6.10): the 2-bit
 // mode of each 128-byte warp register (ON / SS / DS / OFF through its mux from the
 // tri-modal switch's rails), its 10-bit wake-up counter, the per-warp 2-bit MSHR tracker
 // (L1 hit / L1 miss / L2 miss of the warp's last load), and the rules that set a mode after
 // each access from the compiler hint and the predicted idle period. It also runs the WRF
-// baseline's rule on the same registers. docs/power.md, "Slumber", states the decisions.
+// baseline's rule on the same registers (`rule: wrf`; Abdel-Majeed & Annavaram, HPCA 2013,
+// as the thesis states it). A controller beside the SMX (a child block, `slumber`), bound to
+// it in the platform (`registers -> slumber.registers`, core::register_gate): the SMX hands
+// it its register file, whose power elements become the 128-byte warp registers.
+// yaml/mechanisms/slumber.yaml adds it. docs/power.md, "Slumber", states the decisions.
+//
+// Parameters: rule (slumber | wrf), counter_bits (the wake-up counter's width, default 10),
+// l1_latency, l2_latency, dram_latency (the minimum round trips of a load served by the L1,
+// the L2 and DRAM that the MSHR tracker's prediction uses; cycles, default 0: the smallest
+// round trip the unit has observed so far, as a microbenchmark would measure it), ss_state,
+// ds_state, off_state (the register file's states used as SS, DS and OFF; default
+// shallow_sleep, deep_sleep, off).
 //
 // Slumber, per register (T: predicted idle cycles; thresholds are Table 6.1's wake-up
 // delays, 4 / 13 / 16, as the thesis uses them):
@@ -42,26 +52,37 @@
 #include <vector>
 
 #include "models/common/clock_domain.h"
+#include "models/common/component.h"
 #include "models/common/stats.h"
 #include "models/common/vcd_writer.h"
+#include "models/core/register_gate.h"
+#include "models/power/gating_policy.h"
 #include "models/power/power_component.h"
-#include "models/power/slumber_policy.h"
 
 namespace gputlm::pm {
 
-class slumber_control_unit : public sc_core::sc_module {
+struct slumber_params {
+  bool wrf = false;  // WRF's rule instead of Slumber's
+  std::uint32_t counter_bits = 10;
+  std::uint64_t l1_latency = 0, l2_latency = 0, dram_latency = 0;  // cycles; 0: learned
+};
+
+class slumber_control_unit : public component,
+                             public core::register_gate,
+                             public gating_policy {
  public:
   static constexpr std::uint64_t never = ~0ull;
   enum mode : std::uint8_t { on, ss, ds, off };
+  using outlook = core::register_gate::outlook;
 
-  // What the warp's next instruction says about how long its registers stay unused.
-  struct outlook {
-    std::uint64_t idle = 0;  // cycles until it can issue (0: next cycle)
-    bool known = true;       // false: not ready for a reason with no predicted end
-  };
-
-  slumber_control_unit(const sc_core::sc_module_name& name, const slumber_params& p,
-                       const clock_domain& clock);
+  slumber_control_unit(const sc_core::sc_module_name& name, const block_context& ctx);
+  void validate() override;
+  void add_traces(vcd_writer& vcd) override;
+  // The SMX's register file, handed over at the end of elaboration (register_gate).
+  void take_over(power_component& rf, std::uint32_t warp_registers, std::uint32_t warp_slots,
+                 std::uint32_t banks) override;
+  sc_core::sc_export<core::register_gate> registers_export{"registers"};
+  const slumber_params& params() const { return m_params; }
   // The SMX's warp slots and register banks (for the MSHR tracker and utilisation).
   void configure(std::uint32_t warp_slots, std::uint32_t banks);
 
@@ -70,17 +91,21 @@ class slumber_control_unit : public sc_core::sc_module {
   void control(power_component& rf, std::uint32_t ss_state, std::uint32_t ds_state,
                std::uint32_t off_state);
   bool wrf() const { return m_params.wrf; }
+  bool wakes_at_decode() const override { return m_params.wrf; }
 
   // --- The TB scheduler's register allocation and the warps' ends
   // Warp slot `warp` gets `nregs` registers at `cycle`; false when no contiguous run of
   // free registers is left (its registers are then not tracked, and counted).
-  bool allocate(std::uint32_t warp, std::uint32_t nregs, std::uint64_t cycle);
-  void warp_exited(std::uint32_t warp, std::uint64_t cycle);
-  void release(std::uint32_t warp, std::uint64_t cycle);
+  bool allocate(std::uint32_t warp, std::uint32_t nregs, std::uint64_t cycle) override;
+  void warp_exited(std::uint32_t warp, std::uint64_t cycle) override;
+  void release(std::uint32_t warp, std::uint64_t cycle) override;
 
   // --- Register accesses (reg below 255; registers beyond the allocation are not tracked)
   // Whether the register is tracked.
-  bool tracked(std::uint32_t warp, std::uint16_t reg) const { return reg < m_nregs[warp]; }
+  bool tracked(std::uint32_t warp, std::uint16_t reg) const override {
+    return reg < m_nregs[warp];
+  }
+  void untracked_access() override { ++m_stats.untracked_accesses; }
   // The cycle of the register's last write (after any wait for its wake-up).
   std::uint64_t written(std::uint32_t warp, std::uint16_t reg) const {
     return m_regs[m_base[warp] + reg].written;
@@ -88,47 +113,51 @@ class slumber_control_unit : public sc_core::sc_module {
   // From when the scheduler's lookahead sees an instruction that waits for the register's
   // last write as about to be ready: SS's wake-up ahead of the write, once its cycle is known
   // (a fixed-latency result's at its issue, a load's when its data return).
-  std::uint64_t ready_seen(std::uint32_t warp, std::uint16_t reg) const {
+  std::uint64_t ready_seen(std::uint32_t warp, std::uint16_t reg) const override {
     const reg_plan& p = m_regs[m_base[warp] + reg];
     return std::max(p.written > m_wake[ss] ? p.written - m_wake[ss] : 0, p.known);
   }
   // The warp issued its instruction `index` at `cycle`; the scheduler's lookahead saw it
   // from `ready` on (Slumber: in the buffer and about to be ready; WRF: decoded). Called
   // before the instruction's accesses.
-  void issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready, std::uint64_t cycle) {
+  void issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready,
+              std::uint64_t cycle) override {
     issue_record& r = m_issues[warp * history + index % history];
     r.ready = ready;
     r.issued = cycle;
   }
   // A source read at `cycle` by the warp's instruction `index`: returns the cycles it waits.
   std::uint64_t read(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank, std::uint64_t cycle,
-                     std::uint32_t index);
+                     std::uint32_t index) override;
   // After an access: the register's new mode, from `cycle` (the access, after any wait) on.
   // `dead`: its next access is a write (the hint); `o`: what the warp's next instruction,
   // `next` (its index), says.
   void after_access(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle, bool dead,
-                    const outlook& o, std::uint32_t next);
+                    const outlook& o, std::uint32_t next) override;
   // The destination of an instruction of fixed latency `latency` issued at `cycle`, its
   // result due at `result`: returns the cycles its write-back waits. `next_reads`: the
   // warp's next instruction reads it (then it stays ON after the write).
   std::uint64_t fixed_destination(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank,
                                   std::uint64_t cycle, std::uint32_t index, std::uint64_t latency,
-                                  std::uint64_t result, bool next_reads);
+                                  std::uint64_t result, bool next_reads) override;
   // The destination of the warp's load `index`, which leaves for the L1 at `cycle`.
   void load_destination(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle,
-                        std::uint32_t index);
+                        std::uint32_t index) override;
   // A load issued at `issued` by `warp` was answered at `cycle` by `served`
   // (mem_request::served_by): the MSHR tracker and the latencies learn from it.
   void load_answered(std::uint32_t warp, std::uint64_t issued, std::uint64_t cycle,
-                     std::uint8_t served);
+                     std::uint8_t served) override;
   // The load's destination is written at `cycle`: returns the cycles the write waits.
   std::uint64_t load_written(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank,
-                             std::uint64_t cycle, std::uint8_t served);
+                             std::uint64_t cycle, std::uint8_t served) override;
   // The predicted return of the warp's latest load that missed L1 (0: none pending).
-  std::uint64_t load_due(std::uint32_t warp) const { return m_load_due[warp]; }
+  std::uint64_t load_due(std::uint32_t warp) const override { return m_load_due[warp]; }
 
-  // Settles every register's residency up to now_fs (before totals are read).
+  // Settles every register's residency up to now_fs (before totals are read); as the
+  // register file's gate too.
   void settle(std::uint64_t now_fs);
+  void settle(power_component&, std::uint64_t now_fs) override { settle(now_fs); }
+  std::string gate_name() const override { return *m_rule; }
 
   struct statistics {
     counter reads, writes;               // register accesses seen
@@ -156,9 +185,24 @@ class slumber_control_unit : public sc_core::sc_module {
   std::uint32_t warp_slots() const { return static_cast<std::uint32_t>(m_base.size()); }
   // Registers per mode, as last decided (unallocated ones OFF).
   std::uint32_t in_mode(mode m) const { return m_in_mode[m]; }
-  void add_traces(vcd_writer& vcd, const std::string& scope);
 
  private:
+  void add_statistics();
+  choice_param m_rule{*this, "rule", "slumber", "the register-state rule: Slumber's or WRF's",
+                      {"slumber", "wrf"}};
+  param<std::uint64_t> m_counter_bits{*this, "counter_bits", 10, "wake-up counter bits (1..20)"};
+  param<cycles> m_l1_latency{*this, "l1_latency", {0},
+                             "minimum round trip of a load the L1 serves (0: learned)"};
+  param<cycles> m_l2_latency{*this, "l2_latency", {0},
+                             "minimum round trip of a load the L2 serves (0: learned)"};
+  param<cycles> m_dram_latency{*this, "dram_latency", {0},
+                               "minimum round trip of a load DRAM serves (0: learned)"};
+  param<std::string> m_ss_name{*this, "ss_state", "shallow_sleep",
+                               "the register file's state used as SS"};
+  param<std::string> m_ds_name{*this, "ds_state", "deep_sleep",
+                               "the register file's state used as DS"};
+  param<std::string> m_off_name{*this, "off_state", "off", "the register file's state used as OFF"};
+
   // One register's plan: mode `m` from t0; its counter fires at `fire` and brings it to `to`
   // (ON, or SS whence the lookahead wakes it); not ON before `not_on_before` (a wake-up
   // begun earlier). `write_at`: a write known at issue ends the plan then, after which the
@@ -207,7 +251,6 @@ class slumber_control_unit : public sc_core::sc_module {
   std::vector<issue_record> m_issues;
 
   slumber_params m_params;
-  const clock_domain& m_clock;
   power_component* m_rf = nullptr;
   std::uint32_t m_state[4] = {0, 0, 0, 0};  // power-component state per mode
   std::uint64_t m_wake[4] = {0, 4, 13, 16};

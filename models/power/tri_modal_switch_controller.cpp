@@ -3,16 +3,62 @@
 #include <algorithm>
 
 #include "models/common/clock_domain.h"
+#include "models/common/block_factory.h"
 #include "models/common/component.h"
 
 namespace gputlm::pm {
 
 tri_modal_switch_controller::tri_modal_switch_controller(const sc_core::sc_module_name& name,
-                                                         const snooze_params& p)
-    : sc_core::sc_module(name), m_params(p) {
+                                                         const block_context& ctx)
+    : component(name, ctx) {
+  declare_port("array", array);
+  cache.bind(*this);
+  declare_export("cache", cache);
   SC_METHOD(settle_due);
   sensitive << m_settle_event;
   dont_initialize();
+  add_stat("wakes", m_stats.wakes, "switch groups woken from Sleep or OFF (Snooze)");
+  add_stat("wake_wait_cycles", m_stats.wake_wait_cycles,
+           "cycles accesses waited for a wake-up (Snooze)");
+  add_stat("sleeps", m_stats.sleeps, "switch groups put to Sleep (Snooze)");
+  add_stat("offs", m_stats.offs, "switch groups switched OFF (Snooze)");
+  add_stat("off_signals", m_stats.off_signals,
+           "switch-off signals: the SMX's TBs finished (L1), no kernel left (L2) (Snooze)");
+  add_stat("dirty_kept", m_stats.dirty_kept,
+           "groups left in Sleep at switch-off because they held dirty lines (Snooze)");
+  add_stat("lines_lost", m_stats.lines_lost, "valid lines invalidated by switch-off (Snooze)");
+  add_stat("resq_inserts", m_stats.resq_inserts, "sets entered in the reservation queue (Snooze)");
+  add_stat("resq_full", m_stats.resq_full,
+           "reservation fails not recorded, the reservation queue full (Snooze)");
+}
+
+void tri_modal_switch_controller::validate() {
+  m_lookahead.require(m_lookahead->value <= 1000, "expected 0..1000 cycles (2cycles)");
+  m_resq_entries.require(*m_resq_entries >= 1 && *m_resq_entries <= 4096,
+                         "expected 1..4096 entries");
+  m_off_name.require(*m_off_name != *m_sleep_name, "must differ from sleep_state");
+  m_params.block = m_granularity.is("block");
+  m_params.lookahead = m_lookahead->value;
+  m_params.reservation_queue = static_cast<std::uint32_t>(*m_resq_entries);
+}
+
+void tri_modal_switch_controller::validate_bound() {
+  power_component& data = array->data_power();
+  const std::string entry = "power.components.";
+  auto state = [&](const param<std::string>& which) {
+    for (std::uint32_t s = 1; s < data.states().size(); ++s)
+      if (data.states()[s].name == *which) return s;
+    which.require(false, "the data array this controller switches (" + data.name() +
+                             ") has no state '" + *which +
+                             "' (not the first) in the platform's power table");
+    return 0u;
+  };
+  const std::uint32_t sleep = state(m_sleep_name), off = state(m_off_name);
+  m_granularity.require(!data.gated(), "the data array " + data.name() +
+                                           " is gated already (by power.policy or another "
+                                           "controller)");
+  data.bind_policy(this, 0);
+  control(data, sleep, off, *array.get(), array->period_fs());
 }
 
 void tri_modal_switch_controller::schedule_settle(std::uint64_t idle_since_fs) {
@@ -34,7 +80,7 @@ void tri_modal_switch_controller::settle_due() {
 }
 
 void tri_modal_switch_controller::control(power_component& data, std::uint32_t sleep,
-                                          std::uint32_t off, switched_array& array,
+                                          std::uint32_t off, memory::switched_array& array,
                                           std::uint64_t period_fs) {
   m_data = &data;
   m_array = &array;
@@ -190,7 +236,7 @@ void tri_modal_switch_controller::for_each_group_of_frame(std::uint32_t f, F fn)
   }
 }
 
-void tri_modal_switch_controller::holds_data(std::uint32_t frame, std::uint64_t now_fs) {
+void tri_modal_switch_controller::warmed(std::uint32_t frame, std::uint64_t now_fs) {
   if (!m_data) return;
   for_each_group_of_frame(frame, [&](std::uint32_t g, std::uint8_t) {
     if (state_of_group(g) == m_off) set_group(g, m_sleep, now_fs);
@@ -241,8 +287,8 @@ void tri_modal_switch_controller::trace_modes() {
   m_trace_off.set(m_in_state[2]);
 }
 
-void tri_modal_switch_controller::add_traces(vcd_writer& vcd, const std::string& scope) {
-  const std::string s = scope + ".switch";
+void tri_modal_switch_controller::add_traces(vcd_writer& vcd) {
+  const std::string s = name();
   m_trace_on.trace(vcd, s, "groups_on", 32);
   m_trace_sleep.trace(vcd, s, "groups_sleep", 32);
   m_trace_off.trace(vcd, s, "groups_off", 32);
@@ -263,5 +309,8 @@ void tri_modal_switch_controller::add_traces(vcd_writer& vcd, const std::string&
       m_trace_mode[g].trace(vcd, s, "mode[" + std::to_string(g) + "]", 2);
   }
 }
+
+GPUTLM_BLOCK("tri_modal_switch_controller", tri_modal_switch_controller,
+             "Snooze: the tri-modal switches of a cache's data array and their control", {});
 
 }  // namespace gputlm::pm

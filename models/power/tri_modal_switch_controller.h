@@ -1,8 +1,11 @@
-// Snooze's gating logic for one cache data array (an L1, or one L2 bank): the tri-modal
-// switches of its 32-byte lines (ON, Sleep, OFF under a 2-bit control each) and the logic
-// that drives them from what the cache's queues do, after Tripathy's thesis ch. 5 (§5.2,
-// Fig. 5.5, 5.6; ../shared/reference/seed-000-paver-localityguru-snooze-slumber.md §2.3,
-// §3.9). docs/power.md, "Snooze", states the decisions taken where the thesis is silent.
+// Snooze's gating logic for one cache data array (an L1, or one L2 bank), Tripathy's thesis
+// ch. 5 (§5.2, Fig. 5.5, 5.6): the tri-modal switches of its 32-byte lines (ON, Sleep, OFF
+// under a 2-bit control each) and the logic that drives them from what the cache's queues
+// do. A controller beside the cache (a child block, `switch`), bound to it in the platform:
+// its port `array` to the cache's data array (memory::switched_array), the cache's
+// observation point `events` to its export `cache` (memory::cache_events); it gates the
+// array's power component from then on. docs/power.md, "Snooze", states the decisions taken
+// where the thesis is silent; yaml/mechanisms/snooze-l1.yaml and snooze-l2.yaml add it.
 //
 // The FSM, per switched group (the whole array at bank granularity, one cache block at
 // block granularity: the 32-byte lines of a 128-byte block switched together, or one
@@ -14,7 +17,8 @@
 //   the input empty (no request, or only one that failed its reservation, whose set is
 //     then held in the 32-entry reservation queue until a fill of that set) and no fill:
 //     -> Sleep, unless an access comes within `lookahead` cycles       (3)
-//   every TB of the SMX finished (L1) / the kernel exited (L2): -> OFF (5), (7)
+//   every TB of the SMX finished (the L1's flush) / the kernel exited (off_when_gpu_idle,
+//     the L2's): -> OFF                                                (5), (7)
 // Sleep keeps the data; OFF loses it: the lines of a group switched off are invalidated,
 // and a group holding a dirty line sleeps instead (its data would be lost).
 //
@@ -28,24 +32,14 @@
 #include <systemc>
 #include <vector>
 
+#include "models/common/component.h"
 #include "models/common/stats.h"
 #include "models/common/vcd_writer.h"
+#include "models/memory/cache_events.h"
+#include "models/power/gating_policy.h"
 #include "models/power/power_component.h"
 
 namespace gputlm::pm {
-
-// What the controller asks of the cache whose data array it switches.
-class switched_array {
- public:
-  virtual ~switched_array() = default;
-  virtual std::uint32_t frames() const = 0;      // line frames (sets x ways)
-  virtual std::uint32_t line_bytes() const = 0;  // bytes per frame
-  virtual bool sectored() const = 0;             // valid bits per 32-byte sector
-  virtual std::uint8_t dirty_sectors(std::uint32_t frame) const = 0;  // bit s: 32-byte sector s
-  // Drops frame's line if it is valid, clean and not waiting for a fill: true if a valid
-  // line was lost.
-  virtual bool switch_off_frame(std::uint32_t frame) = 0;
-};
 
 struct snooze_params {
   bool block = false;                    // block granularity (else bank)
@@ -53,51 +47,72 @@ struct snooze_params {
   std::uint32_t reservation_queue = 32;  // entries (set indices)
 };
 
-class tri_modal_switch_controller : public sc_core::sc_module {
+class tri_modal_switch_controller : public component,
+                                    public gating_policy,
+                                    public memory::cache_events {
  public:
   SC_HAS_PROCESS(tri_modal_switch_controller);
-  tri_modal_switch_controller(const sc_core::sc_module_name& name, const snooze_params& p);
+  tri_modal_switch_controller(const sc_core::sc_module_name& name, const block_context& ctx);
+  void validate() override;
+  // Takes the cache's data array over (its power component's gate from now on).
+  void validate_bound() override;
+  void add_traces(vcd_writer& vcd) override;
+
+  required_port<memory::switched_array> array{"array"};
+  sc_core::sc_export<memory::cache_events> cache{"cache"};
 
   // Takes over `data` (whose states include `sleep` and `off`) of `array`; the elements
-  // start OFF at time 0. `period_fs`: the array's clock.
-  void control(power_component& data, std::uint32_t sleep, std::uint32_t off, switched_array& array,
-               std::uint64_t period_fs);
+  // start OFF at time 0. `period_fs`: the array's clock. (validate_bound() does this with
+  // the bound cache's; a test may do it by hand.)
+  void control(power_component& data, std::uint32_t sleep, std::uint32_t off,
+               memory::switched_array& array, std::uint64_t period_fs);
   bool controlling() const { return m_data != nullptr; }
   void set_period(std::uint64_t period_fs) { m_period_fs = period_fs; }
+  const snooze_params& params() const { return m_params; }
 
-  // --- What the cache's queues and pipeline report
+  // --- What the cache's queues and pipeline report (memory::cache_events)
   // A request entered the array's input queue (bank granularity: the array starts waking,
   // unless the queue's head waits in the reservation queue).
-  void request_arrived(std::uint64_t now_fs);
+  void request_arrived(std::uint64_t now_fs) override;
   // A request reaches the array's input queue at at_fs (<= now) after a pipeline that let
   // the controller see it coming (the L2's ROP delay): as request_arrived, but the wake-up
   // is hidden when the array was idle long enough (it started waking `wake` cycles early,
   // as the lookahead allows); otherwise what is left of it shows.
-  void request_ready(std::uint64_t at_fs);
+  void request_ready(std::uint64_t at_fs) override;
   // The input queue's head was taken (looked up); `more`: requests wait behind it.
-  void input_taken(std::uint64_t now_fs, bool more = false);
-  // The input queue's head failed its reservation (MSHR, merge or miss-queue full, no
-  // replaceable line): its set enters the reservation queue and the head no longer keeps
-  // the array awake.
-  void reservation_failed(std::uint32_t set, std::uint64_t now_fs);
+  void input_taken(std::uint64_t now_fs, bool more) override;
+  // The input queue's head failed its reservation: its set enters the reservation queue and
+  // the head no longer keeps the array awake.
+  void reservation_failed(std::uint32_t set, std::uint64_t now_fs) override;
   // A fill for `set` arrived: it erases the set from the reservation queue (its data write
   // wakes what it writes, through access()).
-  void filled(std::uint32_t set);
+  void filled(std::uint32_t set) override;
   // Line frame `frame` was filled outside the request path (an L2 warmed from MemcpyHtoD
   // before the run): its group holds data, so it sleeps rather than stays OFF.
-  void holds_data(std::uint32_t frame, std::uint64_t now_fs);
-  // Every TB of the SMX finished (L1) / the kernel exited (L2): every group OFF.
+  void warmed(std::uint32_t frame, std::uint64_t now_fs) override;
+  // Every TB of the SMX finished (the L1's flush): every group OFF.
+  void flushed(std::uint64_t now_fs) override { switch_off_all(now_fs); }
+  // A request's answer waited `cycles` for a wake-up (counted per request).
+  void request_waited(std::uint64_t cycles) override { m_stats.wake_wait_cycles += cycles; }
   void switch_off_all(std::uint64_t now_fs);
 
-  // Element `e` of the data array is used at now_fs (the power component's gating hook):
-  // wakes its group; returns the cycles the access still waits for the wake-up.
+  // --- The data array's gate (pm::gating_policy)
+  // Element `e` of the data array is used at now_fs: wakes its group; returns the cycles
+  // the access still waits for the wake-up.
   std::uint64_t access(std::uint32_t e, std::uint64_t now_fs);
-  // A request's answer waited `cycles` for a wake-up (the cache's count, per request).
-  void waited(std::uint64_t cycles) { m_stats.wake_wait_cycles += cycles; }
+  std::uint64_t access(power_component&, std::uint32_t e, std::uint64_t now_fs) override {
+    return access(e, now_fs);
+  }
   // Applies the Sleep transitions due by now_fs (before totals are read).
   void settle(std::uint64_t now_fs);
+  void settle(power_component&, std::uint64_t now_fs) override { settle(now_fs); }
+  void set_period(power_component&, std::uint64_t period_fs) override { set_period(period_fs); }
+  std::string gate_name() const override { return "snooze_" + *m_granularity; }
+  // The kernel exited with no other left: OFF when off_when_gpu_idle (the L2's "kernel exit").
+  void gpu_idle(std::uint64_t now_fs) override {
+    if (*m_off_when_gpu_idle) switch_off_all(now_fs);
+  }
 
-  // Statistics (registered by the owning cache under `switch.`) and waveforms.
   struct statistics {
     counter wakes;             // groups woken from Sleep or OFF
     counter wake_wait_cycles;  // cycles accesses waited for a wake-up
@@ -110,7 +125,6 @@ class tri_modal_switch_controller : public sc_core::sc_module {
     counter resq_full;         // reservation fails not recorded: the queue was full
   };
   const statistics& stats() const { return m_stats; }
-  void add_traces(vcd_writer& vcd, const std::string& scope);
   std::uint32_t groups() const { return static_cast<std::uint32_t>(m_idle_since.size()); }
   std::uint32_t mode_of_group(std::uint32_t g) const;  // 0 ON, 1 Sleep, 2 OFF
 
@@ -139,9 +153,26 @@ class tri_modal_switch_controller : public sc_core::sc_module {
   template <class F>
   void for_each_group_of_frame(std::uint32_t frame, F fn) const;
 
+  choice_param m_granularity{*this,
+                             "granularity",
+                             "bank",
+                             "switched together: the whole array (bank) or a cache block (block)",
+                             {"bank", "block"}};
+  param<cycles> m_lookahead{*this, "lookahead", {2},
+                            "no Sleep with an access this close (cycles, at most 1000)"};
+  param<std::uint64_t> m_resq_entries{*this, "reservation_queue", 32,
+                                      "reservation-queue entries (set indices), 1..4096"};
+  param<std::string> m_sleep_name{*this, "sleep_state", "sleep",
+                                  "the data array's power state used as Sleep"};
+  param<std::string> m_off_name{*this, "off_state", "off",
+                                "the data array's power state used as OFF"};
+  param<bool> m_off_when_gpu_idle{
+      *this, "off_when_gpu_idle", false,
+      "every group OFF when the GPU has no kernel left (the L2's kernel exit)"};
+
   snooze_params m_params;
   power_component* m_data = nullptr;
-  switched_array* m_array = nullptr;
+  memory::switched_array* m_array = nullptr;
   std::uint32_t m_sleep = 1, m_off = 2;
   std::uint64_t m_period_fs = 1;
   std::uint32_t m_group_elements = 1;       // elements switched together

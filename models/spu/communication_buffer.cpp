@@ -1,6 +1,8 @@
 // A neighbour link's communication buffer pair (communication_buffer.h).
 #include "models/spu/communication_buffer.h"
 
+#include "models/common/block_factory.h"
+
 #include <stdexcept>
 
 #include "models/power/power_component.h"
@@ -167,5 +169,7 @@ void communication_buffer::swap() {
   m_trace_write_fill.set(0);
   m_trace_read_fill.set(read_fill());
 }
+
+GPUTLM_BLOCK("communication_buffer", communication_buffer, "SPU: a neighbour link's ping-pong buffer pair and its sync", {});
 
 }  // namespace gputlm::spu

@@ -1,6 +1,8 @@
 // The SPU's global block sync (global_sync.h).
 #include "models/spu/global_sync.h"
 
+#include "models/common/block_factory.h"
+
 
 namespace gputlm::spu {
 
@@ -74,5 +76,7 @@ std::string global_sync::pending_work() const {
          " active units at barrier " + std::to_string(m_barriers.value() + 1) + " (" + waiting +
          " waiting)";
 }
+
+GPUTLM_BLOCK("global_sync", global_sync, "SPU: the global block sync (BAR.BLOCKSYNC)", {});
 
 }  // namespace gputlm::spu

@@ -1,6 +1,8 @@
 // An SPU interface unit (interface_unit.h).
 #include "models/spu/interface_unit.h"
 
+#include "models/common/block_factory.h"
+
 #include "models/memory/sectors.h"
 #include "models/power/power_component.h"
 #include "models/spu/communication_buffer.h"
@@ -282,5 +284,7 @@ std::string interface_unit::pending_work() const {
   }
   return "step " + std::to_string(m_pc + 1) + " of " + std::to_string(m_ops.size()) + ": " + what;
 }
+
+GPUTLM_BLOCK("interface_unit", interface_unit, "SPU: a border unit between global memory and a link", {});
 
 }  // namespace gputlm::spu

@@ -1,6 +1,8 @@
 // An SPU SM's neighbour path (link_port.h).
 #include "models/spu/link_port.h"
 
+#include "models/common/block_factory.h"
+
 #include <cstring>
 
 #include "models/common/input_error.h"
@@ -154,5 +156,7 @@ std::string link_port::pending_work() const {
            " since cycle " + std::to_string(m_arrival[i].since);
   return s;
 }
+
+GPUTLM_BLOCK("spu_link_port", link_port, "SPU: an SM's path to its links and block syncs", {});
 
 }  // namespace gputlm::spu

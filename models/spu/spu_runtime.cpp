@@ -1,6 +1,8 @@
 // The SPU's runtime (spu_runtime.h).
 #include "models/spu/spu_runtime.h"
 
+#include "models/common/block_factory.h"
+
 #include <algorithm>
 
 #include "models/common/input_error.h"
@@ -38,6 +40,36 @@ class spu_policy : public control::tb_policy {
   spu_runtime& m_rt;
   std::unique_ptr<control::tb_policy> m_lrr;
 };
+
+// The SMX scheduler's strategy `spu`: the placements of the block bound to its
+// `policy_source` (the runtime's export `policy`), known once everything is bound.
+class spu_strategy final : public control::tb_policy, public strategy {
+ public:
+  explicit spu_strategy(const strategy_site& s) : strategy(s) {}
+  void bound(control::tb_scheduler_view& v) override {
+    control::tb_policy_source* src = v.policy_source();
+    if (!src)
+      throw input_error(owner().config().where(), owner().config().path() + ".policy",
+                        "spu needs the block that places the TBs (the SPU's spu_runtime): bind "
+                        "policy_source to its export policy");
+    m_placed = src->make_tb_policy(v.smx_count());
+  }
+  bool takes_policy_source() const override { return true; }
+  control::tb_choice pick(control::tb_scheduler_view& v) override { return m_placed->pick(v); }
+  void tb_completed(std::size_t smx, std::uint32_t kernel) override {
+    m_placed->tb_completed(smx, kernel);
+  }
+  std::uint64_t source_added(control::tb_scheduler_view& v, const control::tb_source& s) override {
+    return m_placed->source_added(v, s);
+  }
+  std::string pending() const override { return m_placed ? m_placed->pending() : std::string(); }
+
+ private:
+  std::unique_ptr<control::tb_policy> m_placed;
+};
+
+GPUTLM_STRATEGY(control::tb_policy, "spu", spu_strategy,
+                "the SPU: CTAs placed by the runtime bound to policy_source, in passes");
 }  // namespace
 
 spu_runtime::spu_runtime(const sc_core::sc_module_name& name, const block_context& ctx)
@@ -497,5 +529,7 @@ std::string spu_runtime::pending_work() const {
          std::to_string(running) + " CTAs running, " + std::to_string(left) + " to place, " +
          std::to_string(m_units_busy) + " interface units working";
 }
+
+GPUTLM_BLOCK("spu_runtime", spu_runtime, "SPU: the runtime placing CTAs in passes", {});
 
 }  // namespace gputlm::spu

@@ -119,6 +119,26 @@ void parse_configurations(experiment_spec& x, const ynode& n) {
       c.sets.erase(it);
       break;
     }
+    // `with:` neither: the mechanism files this configuration adds to the platform.
+    for (auto it = c.sets.begin(); it != c.sets.end(); ++it) {
+      if (it->key != "with") continue;
+      std::vector<std::string> files;
+      if (!it->value.empty() && it->value.front() == '[') {
+        const YAML::Node list = YAML::Load(it->value);
+        for (const auto& item : list) files.push_back(item.as<std::string>());
+      } else {
+        files.push_back(it->value);
+      }
+      for (const auto& f : files) {
+        c.mechanisms.push_back(resolve(x.file, f));
+        std::error_code ec;
+        if (!fs::is_regular_file(c.mechanisms.back(), ec))
+          throw input_error(it->where, key + ".with",
+                            "no mechanism file '" + c.mechanisms.back() + "'");
+      }
+      c.sets.erase(it);
+      break;
+    }
     x.configurations.push_back(std::move(c));
   }
 }
@@ -565,6 +585,7 @@ experiment_spec load_experiment(const std::string& file) {
   for (const auto& s : x.sweeps) {
     std::vector<override_entry> base;
     std::string platform;
+    std::vector<std::string> mechanisms;
     if (!s.with.empty()) {
       const configuration* w = x.find_configuration(s.with);
       if (!w || !w->sweep.empty())
@@ -572,6 +593,7 @@ experiment_spec load_experiment(const std::string& file) {
                           "no configuration '" + s.with + "'");
       base = w->sets;
       platform = w->platform_file;
+      mechanisms = w->mechanisms;
     }
     for (const auto& v : s.values) {
       configuration c;
@@ -579,6 +601,7 @@ experiment_spec load_experiment(const std::string& file) {
       c.where = s.where;
       c.sets = base;
       c.platform_file = platform;
+      c.mechanisms = mechanisms;
       c.sets.push_back({s.parameter, v, s.where});
       c.sweep = s.name;
       c.sweep_value = v;

@@ -35,8 +35,18 @@ struct configuration {
   // platform's (another chip compared with the same baseline, e.g. the GTX480 beside the
   // SPU); "" for the platform's own.
   std::string platform_file;
+  // `with: FILE` or `with: [FILE, ...]`: mechanism files merged onto the platform
+  // (`gputlm run --with`, yaml/mechanisms/), resolved against the experiment file's folder.
+  std::vector<std::string> mechanisms;
   std::vector<override_entry> sets;
   source_location where;
+  // The `--with FILE` and `--set KEY=VALUE` arguments of a run under this configuration.
+  std::vector<std::string> arguments() const {
+    std::vector<std::string> a;
+    for (const auto& m : mechanisms) a.insert(a.end(), {"--with", m});
+    for (const auto& s : sets) a.insert(a.end(), {"--set", s.set_option()});
+    return a;
+  }
   std::string sweep;        // the sweep that made it ("" for a named configuration)
   std::string sweep_value;  // its value on the sweep's axis
 };

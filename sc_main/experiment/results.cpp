@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <sstream>
 
@@ -244,6 +245,7 @@ std::string experiment_results::json() const {
     auto& sets = j["configuration_overrides"][c.name] = nlohmann::json::array();
     for (const auto& s : c.sets) sets.push_back(s.set_option());
     if (!c.platform_file.empty()) j["configuration_platforms"][c.name] = c.platform_file;
+    if (!c.mechanisms.empty()) j["configuration_mechanisms"][c.name] = c.mechanisms;
   }
   j["workloads"] = nlohmann::json::array();
   for (const auto& w : m_x.workloads) {
@@ -342,6 +344,8 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   for (const auto& c : m_x.configurations) {
     std::string sets;
     if (!c.platform_file.empty()) sets = "on `" + c.platform_file + "`";
+    for (const auto& m : c.mechanisms)
+      sets += (sets.empty() ? "" : ", ") + ("with `" + std::filesystem::path(m).filename().string() + "`");
     for (const auto& s : c.sets) sets += (sets.empty() ? "" : ", ") + ("`" + s.set_option() + "`");
     o << "| configuration `" << c.name << "`" << (c.name == m_x.baseline ? " (baseline)" : "")
       << " | " << (sets.empty() ? "the platform as written" : sets) << " |\n";

@@ -204,8 +204,8 @@ void runner::check_platforms() {
     for (std::size_t c = 0; c < C; ++c) {
       std::vector<std::string> argv{m_exe, "elaborate", m_x.platform_file(p, c), "-q",
                                     "--list-stats"};
-      for (const auto& s : m_x.configurations[c].sets)
-        argv.insert(argv.end(), {"--set", s.set_option()});
+      const auto args = m_x.configurations[c].arguments();
+      argv.insert(argv.end(), args.begin(), args.end());
       pool.add(
           {{argv}, file(p, c, ".out"), file(p, c, ".err"), "", [&status, p, c](int st, double) {
              status[p][c] = st;
@@ -339,8 +339,8 @@ std::vector<std::string> runner::run_args(const point_result& p) const {
       m_exe, "run",
       fs::absolute(m_x.platform_file(p.platform, p.configuration)).lexically_normal().string(),
       trace};
-  for (const auto& s : m_x.configurations[p.configuration].sets)
-    a.insert(a.end(), {"--set", s.set_option()});
+  const auto args = m_x.configurations[p.configuration].arguments();
+  a.insert(a.end(), args.begin(), args.end());
   a.insert(a.end(),
            {"--stats", "points/" + p.key + "/stats.json", "--no-wall-clock", "--no-tb-log"});
   for (const auto& o : m_x.run_options) a.push_back(o);
@@ -387,6 +387,8 @@ std::vector<point_result> runner::plan() {
         .add("platform")
         .add(hash_of(m_x.platform_file(pt.platform, pt.configuration)))
         .add("sets");
+    for (const auto& m : m_x.configurations[pt.configuration].mechanisms)
+      h.add("with").add(hash_of(m));
     for (const auto& s : m_x.configurations[pt.configuration].sets) h.add(s.set_option());
     h.add("trace").add(th->second).add("options");
     for (const auto& o : m_x.run_options) h.add(o);
@@ -525,6 +527,8 @@ int runner::dry_run() const {
     }
     std::cout << describe(pt) << ": run " << m_x.platform_file(pt.platform, pt.configuration) << " "
               << trace;
+    for (const auto& m : m_x.configurations[pt.configuration].mechanisms)
+      std::cout << " --with " << m;
     for (const auto& s : m_x.configurations[pt.configuration].sets)
       std::cout << " --set " << s.set_option();
     for (const auto& o : m_x.run_options) std::cout << " " << o;

@@ -64,7 +64,7 @@ struct fake_scheduler : tb_scheduler_view {
     return open[s] && resident[s] + count <= slots;
   }
   std::uint32_t capacity(std::size_t, std::size_t) const override { return slots; }
-  const graph& locality_graph(std::size_t) override { return g; }
+  const graph& locality_graph(std::size_t, std::uint32_t) override { return g; }
   std::uint64_t now() const override { return cycle; }
   int entry_of(std::uint32_t kde) const override { return kde < es.size() ? int(kde) : -1; }
   bool group_ready(std::uint32_t) override { return true; }
@@ -286,7 +286,7 @@ struct laperm_scheduler : tb_scheduler_view {
     return resident[s] + count <= slots;
   }
   std::uint32_t capacity(std::size_t, std::size_t) const override { return slots; }
-  const graph& locality_graph(std::size_t) override { return none; }
+  const graph& locality_graph(std::size_t, std::uint32_t) override { return none; }
   std::uint64_t now() const override { return cycle; }
   int entry_of(std::uint32_t kde) const override { return kde < es.size() ? int(kde) : -1; }
   bool group_ready(std::uint32_t g) override { return ready_group[g]; }

@@ -140,7 +140,7 @@ TEST(cli, bad_type) {
 
 TEST(cli, bad_choice) {
   expect_bad(mutate("choice", "scheduler_policy: gto", "scheduler_policy: fifo"), "choice",
-             "gpu.smx[0].scheduler_policy", "expected one of lrr, gto, got 'fifo'");
+             "gpu.smx[0].scheduler_policy", "unknown warp scheduling policy 'fifo' (one of gto, lrr)");
 }
 
 TEST(cli, bad_frequency) {
@@ -552,33 +552,46 @@ TEST(cli, bad_power_event) {
 
 TEST(cli, bad_power_policy) {
   expect_bad(mutate("pw_policy", "  policy: always_on", "  policy: snoze"), "pw_policy",
-             "power.policy",
-             "unknown policy 'snoze' (one of always_on, idle_timeout, snooze, snooze_bank, "
-             "snooze_block, slumber, wrf)",
-             0, 11);
+             "power.policy", "unknown policy 'snoze' (one of always_on, idle_timeout)", 0, 11);
+  // Snooze and Slumber are controllers beside the blocks now: the policy's old names say so.
+  expect_bad(mutate("pw_controller", "  policy: always_on", "  policy: {l1_cache: snooze_bank}"),
+             "pw_controller", "power.policy.l1_cache",
+             "snooze_bank is a controller beside the blocks it gates, not a gating policy: add it "
+             "to the platform with --with yaml/mechanisms/snooze-l1.yaml (or -l2)",
+             0, 12);
   // A policy per block type: each error at its own key.
   expect_bad(mutate("pw_type", "  policy: always_on",
-                    "  policy: {l1_cache: snooze_bank, l3_cache: always_on}"),
+                    "  policy: {l1_cache: always_on, l3_cache: always_on}"),
              "pw_type", "power.policy.l3_cache",
-             "no block of type 'l3_cache' declares power components", 0, 35);
+             "no block of type 'l3_cache' declares power components", 0, 33);
   expect_bad(mutate("pw_param", "  policy: always_on",
-                    "  policy: {l1_cache: {type: snooze, granularity: line}}"),
-             "pw_param", "power.policy.l1_cache.granularity", "expected bank or block, got 'line'",
-             0, 50);
-  // Slumber's parameters, and a register file without its states.
-  expect_bad(mutate("pw_slumber", "  policy: always_on",
-                    "  policy: {smx: {type: slumber, counter_bits: 40}}"),
-             "pw_slumber", "power.policy.smx.counter_bits", "expected 1..20 bits", 0, 47);
-  expect_bad(mutate("pw_slumber_key", "  policy: always_on",
-                    "  policy: {smx: {type: wrf, wake: 3cycles}}"),
-             "pw_slumber_key", "power.policy.smx.wake",
-             "unknown key 'wake' (wrf takes counter_bits, l1_latency", 0, 35);
-  expect_bad(mutate("pw_slumber_state", "  policy: always_on",
-                    "  policy: {smx: {type: slumber, ds_state: drowsy}}"),
-             "pw_slumber_state", "power.policy.smx",
-             "slumber needs a state 'drowsy' (not the first) in "
-             "power.components.smx.register_file.states",
-             0, 12);
+                    "  policy: {l1_cache: {type: idle_timeout, after: fast, state: sleep}}"),
+             "pw_param", "power.policy.l1_cache.after",
+             "expected a cycle count like 120cycles, got 'fast'", 0, 50);
+  expect_bad(mutate("pw_key", "  policy: always_on", "  policy: {type: always_on, after: 5}"),
+             "pw_key", "power.policy.after",
+             "unknown key for the gating policy always_on (it takes no parameters)", 0, 36);
+  // Slumber's parameters, and a register file without its states: the controller's keys.
+  const std::string slumber =
+      gputlm_bin() + " elaborate " + k_fermi + " -q --with " + GPUTLM_SOURCE_DIR +
+      "/yaml/mechanisms/slumber.yaml --set smx.slumber.";
+  auto bits = run_command(slumber + "counter_bits=40", "pw_slumber");
+  EXPECT_EQ(bits.status, 2);
+  EXPECT_EQ(bits.err, "error: --set smx.slumber.counter_bits=40: gpu.smx[0].slumber.counter_bits: "
+                      "expected 1..20 bits\n");
+  auto key = run_command(slumber + "wake=3cycles", "pw_slumber_key");
+  EXPECT_EQ(key.status, 2);
+  EXPECT_NE(key.err.find("gpu.smx[0].slumber.wake: unknown key for a block of type "
+                         "'slumber_control_unit'"),
+            std::string::npos)
+      << key.err;
+  auto state = run_command(slumber + "ds_state=drowsy", "pw_slumber_state");
+  EXPECT_EQ(state.status, 2);
+  EXPECT_NE(state.err.find("gpu.smx[0].slumber.ds_state: the register file this unit manages "
+                           "(gpu.smx[0].register_file) has no state 'drowsy' (not the first) in "
+                           "the platform's power table"),
+            std::string::npos)
+      << state.err;
 }
 
 TEST(cli, bad_l2_partition_map) {
@@ -629,8 +642,8 @@ TEST(cli, power_policy_from_the_command_line) {
                          "policy_bad");
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err,
-            "error: --set power.policy.aftr=9: power.policy.aftr: unknown key 'aftr' (idle_timeout "
-            "takes after, state, components)\n");
+            "error: --set power.policy.aftr=9: power.policy.aftr: unknown key for the gating policy "
+            "idle_timeout (its keys: after, state, components)\n");
 }
 
 TEST(cli, bad_input_writes_nothing) {

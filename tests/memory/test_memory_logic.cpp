@@ -12,7 +12,8 @@
 
 #include "models/memory/address_decoder.h"
 #include "models/memory/cache_logic.h"
-#include "models/memory/dram_scheduler.h"
+#include "models/memory/dram_chooser.h"
+#include "models/memory/dram_engine.h"
 #include "models/memory/sectors.h"
 #include "models/memory/set_index.h"
 
@@ -735,6 +736,17 @@ TEST(address_decoder, rejects_bad_maps) {
 // ---- DRAM scheduler -----------------------------------------------------------------------
 
 namespace {
+// The bank and timing engine with a request chooser (FR-FCFS or FCFS), as a channel drives
+// them.
+struct dram_scheduler : dram_engine {
+  dram_scheduler(const dram_timing& t, std::size_t depth, const char* chooser = "fr_fcfs")
+      : dram_engine(t, depth), m_chooser(chooser) {}
+  std::uint64_t step(std::uint64_t now, std::vector<completion>& done) {
+    return dram_engine::step(now, done, *m_chooser);
+  }
+  gputlm::standalone_strategy<dram_chooser> m_chooser;
+};
+
 // Runs the scheduler from `start` until the request tagged `tag` completes; its done cycle.
 std::uint64_t run_until_done(dram_scheduler& s, std::uint64_t start, void* tag) {
   std::vector<dram_scheduler::completion> done;
@@ -800,8 +812,7 @@ TEST(dram_scheduler, fr_fcfs_serves_ready_row_hits_before_older_row_misses) {
 // bank: the row is closed and opened for the oldest, then the younger one misses in turn.
 TEST(dram_scheduler, fcfs_serves_the_oldest_before_a_younger_row_hit_in_its_bank) {
   dram_timing t;
-  t.fr_fcfs = false;
-  dram_scheduler s(t, 8);
+  dram_scheduler s(t, 8, "fcfs");
   int first = 1, oldest = 2, younger = 3;
   std::vector<dram_scheduler::completion> done;
   s.push({&first, 0, 0, false, 1, 0});  // opens row 0 of bank 0
@@ -824,8 +835,8 @@ namespace {
 // kept between steps: the reference for the random test below.
 class reference_dram {
  public:
-  explicit reference_dram(const dram_timing& t)
-      : m_t(t), m_banks(t.banks), m_group_col_ok(std::max(1u, t.bank_groups), 0) {}
+  reference_dram(const dram_timing& t, bool fr_fcfs)
+      : m_t(t), m_fr_fcfs(fr_fcfs), m_banks(t.banks), m_group_col_ok(std::max(1u, t.bank_groups), 0) {}
   void push(const dram_scheduler::request& r) { m_queue.push_back({r, r.bursts ? r.bursts : 1}); }
   std::size_t size() const { return m_queue.size(); }
   std::uint64_t activates = 0, precharges = 0, row_hits = 0, row_misses = 0, bursts = 0;
@@ -867,7 +878,7 @@ class reference_dram {
           }
           break;
         }
-        if (!m_t.fr_fcfs) break;
+        if (!m_fr_fcfs) break;
       }
     }
     // Row command: the oldest request that needs one, unless an older request uses its bank
@@ -877,10 +888,10 @@ class reference_dram {
         entry& e = m_queue[i];
         bank& b = m_banks[e.r.bank];
         if (hit(e)) {
-          if (!m_t.fr_fcfs) break;
+          if (!m_fr_fcfs) break;
           continue;
         }
-        if (older_in_bank(i) || (m_t.fr_fcfs && has_hits(e.r.bank))) continue;
+        if (older_in_bank(i) || (m_fr_fcfs && has_hits(e.r.bank))) continue;
         if (row_ready(e.r.bank) <= now) {
           e.first_command = std::min(e.first_command, now);
           if (b.open) {
@@ -896,7 +907,7 @@ class reference_dram {
           m_last_row = m_last_cmd = now;
           break;
         }
-        if (!m_t.fr_fcfs) break;
+        if (!m_fr_fcfs) break;
       }
     }
     if (m_queue.empty()) return never;
@@ -907,11 +918,11 @@ class reference_dram {
       const entry& e = m_queue[i];
       if (hit(e))
         next = std::min(next, column_ready(e, c));
-      else if (!older_in_bank(i) && !(m_t.fr_fcfs && has_hits(e.r.bank)))
+      else if (!older_in_bank(i) && !(m_fr_fcfs && has_hits(e.r.bank)))
         next = std::min(next, row_ready(e.r.bank));
       else
         continue;
-      if (!m_t.fr_fcfs) break;
+      if (!m_fr_fcfs) break;
     }
     return std::max(next, now + 1);
   }
@@ -966,6 +977,7 @@ class reference_dram {
   }
 
   dram_timing m_t;
+  bool m_fr_fcfs;
   std::vector<entry> m_queue;
   std::vector<bank> m_banks;
   std::vector<std::uint64_t> m_group_col_ok;
@@ -999,13 +1011,12 @@ TEST(dram_scheduler, matches_a_reference_scan_of_the_queue_under_random_traffic)
     t.bank_groups = cf.groups;
     t.bank_group_low_bits = cf.low_bits;
     t.dual_bus = cf.dual_bus;
-    t.fr_fcfs = cf.fr_fcfs;
     if (cf.groups > 1) {
       t.tCCDL = 3;
       t.tRTPL = 2;
     }
-    dram_scheduler s(t, cf.depth);
-    reference_dram ref(t);
+    dram_scheduler s(t, cf.depth, cf.fr_fcfs ? "fr_fcfs" : "fcfs");
+    reference_dram ref(t, cf.fr_fcfs);
     std::uint64_t x = cf.banks * 131 + cf.depth;
     auto rnd = [&](std::uint64_t n) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;

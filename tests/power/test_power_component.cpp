@@ -111,6 +111,17 @@ TEST(power_component, a_change_dated_back_counts_from_its_own_time) {
   EXPECT_NEAR(p.transition_joules(), to_off + to_sleep, 1e-21);
 }
 
+namespace {
+// A policy made from `spec` with its own configuration (as the power model keeps one).
+struct made_policy {
+  gputlm::block_config config{"power.policy", "gating policy", {}};
+  gputlm::param_owner owner{config};
+  std::unique_ptr<gating_policy> policy;
+  explicit made_policy(const policy_spec& spec) : policy(make_policy(spec, owner)) {}
+  gating_policy* operator->() const { return policy.get(); }
+};
+}  // namespace
+
 TEST(idle_timeout, lines_sleep_after_the_timeout_and_wake_with_the_states_latency) {
   // Policy: after 100 cycles (1 ns each) without an access a line goes to sleep; an access
   // to a sleeping line waits the sleep state's wake-up (2 cycles).
@@ -118,7 +129,7 @@ TEST(idle_timeout, lines_sleep_after_the_timeout_and_wake_with_the_states_latenc
   spec.type = "idle_timeout";
   spec.values["after"].text = "100cycles";
   spec.values["state"].text = "sleep";
-  auto policy = make_policy(spec);
+  made_policy policy(spec);
   power_component p = bank();
   policy->attach(p, "l1_cache.data", ns);
   EXPECT_EQ(p.access(0, 50 * ns), 0u);   // line 0 used at 50: ON (idle 50 < 100)
@@ -148,7 +159,7 @@ TEST(idle_timeout, applies_only_to_the_components_it_names_and_rejects_bad_param
   spec.values["state"].text = "sleep";
   spec.values["components"].is_sequence = true;
   spec.values["components"].items = {"l2_cache.*"};
-  auto policy = make_policy(spec);
+  made_policy policy(spec);
   power_component p = bank();
   policy->attach(p, "l1_cache.data", ns);
   EXPECT_EQ(p.access(0, 500 * ns), 0u);  // not managed: always ON
@@ -156,10 +167,10 @@ TEST(idle_timeout, applies_only_to_the_components_it_names_and_rejects_bad_param
 
   policy_spec bad = spec;
   bad.values["afte"].text = "10";
-  EXPECT_THROW(make_policy(bad), gputlm::input_error);
+  EXPECT_THROW(made_policy{bad}, gputlm::input_error);
   policy_spec none;
   none.type = "snooze_typo";
-  EXPECT_THROW(make_policy(none), gputlm::input_error);
+  EXPECT_THROW(made_policy{none}, gputlm::input_error);
 }
 
 TEST(power_model, the_on_state_takes_no_wake_up_or_break_even_time) {

@@ -32,12 +32,12 @@ struct bench {
                          8};
   std::unique_ptr<slumber_control_unit> unit;
   explicit bench(bool wrf = false) {
-    pm::slumber_params p;
-    p.wrf = wrf;
-    p.l1_latency = 20;
-    p.l2_latency = 200;
-    p.dram_latency = 400;
-    unit = std::make_unique<slumber_control_unit>("slumber", p, clk);
+    unit = env.make<slumber_control_unit>("slumber", clk,
+                                          {{"rule", wrf ? "wrf" : "slumber"},
+                                           {"l1_latency", "20cycles"},
+                                           {"l2_latency", "200cycles"},
+                                           {"dram_latency", "400cycles"}},
+                                          "slumber_control_unit");
     unit->configure(2, 4);
     unit->control(rf, ss, ds, off);
   }

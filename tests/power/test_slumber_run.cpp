@@ -38,14 +38,19 @@ TEST(slumber_run, the_unit_and_the_power_component_account_the_same_sleep) {
   for (const char* trace : {"vectoradd", "sgemm_tiled"}) {
     const auto base = run(trace, "", std::string("slumber_base_") + trace);
     for (const char* policy : {"slumber", "wrf"}) {
-      const auto j = run(trace, std::string("--set power.policy.smx=") + policy,
+      const auto j = run(trace,
+                         "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/slumber.yaml "
+                         "--set smx.slumber.rule=" + std::string(policy),
                          std::string("slumber_run_") + policy + "_" + trace);
       int smxs = 0;
-      for (const auto& [name, b] : j["blocks"].items()) {
-        if (!b.contains("slumber.reads")) continue;
+      for (const auto& [unit_name, u] : j["blocks"].items()) {
+        // The unit beside each SMX (gpu.smx[i].slumber); the SMX's register file.
+        if (unit_name.size() < 8 || unit_name.substr(unit_name.size() - 8) != ".slumber") continue;
+        const std::string name = unit_name.substr(0, unit_name.size() - 8);
+        const auto& b = j["blocks"][name];
         ++smxs;
-        const double ss = b["slumber.idle_ss_cycles"].get<double>();
-        const double ds = b["slumber.idle_ds_cycles"].get<double>();
+        const double ss = u["idle_ss_cycles"].get<double>();
+        const double ds = u["idle_ds_cycles"].get<double>();
         const double res_ss = b["power.register_file.residency.shallow_sleep"].get<double>();
         const double res_ds = b["power.register_file.residency.deep_sleep"].get<double>();
         if (ss + ds > 0) {
@@ -58,21 +63,21 @@ TEST(slumber_run, the_unit_and_the_power_component_account_the_same_sleep) {
         if (std::string(policy) == "wrf") {
           EXPECT_EQ(ss, 0) << name;
         }
-        EXPECT_LE(b["slumber.idle_periods_over_16"].get<double>(),
-                  b["slumber.idle_periods"].get<double>());
+        EXPECT_LE(u["idle_periods_over_16"].get<double>(), u["idle_periods"].get<double>());
       }
       EXPECT_EQ(smxs, 15) << policy;
       EXPECT_LT(rf_static(j), rf_static(base)) << policy << " " << trace;
     }
     for (const auto& [name, b] : base["blocks"].items())
-      EXPECT_FALSE(b.contains("slumber.reads")) << name;
+      EXPECT_EQ(name.find(".slumber"), std::string::npos) << name;
   }
 }
 
 TEST(slumber_run, the_waveform_counts_every_register_once) {
   const std::string dir = std::string(GPUTLM_TEST_TMP) + "/";
   run("vectoradd",
-      "--set power.policy.smx=slumber --vcd " + dir + "slumber.vcd --trace 'smx[0].slumber.*'",
+      "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/slumber.yaml --vcd " + dir +
+          "slumber.vcd --trace 'smx[0].slumber.*'",
       "slumber_traced");
   std::istringstream vcd(slurp(dir + "slumber.vcd"));
   std::string line;

@@ -7,6 +7,7 @@
 #include "models/memory/l1_cache.h"
 #include "models/memory/l2_cache.h"
 #include "models/power/power_model.h"
+#include "models/power/tri_modal_switch_controller.h"
 #include "tests/memory/mem_testbench.h"
 
 using namespace gputlm;
@@ -18,7 +19,8 @@ namespace {
 constexpr double ns = 1e-9;
 
 // Table 5.2 on a 100 mW data array: Sleep 22.8 mW, OFF 1.5 mW, wake-up 2 cycles each;
-// break-even 10 cycles for Sleep (the transition energy).
+// break-even 10 cycles for Sleep (the transition energy). `policy`: snooze_bank or
+// snooze_block (a switch controller beside the cache, at that granularity) or always_on.
 pm::power_spec table(const std::string& policy, const std::string& granularity = "") {
   pm::power_spec s;
   s.present = true;
@@ -31,11 +33,27 @@ pm::power_spec table(const std::string& policy, const std::string& granularity =
   s.components.push_back(
       power_entry("l1_cache", "tag", {{"on", 0.01, 0, 0, {}}}, {{"lookup", 4e-12, {}}}));
   s.policy.type = "always_on";
-  pm::policy_spec p;
-  p.type = policy;
-  p.key = "power.policy.l1_cache";
-  s.policy.by_type.emplace_back("l1_cache", p);
+  s.source = policy;  // (read back by the benches: which controller, if any)
   return s;
+}
+
+// The controller beside `cache` as the platform binds it (yaml/mechanisms/snooze-l1.yaml):
+// the cache's events to it, it to the cache's data array; then it takes the array over.
+template <class Cache>
+std::unique_ptr<pm::tri_modal_switch_controller> snooze_beside(block_env& env, clock_domain& clk,
+                                                               Cache& cache,
+                                                               const std::string& policy,
+                                                               bool off_when_gpu_idle) {
+  if (policy.rfind("snooze_", 0) != 0) return nullptr;
+  auto ctrl = env.make<pm::tri_modal_switch_controller>(
+      "switch", clk,
+      {{"granularity", policy.substr(7)},
+       {"off_when_gpu_idle", off_when_gpu_idle ? "true" : "false"}},
+      "tri_modal_switch_controller");
+  cache.events.connect(*ctrl);
+  ctrl->array.connect(dynamic_cast<memory::switched_array&>(*cache.array.get_interface()));
+  ctrl->validate_bound();
+  return ctrl;
 }
 
 struct bench {
@@ -43,13 +61,15 @@ struct bench {
   block_env env;
   clock_domain& clk = env.clock("core", 1e9);  // 1 ns cycles
   std::unique_ptr<l1_cache> l1;
+  std::unique_ptr<pm::tri_modal_switch_controller> ctrl;
   std::unique_ptr<traffic_generator> tg;
   std::unique_ptr<fixed_memory> mem;
   bench(pm::power_spec spec, std::vector<tg_request> script,
         std::map<std::string, std::string> params = {})
-      : model(std::move(spec)) {
+      : model(spec) {
     env.power = &model;
     l1 = env.make<l1_cache>("l1", clk, fermi_l1_params(std::move(params)), "l1_cache");
+    ctrl = snooze_beside(env, clk, *l1, spec.source, false);
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l1->core);
@@ -61,7 +81,11 @@ struct bench {
       if (e->key == "l1_cache.data") return *e->component;
     throw std::runtime_error("no data");
   }
-  double s(const std::string& name) { return stat(env.stats, "l1", name); }
+  // The L1's statistics, or its controller's (`switch.<name>`).
+  double s(const std::string& name) {
+    if (name.rfind("switch.", 0) == 0) return stat(env.stats, "switch", name.substr(7));
+    return stat(env.stats, "l1", name);
+  }
   // Runs to `end_ns` and settles; returns now (fs).
   std::uint64_t run(std::uint64_t end_ns) {
     sc_core::sc_start(double(end_ns), sc_core::SC_NS);
@@ -172,14 +196,16 @@ TEST(snooze, switch_off_loses_clean_lines_and_keeps_dirty_ones_asleep) {
   EXPECT_EQ(b.tg->latency(5), 35u + 2u);  // kept asleep: a hit after the wake-up
 }
 
-TEST(snooze, a_table_without_sleep_and_off_is_an_input_error_at_the_policy) {
+TEST(snooze, a_table_without_sleep_and_off_is_an_input_error_at_the_controller) {
   pm::power_spec s = table("snooze_bank");
   s.components[0].states.pop_back();  // no OFF
   try {
     bench b(s, {});
     FAIL() << "no error";
   } catch (const input_error& e) {
-    EXPECT_NE(std::string(e.what()).find("power.policy.l1_cache: snooze_bank needs a state 'off'"),
+    EXPECT_NE(std::string(e.what())
+                  .find("switch.off_state: the data array this controller switches (l1.data) has "
+                        "no state 'off' (not the first) in the platform's power table"),
               std::string::npos)
         << e.what();
   }
@@ -202,28 +228,29 @@ struct l2_bench {
   block_env env;
   clock_domain& clk = env.clock("l2", 1e9);
   std::unique_ptr<l2_cache> l2;
+  std::unique_ptr<pm::tri_modal_switch_controller> ctrl;
   std::unique_ptr<traffic_generator> tg;
   std::unique_ptr<fixed_memory> mem;
   explicit l2_bench(std::vector<tg_request> script, const std::string& policy = "snooze_block")
-      : model(spec(policy)) {
+      : model(spec()) {
     env.power = &model;
     l2 = env.make<l2_cache>("l2", clk, test_l2_params(), "l2_cache");
+    ctrl = snooze_beside(env, clk, *l2, policy, true);
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l2->icnt);
     l2->dram.bind(mem->socket);
     model.check_table();
   }
-  static pm::power_spec spec(const std::string& policy) {
+  static pm::power_spec spec() {
     pm::power_spec s = table("always_on", "32B");
     for (auto& c : s.components) c.block_type = "l2_cache";
-    s.policy.by_type.clear();
-    pm::policy_spec p;
-    p.type = policy;
-    s.policy.by_type.emplace_back("l2_cache", p);
     return s;
   }
-  double s(const std::string& name) { return stat(env.stats, "l2", name); }
+  double s(const std::string& name) {
+    if (name.rfind("switch.", 0) == 0) return stat(env.stats, "switch", name.substr(7));
+    return stat(env.stats, "l2", name);
+  }
 };
 }  // namespace
 

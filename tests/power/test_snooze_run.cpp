@@ -28,30 +28,32 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
 TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
   for (const char* trace : {"vectoradd", "bfs"}) {
     const auto j = run(trace,
-                       "--set power.policy.l1_cache=snooze_bank "
-                       "--set power.policy.l2_cache=snooze_bank",
+                       "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml --with " GPUTLM_SOURCE_DIR
+                       "/yaml/mechanisms/snooze-l2.yaml",
                        std::string("snooze_run_") + trace);
     const auto kernels = j["kernels"].size();
     ASSERT_GE(kernels, 1u);
     int l1s = 0, l2s = 0;
     for (const auto& [name, b] : j["blocks"].items()) {
-      if (!b.contains("switch.offs")) continue;
-      const double signals = b["switch.off_signals"].get<double>();
-      if (name.size() > 3 && name.substr(name.size() - 3) == ".l1") {
+      // A controller beside each cache (gpu.smx[i].l1.switch, gpu.l2[j].switch).
+      if (name.size() < 7 || name.substr(name.size() - 7) != ".switch") continue;
+      const std::string cache = name.substr(0, name.size() - 7);
+      const double signals = b["off_signals"].get<double>();
+      if (cache.size() > 3 && cache.substr(cache.size() - 3) == ".l1") {
         ++l1s;
-        EXPECT_EQ(signals, b["flushes"].get<double>()) << trace << " " << name;
+        EXPECT_EQ(signals, j["blocks"][cache]["flushes"].get<double>()) << trace << " " << name;
       } else {
         ++l2s;
         EXPECT_EQ(signals, double(kernels)) << trace << " " << name;
       }
       // Bank granularity: each signal turns the bank OFF, leaves it asleep (dirty), or
       // finds it OFF already (untouched since the last one).
-      EXPECT_LE(b["switch.offs"].get<double>() + b["switch.dirty_kept"].get<double>(), signals)
+      EXPECT_LE(b["offs"].get<double>() + b["dirty_kept"].get<double>(), signals)
           << name;
-      EXPECT_GE(b["switch.offs"].get<double>() + b["switch.dirty_kept"].get<double>(), 1) << name;
+      EXPECT_GE(b["offs"].get<double>() + b["dirty_kept"].get<double>(), 1) << name;
       // Every wake-up follows a Sleep or the OFF the array starts in or was switched to.
-      EXPECT_LE(b["switch.wakes"].get<double>(),
-                b["switch.sleeps"].get<double>() + b["switch.offs"].get<double>() + 1)
+      EXPECT_LE(b["wakes"].get<double>(),
+                b["sleeps"].get<double>() + b["offs"].get<double>() + 1)
           << name;
     }
     EXPECT_EQ(l1s, 15) << trace;
@@ -59,7 +61,7 @@ TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
   }
   const auto base = run("vectoradd", "", "snooze_run_always_on");
   for (const auto& [name, b] : base["blocks"].items())
-    EXPECT_FALSE(b.contains("switch.offs")) << name;
+    EXPECT_FALSE(name.find(".switch") != std::string::npos) << name;
 }
 
 TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
@@ -67,13 +69,15 @@ TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
   // change to 1 (written when the lookahead confirms it, 3 cycles into the idleness), and
   // the run's statistics are those of the same run without tracing.
   const std::string dir = std::string(GPUTLM_TEST_TMP) + "/";
-  const std::string sets = "--set power.policy.l1_cache=snooze_bank ";
+  const std::string sets =
+      "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml ";
   const auto traced =
       run("bfs", sets + "--vcd " + dir + "snooze_mode.vcd --trace 'smx[0].l1.switch.mode*'",
           "snooze_traced");
   const auto plain = run("bfs", sets, "snooze_plain");
   const auto& l1 = traced["blocks"]["gpu.smx[0].l1"];
   EXPECT_EQ(l1, plain["blocks"]["gpu.smx[0].l1"]);
+  EXPECT_EQ(traced["blocks"]["gpu.smx[0].l1.switch"], plain["blocks"]["gpu.smx[0].l1.switch"]);
   std::istringstream vcd(slurp(dir + "snooze_mode.vcd"));
   std::string line, code;
   int sleeps = 0, signals = 0;
@@ -92,5 +96,5 @@ TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
   }
   EXPECT_EQ(signals, 1);
   EXPECT_GT(sleeps, 0);
-  EXPECT_EQ(sleeps, l1["switch.sleeps"].get<int>());
+  EXPECT_EQ(sleeps, traced["blocks"]["gpu.smx[0].l1.switch"]["sleeps"].get<int>());
 }

@@ -1,4 +1,6 @@
-#include "models/memory/dram_scheduler.h"
+#include "models/memory/dram_engine.h"
+
+#include "models/memory/dram_chooser.h"
 
 #include <algorithm>
 
@@ -13,7 +15,7 @@ void for_each_bank(std::uint64_t banks, F f) {
 constexpr std::uint64_t bank_bit(std::uint32_t bank) { return std::uint64_t(1) << (bank & 63); }
 }  // namespace
 
-dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
+dram_engine::dram_engine(const dram_timing& t, std::size_t queue_depth)
     : m_t(t),
       m_depth(queue_depth),
       m_banks(t.banks),
@@ -26,9 +28,10 @@ dram_scheduler::dram_scheduler(const dram_timing& t, std::size_t queue_depth)
   }
 }
 
-void dram_scheduler::push(const request& r) {
+void dram_engine::push(const request& r) {
   if (m_queue.size() >= 2 * m_depth) compact();
   entry e{r.tag, r.bank, r.row, r.bursts ? r.bursts : 1, r.write};
+  e.from = r.from;
   e.seq = m_seq++;
   m_queue.push_back(e);
   ++m_live;
@@ -44,7 +47,7 @@ void dram_scheduler::push(const request& r) {
   update_bank_bits(r.bank);
 }
 
-std::string dram_scheduler::describe_oldest() const {
+std::string dram_engine::describe_oldest() const {
   if (m_live == 0) return "none";
   const entry& e = m_queue[m_first];
   const bank_state& b = m_banks[e.bank];
@@ -54,13 +57,13 @@ std::string dram_scheduler::describe_oldest() const {
          (b.open ? "open at row " + std::to_string(b.row) : std::string("closed"));
 }
 
-std::uint32_t dram_scheduler::group_of(std::uint32_t bank) const {
+std::uint32_t dram_engine::group_of(std::uint32_t bank) const {
   const std::uint32_t g = m_t.bank_groups ? m_t.bank_groups : 1;
   if (g == 1) return 0;
   return m_t.bank_group_low_bits ? bank % g : bank / (m_t.banks / g);
 }
 
-std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
+std::uint64_t dram_engine::row_ready(std::uint32_t bank) const {
   const bank_state& b = m_banks[bank];
   if (b.open) return b.pre_ok;  // precharge first
   std::uint64_t t = m_act_ok;
@@ -68,7 +71,7 @@ std::uint64_t dram_scheduler::row_ready(std::uint32_t bank) const {
   return t;
 }
 
-void dram_scheduler::find_oldest_hit(std::uint32_t bank, bool write, std::size_t from) {
+void dram_engine::find_oldest_hit(std::uint32_t bank, bool write, std::size_t from) {
   bank_state& b = m_banks[bank];
   b.oldest_hit[write] = never;
   while (b.head != k_none && m_queue[b.head].done) b.head = m_queue[b.head].bank_next;
@@ -83,7 +86,7 @@ void dram_scheduler::find_oldest_hit(std::uint32_t bank, bool write, std::size_t
     }
 }
 
-void dram_scheduler::compact() {
+void dram_engine::compact() {
   std::size_t n = 0;
   for (std::size_t i = m_first; i < m_queue.size(); ++i)
     if (!m_queue[i].done) m_queue[n++] = m_queue[i];
@@ -100,7 +103,7 @@ void dram_scheduler::compact() {
   }
 }
 
-void dram_scheduler::link_to_bank(std::uint32_t at) {
+void dram_engine::link_to_bank(std::uint32_t at) {
   entry& e = m_queue[at];
   bank_state& b = m_banks[e.bank];
   e.bank_next = k_none;
@@ -111,7 +114,7 @@ void dram_scheduler::link_to_bank(std::uint32_t at) {
   b.tail = at;
 }
 
-void dram_scheduler::update_bank_bits(std::uint32_t bank) {
+void dram_engine::update_bank_bits(std::uint32_t bank) {
   const bank_state& b = m_banks[bank];
   const std::uint64_t bit = bank_bit(bank);
   auto set = [bit](std::uint64_t& banks, bool on) { banks = on ? banks | bit : banks & ~bit; };
@@ -120,79 +123,7 @@ void dram_scheduler::update_bank_bits(std::uint32_t bank) {
   set(m_hit_banks[1], b.oldest_hit[1] != never);
 }
 
-void dram_scheduler::column_ready_banks(const column_common& c, std::uint64_t now,
-                                        std::uint64_t ready[2]) {
-  // A bank takes a column command once its group's tCCDL and its own tRCD have passed.
-  for_each_bank(m_tRCD_banks, [&](std::uint32_t b) {
-    if (m_banks[b].col_ok <= now) m_tRCD_banks &= ~bank_bit(b);
-  });
-  std::uint64_t banks = 0;
-  for (std::size_t g = 0; g < m_group_banks.size(); ++g)
-    if (m_group_col_ok[g] <= now) banks |= m_group_banks[g];
-  banks &= ~m_tRCD_banks;
-  ready[0] = c.read <= now ? m_hit_banks[0] & banks : 0;
-  ready[1] = c.write <= now ? m_hit_banks[1] & banks : 0;
-}
-
-std::uint64_t dram_scheduler::row_ready_banks(std::uint64_t now) const {
-  // A bank's first queued request needs a row command when the bank has no hits queued.
-  std::uint64_t ready = 0;
-  for_each_bank(m_queued_banks & ~(m_hit_banks[0] | m_hit_banks[1]), [&](std::uint32_t b) {
-    if (row_ready(b) <= now) ready |= bank_bit(b);
-  });
-  return ready;
-}
-
-std::uint64_t dram_scheduler::next_ready(const column_common& c, std::uint64_t now) const {
-  // Nothing is asked for before now + 1, so the search stops once that is found.
-  const std::uint64_t soon = now + 1;
-  std::uint64_t next = never;
-  const std::uint64_t reads = m_hit_banks[0], writes = m_hit_banks[1];
-  // The kind constraint of banks: reads' or writes', whichever is earlier among their hits.
-  auto kind = [&](std::uint64_t banks) {
-    return std::min(reads & banks ? c.read : never, writes & banks ? c.write : never);
-  };
-  // Row hits: the later of the bank's tRCD, its group's tCCDL and the read or write
-  // constraint. Banks outside m_tRCD_banks passed tRCD by now, so they depend only on their
-  // group: each group counts once.
-  const std::uint64_t settled = ~m_tRCD_banks;
-  for (std::size_t g = 0; g < m_group_banks.size(); ++g) {
-    next = std::min(next, std::max(m_group_col_ok[g], kind(m_group_banks[g] & settled)));
-    if (next <= soon) return soon;
-  }
-  for_each_bank(m_tRCD_banks & (reads | writes), [&](std::uint32_t b) {
-    next = std::min(next,
-                    std::max({m_banks[b].col_ok, m_group_col_ok[m_group[b]], kind(bank_bit(b))}));
-  });
-  // Banks without hits: the row command of their first request.
-  for_each_bank(m_queued_banks & ~(reads | writes),
-                [&](std::uint32_t b) { next = std::min(next, row_ready(b)); });
-  return std::max(next, soon);
-}
-
-std::uint64_t dram_scheduler::fcfs_next_ready(const column_common& c, std::uint64_t now) const {
-  // The oldest request that can be next (a row command waits for older requests to its
-  // bank).
-  std::uint64_t next = never;
-  std::uint64_t seen = 0;
-  for (std::size_t i = m_first; i < m_queue.size(); ++i) {
-    const entry& e = m_queue[i];
-    if (e.done) continue;
-    const bank_state& b = m_banks[e.bank];
-    const bool older = seen & bank_bit(e.bank);
-    seen |= bank_bit(e.bank);
-    if (b.open && b.row == e.row) {
-      next = column_ready(e, c);
-      break;
-    }
-    if (older) continue;
-    next = row_ready(e.bank);
-    break;
-  }
-  return std::max(next, now + 1);
-}
-
-void dram_scheduler::issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done) {
+void dram_engine::issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done) {
   entry& e = m_queue[i];
   bank_state& b = m_banks[e.bank];
   if (!e.started) {
@@ -242,7 +173,7 @@ void dram_scheduler::issue_column(std::size_t i, std::uint64_t now, std::vector<
   }
 }
 
-void dram_scheduler::issue_row(entry& e, std::uint64_t now) {
+void dram_engine::issue_row(entry& e, std::uint64_t now) {
   bank_state& b = m_banks[e.bank];
   e.first_command = std::min(e.first_command, now);
   if (b.open) {
@@ -270,78 +201,39 @@ void dram_scheduler::issue_row(entry& e, std::uint64_t now) {
   m_last_row = m_last_cmd = now;
 }
 
-std::uint64_t dram_scheduler::step(std::uint64_t now, std::vector<completion>& done) {
+void dram_engine::settle_trcd(std::uint64_t now) {
+  for_each_bank(m_tRCD_banks, [&](std::uint32_t b) {
+    if (m_banks[b].col_ok <= now) m_tRCD_banks &= ~bank_bit(b);
+  });
+}
+
+std::uint64_t dram_engine::step(std::uint64_t now, std::vector<completion>& done,
+                                dram_chooser& chooser) {
   if (m_live == 0) return never;
 
-  // Column command: the oldest request whose row is open and whose timing allows it now
-  // (FCFS: only the oldest request).
+  // Column command: the request the chooser picks among those whose row is open and whose
+  // timing allows it now.
   const column_common cc = column_constraints();
   bool col_issued = false;
   // Nothing can start a column access before both the read and the write constraints.
   if ((m_t.dual_bus ? m_last_col != now : m_last_cmd != now) &&
       std::min(cc.read, cc.write) <= now) {
-    if (m_t.fr_fcfs) {
-      // Timing depends on bank and kind only: the oldest hit of the ready banks and kinds.
-      std::uint64_t ready[2];
-      column_ready_banks(cc, now, ready);
-      std::uint64_t oldest = never;
-      std::size_t at = 0;
-      for (int w = 0; w < 2; ++w)
-        for_each_bank(ready[w], [&](std::uint32_t b) {
-          if (m_banks[b].oldest_hit[w] < oldest) {
-            oldest = m_banks[b].oldest_hit[w];
-            at = m_banks[b].oldest_at[w];
-          }
-        });
-      if (oldest != never) {
-        issue_column(at, now, done);
-        col_issued = true;
-      }
-    } else {
-      const entry& e = m_queue[m_first];
-      const bank_state& b = m_banks[e.bank];
-      if (b.open && b.row == e.row && column_ready(e, cc) <= now) {
-        issue_column(m_first, now, done);
-        col_issued = true;
-      }
+    const std::size_t at = chooser.column(*this, cc, now);
+    if (at != dram_chooser::none) {
+      issue_column(at, now, done);
+      col_issued = true;
     }
   }
-
-  // Row command for the oldest request that needs one, unless an older request uses its
-  // bank or the bank still has row hits queued (FR-FCFS keeps the row open for them).
+  // Row command (PRE or ACT) for the request the chooser picks.
   if (m_t.dual_bus ? m_last_row != now : m_last_cmd != now) {
-    if (m_t.fr_fcfs) {
-      // The first queued request of a ready bank is the oldest one that may go.
-      if (const std::uint64_t ready = row_ready_banks(now))
-        for (std::size_t i = m_first; i < m_queue.size(); ++i) {
-          entry& e = m_queue[i];
-          if (!e.done && (ready & bank_bit(e.bank))) {
-            issue_row(e, now);
-            break;
-          }
-        }
-    } else {
-      // FCFS: the requests before the oldest row hit, each unless an older one uses its
-      // bank (younger hits to its open row wait their turn: they do not hold the row open).
-      std::uint64_t seen = 0;  // banks with an older request
-      for (std::size_t i = m_first; i < m_queue.size(); ++i) {
-        entry& e = m_queue[i];
-        if (e.done) continue;
-        const bank_state& b = m_banks[e.bank];
-        const bool older = seen & bank_bit(e.bank);
-        seen |= bank_bit(e.bank);
-        if (b.open && b.row == e.row) break;
-        if (older) continue;
-        if (row_ready(e.bank) <= now) issue_row(e, now);
-        break;
-      }
-    }
+    const std::size_t at = chooser.row(*this, now);
+    if (at != dram_chooser::none) issue_row(m_queue[at], now);
   }
 
   if (m_live == 0) return never;
   // Next cycle at which some request could issue.
   const column_common cn = col_issued ? column_constraints() : cc;
-  return m_t.fr_fcfs ? next_ready(cn, now) : fcfs_next_ready(cn, now);
+  return chooser.next_ready(*this, cn, now);
 }
 
 }  // namespace gputlm::memory

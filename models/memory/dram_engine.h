@@ -1,7 +1,8 @@
-// Command scheduling of one DRAM channel: per-bank row buffers and timing state, channel
-// constraints (command bus, data bus, read/write turnaround, tRRD, tCCD and tCCDL within a
-// bank group) and a request queue served FR-FCFS (ready row hits first, oldest first; then
-// the oldest request's row command) or FCFS. At most 64 banks. Times are DRAM command-clock cycles;
+// The bank and timing engine of one DRAM channel: per-bank row buffers and timing state,
+// channel constraints (command bus, data bus, read/write turnaround, tRRD, tCCD and tCCDL
+// within a bank group) and the request queue. Which request a command serves is its
+// chooser's decision (dram_chooser.h: FR-FCFS, FCFS, or any registered one); the engine
+// issues the command and keeps the timing. At most 64 banks. Times are DRAM command-clock cycles;
 // names and derived timings follow GPGPU-Sim's -gpgpu_dram_timing_opt
 // (../shared/reference/platforms.md §3.5): tRTW = CL + BL/ratio + 2 - WL,
 // tWTR = WL + BL/ratio + tCDLR, write-to-precharge = WL + BL/ratio + tWR, read-to-precharge
@@ -22,6 +23,8 @@
 
 namespace gputlm::memory {
 
+class dram_chooser;
+
 struct dram_timing {
   std::uint32_t banks = 16, bank_groups = 1;
   bool bank_group_low_bits = false;  // bank group = bank mod groups (else bank / (banks/groups))
@@ -29,10 +32,17 @@ struct dram_timing {
                 tCDLR = 5, tWR = 12, tCCDL = 0, tRTPL = 0;
   std::uint32_t burst_cycles = 2;  // BL / data_rate: data-bus cycles per column access
   bool dual_bus = false;           // row and column commands on separate buses
-  bool fr_fcfs = true;
 };
 
-class dram_scheduler {
+// Who a request is for, as far back as the SMX (copied from the request's mem_request):
+// what a criticality-aware chooser ranks by.
+struct dram_requester {
+  static constexpr std::uint32_t none = 0xffffffffu;
+  std::uint32_t smx = none, warp = none, pc = 0;
+  std::uint8_t priority = 0;  // set on the way by a mechanism (0: none)
+};
+
+class dram_engine {
  public:
   static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
 
@@ -43,6 +53,7 @@ class dram_scheduler {
     bool write = false;
     std::uint32_t bursts = 1;  // column accesses needed
     std::uint64_t arrival = 0;
+    dram_requester from{};
   };
   struct completion {
     void* tag;
@@ -51,18 +62,18 @@ class dram_scheduler {
     std::uint64_t first_command;  // cycle of the first command issued for it (queueing ends)
   };
 
-  dram_scheduler(const dram_timing& t, std::size_t queue_depth);
+  dram_engine(const dram_timing& t, std::size_t queue_depth);
 
   bool full() const { return m_live >= m_depth; }
   std::size_t size() const { return m_live; }
   bool empty() const { return m_live == 0; }
   void push(const request& r);
 
-  // Issues what can issue at cycle `now` (one command, or a row and a column command with
-  // a dual bus). Requests whose last column access issued are appended to `done`. Returns
-  // the next cycle worth calling again (never when the queue is empty). `now` never
-  // decreases from one call to the next.
-  std::uint64_t step(std::uint64_t now, std::vector<completion>& done);
+  // Issues what `chooser` picks to issue at cycle `now` (one command, or a row and a column
+  // command with a dual bus). Requests whose last column access issued are appended to
+  // `done`. Returns the next cycle worth calling again (never when the queue is empty).
+  // `now` never decreases from one call to the next.
+  std::uint64_t step(std::uint64_t now, std::vector<completion>& done, dram_chooser& chooser);
 
   // Statistics.
   std::uint64_t activates() const { return m_activates; }
@@ -82,7 +93,7 @@ class dram_scheduler {
   std::uint64_t last_data_start() const { return m_last_data_start; }
   std::uint64_t last_data_end() const { return m_bus_free; }
 
- private:
+  // --- What a chooser reads (dram_chooser.h)
   static constexpr std::uint32_t k_none = 0xffffffffu;
   struct entry {
     void* tag;
@@ -95,6 +106,7 @@ class dram_scheduler {
     std::uint64_t first_command = never;
     std::uint64_t seq = 0;  // arrival order: increases along the queue
     std::uint32_t bank_next = k_none;  // queue position of the bank's next request
+    dram_requester from;
   };
   struct bank_state {
     bool open = false;
@@ -114,7 +126,6 @@ class dram_scheduler {
     std::uint32_t head = k_none, tail = k_none;
   };
 
-  std::uint32_t group_of(std::uint32_t bank) const;
   // The column-command constraints shared by every request (tCCD, turnarounds, data bus),
   // for a read and for a write; column_ready adds the bank's and its group's.
   struct column_common {
@@ -131,6 +142,25 @@ class dram_scheduler {
     return std::max({b.col_ok, m_group_col_ok[m_group[e.bank]], e.write ? c.write : c.read});
   }
   std::uint64_t row_ready(std::uint32_t bank) const;  // PRE or ACT
+  // The queue in age order (served entries are gaps, `done`), from position first().
+  const std::vector<entry>& queue() const { return m_queue; }
+  std::size_t first() const { return m_first; }
+  const bank_state& bank(std::uint32_t b) const { return m_banks[b]; }
+  // Bit b for bank b: some request queued; some read (w = 0) or write (1) to the open row
+  // queued; the banks whose tRCD may not have passed (settle_tRCD drops those it has).
+  std::uint64_t queued_banks() const { return m_queued_banks; }
+  std::uint64_t hit_banks(int w) const { return m_hit_banks[w]; }
+  std::uint64_t trcd_banks() const { return m_tRCD_banks; }
+  void settle_trcd(std::uint64_t now);
+  // Bank groups: their count, their banks (bit mask), when they take a column command
+  // (tCCDL), and a bank's group.
+  std::size_t groups() const { return m_group_banks.size(); }
+  std::uint64_t group_banks(std::size_t g) const { return m_group_banks[g]; }
+  std::uint64_t group_col_ok(std::size_t g) const { return m_group_col_ok[g]; }
+  std::uint32_t group_of_bank(std::uint32_t b) const { return m_group[b]; }
+
+ private:
+  std::uint32_t group_of(std::uint32_t bank) const;
   // The bank's oldest read / write to its open row: the first queued one from queue
   // position `from` on (a walk along the bank's own requests).
   void find_oldest_hit(std::uint32_t bank, bool write, std::size_t from);
@@ -141,14 +171,6 @@ class dram_scheduler {
   void update_bank_bits(std::uint32_t bank);  // from the bank's state
   void issue_column(std::size_t i, std::uint64_t now, std::vector<completion>& done);
   void issue_row(entry& e, std::uint64_t now);
-  // FR-FCFS by bank: the banks whose reads [0] / writes [1] to the open row may take a
-  // column command now; the banks whose row command (PRE or ACT) may issue now; the earliest
-  // cycle a command could issue (not before now + 1).
-  // (column_ready_banks also drops from m_tRCD_banks the banks whose tRCD has passed.)
-  void column_ready_banks(const column_common& c, std::uint64_t now, std::uint64_t ready[2]);
-  std::uint64_t row_ready_banks(std::uint64_t now) const;
-  std::uint64_t next_ready(const column_common& c, std::uint64_t now) const;
-  std::uint64_t fcfs_next_ready(const column_common& c, std::uint64_t now) const;
 
   dram_timing m_t;
   std::size_t m_depth;
