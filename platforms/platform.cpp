@@ -506,6 +506,22 @@ void platform::check_unused_and_validate() {
       for (const param_base* p : c->params()) valid.push_back(p->name());
       for (const auto& child : m_spec_of.at(c->name())->children) valid.push_back(child.name);
       std::string best = closest_match(key, valid);
+      // A key under a strategy's choice (`policy.x`): say which strategy it is not a key of.
+      const std::string group = key.substr(0, key.find('.'));
+      const param_base* choice = nullptr;
+      if (group.size() < key.size())
+        for (const param_base* p : c->params())
+          if (p->name() == group) choice = p;
+      if (choice) {
+        std::string keys;
+        for (const param_base* p : c->params())
+          if (p->name().compare(0, group.size() + 1, group + ".") == 0)
+            keys += (keys.empty() ? "" : ", ") + p->name().substr(group.size() + 1);
+        throw input_error(v.where, std::string(c->name()) + "." + key,
+                          "unknown key for " + group + " " + choice->to_yaml() + " (" +
+                              (keys.empty() ? "it takes no parameters" : "its keys: " + keys) +
+                              ")" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+      }
       throw input_error(v.where, std::string(c->name()) + "." + key,
                         "unknown key for a block of type '" + c->type() + "'" +
                             (best.empty() ? "" : "; did you mean '" + best + "'?"));

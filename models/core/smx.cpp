@@ -62,6 +62,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_socket("launch", launch);
   declare_port("neighbour", neighbour);
   declare_port("registers", registers);
+  declare_port("events", events);
   tb_release.bind(*this);
   declare_export("tb_release", tb_release);
   launch.register_nb_transport_bw(this, &smx::launch_bw);
@@ -417,6 +418,11 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   }
   m_trace_tbs.set(m_trace_tbs + 1);
   m_trace_active_warps.set(m_live_warps);
+  {
+    const std::uint64_t cycle = clock().now_cycle();
+    const auto warps = static_cast<std::uint32_t>(tb.warps.size());
+    events.notify([&](smx_events& o) { o.tb_started(slot, warps, cycle); });
+  }
   for (std::uint32_t wi : std::vector<std::uint32_t>(tb.warps)) maybe_finish_warp(wi);
   wake_at(clock().next_cycle());
 }
@@ -433,6 +439,10 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   tb_state& tb = m_tbs[w.tb_slot];
   w.live = false;
   if (m_hot.rf_managed) m_rf.warp_exited(wi, clock().next_cycle());
+  if (events.any()) {
+    const std::uint64_t cycle = clock().next_cycle();
+    events.notify([&](smx_events& o) { o.warp_exited(wi, cycle); });
+  }
   update_fetchable(wi);
   --m_live_warps;
   auto& list = m_sched_warps[w.scheduler];
@@ -531,6 +541,10 @@ void smx::finish_tb(std::uint32_t slot) {
     for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());
   tb = tb_state{};
   ++m_tbs_completed;
+  if (events.any()) {
+    const std::uint64_t cycle = clock().now_cycle();
+    events.notify([&](smx_events& o) { o.tb_finished(slot, cycle); });
+  }
   edge_dispatcher::progress();
   m_trace_tbs.set(m_trace_tbs - 1);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
@@ -667,6 +681,7 @@ void smx::fetch(std::uint64_t now) {
     w.last_fetch = take;
     if (m_hot.rf_managed) w.prev_buffer_ready = w.buffer_ready;
     w.buffer_ready = now + 1;
+    events.notify([&](smx_events& o) { o.fetched(wi, take, now); });
     update_fetchable(wi);
     // A warp waiting for instructions may issue once they land (other reasons to be
     // blocked do not depend on the buffer).
@@ -936,6 +951,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k) reads += in.src[k] < num_regs;
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) writes += in.dst[k] < num_regs;
     m_power->issue(std::size_t(p), lanes, reads, writes);
+    events.notify([&](smx_events& o) { o.issued(wi, p, lanes, reads, writes, now); });
   }
   // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
   const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;

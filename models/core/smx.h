@@ -43,6 +43,7 @@
 #include "models/core/neighbour_port.h"
 #include "models/core/register_file.h"
 #include "models/core/scoreboard.h"
+#include "models/core/smx_events.h"
 #include "models/core/smx_power.h"
 #include "models/core/timer_set.h"
 #include "models/core/warp_scheduler.h"
@@ -100,6 +101,8 @@ class smx : public component, public block_sync_release {
   optional_port<neighbour_port> neighbour{"neighbour"};
   // A register-level power controller beside the SMX (register_gate.h): Slumber or WRF.
   optional_port<register_gate> registers{"registers"};
+  // Its observation point (smx_events.h): controllers beside it hear what it does.
+  observers<smx_events> events{"events"};
   sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
   void block_sync_released(std::uint32_t slot) override;
   // The id of the SMX (its index in the platform).
@@ -109,7 +112,7 @@ class smx : public component, public block_sync_release {
   static constexpr std::uint64_t never = ~0ull;
   static constexpr unsigned num_regs = scoreboard::num_regs;
 
-  enum class pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
+  using pipe = unit_pipe;
 
   // The per-warp state the issue loop reads for a warp that is not known blocked is kept in
   // one 64-byte line (the scoreboard lives apart, in m_reg_ready; whether it is blocked in

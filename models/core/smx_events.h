@@ -1,0 +1,39 @@
+// What an SMX publishes on its observation point (port `events`; any number of observers
+// bound, docs/architecture.md): its TBs' starts and ends, its warps' exits, each warp fetch
+// and issue (with the pipeline it went to) and the register operands read and written. A
+// controller beside the SMX (a gating control unit, a DVFS governor, an occupancy monitor)
+// hears of them without the SMX knowing it is there. Cycles are the SMX's clock's; every
+// method does nothing unless an observer overrides it.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+
+namespace gputlm::core {
+
+// The SMX's execution pipelines, as an instruction is issued to one (none: barriers, exits
+// and the extension ops, which take an issue slot but no unit).
+enum class unit_pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
+
+class smx_events : public virtual sc_core::sc_interface {
+ public:
+  // TB slot `slot` started with `warps` warps, or ended (its last warp exited).
+  virtual void tb_started(std::uint32_t slot, std::uint32_t warps, std::uint64_t cycle) {
+    (void)slot, (void)warps, (void)cycle;
+  }
+  virtual void tb_finished(std::uint32_t slot, std::uint64_t cycle) { (void)slot, (void)cycle; }
+  // Warp slot `warp` exited (its last result written back).
+  virtual void warp_exited(std::uint32_t warp, std::uint64_t cycle) { (void)warp, (void)cycle; }
+  // `instructions` of warp `warp` were fetched into its instruction buffer.
+  virtual void fetched(std::uint32_t warp, std::uint32_t instructions, std::uint64_t cycle) {
+    (void)warp, (void)instructions, (void)cycle;
+  }
+  // A warp instruction of `warp` issued to `pipe`, with `lanes` active lanes, reading `reads`
+  // register operands and writing `writes`.
+  virtual void issued(std::uint32_t warp, unit_pipe pipe, std::uint32_t lanes,
+                      std::uint32_t reads, std::uint32_t writes, std::uint64_t cycle) {
+    (void)warp, (void)pipe, (void)lanes, (void)reads, (void)writes, (void)cycle;
+  }
+};
+
+}  // namespace gputlm::core
