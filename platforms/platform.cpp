@@ -347,7 +347,24 @@ void platform::make_clocks() {
                           "'" + c.voltage.text + "' is above 5V");
       volts = *v;
     }
-    m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
+    if (c.count.text.empty() && !c.count.is_sequence) {
+      m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
+      continue;
+    }
+    // One domain per instance.
+    std::int64_t n = 0;
+    index_expr ex(c.count.text, m_vars);
+    if (c.count.is_sequence || !ex.eval(n))
+      throw input_error(c.count.where, "clocks." + c.name + ".count",
+                        "expected a count or an expression of vars, got '" + c.count.text + "'" +
+                            (ex.why().empty() ? "" : ": " + ex.why()));
+    if (n < 1 || std::uint64_t(n) > max_block_count)
+      throw input_error(c.count.where, "clocks." + c.name + ".count",
+                        "must be 1 to " + std::to_string(max_block_count) + " ('" +
+                            c.count.text + "' is " + std::to_string(n) + ")");
+    m_clock_counts[c.name] = static_cast<std::uint64_t>(n);
+    for (std::int64_t k = 0; k < n; ++k)
+      m_clocks.push_back(std::make_unique<clock_domain>(indexed(c.name, std::uint64_t(k)), *hz, volts));
   }
 }
 
@@ -442,7 +459,28 @@ void platform::instantiate(
 
     clock_domain* clk = parent_clock;
     if (config_value* c = cfg->take("clock")) {
-      clk = clock(c->text);
+      std::string name = c->text;
+      // `core[i]`: a per-instance domain, by this block's instance index.
+      const segment seg = parse_segment(name);
+      if (seg.has_index && m_clock_counts.count(seg.name)) {
+        std::int64_t k = 0;
+        index_expr ex(seg.index, m_vars, static_cast<std::int64_t>(i));
+        if (!ex.eval(k))
+          throw input_error(c->where, path + ".clock",
+                            "bad index expression '" + seg.index + "': " + ex.why());
+        if (k < 0 || std::uint64_t(k) >= m_clock_counts.at(seg.name))
+          throw input_error(c->where, path + ".clock",
+                            "'" + c->text + "' is " + seg.name + "[" + std::to_string(k) +
+                                "]; the domain has " +
+                                std::to_string(m_clock_counts.at(seg.name)) + " instances");
+        name = indexed(seg.name, static_cast<std::uint64_t>(k));
+      } else if (!seg.has_index && m_clock_counts.count(name)) {
+        throw input_error(c->where, path + ".clock",
+                          "clock domain '" + name + "' has " +
+                              std::to_string(m_clock_counts.at(name)) +
+                              " instances: name one, e.g. " + name + "[i]");
+      }
+      clk = clock(name);
       if (!clk) {
         std::vector<std::string> names;
         for (const auto& d : m_clocks) names.push_back(d->name());
@@ -790,7 +828,11 @@ void dump_block(std::ostream& os, const block_spec& spec, const component& c, in
   std::string in(2 * depth, ' ');
   os << in << "type: " << spec.type << "\n";
   if (spec.count) os << in << "count: " << *spec.count << "\n";
-  os << in << "clock: " << c.clock().name() << "\n";
+  // A per-instance domain as the YAML names it (`core[i]`), else the domain.
+  auto as_written = spec.values.find("clock");
+  const bool per_instance = as_written != spec.values.end() &&
+                            as_written->second.text.find('[') != std::string::npos;
+  os << in << "clock: " << (per_instance ? as_written->second.text : c.clock().name()) << "\n";
   // A parameter group (a strategy's `policy.*`, an implementation's `dispatch.*`) nested
   // under its key: the choice itself as its `type`.
   const auto& params = c.params();
@@ -843,9 +885,13 @@ void platform::dump_config(std::ostream& os) const {
   }
   os << "clocks:\n";
   for (const auto& c : m_clocks) {
-    os << "  " << c->name() << ":\n";
+    const segment seg = parse_segment(c->name());
+    const bool instance = seg.has_index && m_clock_counts.count(seg.name);
+    if (instance && seg.index != "0") continue;  // (a per-instance domain: written once)
+    os << "  " << (instance ? seg.name : c->name()) << ":\n";
     os << "    frequency: " << units::format_frequency(c->frequency()) << "\n";
     os << "    voltage: " << units::format_voltage(c->voltage()) << "\n";
+    if (instance) os << "    count: " << m_clock_counts.at(seg.name) << "\n";
   }
   os << "gpu:\n";
   dump_block(os, m_spec.top, top(), 1, m_by_path);
@@ -900,7 +946,9 @@ void platform::dump_config(std::ostream& os) const {
     if (rep == c->name()) continue;
     const component* r = m_by_path.at(rep);
     std::string rel = std::string(c->name()).substr(4);  // drop "gpu."
-    if (c->clock().name() != r->clock().name())
+    const segment cs = parse_segment(c->clock().name()), rs = parse_segment(r->clock().name());
+    const bool same_domain_kind = cs.has_index && rs.has_index && cs.name == rs.name;
+    if (c->clock().name() != r->clock().name() && !same_domain_kind)
       overrides.push_back(rel + ".clock: " + c->clock().name());
     for (const param_base* p : c->params()) {
       const std::string v = p->to_yaml();

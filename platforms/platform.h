@@ -106,6 +106,7 @@ class platform {
   std::map<std::string, port_state> m_ports;               // full port path -> state
   std::map<std::string, export_state> m_exports;           // full export path -> state
   var_values m_vars;                                       // the platform's integer `vars`
+  std::map<std::string, std::uint64_t> m_clock_counts;     // per-instance domains: how many
   text_vars m_text_vars;                                   // and those whose value is text
   // Per instance path: the array sizes its bindings use (component::bound_count).
   std::map<std::string, std::map<std::string, std::uint64_t>> m_arrays;

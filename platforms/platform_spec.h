@@ -37,10 +37,14 @@ struct block_spec {
   std::string spec_path;            // "gpu.smx.l1", for messages
 };
 
+// A clock domain, or with `count:` one domain per instance (`core[0]` .. `core[n-1]`), each
+// with its own operating point at run time; a block names one as `clock: core[i]` (i: its
+// own instance index).
 struct clock_spec {
   std::string name;
   config_value frequency;
   config_value voltage;             // text empty: 1V
+  config_value count;               // text empty: one domain
   source_location where;
 };
 

@@ -413,8 +413,11 @@ platform_spec load_platform_yaml(const std::string& file, const std::vector<std:
         c.frequency = v;
       else if (kv.key == "voltage")
         c.voltage = v;
+      else if (kv.key == "count")
+        c.count = v;
       else
-        fail(kv, path + "." + kv.key, unknown_key_message(kv.key, {"frequency", "voltage"}));
+        fail(kv, path + "." + kv.key,
+             unknown_key_message(kv.key, {"frequency", "voltage", "count"}));
     }
     if (c.frequency.text.empty()) fail(d, path, "clock domain has no frequency");
     p.clocks.push_back(std::move(c));
