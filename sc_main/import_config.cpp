@@ -4,8 +4,9 @@
 // (accel-sim/gpgpu-sim_distribution src/option_parser.cc), the option registrations and
 // field parsers of src/gpgpu-sim/{gpu-sim.cc,gpu-sim.h,shader.h,gpu-cache.h,addrdec.cc,
 // icnt_wrapper.cc,local_interconnect.cc}, Accel-Sim's trace_driven.cc (trace.config), and
-// the grammar tables of ../shared/reference/platforms.md §3. The gputlm side is the
-// parameter declarations of models/ and the conventions of yaml/volta.yaml.
+// the grammar sections of docs/references.md ("Cache configuration string" through
+// "Core and launch options"). The gputlm side is the parameter declarations of models/ and
+// the conventions of yaml/volta.yaml.
 //
 // Three outcomes per option present in the inputs: it sets gputlm keys (each written with a
 // comment naming the option), its value is what gputlm always does (noted in a comment), or
@@ -735,7 +736,8 @@ class importer {
 
   // ---- Caches: <type>:<sets>:<line>:<ways>,<repl>:<write>:<alloc>:<wr_alloc>:<index>,
   // <mshr>:<entries>:<merge>[,<miss_queue>[:<fifo>][,<port>]] (gpu-cache.h), and the 3.x
-  // forms without the type letter or the index letter (platforms.md §3.4).
+  // forms without the type letter or the index letter (docs/references.md,
+  // "Cache configuration string").
   void map_cache(const char* option, const std::string& block) {
     const option_entry* po = get(option);
     if (!po) return;

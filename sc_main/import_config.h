@@ -4,7 +4,8 @@
 // options with no gputlm equivalent are listed, not guessed. The option grammar follows
 // GPGPU-Sim's own parser (src/option_parser.cc: `-name value` tokens, `#` comments, quoted
 // values that may span lines; the last occurrence of an option wins) and the field grammars
-// of ../shared/reference/platforms.md §3 (cache strings, DRAM timing, address map).
+// of docs/references.md: "Cache configuration string", "DRAM timing options" and
+// "Address mapping and partition indexing".
 #pragma once
 
 #include <string>

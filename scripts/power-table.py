@@ -11,7 +11,8 @@ absolute power; relative comparisons of gating policies need only the state rati
 """
 import sys
 
-# Per-platform inputs. sources: ../shared/reference/platforms.md and power-models.md.
+# Per-platform inputs. Sources (tags as in docs/references.md, "Sources"): the platform
+# sections of docs/references.md and its "GPUWattch and AccelWattch".
 PLATFORMS = {
     # GTX480: leakage 46.4 W (S004 Table 6.4, GPUWattch); 40 nm (gpuwattch_gtx480.xml).
     "fermi": dict(node=40, sms=15, l2=12, channels=6, routers=1, noc="crossbar",

@@ -1,5 +1,5 @@
 // Shared footprint ratios of dynamic parallelism (Wang, PhD thesis, Georgia Tech 2016,
-// §5.1.1, Fig. 24; ../shared/reference/seed-001-cdp-dtbl-laperm-dvfs.md §3.3): how much of
+// §5.1.1, Fig. 24; docs/references.md, "LaPerm"): how much of
 // the data child TBs touch their direct parent TB and their siblings touch too, in 128-byte
 // blocks, from a trace with device launches. What LaPerm's policies exploit
 // (docs/tb-scheduling.md, "LaPerm").

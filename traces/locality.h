@@ -1,9 +1,9 @@
 // The locality graph of a kernel: vertices are thread blocks (TBs), the weight of edge
 // (i, j) is the number of global-memory data references both TBs read, L[i][j] = |S_i ∩ S_j|
 // (Tripathy, PhD thesis, UC Riverside 2021, §3.2 "PAVER" and ch. 4 "LocalityGuru"; see
-// ../shared/reference/seed-000-paver-localityguru-snooze-slumber.md §3.2, §7 and
-// docs/tb-scheduling.md, "The locality graph"). Built from a trace by streaming its TBs,
-// stored in the METIS graph format, cached beside the trace by content key.
+// docs/references.md, "PAVER TB scheduling", and docs/tb-scheduling.md, "The locality graph").
+// Built from a trace by streaming its TBs, stored in the METIS graph format, cached beside
+// the trace by content key.
 #pragma once
 
 #include <cstdint>

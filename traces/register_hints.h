@@ -1,5 +1,5 @@
-// Slumber's compiler hints (Tripathy's thesis §6.3.1; ../shared/reference/
-// seed-000-paver-localityguru-snooze-slumber.md §2.4, §3.10), derived from a trace: for every
+// Slumber's compiler hints (Tripathy's thesis §6.3.1, with §6.1.2 and §6.3.4;
+// docs/references.md, "Slumber register leakage"), derived from a trace: for every
 // register an instruction accesses, whether that register's next access in the warp is a
 // write (hint W: the value is dead until then, so the register may be power gated) or a
 // read (hint R: it must keep its value). A register with no further access is W.

@@ -1,6 +1,6 @@
 // The in-memory form of a GPU workload trace: what trace readers produce, what generators
 // emit, and what the SMX replays. Follows the Accel-Sim NVBit trace format (see
-// docs/traces.md and ../shared/reference/accelsim-trace-format.md): an application is an
+// docs/traces.md and docs/references.md, "Accel-Sim trace format"): an application is an
 // ordered command list (host-to-device copies and kernel launches); a kernel is a grid of
 // thread blocks (TBs); a TB is a set of warps; a warp is a sequence of SASS instructions.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gputlm against Accel-Sim on the workloads of ../shared/reference/accelsim-reference.md
+# gputlm against Accel-Sim on the workloads of docs/references.md, "Accel-Sim reference runs"
 # (reference.csv here): regenerates each workload with the listed generator command,
 # replays it on yaml/{volta,pascal,fermi}.yaml, and prints per platform and workload our
 # cycles / Accel-Sim's, the L1 and L2 load hit-rate differences (points), the DRAM bytes

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "models/power/power_model.h"
+#include "models/power/power_component.h"
 
 namespace gputlm {
 namespace {
@@ -82,22 +82,11 @@ pm::power_component& component::declare_power(const std::string& name,
         power_component::unmodelled(std::string(this->name()) + "." + name, events, elements));
     return *m_unmodelled_power.back();
   }
-  const std::uint64_t period_fs = m_clock.period().value();
-  pm::power_model::entry& e = m_power->declare(this->name(), type(), name, events, capacity_bytes,
-                                               elements, m_clock.voltage(), period_fs);
-  power_component& pc = *e.component;
-  if (!e.modelled) return pc;
-
-  // DVFS: the component's gate first brings its timers up to now (its transitions charged
-  // at the old supply and period), then the new supply and period apply.
-  m_clock.on_change([&pc](const clock_domain& c) {
-    if (pm::gating_policy* gate = pc.gate()) {
-      gate->set_period(pc, c.period().value());
-      gate->settle(pc, now_fs());
-    }
-    pc.set_voltage(c.voltage(), now_fs());
-    pc.set_period(c.period().value());
-  });
+  const power_registry::declared d =
+      m_power->declare_component(this->name(), type(), name, events, capacity_bytes, elements,
+                                 m_clock);
+  power_component& pc = d.component;
+  if (!d.modelled) return pc;
 
   const std::string p = "power." + name + ".";
   add_stat(

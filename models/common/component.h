@@ -20,6 +20,7 @@
 #include "models/common/clock_domain.h"
 #include "models/common/param.h"
 #include "models/common/ports.h"
+#include "models/common/power_registry.h"
 #include "models/common/stats.h"
 #include "models/common/vcd_writer.h"
 
@@ -28,8 +29,7 @@ struct workload_ref;
 }
 namespace gputlm::pm {
 class power_component;
-class power_model;
-}  // namespace gputlm::pm
+}
 
 namespace gputlm {
 
@@ -42,7 +42,7 @@ struct block_context {
   clock_domain& clock;
   stats_registry& stats;
   control::workload_ref& work;       // the trace being replayed (set before the run starts)
-  pm::power_model* power = nullptr;  // the platform's power table and gating policy
+  power_registry* power = nullptr;  // the platform's power table (none: nothing modelled)
   // How many elements of each of its socket and port arrays the platform's bindings use
   // ("smx" -> 15 for smx[0] .. smx[14]); none: nothing binds an array.
   const std::map<std::string, std::uint64_t>* arrays = nullptr;
@@ -116,8 +116,8 @@ class component : public sc_core::sc_module, public param_owner {
   pm::power_component& declare_power(const std::string& name,
                                      const std::vector<std::string>& events,
                                      std::uint64_t capacity_bytes = 0, std::uint32_t elements = 1);
-  // The platform's power model (nullptr without a `power:` table).
-  pm::power_model* power_model() const { return m_power; }
+  // The platform's power table (nullptr without a `power:` table).
+  power_registry* power() const { return m_power; }
   // The index of an array instance from its name ("gpu.smx[12]" -> 12; 0 without one).
   static std::uint32_t index_in_name(const std::string& name);
   // The current simulated time in fs (the time base of power components).
@@ -172,7 +172,7 @@ class component : public sc_core::sc_module, public param_owner {
   clock_domain& m_clock;
   stats_registry& m_stats;
   control::workload_ref& m_work;
-  pm::power_model* m_power;
+  power_registry* m_power;
   std::vector<std::unique_ptr<pm::power_component>> m_unmodelled_power;  // no power model
   std::vector<pm::power_component*> m_power_components;                  // with statistics
   std::vector<socket_ref> m_sockets;

@@ -1,5 +1,5 @@
 // Aggregated Group Table (AGT) of Dynamic Thread Block Launch (DTBL; Jin Wang's thesis
-// §4.3-4.4 and Fig. 14, ISCA'15; ../shared/reference/seed-001 §2.3): an on-chip table,
+// §4.3-4.4 and Fig. 14, ISCA'15; docs/references.md, "CDP and DTBL"): an on-chip table,
 // shared by all SMXs, of aggregated groups waiting to run or running. An entry (20 B) holds
 // the group's size, its parameter address, Next (the next group coalesced to the same
 // kernel) and ExeBL (its TBs in execution). A free entry is looked up in one cycle by

@@ -1,9 +1,9 @@
 // Kernel Distributor: a fixed number of entries (32 on Kepler), each holding a launched
 // kernel's entry PC, grid/TB dims, parameter address, TBs left to dispatch and TBs running;
-// served in FCFS order (DTBL thesis §2.2, seed-001). Its entries are memory-mapped
-// registers (control_registers.h): `kmu` (target) takes the KMU's launches, `scheduler`
-// (target) the SMX scheduler's reads and TB-completion writes; `doorbell` (initiator) tells
-// the SMX scheduler that an entry became valid.
+// served in FCFS order (DTBL thesis §2.2; docs/references.md, "CDP and DTBL"). Its entries
+// are memory-mapped registers (control_registers.h): `kmu` (target) takes the KMU's
+// launches, `scheduler` (target) the SMX scheduler's reads and TB-completion writes;
+// `doorbell` (initiator) tells the SMX scheduler that an entry became valid.
 // Waveforms: `valid_entries`, and per entry `kde[k].kernel` (kernel id; all ones = free),
 // `kde[k].tbs_dispatched` (TBs the SMX scheduler has taken) and `kde[k].tbs_finished` (TBs
 // completed), reset to 0 when a kernel takes the entry; docs/waveforms.md.

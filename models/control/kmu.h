@@ -1,5 +1,5 @@
 // Kernel Management Unit (KMU) with hardware work queues (Hyper-Q), after the baseline of
-// Jin Wang's DTBL thesis (Fig. 1, §2.2 and §2.4; ../shared/reference/seed-001-...): one HWQ
+// Jin Wang's DTBL thesis (Fig. 1, §2.2 and §2.4; docs/references.md, "CDP and DTBL"): one HWQ
 // per CUDA stream up to `hw_queues` (more streams are merged onto the queues and
 // serialised); the kernel at each queue's head is dispatched to the Kernel Distributor, and
 // the queue is not inspected again until that kernel completes. A kernel becomes eligible

@@ -1,5 +1,5 @@
 // PAVER's just-in-time TB grouping (Tripathy, PhD thesis, UC Riverside 2021, §3.3-3.4;
-// ../shared/reference/seed-000 §3.3-3.7; docs/tb-scheduling.md): from a kernel's locality
+// docs/references.md, "PAVER TB scheduling"; docs/tb-scheduling.md): from a kernel's locality
 // graph (L[i][j] = data shared by TBs i and j), the ordered TB groups the per-SMX queues
 // take, and the task stealer's choice of donor. Prim's maximum spanning tree comes from
 // Boost.Graph, k-way partitioning and bisection from METIS.

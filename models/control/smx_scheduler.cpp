@@ -7,7 +7,7 @@
 
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
-#include "models/power/power_model.h"
+#include "models/power/power_component.h"
 #include "models/rtl/tb_dispatch_rtl.h"
 
 namespace gputlm::control {
@@ -673,7 +673,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
       m_entry_groups.erase(m_entry_groups.begin() + static_cast<std::ptrdiff_t>(i));
       // No kernel left on the SMXs: power policies hear of it (Snooze's L2 switch-off).
       if (m_entries.empty())
-        if (pm::power_model* p = power_model()) p->gpu_idle(now_fs());
+        if (power_registry* p = power()) p->gpu_idle(now_fs());
     }
   }
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));

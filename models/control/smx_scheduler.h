@@ -1,8 +1,9 @@
 // SMX scheduler: takes Kernel Distributor entries in FCFS order and dispatches at most one
 // TB per cycle to the next SMX (round robin) with room by every limit: resident TBs,
-// threads/warps, registers, shared memory (DTBL thesis §2.2, seed-001). It keeps the
-// occupancy of every SMX itself, as the hardware's resource table does, from each SMX's
-// capability registers. TB and SMX selection are strategies (dispatch_policies.h).
+// threads/warps, registers, shared memory (DTBL thesis §2.2; docs/references.md,
+// "CDP and DTBL"). It keeps the occupancy of every SMX itself, as the hardware's resource
+// table does, from each SMX's capability registers. TB and SMX selection are strategies
+// (dispatch_policies.h).
 // Sockets: `kd` (initiator) reads/writes KDE registers; `doorbell` (target) hears of new
 // entries; `smx[i]` (initiator) writes SMX i's Thread Block Control Register, whose
 // response marks the TB's completion, and tells every SMX when a kernel has completed

@@ -1,5 +1,5 @@
 // The SMX's side of device-side launches (CDP and DTBL; Jin Wang's thesis §2.4, §4.4 and
-// Table 5; ../shared/reference/seed-001 §2.2-2.3, §4.3): what a warp's launch API calls
+// Table 5; docs/references.md, "CDP and DTBL"): what a warp's launch API calls
 // cost, the launch commands in flight on the SMX's path to the KMU, and each thread
 // block's launches still running (for cudaDeviceSynchronize, CDP.SYNC).
 //

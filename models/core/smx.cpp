@@ -8,7 +8,7 @@
 #include "models/common/input_error.h"
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
-#include "models/power/power_model.h"
+#include "models/power/power_component.h"
 
 namespace gputlm::core {
 

@@ -6,7 +6,8 @@
 // LDST unit (ldst_unit.h: coalescer, shared-memory banks, requests to the L1 with
 // back-pressure). This module is the issue logic that joins them, and the SMX's sockets.
 // Parameters follow GPGPU-Sim/Accel-Sim's tested configs (-gpgpu_shader_core_pipeline,
-// _cta, _registers, _num_sched_per_core, trace.config latencies): platforms.md §2.
+// _cta, _registers, _num_sched_per_core, trace.config latencies): docs/references.md, the
+// platform sections and "Core and launch options".
 //
 // Event-driven: an SMX runs a cycle only when a warp may issue or a unit has work; with no
 // issuable warp it sleeps until a memory response, a unit or register becoming free, or a

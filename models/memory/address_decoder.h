@@ -1,12 +1,13 @@
 // Physical address -> DRAM channel, memory sub-partition, bank, row and column, following
 // GPGPU-Sim's -gpgpu_mem_addr_mapping string and -gpgpu_memory_partition_indexing
-// (../shared/reference/platforms.md §3.5): `dramid@<bit>;` then 64 letters, MSB first, dots
-// ignored: R row, B bank, C column, S byte in the burst, 0 unused. The channel is
-// (addr >> bit) mod channels and the quotient is stitched back under the low bits, which
-// for a power-of-two count is the same as removing log2(channels) bits at <bit>. The
-// sub-partition is channel x subs + bank mod subs for linear indexing; xor folds the row
-// into the channel; ipoly hashes the chunk number over the next power of two (16, 32, 64)
-// of all sub-partitions and reduces it modulo the real count; random uses a fixed-seed hash.
+// (docs/references.md, "Address mapping and partition indexing"): `dramid@<bit>;` then 64
+// letters, MSB first, dots ignored: R row, B bank, C column, S byte in the burst, 0 unused.
+// The channel is (addr >> bit) mod channels and the quotient is stitched back under the low
+// bits, which for a power-of-two count is the same as removing log2(channels) bits at
+// <bit>. The sub-partition is channel x subs + bank mod subs for linear indexing; xor folds
+// the row into the channel; ipoly hashes the chunk number over the next power of two (16,
+// 32, 64) of all sub-partitions and reduces it modulo the real count; random uses a
+// fixed-seed hash.
 // Plain C++, no SystemC.
 #pragma once
 

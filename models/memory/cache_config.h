@@ -1,8 +1,9 @@
 // Geometry and policies shared by the L1 and L2 caches, named after the fields of
 // GPGPU-Sim's cache string `<type>:<sets>:<line>:<ways>,<repl>:<write>:<alloc>:<wr_alloc>:
-// <index>,<mshr>:<entries>:<merge>,<miss_queue>` (../shared/reference/platforms.md §3),
-// with the checks GPGPU-Sim's parser makes (power-of-two sets and line, sectored lines of
-// four 32 B sectors, hash functions' set counts, write-back with on-fill allocation).
+// <index>,<mshr>:<entries>:<merge>,<miss_queue>` (docs/references.md,
+// "Cache configuration string"), with the checks GPGPU-Sim's parser makes (power-of-two
+// sets and line, sectored lines of four 32 B sectors, hash functions' set counts,
+// write-back with on-fill allocation).
 // Two fields have no key here: the MSHR type `<mshr>` (A or S: the L2 answers an L1 line
 // request with one reply, so the L1's fill waits for the whole line either way, docs/memory.md)
 // and `<miss_queue>`, which only the L1 has (l1_cache.h; the L2's queue towards the DRAM is

@@ -1,7 +1,7 @@
 // The policy core of a GPU cache bank, shared by the L1 and L2 modules: a set-associative
 // tag array with per-32 B-sector valid and dirty bits, LRU or FIFO replacement, the write
-// policies and allocation modes of GPGPU-Sim's cache string
-// (../shared/reference/platforms.md §3.1 fields 5-8) and the MSHR table. It decides; the
+// policies and allocation modes of GPGPU-Sim's cache string (docs/references.md,
+// "Cache configuration string", fields 5-8) and the MSHR table. It decides; the
 // SystemC module around it moves payloads and keeps time. Plain C++, no SystemC, no
 // allocation per access.
 #pragma once

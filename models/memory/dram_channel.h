@@ -1,8 +1,9 @@
 // One DRAM channel (memory controller) with its banks, row buffers and request chooser,
 // serving the L2 banks of its sub-partitions. Timing names and units follow GPGPU-Sim's
 // -gpgpu_dram_timing_opt (DRAM command-clock cycles) and address-mapping string
-// (../shared/reference/platforms.md §3.5); the banks and timing are dram_engine, which
-// request each command serves its chooser (dram_chooser.h, `scheduler: fr_fcfs | fcfs`).
+// (docs/references.md, "DRAM timing options" and "Address mapping and partition indexing");
+// the banks and timing are dram_engine, which request each command serves its chooser
+// (dram_chooser.h, `scheduler: fr_fcfs | fcfs`).
 //
 // A request (a fill or a write-back from an L2 bank) is decoded into bank, row and column,
 // needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips), and

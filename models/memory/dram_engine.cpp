@@ -30,7 +30,12 @@ dram_engine::dram_engine(const dram_timing& t, std::size_t queue_depth)
 
 void dram_engine::push(const request& r) {
   if (m_queue.size() >= 2 * m_depth) compact();
-  entry e{r.tag, r.bank, r.row, r.bursts ? r.bursts : 1, r.write};
+  entry e;
+  e.tag = r.tag;
+  e.bank = r.bank;
+  e.row = r.row;
+  e.left = r.bursts ? r.bursts : 1;
+  e.write = r.write;
   e.from = r.from;
   e.seq = m_seq++;
   m_queue.push_back(e);

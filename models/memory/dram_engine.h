@@ -4,7 +4,7 @@
 // chooser's decision (dram_chooser.h: FR-FCFS, FCFS, or any registered one); the engine
 // issues the command and keeps the timing. At most 64 banks. Times are DRAM command-clock cycles;
 // names and derived timings follow GPGPU-Sim's -gpgpu_dram_timing_opt
-// (../shared/reference/platforms.md §3.5): tRTW = CL + BL/ratio + 2 - WL,
+// (docs/references.md, "DRAM timing options"): tRTW = CL + BL/ratio + 2 - WL,
 // tWTR = WL + BL/ratio + tCDLR, write-to-precharge = WL + BL/ratio + tWR, read-to-precharge
 // = BL/ratio (tRTPL with bank groups). Each bank knows its oldest queued read and write to
 // the open row, and bitmasks say which banks have requests queued, have reads / writes to
@@ -96,10 +96,10 @@ class dram_engine {
   // --- What a chooser reads (dram_chooser.h)
   static constexpr std::uint32_t k_none = 0xffffffffu;
   struct entry {
-    void* tag;
-    std::uint32_t bank, row;
-    std::uint32_t left;  // column accesses still to issue
-    bool write;
+    void* tag = nullptr;
+    std::uint32_t bank = 0, row = 0;
+    std::uint32_t left = 0;  // column accesses still to issue
+    bool write = false;
     bool activated = false;  // needed an ACT (row miss)
     bool started = false;
     bool done = false;  // served: a gap in the queue until it is compacted

@@ -3,7 +3,7 @@
 #include "models/common/block_factory.h"
 
 #include "models/memory/sectors.h"
-#include "models/power/power_model.h"
+#include "models/power/power_component.h"
 #include "models/rtl/mshr_table_rtl.h"
 
 namespace gputlm::memory {

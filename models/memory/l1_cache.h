@@ -1,6 +1,6 @@
 // L1 data cache of one SMX with its MSHR table and miss queue. Parameters follow
 // GPGPU-Sim's -gpgpu_cache:dl1 string and the -gpgpu_l1_* options
-// (../shared/reference/platforms.md §2, §3.1, §3.2).
+// (docs/references.md, the platform sections, "Cache configuration string", "L1 options").
 //
 // Protocol (AT base protocol, docs/memory.md): the LDST unit sends one request per
 // BEGIN_REQ on `core`; the L1 looks it up at the next edge, one request per cycle, and

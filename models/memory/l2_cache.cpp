@@ -3,7 +3,7 @@
 #include "models/common/block_factory.h"
 
 #include "models/memory/sectors.h"
-#include "models/power/power_model.h"
+#include "models/power/power_component.h"
 
 namespace gputlm::memory {
 

@@ -1,6 +1,7 @@
 // L2 bank of one memory sub-partition: the cache with its MSHRs, the ROP delay before the
 // lookup, and three of the four sub-partition queues (icnt->L2, L2->DRAM, L2->icnt) that
-// GPGPU-Sim sizes with -gpgpu_dram_partition_queues (../shared/reference/platforms.md §2).
+// GPGPU-Sim sizes with -gpgpu_dram_partition_queues (docs/references.md, the platform
+// sections and "Address mapping and partition indexing").
 // The DRAM->L2 queue is not modelled: a fill is written into the L2 when the channel
 // answers. The L2 cache's own miss queue (the cache string's <miss_queue>) is merged into
 // the L2->DRAM queue.

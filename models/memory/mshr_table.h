@@ -2,7 +2,7 @@
 // merging up to `merge` requests (slots). The first request to a line is the primary miss
 // and allocates an entry; later ones to the same line are secondary misses (merges). Entries
 // are kept in allocation (FIFO) order, the oldest first, as the LATOA paper's MSHR
-// (../shared/reference/platforms.md §2.6: "entry 1 is the next to go out").
+// (§3.1; docs/references.md, "LATOA MSHR states": entry 1 is the next to go out).
 // Occupancy of entries and of the slots of each entry can be read at any time.
 // Lines are found through a small open-addressing hash (linear probing, deletion by
 // backward shift), so a lookup costs the same with 8 entries or 256. A cache that reserves

@@ -1,8 +1,8 @@
 // Set-index and partition-index hash functions of GPU caches and memory partitions, as
-// GPGPU-Sim names them (../shared/reference/platforms.md §3.1 field 9, §3.5
-// -gpgpu_memory_partition_indexing): linear, the Fermi hash of Nugteren et al. (HPCA 2014),
-// IPOLY (Rau, ISCA 1991: the block address modulo an irreducible polynomial over GF(2)) and
-// bitwise XOR with the higher bits. Pure functions, no SystemC.
+// GPGPU-Sim names them (docs/references.md, "Cache configuration string", field 9, and
+// "Address mapping and partition indexing"): linear, the Fermi hash of Nugteren et al.
+// (HPCA 2014), IPOLY (Rau, ISCA 1991: the block address modulo an irreducible polynomial
+// over GF(2)) and bitwise XOR with the higher bits. Pure functions, no SystemC.
 #pragma once
 
 #include <cstdint>

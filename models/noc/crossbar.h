@@ -2,7 +2,7 @@
 // request and one reply subnet, per-port input and output buffers, flit-based bandwidth of
 // one flit per cycle per output times the internal speedup, as GPGPU-Sim's `fly` network
 // (k = SMX ports + sub-partitions, one stage) and its local crossbar
-// (../shared/reference/platforms.md §2, §3.5 -network_mode). An unloaded packet of f flits
+// (docs/references.md, "Interconnect options": -network_mode). An unloaded packet of f flits
 // takes latency + ceil(f / speedup) cycles. Output arbitration (`arbiter`, network.h):
 // iSLIP with one iteration (GPGPU-Sim -icnt_arbiter_algo 1, BookSim islip; an input starts
 // at most one packet per cycle), round robin over the inputs at each output

@@ -1,6 +1,6 @@
 // 2-D mesh interconnect with dimension-order (XY) routing, virtual channels and per-hop
 // router (routing) and channel (link) latencies, as the 56-core mesh of the LATOA paper
-// (../shared/reference/platforms.md §2.6: 8 x 8 nodes, 4 VCs, routing latency 4, channel
+// (docs/references.md, "LATOA mesh platform": 8 x 8 nodes, 4 VCs, routing latency 4, channel
 // latency 1; BookSim mesh k = 8, n = 2, dim_order). Each router has five input buffers
 // (local, N, E, S, W) of vcs x vc_buffer flits holding at most `vcs` packets, and five
 // output links; the local output is the ejection channel into the node's network interface.

@@ -4,7 +4,8 @@
 // static power, wake-up latency and break-even time, and dynamic energy per activity event.
 // The shape follows the GPUWattch/AccelWattch component split and the tri-modal (ON/Sleep/
 // OFF) cache-line states of Snooze and the register-bank levels of Slumber
-// (../shared/reference/power-models.md, seed-000).
+// (docs/references.md: "GPUWattch and AccelWattch", "Snooze cache leakage",
+// "Slumber register leakage").
 //
 // Residency is accounted by events, not by ticking: an element records when it changes
 // state, and totals follow from per-state sums (element-time closed so far, plus the open
@@ -20,7 +21,8 @@
 // Transition energy: when an element goes from ON (state 0) into a state s, it is charged
 // E = break_even_s x clock period x (P_on - P_s) (per element, at the current supply): the
 // energy whose leakage saving takes break_even_s cycles to earn back, the break-even time
-// of Snooze/Slumber and uC-States (../shared/reference/seed-000 Fig. 6.5, seed-002 §3.5).
+// of Snooze/Slumber and uC-States (Tripathy's thesis Fig. 6.5; Kayiran et al. §2.3;
+// docs/references.md, "Slumber register leakage" and "uC-States").
 // It is part of the dynamic energy and also totalled apart (transition_joules).
 #pragma once
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/clock_domain.h"
 #include "models/common/input_error.h"
 
 namespace gputlm::pm {
@@ -138,6 +139,26 @@ void power_model::check_table() const {
                             "' (it has: " + list + ")");
     }
   }
+}
+
+power_registry::declared power_model::declare_component(
+    const std::string& block, const std::string& block_type, const std::string& name,
+    const std::vector<std::string>& events, std::uint64_t capacity_bytes,
+    std::uint32_t elements, clock_domain& clock) {
+  entry& e = declare(block, block_type, name, events, capacity_bytes, elements, clock.voltage(),
+                     clock.period().value());
+  power_component& pc = *e.component;
+  if (e.modelled)  // DVFS: transitions so far charged at the old supply and period
+    clock.on_change([&pc](const clock_domain& c) {
+      const std::uint64_t now = clock_domain::now_fs();
+      if (gating_policy* gate = pc.gate()) {
+        gate->set_period(pc, c.period().value());
+        gate->settle(pc, now);
+      }
+      pc.set_voltage(c.voltage(), now);
+      pc.set_period(c.period().value());
+    });
+  return {pc, e.modelled};
 }
 
 void power_model::gpu_idle(std::uint64_t now_fs) {

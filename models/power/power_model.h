@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "models/common/power_registry.h"
 #include "models/power/gating_policy.h"
 #include "models/power/power_component.h"
 #include "models/power/power_spec.h"
 
 namespace gputlm::pm {
 
-class power_model {
+class power_model final : public power_registry {
  public:
   struct entry {
     std::string block;  // gpu.smx[3].l1
@@ -51,12 +52,19 @@ class power_model {
                  const std::vector<std::string>& events, std::uint64_t capacity_bytes,
                  std::uint32_t elements, double volts, std::uint64_t period_fs);
 
+  // power_registry: declare() at the domain's operating point, then followed through
+  // its changes (the component's gate first brings its timers up to the change).
+  declared declare_component(const std::string& block, const std::string& block_type,
+                             const std::string& name, const std::vector<std::string>& events,
+                             std::uint64_t capacity_bytes, std::uint32_t elements,
+                             clock_domain& clock) override;
+
   // After elaboration: every table entry was declared by some block, every block type
   // given a policy has blocks.
   void check_table() const;
   // The last running kernel exited at now_fs (the SMX scheduler tells): every gate hears
   // (the policies and the controllers gating components).
-  void gpu_idle(std::uint64_t now_fs);
+  void gpu_idle(std::uint64_t now_fs) override;
   // Applies every gate's pending transitions up to now_fs (before reading totals).
   void settle(std::uint64_t now_fs);
 

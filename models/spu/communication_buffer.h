@@ -1,10 +1,11 @@
-// Communication buffers of one SPU neighbour link (Rajasree thesis §2.2.1, Fig. 2.3, §5.2.1;
-// seed-004 §2.2): a ping-pong pair of small RAMs between an upstream unit (the writer: the
-// SM or IU to the west or north) and a downstream one (the reader). The writer fills one
-// buffer while the reader drains the other; a sync on the link swaps them, so that the
-// reader sees what the writer wrote. Modelled like shared memory, as the thesis does: a
-// multi-banked RAM (`banks` x `bank_width` bytes per cycle) with the shared memory's
-// latency, reached from the LDST unit's shared-memory path (SPU-Sim: ld/st .cbh/.cbv).
+// Communication buffers of one SPU neighbour link (Rajasree thesis §2.2.1, Fig. 2.3,
+// §5.2.1; docs/references.md, "SPU platform"): a ping-pong pair of small RAMs between an
+// upstream unit (the writer: the SM or IU to the west or north) and a downstream one (the
+// reader). The writer fills one buffer while the reader drains the other; a sync on the
+// link swaps them, so that the reader sees what the writer wrote. Modelled like shared
+// memory, as the thesis does: a multi-banked RAM (`banks` x `bank_width` bytes per cycle)
+// with the shared memory's latency, reached from the LDST unit's shared-memory path
+// (SPU-Sim: ld/st .cbh/.cbv).
 //
 // Sockets: `writer` and `reader` (targets, b_transport): a warp's access of
 // get_data_length() contiguous bytes (CB.PUSH / CB.POP: each active lane's bytes, lane by
@@ -19,15 +20,15 @@
 // Power (`communication_buffer.ram`): the pair's 2 x `size` bytes of RAM leaking, and an
 // event per bank-row access (CB_ACC), as the thesis models the buffers (§5.2.1, §5.3).
 //
-// The link's directional block sync (thesis §4.2, Algorithm 3; seed-004 §3.4): sockets
-// `writer_sync` and `reader_sync` (targets, non-blocking): the writer's n-th output sync
-// (BAR.BLOCKSYNC.EAST or .SOUTH: BEGIN_REQ) meets the reader's n-th input sync (.WEST or
-// .NORTH); the first to arrive waits, and when both have, the pair swaps and both are
-// released `sync_latency` cycles later (the arriving side in its own call, TLM_COMPLETED
-// with the delay; the waiting one by BEGIN_RESP on its backward path). A writer waits while
-// the reader still needs the buffer it would write next (the pair is full); a reader waits
-// for data (empty). Statistics: the cycles each side waited; a wait left at the end is
-// named in the report of a run that cannot finish.
+// The link's directional block sync (thesis §4.2, Algorithm 3; docs/references.md,
+// "SPU runtime and sync"): sockets `writer_sync` and `reader_sync` (targets, non-blocking):
+// the writer's n-th output sync (BAR.BLOCKSYNC.EAST or .SOUTH: BEGIN_REQ) meets the
+// reader's n-th input sync (.WEST or .NORTH); the first to arrive waits, and when both
+// have, the pair swaps and both are released `sync_latency` cycles later (the arriving side
+// in its own call, TLM_COMPLETED with the delay; the waiting one by BEGIN_RESP on its
+// backward path). A writer waits while the reader still needs the buffer it would write
+// next (the pair is full); a reader waits for data (empty). Statistics: the cycles each
+// side waited; a wait left at the end is named in the report of a run that cannot finish.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>

@@ -1,13 +1,14 @@
 // An SPU interface unit (Rajasree thesis §2.2.1, §2.2.2, §4.1, Algorithm 2, Table 5.2;
-// seed-004 §2.3): a border unit between global memory and one neighbour link. West and
-// north units load the kernel's boundary faces into the link's writer side (or, as virtual
-// IUs, restore faces an earlier pass spilled); east and south units take the faces the
-// border SMs push out of the link's reader side and store them (or, as virtual IUs, spill
-// them for a later pass). The runtime (spu_runtime.h) gives each unit its program, pass by
-// pass, from the plan; the unit runs it: face transfers to and from global memory as real
-// requests through the memory hierarchy (one 128-byte request a cycle at most, `outstanding`
-// in flight), buffer accesses, its link's sync or the global barrier, and waits for a
-// producer pass's spills and for a pass to start.
+// docs/references.md, "SPU platform" and "SPU runtime and sync"): a border unit between
+// global memory and one neighbour link. West and north units load the kernel's boundary
+// faces into the link's writer side (or, as virtual IUs, restore faces an earlier pass
+// spilled); east and south units take the faces the border SMs push out of the link's
+// reader side and store them (or, as virtual IUs, spill them for a later pass). The runtime
+// (spu_runtime.h) gives each unit its program, pass by pass, from the plan; the unit runs
+// it: face transfers to and from global memory as real requests through the memory
+// hierarchy (one 128-byte request a cycle at most, `outstanding` in flight), buffer
+// accesses, its link's sync or the global barrier, and waits for a producer pass's spills
+// and for a pass to start.
 //
 // `implementation` says what the unit is built as, for the power model (its power
 // component is `interface_unit.truncated_sm` or `interface_unit.dma`): a truncated SM

@@ -1,9 +1,9 @@
-// What the SPU's runtime knows of a stencil kernel beyond its launch header (seed-004 §7,
-// "kernel header"): the tiling (N, K, b; K / b tiles per CTA), the block sync the kernel
-// uses, the global-sync loop's barriers per CTA, and the global arrays the interface units
-// load the boundary faces from and store the output faces to. The spu_stencil generator
-// records it as a note of the application (kernelslist.g: `# spu kernel=1 n=128 ...`),
-// which the binary format keeps.
+// What the SPU's runtime knows of a stencil kernel beyond its launch header
+// (docs/references.md, "SPU runtime and sync"): the tiling (N, K, b; K / b tiles per CTA),
+// the block sync the kernel uses, the global-sync loop's barriers per CTA, and the global
+// arrays the interface units load the boundary faces from and store the output faces to.
+// The spu_stencil generator records it as a note of the application
+// (kernelslist.g: `# spu kernel=1 n=128 ...`), which the binary format keeps.
 #pragma once
 
 #include <cstdint>

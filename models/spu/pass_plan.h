@@ -1,5 +1,5 @@
-// The Stencil Processing Unit's runtime plan (Rajasree thesis §2.2.2, §4.1-4.3; notes in
-// ../shared/reference/seed-004-spu.md §2.6, §3.6): a virtual grid of Bx x By CTAs (each
+// The Stencil Processing Unit's runtime plan (Rajasree thesis §2.2.2, §4.1-4.3; summary in
+// docs/references.md, "SPU runtime and sync"): a virtual grid of Bx x By CTAs (each
 // owning a column of `tiles` tiles along k) cut into passes of at most p x p CTAs, run in
 // row-wise order, CTA (X, Y) on SM (X mod p, Y mod p), one CTA per SM. Per pass, the
 // interface units on the border either move the kernel's own inputs and outputs (west and

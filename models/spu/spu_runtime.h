@@ -1,8 +1,8 @@
-// The SPU's runtime (Rajasree thesis §2.2.2, §4.1-4.3, Table 4.1; seed-004 §2.6, §3.6):
-// the block that maps a stencil kernel's virtual CTA grid onto the p x p SMs in passes
-// (pass_plan.h) and gives the border units their programs. It supplies the SMX scheduler's
-// policy (`smx_scheduler.policy: spu`): CTA (X, Y) only on SM (X mod p, Y mod p), one at a
-// time, each SM taking the CTAs of its queue in pass order,
+// The SPU's runtime (Rajasree thesis §2.2.2, §4.1-4.3, Table 4.1; docs/references.md,
+// "SPU runtime and sync"): the block that maps a stencil kernel's virtual CTA grid onto the
+// p x p SMs in passes (pass_plan.h) and gives the border units their programs. It supplies
+// the SMX scheduler's policy (`smx_scheduler.policy: spu`): CTA (X, Y) only on SM (X mod p,
+// Y mod p), one at a time, each SM taking the CTAs of its queue in pass order,
 //   by_pass     a pass's CTAs only once every CTA of the pass before has exited;
 //   overlapped  an SM takes its next CTA as soon as its current one exits (the thesis's
 //               per-SM pass registers, Table 4.1), while its neighbours may still be in the

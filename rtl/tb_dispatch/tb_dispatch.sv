@@ -1,11 +1,11 @@
-// TB dispatch unit of the SMX scheduler (DTBL thesis §2.2, Fig. 1; seed-001): the
-// resource table of every SMX and the dispatch-side view of every Kernel Distributor
-// entry; one TB per DISPATCH, from the FCFS-oldest entry whose next TB fits some SMX, to
-// the first SMX in round-robin order (after the one chosen last) with room by every limit:
-// TB slots, threads (whole warps), registers (per thread rounded up to 4, whole warps),
-// shared memory; with cfg_shared low an SMX holds one kernel's TBs at a time. The RTL
-// twin of the C++ smx_scheduler's LRR policy (models/control/smx_scheduler.cpp,
-// tb_policy.cpp, dispatch_policies.cpp).
+// TB dispatch unit of the SMX scheduler (DTBL thesis §2.2, Fig. 1; docs/references.md,
+// "CDP and DTBL"): the resource table of every SMX and the dispatch-side view of every
+// Kernel Distributor entry; one TB per DISPATCH, from the FCFS-oldest entry whose next TB
+// fits some SMX, to the first SMX in round-robin order (after the one chosen last) with
+// room by every limit: TB slots, threads (whole warps), registers (per thread rounded up to
+// 4, whole warps), shared memory; with cfg_shared low an SMX holds one kernel's TBs at a
+// time. The RTL twin of the C++ smx_scheduler's LRR policy
+// (models/control/smx_scheduler.cpp, tb_policy.cpp, dispatch_policies.cpp).
 //
 // Registers are written and read in the packed layouts of
 // models/control/register_layout.h (docs/rtl.md has the tables): the SMX capability

@@ -26,7 +26,8 @@ tg_request req(std::uint64_t addr, access_kind k = access_kind::fill, unsigned l
   return r;
 }
 
-// LATOA mesh (platforms.md §2.6): 8 x 8, 4 VCs, routing 4, channel 1; GS3 flit 32 B.
+// LATOA mesh (docs/references.md, "LATOA mesh platform"): 8 x 8, 4 VCs, routing 4,
+// channel 1; GS3 flit 32 B.
 std::map<std::string, std::string> latoa_mesh(std::map<std::string, std::string> extra) {
   std::map<std::string, std::string> p = {{"columns", "8"},
                                           {"rows", "8"},

@@ -1,6 +1,7 @@
 // The SPU runtime's plan of passes (models/spu/pass_plan.h) against the thesis's worked
-// example (4 x 4 CTAs of 4 tiles on a 2 x 2 SPU, seed-004 §3.8: pass order, placement, VIU
-// roles, spills and restores worked by hand) and its off-chip identity, Eq 3.8
+// example (4 x 4 CTAs of 4 tiles on a 2 x 2 SPU, Figs 4.1-4.3; docs/references.md,
+// "SPU runtime and sync": pass order, placement, VIU roles, spills and restores worked by
+// hand) and its off-chip identity, Eq 3.8
 // (4N^3/(pb) + 2N^2 elements, computed here from the formula: 98,304 at N = 128 and
 // 655,360 at N = 256 for p = 4, b = 32), with its generalisation to partial passes
 // (N = 320: 2N^2 + 2NK(Pc + Pr)); the grid's counts for p = 2, 4, 8 (Eq 5.1).

@@ -1,6 +1,6 @@
 // The Stencil Processing Unit's benchmark (Rajasree, "Extending and Validating the Stencil
-// Processing Unit", MS thesis, Colorado State 2016, ch. 3-4; notes in
-// ../shared/reference/seed-004-spu.md): the 2-D stencil on a 3-D iteration space
+// Processing Unit", MS thesis, Colorado State 2016, ch. 3-4; summary in docs/references.md,
+// "SPU runtime and sync"): the 2-D stencil on a 3-D iteration space
 //   H[i,j,k] = (H[i-1,j,k] + H[i,j-1,k] + H[i,j,k-1]) / 3,   0 <= i, j < N, 0 <= k < K,
 // with boundaries H[-1,j,k] = C[j,k] (west), H[i,-1,k] = B[i,k] (north), H[i,j,-1] = A[i,j];
 // outputs H[i,j,K-1], H[N-1,j,k] (east face) and H[i,N-1,k] (south face).
