@@ -9,9 +9,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "models/common/units.h"
+#include "models/base/units.h"
 #include "models/common/block_factory.h"
-#include "models/common/index_expr.h"
+#include "models/base/index_expr.h"
 
 namespace gputlm::platforms {
 namespace {

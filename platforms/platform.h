@@ -18,7 +18,7 @@
 #include "models/common/stats.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
-#include "models/common/index_expr.h"
+#include "models/base/index_expr.h"
 #include "platforms/platform_spec.h"
 
 namespace gputlm::platforms {

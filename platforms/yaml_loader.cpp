@@ -6,8 +6,8 @@
 #include <cctype>
 #include <set>
 
-#include "models/common/input_error.h"
-#include "models/common/units.h"
+#include "models/base/input_error.h"
+#include "models/base/units.h"
 #include "models/common/block_factory.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"

@@ -12,11 +12,11 @@
 #include <set>
 #include <sstream>
 
-#include "models/common/command_line.h"
+#include "models/base/command_line.h"
 #include "models/common/edge_scheduler.h"
-#include "models/common/input_error.h"
-#include "models/common/output_files.h"
-#include "models/common/units.h"
+#include "models/base/input_error.h"
+#include "models/base/output_files.h"
+#include "models/base/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/core/smx.h"
 #include "models/power/power_model.h"

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "models/common/output_files.h"
+#include "models/base/output_files.h"
 
 namespace gputlm::cli {
 
 int elaborate_main(const std::vector<std::string>& args);
 int run_main(const std::vector<std::string>& args);
 
-using ::gputlm::write_file_atomically;  // (models/common/output_files.h)
+using ::gputlm::write_file_atomically;  // (models/base/output_files.h)
 
 }  // namespace gputlm::cli

@@ -26,10 +26,10 @@
 #include <sstream>
 #include <string_view>
 
-#include "models/common/command_line.h"
-#include "models/common/input_error.h"
+#include "models/base/command_line.h"
+#include "models/base/input_error.h"
 #include "models/common/param.h"
-#include "models/common/units.h"
+#include "models/base/units.h"
 #include "models/memory/address_decoder.h"
 #include "sc_main/commands.h"
 

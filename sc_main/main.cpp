@@ -9,8 +9,8 @@
 #include <systemc>
 #include <vector>
 
-#include "models/common/input_error.h"
-#include "models/common/output_files.h"
+#include "models/base/input_error.h"
+#include "models/base/output_files.h"
 #include "sc_main/commands.h"
 #include "sc_main/experiment/runner.h"
 #include "sc_main/generated/version.h"

@@ -9,7 +9,7 @@
 #include <new>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::traces {
 

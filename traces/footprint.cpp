@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "models/common/command_line.h"
+#include "models/base/command_line.h"
 
 namespace gputlm::traces {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::traces {
 namespace {

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "traces/content_hash.h"
 
 namespace gputlm::traces {

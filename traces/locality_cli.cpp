@@ -10,7 +10,7 @@
 #include <iostream>
 #include <optional>
 
-#include "models/common/command_line.h"
+#include "models/base/command_line.h"
 #include "traces/locality.h"
 
 namespace gputlm::traces {

@@ -6,8 +6,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "models/common/command_line.h"
-#include "models/common/output_files.h"
+#include "models/base/command_line.h"
+#include "models/base/output_files.h"
 
 namespace gputlm::traces {
 namespace {

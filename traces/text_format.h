@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "traces/opcode_table.h"
 #include "traces/trace_types.h"
 

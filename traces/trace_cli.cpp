@@ -8,7 +8,7 @@
 #include <iostream>
 #include <unordered_map>
 
-#include "models/common/command_line.h"
+#include "models/base/command_line.h"
 
 namespace gputlm::traces {
 namespace {

@@ -18,7 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "traces/opcode_table.h"
 #include "traces/trace_types.h"
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "models/common/block_config.h"
-#include "models/common/quantities.h"
-#include "models/common/units.h"
+#include "models/base/quantities.h"
+#include "models/base/units.h"
 
 namespace gputlm {
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "models/common/units.h"
+#include "models/base/units.h"
 
 namespace gputlm {
 

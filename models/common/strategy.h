@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "models/common/component.h"
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/common/param.h"
 #include "models/common/stats.h"
 

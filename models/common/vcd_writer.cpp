@@ -10,7 +10,7 @@
 #include <systemc>
 
 #include "models/common/clock_domain.h"
-#include "models/common/output_files.h"
+#include "models/base/output_files.h"
 
 namespace gputlm {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_component.h"

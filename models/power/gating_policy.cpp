@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/common/strategy.h"
-#include "models/common/units.h"
+#include "models/base/units.h"
 #include "models/common/vcd_writer.h"
 #include "models/power/power_component.h"
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "models/common/clock_domain.h"
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::pm {
 

@@ -11,7 +11,7 @@
 #include "Vmshr_table_off_by_one.h"
 #include "Vtb_dispatch.h"
 #include "Vtb_dispatch_off_by_one.h"
-#include "models/common/output_files.h"
+#include "models/base/output_files.h"
 #include "models/common/vcd_writer.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"

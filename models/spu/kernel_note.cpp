@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "models/common/units.h"
+#include "models/base/units.h"
 
 namespace gputlm::spu {
 

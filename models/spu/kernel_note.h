@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::spu {
 

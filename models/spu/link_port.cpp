@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/spu/communication_buffer.h"
 
 namespace gputlm::spu {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/control/workload.h"
 
 namespace gputlm::spu {

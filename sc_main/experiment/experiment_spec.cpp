@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "models/common/units.h"
+#include "models/base/units.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 #include "traces/generators/params.h"

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "sc_main/experiment/metric_expr.h"
 
 namespace gputlm::experiment {

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <thread>
 
-#include "models/common/command_line.h"
-#include "models/common/input_error.h"
+#include "models/base/command_line.h"
+#include "models/base/input_error.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 #include "sc_main/commands.h"

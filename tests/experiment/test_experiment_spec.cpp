@@ -3,7 +3,7 @@
 // column and key.
 #include <gtest/gtest.h>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "sc_main/experiment/experiment_spec.h"
 #include "tests/common/run_command.h"
 

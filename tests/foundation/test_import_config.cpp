@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "sc_main/import_config.h"
 #include "tests/common/run_command.h"
 

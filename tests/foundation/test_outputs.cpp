@@ -1,4 +1,4 @@
-// Output files of `gputlm run` and `gputlm elaborate` (models/common/output_files.h): a
+// Output files of `gputlm run` and `gputlm elaborate` (models/base/output_files.h): a
 // directory, an unwritable place, the same file twice, or an input given as an output is
 // refused before anything runs (one line, exit status 2, nothing written); SIGINT and
 // SIGTERM stop a run with one line, status 128 + signal, and no `.partial` file.

@@ -1,7 +1,7 @@
 // The YAML reader on its own (no SystemC): schema errors carry file, line, column and key.
 #include <gtest/gtest.h>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "platforms/platform_spec.h"
 #include "tests/common/run_command.h"
 

@@ -2,7 +2,7 @@
 // the same value.
 #include <gtest/gtest.h>
 
-#include "models/common/units.h"
+#include "models/base/units.h"
 
 using namespace gputlm::units;
 

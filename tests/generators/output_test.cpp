@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "gen_test_util.h"
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"

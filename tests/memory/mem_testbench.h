@@ -21,9 +21,9 @@
 
 #include "models/common/clock_domain.h"
 #include "models/common/component.h"
-#include "models/common/index_expr.h"
+#include "models/base/index_expr.h"
 #include "models/common/mem_request.h"
-#include "models/common/units.h"
+#include "models/base/units.h"
 #include "models/control/workload.h"
 #include "models/power/power_model.h"
 

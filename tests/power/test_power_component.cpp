@@ -4,7 +4,7 @@
 // state (break-even cycles x period x the static power it saves).
 #include <gtest/gtest.h>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "models/power/gating_policy.h"
 #include "models/power/power_component.h"
 #include "models/power/power_model.h"

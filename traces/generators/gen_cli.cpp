@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 #include "traces/generators/registry.h"
 #include "traces/trace_writer.h"
 

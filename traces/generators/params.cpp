@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::traces::generators {
 

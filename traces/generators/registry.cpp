@@ -1,7 +1,7 @@
 // The table of kernel generators and the generate() entry points.
 #include "traces/generators/registry.h"
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm::traces::generators {
 

@@ -1,4 +1,4 @@
-#include "models/common/units.h"
+#include "models/base/units.h"
 
 #include <array>
 #include <cctype>

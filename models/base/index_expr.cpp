@@ -1,4 +1,4 @@
-#include "models/common/index_expr.h"
+#include "models/base/index_expr.h"
 
 #include <cctype>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // Output files (see output_files.h).
-#include "models/common/output_files.h"
+#include "models/base/output_files.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "models/common/input_error.h"
+#include "models/base/input_error.h"
 
 namespace gputlm {
 namespace fs = std::filesystem;
