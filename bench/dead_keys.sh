@@ -28,9 +28,8 @@
 # its channel bits moved up one; a list reversed. Values are tried in that order, workload by
 # workload: one that fails validation is dropped, one that changes nothing is followed by
 # the next. Parameters that cannot change alone change in consistent groups: a cache's sets,
-# ways or line size with its size; the SMX count with the scheduler's and the network's SMX
-# ports; the DRAM channel count with the channels, sub-partition ports and L2 banks that
-# follow from it. The power table is changed in a copy of the platform: static powers and
+# ways or line size with its size; the DRAM channel count (vars.channels) with the network's
+# memory ports and the L2 banks that follow from it. The power table is changed in a copy of the platform: static powers and
 # event energies x2 (1 mW or 1 pJ when zero), wake-up and break-even times +1 or 2n + 1
 # cycles, a granularity x2.
 #
@@ -154,8 +153,6 @@ ALLOW = [
     ("smx_scheduler.tb_selection", lambda c, k: True, "a single choice (fcfs), an extension point"),
     ("smx_scheduler.smx_selection", lambda c, k: True,
      "a single choice (round_robin), an extension point"),
-    ("dram.sub_partitions", lambda c, k: True,
-     "structural: the bind list (l2[*].dram -> dram[...].l2[...]) fixes it"),
     ("platform.description", lambda c, k: True, "documentation, printed by --dump-config only"),
     ("smx.dual_issue_different_units", lambda c, k: c.cfg("smx.max_issue_per_warp") == 1,
      "acts only with max_issue_per_warp > 1 (1 here)"),
@@ -202,7 +199,7 @@ ALLOW = [
      "no workload writes to the DRAM here (the L2 keeps every dirty line)"),
     ("dram.bank_groups", lambda c, k: c.cfg("dram.tCCDL") == "0cycles" and
      c.cfg("dram.tRTPL") == "0cycles", "bank groups act through tCCDL and tRTPL, 0 here"),
-    ("dram.return_queue", lambda c, k: c.cfg("dram.sub_partitions") == 1,
+    ("dram.return_queue", lambda c, k: c.cfg("l2.count") == c.cfg("dram.count"),
      "with one sub-partition per channel its L2 bank takes each reply as it returns: no "
      "workload's replies wait (even with one entry)"),
     ("l2.replacement", lambda c, k: c.stat_sum("gpu.l2*", "evictions") == 0,
@@ -541,22 +538,11 @@ def groups(cfg, key, btype, value):
                 out.append([key + "=" + v,
                             block + "size=%dB" % (g["sets"] * g["ways"] * g["line_size"])])
         return out
-    if key in ("smx_scheduler.smxs", "icnt.smx_ports"):
-        n = gpu["smx"].get("count", 1)
-        return [["smx.count=%d" % m, "smx_scheduler.smxs=%d" % m, "icnt.smx_ports=%d" % m]
-                for m in (n // 2, n - 1) if m >= 1]
-    if key in ("icnt.mem_ports", "icnt.mem_channels", "dram.channels"):
-        d = gpu["dram"].get("count", 1)
-        sub = gpu["dram"]["sub_partitions"]
-        out = []
-        for m in (d // 2, d - 1):
-            if m >= 1:
-                g = ["dram.count=%d" % m, "dram.channels=%d" % m, "icnt.mem_channels=%d" % m,
-                     "icnt.mem_ports=%d" % (m * sub), "l2.count=%d" % (m * sub)]
-                if "l2_ni" in gpu:
-                    g.append("l2_ni.count=%d" % (m * sub))
-                out.append(g)
-        return out
+    channels = cfg.get("vars", {}).get("channels")
+    if key in ("icnt.mem_channels", "dram.channels") and channels:
+        # The channel count is the platform's variable: the DRAM channels, the network's
+        # memory ports and the L2 banks (and their interfaces) follow it.
+        return [["vars.channels=%d" % m] for m in (channels // 2, channels - 1) if m >= 1]
     return None
 
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/base/closest_match.h"
 #include "models/base/units.h"
 #include "models/common/block_factory.h"
 #include "models/base/index_expr.h"

@@ -86,7 +86,5 @@ platform_spec load_platform_yaml(const std::string& file,
 // Parses a --set argument `key=value` (value is YAML: a scalar or a [list]).
 override_spec parse_set_option(const std::string& text);
 
-// The closest of `candidates` to `word` (edit distance), or "" when none is close.
-std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace gputlm::platforms

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 #include "models/base/units.h"
 #include "models/common/block_factory.h"
@@ -315,31 +316,6 @@ pm::power_spec parse_power(const ynode& n) {
 }
 
 }  // namespace
-
-std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_d = std::string::npos;
-  for (const auto& c : candidates) {
-    // Levenshtein distance, case-insensitive.
-    std::vector<std::size_t> prev(c.size() + 1), cur(c.size() + 1);
-    for (std::size_t j = 0; j <= c.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= word.size(); ++i) {
-      cur[0] = i;
-      for (std::size_t j = 1; j <= c.size(); ++j) {
-        bool same = std::tolower(static_cast<unsigned char>(word[i - 1])) ==
-                    std::tolower(static_cast<unsigned char>(c[j - 1]));
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
-      }
-      std::swap(prev, cur);
-    }
-    if (prev[c.size()] < best_d) {
-      best_d = prev[c.size()];
-      best = c;
-    }
-  }
-  std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-  return best_d <= limit ? best : std::string();
-}
 
 platform_spec load_platform_yaml(const std::string& file, const std::vector<std::string>& with) {
   std::vector<std::string> chain;

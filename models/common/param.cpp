@@ -8,16 +8,24 @@
 namespace gputlm {
 
 param_base::param_base(param_owner& owner, std::string name, std::string description)
-    : m_owner(owner),
-      m_name(std::move(name)),
-      m_description(std::move(description)),
-      m_where(owner.config().where()) {
+    : m_meta(new meta{owner, std::move(name), std::move(description), owner.config().where()}) {
   owner.m_params.push_back(this);
 }
 
-std::string param_base::path() const { return m_owner.config().path() + "." + m_name; }
+param_base::~param_base() = default;
 
-config_value* param_base::lookup() { return m_owner.config().take(m_name); }
+std::string param_base::path() const {
+  return m_meta->owner.config().path() + "." + m_meta->name;
+}
+
+config_value* param_base::lookup() { return m_meta->owner.config().take(m_meta->name); }
+
+void param_base::read_from(const config_value& v) { set_at(v.where); }
+
+void param_base::set_at(const source_location& at) {
+  m_meta->where = at;
+  m_meta->is_default = false;
+}
 
 void param_base::bad_value(const config_value& v) const {
   std::string got = v.is_sequence ? "a list" : "'" + v.text + "'";
@@ -25,7 +33,7 @@ void param_base::bad_value(const config_value& v) const {
 }
 
 void param_base::require(bool ok, const std::string& message) const {
-  if (!ok) throw input_error(m_where, path(), message);
+  if (!ok) throw input_error(m_meta->where, path(), message);
 }
 
 std::string quote_yaml_scalar(const std::string& s) {
@@ -44,8 +52,7 @@ choice_param::choice_param(param_owner& owner, std::string name, std::string def
         std::find(m_choices.begin(), m_choices.end(), v->text) == m_choices.end())
       bad_value(*v);
     m_value = v->text;
-    m_where = v->where;
-    m_is_default = false;
+    read_from(*v);
   }
 }
 
@@ -66,8 +73,7 @@ list_param::list_param(param_owner& owner, std::string name, std::vector<std::ui
       if (!n) bad_value(*v);
       m_value.push_back(*n);
     }
-    m_where = v->where;
-    m_is_default = false;
+    read_from(*v);
   }
 }
 
@@ -76,8 +82,7 @@ string_list_param::string_list_param(param_owner& owner, std::string name,
     : param_base(owner, std::move(name), std::move(description)), m_value(std::move(def)) {
   if (config_value* v = lookup()) {
     m_value = v->is_sequence ? v->items : std::vector<std::string>{v->text};
-    m_where = v->where;
-    m_is_default = false;
+    read_from(*v);
   }
 }
 

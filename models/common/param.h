@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,20 +41,24 @@ class param_owner {
   std::vector<param_base*> m_params;
 };
 
+// A parameter is its value and one pointer to its description (name, text, source), kept
+// out of line: a param<std::uint64_t> is 24 bytes (virtual table, description, value), so
+// a block's parameters declared together share host cache lines and a hot path reads
+// them in place.
 class param_base {
  public:
   param_base(param_owner& owner, std::string name, std::string description);
   param_base(const param_base&) = delete;
   param_base& operator=(const param_base&) = delete;
-  virtual ~param_base() = default;
+  virtual ~param_base();
 
-  const std::string& name() const { return m_name; }
-  const std::string& description() const { return m_description; }
+  const std::string& name() const { return m_meta->name; }
+  const std::string& description() const { return m_meta->description; }
   // Key path for messages, e.g. gpu.smx[3].l1.size
   std::string path() const;
   // Where the value came from (the block's declaration when it is the default).
-  const source_location& where() const { return m_where; }
-  bool is_default() const { return m_is_default; }
+  const source_location& where() const { return m_meta->where; }
+  bool is_default() const { return m_meta->is_default; }
   // The value as YAML text that reads back to the same value.
   virtual std::string to_yaml() const = 0;
   // A short hint of the accepted form, for messages: "a size like 16KiB".
@@ -65,13 +70,21 @@ class param_base {
  protected:
   // Looks the key up in the owner's configuration; returns nullptr when unset.
   config_value* lookup();
+  // The value was read from `v`: its source becomes the parameter's.
+  void read_from(const config_value& v);
+  // The value was set at `at` (not read from a configuration value).
+  void set_at(const source_location& at);
   [[noreturn]] void bad_value(const config_value& v) const;
 
-  param_owner& m_owner;
-  std::string m_name;
-  std::string m_description;
-  source_location m_where;
-  bool m_is_default = true;
+ private:
+  struct meta {
+    param_owner& owner;
+    std::string name;
+    std::string description;
+    source_location where;
+    bool is_default = true;
+  };
+  std::unique_ptr<meta> m_meta;
 };
 
 template <typename T>
@@ -126,8 +139,7 @@ class param : public param_base {
       : param_base(owner, std::move(name), std::move(description)), m_value(std::move(def)) {
     if (config_value* v = lookup()) {
       if (v->is_sequence || !param_traits<T>::parse(v->text, m_value)) bad_value(*v);
-      m_where = v->where;
-      m_is_default = false;
+      read_from(*v);
     }
   }
 
@@ -142,6 +154,9 @@ class param : public param_base {
  private:
   T m_value;
 };
+
+static_assert(sizeof(param<std::uint64_t>) == 3 * sizeof(void*),
+              "a parameter is its virtual table, its description and its value");
 
 // A string parameter restricted to a set of names (policies, modes).
 class choice_param : public param_base {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "models/common/component.h"
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 #include "models/common/param.h"
 #include "models/common/stats.h"
@@ -110,8 +111,6 @@ struct strategy_registration {
   static const ::gputlm::strategy_registration<INTERFACE, IMPL> GPUTLM_STRATEGY_CAT( \
       gputlm_strategy_, __LINE__)(NAME, DESCRIPTION)
 
-// The closest name, for "did you mean" (platforms share the one in yaml_loader).
-std::string closest_strategy(const std::string& word, const std::vector<std::string>& names);
 
 // A block's choice of a strategy of kind Interface under `key`: the type is the value of
 // `key` (`policy: rb_ts`) or of `key.type` (`policy: {type: rb_ts, ...}`), else the default.
@@ -178,14 +177,13 @@ strategy_choice<Interface>::strategy_choice(component& owner, const std::string&
   source_location at;
   if (detail::chosen_type(owner, key, chosen, at)) {
     m_type = chosen;
-    m_where = at;
-    m_is_default = false;
+    set_at(at);
   }
   const auto& registry = strategy_registry<Interface>::instance();
   const auto* e = registry.find(m_type);
   if (!e) {
-    const std::string best = closest_strategy(m_type, registry.names());
-    throw input_error(m_where, path(),
+    const std::string best = closest_match(m_type, registry.names());
+    throw input_error(where(), path(),
                       "unknown " + m_what + " '" + m_type + "' (one of " +
                           detail::list_names(registry.names()) + ")" +
                           (best.empty() ? "" : "; did you mean '" + best + "'?"));

@@ -133,7 +133,7 @@ void smx::validate_bound() {
                        static_cast<std::uint32_t>(max_warps()),
                        static_cast<std::uint32_t>(*m_register_banks));
   m_rf.manage(*registers.get(), static_cast<std::uint32_t>(max_warps()));
-  m_hot.rf_managed = true;
+  m_rf_managed = true;
   m_power->register_file_managed();
 }
 
@@ -202,10 +202,6 @@ void smx::validate() {
   for (std::uint32_t wi = 0; wi < max_warps(); ++wi)
     m_slot_home[wi] = {static_cast<std::uint32_t>(wi % sched),
                        static_cast<std::uint32_t>(wi / sched)};
-  m_hot = {*m_max_issue_per_warp, *m_fetch_width, *m_ibuffer_entries,
-           *m_dual_issue_different_units};
-  m_hot.fetch_warps = *m_fetch_warps;
-  m_hot.fetch_when_empty = *m_fetch_when_empty;
   m_order_positions.assign(sched, order_positions{});
   m_position.assign(max_warps(), 0);
   m_reason.assign(sched, stall_reason::no_warp);
@@ -406,7 +402,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     w.addresses = wt.addresses.data();
     w.size = static_cast<std::uint32_t>(wt.insts.size());
     m_scoreboard.clear(next_free);
-    if (m_hot.rf_managed)  // (registers are allocated in units of 4 per thread)
+    if (m_rf_managed)  // (registers are allocated in units of 4 per thread)
       m_rf.allocate(next_free, wt, (desc.demand.regs_per_thread + 3) & ~3u, clock().next_cycle());
     w.age = m_age++;
     tb.warps.push_back(next_free);
@@ -438,7 +434,7 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   }
   tb_state& tb = m_tbs[w.tb_slot];
   w.live = false;
-  if (m_hot.rf_managed) m_rf.warp_exited(wi, clock().next_cycle());
+  if (m_rf_managed) m_rf.warp_exited(wi, clock().next_cycle());
   if (events.any()) {
     const std::uint64_t cycle = clock().next_cycle();
     events.notify([&](smx_events& o) { o.warp_exited(wi, cycle); });
@@ -537,7 +533,7 @@ void smx::finish_tb(std::uint32_t slot) {
   tlm::tlm_generic_payload* gp = tb.launch;
   std::memcpy(gp->get_data_ptr() + control::tbcr_report_offset, &tb.report, sizeof tb.report);
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
-  if (m_hot.rf_managed)
+  if (m_rf_managed)
     for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());
   tb = tb_state{};
   ++m_tbs_completed;
@@ -640,7 +636,7 @@ void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
   const std::uint32_t buffered = w.fetched - w.issued;
   const bool want = w.live && w.fetched < w.size &&
-                    (m_hot.fetch_when_empty ? buffered == 0 : buffered < m_hot.ibuffer_entries);
+                    (*m_fetch_when_empty ? buffered == 0 : buffered < *m_ibuffer_entries);
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
   word = want ? word | bit : word & ~bit;
@@ -676,10 +672,10 @@ void smx::fetch(std::uint64_t now) {
     const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
     std::uint32_t take = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        {m_hot.fetch_width, m_hot.ibuffer_entries - buffered, size - w.fetched}));
+        {*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
     w.fetched += take;
     w.last_fetch = take;
-    if (m_hot.rf_managed) w.prev_buffer_ready = w.buffer_ready;
+    if (m_rf_managed) w.prev_buffer_ready = w.buffer_ready;
     w.buffer_ready = now + 1;
     events.notify([&](smx_events& o) { o.fetched(wi, take, now); });
     update_fetchable(wi);
@@ -688,7 +684,7 @@ void smx::fetch(std::uint64_t now) {
     if (m_blocked[wi].reason == stall_reason::no_warp) unblock_warp(wi);
     m_fetch_next = wi + 1 == n ? 0 : wi + 1;
     m_work_next_cycle = true;
-    if (++warps == m_hot.fetch_warps) return;
+    if (++warps == *m_fetch_warps) return;
     ++k;
   }
 }
@@ -759,8 +755,8 @@ bool smx::try_issue(std::uint32_t s, std::uint64_t now, stall_reason& why) {
   masks.quiet_until = 0;  // (one that the LDST unit's freeing ended early) decided anew below
   // The LDST unit's waiters compete again once it is free.
   if (masks.ldst_wait && ldst_state(now) == stall_reason::issued) masks.ldst_wait = 0;
-  const std::uint64_t max_issue = m_hot.max_issue;
-  const bool dual_different = m_hot.dual_different;
+  const std::uint64_t max_issue = *m_max_issue_per_warp;
+  const bool dual_different = *m_dual_issue_different_units;
   stall_reason best = stall_reason::no_warp;
   std::uint64_t all_blocked_until = never;  // 0 once a warp was not known blocked
   // Tries warp `wi`, not known blocked; true if it issued.
@@ -897,7 +893,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   tb.report.thread_instructions += lanes;
   ++m_mix[std::min<std::size_t>(std::size_t(in.unit), m_mix.size() - 1)];
   const std::uint32_t index = w.issued;  // of this instruction in the warp's trace
-  const std::uint64_t landed_at = m_hot.rf_managed ? landed(w, index) : 0;
+  const std::uint64_t landed_at = m_rf_managed ? landed(w, index) : 0;
   ++w.issued;
   if (w.issued < w.size) {
     // Host-cache warm-up only: the warp's next instruction is examined in a later cycle.
@@ -959,7 +955,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
   // The instruction waits in its operand collector (the execution unit stays free for
   // others) and its work starts that much later.
   std::uint64_t read_wait = 0;
-  if (m_hot.rf_managed) {
+  if (m_rf_managed) {
     read_wait = m_rf.read_operands(wi, w.scheduler, index, in, landed_at, now);
   }
   if (p == pipe::ldst) {
@@ -973,7 +969,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     const std::uint64_t start = read + std::max(wake, read_wait);
     const std::uint64_t free_at = pool.occupy(unit, read + wake, t.initiation);
     std::uint64_t result = start + t.latency;
-    if (m_hot.rf_managed)  // a destination still waking delays the write-back
+    if (m_rf_managed)  // a destination still waking delays the write-back
       result += m_rf.fixed_results(wi, w.scheduler, index, in, now, t.latency, result, next_of(w));
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (in.dst[k] < num_regs) m_scoreboard.set(wi, in.dst[k], result);
@@ -982,7 +978,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     m_timers.push(result);
     if (free_at > now + 1) m_timers.push(free_at);
   }
-  if (m_hot.rf_managed) m_rf.operands_idle(wi, index, in, now + read_wait, outlook_of(wi, w, now));
+  if (m_rf_managed) m_rf.operands_idle(wi, index, in, now + read_wait, outlook_of(wi, w, now));
   if (w.issued == w.size) maybe_finish_warp(wi);
 }
 
@@ -1029,7 +1025,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       const std::uint64_t start = now + wake;  // (now without a gating policy)
       m_ldst.busy_until(start + c);
       std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
-      if (m_hot.rf_managed)
+      if (m_rf_managed)
         ready += m_rf.fixed_results(wi, w.scheduler, w.issued - 1, in, now,
                                     *m_shared_memory_latency, ready, next_of(w));
       set_dst(ready);
@@ -1042,7 +1038,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     case traces::mem_space::none: {
       m_ldst.busy_until(now + wake + 1);
       std::uint64_t ready = now + wake + *m_shared_memory_latency;
-      if (m_hot.rf_managed)
+      if (m_rf_managed)
         ready += m_rf.fixed_results(wi, w.scheduler, w.issued - 1, in, now,
                                     *m_shared_memory_latency, ready, next_of(w));
       set_dst(ready);
@@ -1068,7 +1064,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   if (m_ldst.coalesced().empty()) return;
   set_dst(never);
   if (has_dst) ++w.pending_dst_loads;
-  if (has_dst && m_hot.rf_managed) m_rf.load_results(wi, w.issued - 1, in, now);
+  if (has_dst && m_rf_managed) m_rf.load_results(wi, w.issued - 1, in, now);
   w.outstanding += m_ldst.enqueue(wi, in, ldst_unit::kind_of(in), w.issued - 1, now);
 }
 
@@ -1141,7 +1137,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     if (had_dst) {
       --w.pending_dst_loads;
       w.regs_ready_by = std::max(w.regs_ready_by, now);
-      if (m_hot.rf_managed) load_written(pl, w, now);
+      if (m_rf_managed) load_written(pl, w, now);
     }
     m_ldst.release(p);
   }

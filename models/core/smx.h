@@ -327,15 +327,7 @@ class smx : public component, public block_sync_release {
   };
   static_assert(sizeof(sched_masks) == 64, "one host cache line per scheduler");
   std::vector<sched_masks> m_sched_masks;
-  // Parameters the issue and fetch steps read every cycle, copied by validate(): a param
-  // object spans cache lines of its own.
-  struct hot_params {
-    std::uint64_t max_issue = 1, fetch_width = 1, ibuffer_entries = 2;
-    bool dual_different = false;
-    bool rf_managed = false;  // a register-level power controller is bound (register_gate.h)
-    std::uint64_t fetch_warps = 1;
-    bool fetch_when_empty = false;
-  } m_hot;
+  bool m_rf_managed = false;  // a register-level power controller is bound (register_gate.h)
   // For policies with a list order: each warp's position in its scheduler's order.list, as
   // of that list's version (a scheduler has at most 64 warps).
   struct order_positions {

@@ -29,6 +29,7 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   m_up.resize(l2.size());
   for (std::size_t i = 0; i < l2.size(); ++i) m_up[i].bind(*l2[i]);
   m_held.assign(l2.size(), nullptr);
+  declare_port("events", events);
 
   const std::string map = address_decoder::check(*m_address_map).empty()
                               ? *m_address_map
@@ -219,7 +220,6 @@ void dram_channel::sample_queue(std::uint64_t now) {
 void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const std::uint32_t slot = m_free_slots.back();
   m_free_slots.pop_back();
-  m_arrival[slot] = {&gp, now};
   m_port_of[slot] = id;
   const dram_address a = m_decoder->decode(gp.get_address());
   dram_engine::request r;
@@ -234,6 +234,11 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   if (const mem_request* m = payload_pool::find_request(gp))
     r.from = {m->smx, m->warp, m->pc, m->priority};
   m_sched->push(r);
+  m_arrival[slot] = {&gp, r};
+  if (events.any()) {
+    const std::size_t queued = m_sched->size();
+    events.notify([&r, queued](dram_events& o) { o.request_queued(r, queued); });
+  }
   if (r.write)
     ++m_stats_v.writes;
   else
@@ -293,9 +298,15 @@ void dram_channel::run() {
       const std::uint64_t atoms = ((len ? len : 1) + atom() - 1) / atom();
       m_stats_v.bytes += atoms * atom();
       m_power.record(gp.is_write() ? write_event : read_event, atoms);
-      m_stats_v.latency_sum += c.done - m_arrival[slot].arrival;
-      m_stats_v.queueing_sum +=
-          c.first_command - std::min(c.first_command, m_arrival[slot].arrival);
+      const std::uint64_t arrival = m_arrival[slot].req.arrival;
+      m_stats_v.latency_sum += c.done - arrival;
+      m_stats_v.queueing_sum += c.first_command - std::min(c.first_command, arrival);
+      if (events.any()) {
+        const dram_engine::request& r = m_arrival[slot].req;
+        events.notify([&r, &c](dram_events& o) {
+          o.request_served(r, c.row_hit, c.first_command, c.done);
+        });
+      }
       m_stats_v.last_cycle = std::max(m_stats_v.last_cycle, c.done);
     }
     m_completions.clear();

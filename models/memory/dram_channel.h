@@ -16,7 +16,7 @@
 // Waveforms: `queue`, `busy`, `bank[k].open_row` (changes at each ACT and PRE; all ones =
 // closed), `bytes` (cumulative, one atom at the end of each column access's data transfer)
 // and `data_bus` (1 while data is on the bus); docs/waveforms.md.
-// Sockets: `l2[i]` (target), one per sub-partition.
+// Sockets: `l2[i]` (target), one per sub-partition. Port: `events` (observers, dram_events.h).
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -29,6 +29,7 @@
 #include "models/memory/address_decoder.h"
 #include "models/memory/dram_chooser.h"
 #include "models/memory/dram_engine.h"
+#include "models/memory/dram_events.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
 #include "models/power/power_component.h"
@@ -48,6 +49,8 @@ class dram_channel : public component {
   void end_of_simulation() override { sample_queue(clock().now_cycle()); }
 
   std::vector<std::unique_ptr<socket_type>> l2;
+  // The observation point: each request queued and served (dram_events.h).
+  observers<dram_events> events{"events"};
 
   // Peak bandwidth in bytes/s: chips x bus_width x data_rate x clock.
   double peak_bandwidth() const;
@@ -123,7 +126,7 @@ class dram_channel : public component {
   bool m_xor_banks = false;
   struct waiting {
     tlm::tlm_generic_payload* gp;
-    std::uint64_t arrival;
+    dram_engine::request req;  // as queued (arrival, bank, row, requester)
   };
   std::vector<waiting> m_arrival;                 // by scheduler tag
   std::vector<tlm::tlm_generic_payload*> m_held;  // per socket: BEGIN_REQ waiting for room

@@ -6,12 +6,6 @@
 namespace gputlm::memory {
 namespace {
 
-// Calls f(bank) for each set bit of `banks`, lowest first.
-template <class F>
-void for_each_bank(std::uint64_t banks, F f) {
-  for (; banks; banks &= banks - 1) f(static_cast<std::uint32_t>(__builtin_ctzll(banks)));
-}
-constexpr std::uint64_t bank_bit(std::uint32_t bank) { return std::uint64_t(1) << (bank & 63); }
 constexpr std::uint64_t never = dram_engine::never;
 
 // FR-FCFS, by bank: timing depends on a request's bank and kind only, so the engine's bank

@@ -6,15 +6,6 @@
 
 namespace gputlm::memory {
 
-namespace {
-// Calls f(bank) for each set bit of `banks`, lowest first.
-template <class F>
-void for_each_bank(std::uint64_t banks, F f) {
-  for (; banks; banks &= banks - 1) f(static_cast<std::uint32_t>(__builtin_ctzll(banks)));
-}
-constexpr std::uint64_t bank_bit(std::uint32_t bank) { return std::uint64_t(1) << (bank & 63); }
-}  // namespace
-
 dram_engine::dram_engine(const dram_timing& t, std::size_t queue_depth)
     : m_t(t),
       m_depth(queue_depth),

@@ -25,6 +25,14 @@ namespace gputlm::memory {
 
 class dram_chooser;
 
+// A set of banks is a 64-bit mask: bank_bit(b) is bank b's bit; for_each_bank calls f(bank)
+// for each set bit, lowest first.
+constexpr std::uint64_t bank_bit(std::uint32_t bank) { return std::uint64_t(1) << (bank & 63); }
+template <class F>
+void for_each_bank(std::uint64_t banks, F f) {
+  for (; banks; banks &= banks - 1) f(static_cast<std::uint32_t>(__builtin_ctzll(banks)));
+}
+
 struct dram_timing {
   std::uint32_t banks = 16, bank_groups = 1;
   bool bank_group_low_bits = false;  // bank group = bank mod groups (else bank / (banks/groups))

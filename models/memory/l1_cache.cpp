@@ -78,24 +78,17 @@ void l1_cache::validate() {
   m_bank_bytes.assign(*m_banks, 0);
   m_bank_interleave.require(*m_bank_interleave >= 1, "must be at least 1 B");
   m_miss_queue_entries.require(*m_miss_queue_entries >= 1, "must be at least 1");
-  m_hot.line_size = m_cache.line_size->value;
-  m_hot.bank_interleave = m_bank_interleave->value;
-  m_hot.data_port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
-  m_hot.hit_latency = m_hit_latency->value;
-  m_hot.miss_latency = m_miss_latency->value;
-  m_hot.miss_queue = *m_miss_queue_entries;
-  m_hot.sectored = *m_cache.sectored;
-  m_hot.bypass_global_loads = *m_bypass_global_loads;
+  m_data_port = std::max<std::uint64_t>(1, m_cache.data_port_width->value);
   {
-    const std::uint64_t il = m_hot.bank_interleave, nb = m_bank_bytes.size();
-    m_hot.pow2_banks = il && !(il & (il - 1)) && nb && !(nb & (nb - 1));
-    m_hot.interleave_log2 = il ? static_cast<unsigned>(__builtin_ctzll(il)) : 0;
+    const std::uint64_t il = m_bank_interleave->value, nb = m_bank_bytes.size();
+    m_pow2_banks = il && !(il & (il - 1)) && nb && !(nb & (nb - 1));
+    m_interleave_log2 = il ? static_cast<unsigned>(__builtin_ctzll(il)) : 0;
   }
   build_bank_shares();
 }
 
 void l1_cache::build_bank_shares() {
-  const std::uint64_t line = m_hot.line_size, il = m_hot.bank_interleave;
+  const std::uint64_t line = m_cache.line_size->value, il = m_bank_interleave->value;
   m_shares.clear();
   m_share_begin.clear();
   m_share_masks = 0;  // (for_each_bank_of counts per access until the table is made)
@@ -128,14 +121,14 @@ void l1_cache::add_traces(vcd_writer& vcd) {
 }
 
 void l1_cache::bank_bytes(std::uint64_t line_addr, std::uint8_t sectors) {
-  const std::uint64_t line = m_hot.line_size;
-  const std::uint64_t il = m_hot.bank_interleave;
+  const std::uint64_t line = m_cache.line_size->value;
+  const std::uint64_t il = m_bank_interleave->value;
   const std::uint64_t step = std::min<std::uint64_t>(il, 32);
   const std::uint64_t base = line_addr & ~(line - 1);
   std::fill(m_bank_bytes.begin(), m_bank_bytes.end(), 0);
   const std::uint64_t nb = m_bank_bytes.size();
-  const bool pow2 = m_hot.pow2_banks;
-  const unsigned il_log2 = m_hot.interleave_log2;
+  const bool pow2 = m_pow2_banks;
+  const unsigned il_log2 = m_interleave_log2;
   for (std::uint64_t s = 0; s < line / 32 && s < 8; ++s) {
     if (!(sectors >> s & 1)) continue;
     for (std::uint64_t off = 32 * s; off < 32 * (s + 1); off += step) {
@@ -149,17 +142,17 @@ template <class F>
 void l1_cache::for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F f) {
   const std::uint64_t nb = m_bank_bytes.size();
   if (m_share_masks) {
-    const std::uint64_t base = line_addr & ~(m_hot.line_size - 1);
+    const std::uint64_t base = line_addr & ~(m_cache.line_size->value - 1);
     const std::uint32_t mask = sectors & (m_share_masks - 1);
-    const bool pow2 = m_hot.pow2_banks;
-    const std::uint64_t first = pow2 ? base >> m_hot.interleave_log2 : base / m_hot.bank_interleave;
+    const bool pow2 = m_pow2_banks;
+    const std::uint64_t first = pow2 ? base >> m_interleave_log2 : base / m_bank_interleave->value;
     for (std::uint32_t k = m_share_begin[mask]; k < m_share_begin[mask + 1]; ++k) {
       const std::uint64_t b = first + m_shares[k].bank;
       f(pow2 ? b & (nb - 1) : b % nb, m_shares[k].cycles);
     }
     return;
   }
-  const std::uint64_t port = m_hot.data_port;
+  const std::uint64_t port = m_data_port;
   bank_bytes(line_addr, sectors);
   for (std::size_t b = 0; b < nb; ++b)
     if (m_bank_bytes[b]) f(b, (m_bank_bytes[b] + port - 1) / port);
@@ -181,7 +174,7 @@ void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uin
 
 bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {
   const access_kind k = payload_pool::request(gp).kind;
-  if (k == access_kind::global_load) return !m_hot.bypass_global_loads;
+  if (k == access_kind::global_load) return !*m_bypass_global_loads;
   return k == access_kind::local_load || k == access_kind::constant_load ||
          k == access_kind::texture_load || k == access_kind::global_store ||
          k == access_kind::local_store;
@@ -303,9 +296,9 @@ void l1_cache::sample_mshr(std::uint64_t now) {
 
 bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   mem_request& req = payload_pool::request(gp);
-  const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
-  const std::size_t depth = m_hot.miss_queue;
+  const std::size_t depth = *m_miss_queue_entries;
   // The request waiting for the interconnect's END_REQ still holds its miss-queue entry.
   const std::size_t held = m_miss_queue.size() + m_miss_pipe.size() + (m_down.busy() ? 1 : 0);
   const std::size_t free = held < depth ? depth - held : 0;
@@ -340,13 +333,13 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     // The SMX flushes when its last TB has finished at a kernel's end.
     const std::uint64_t t = now_fs();
     events.notify([t](cache_events& o) { o.flushed(t); });
-    m_responses.push({now + m_hot.hit_latency, &gp});
+    m_responses.push({now + m_hit_latency->value, &gp});
     return true;
   }
   const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
                        k == access_kind::constant_load || k == access_kind::texture_load;
   const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
-  if ((!is_load && !is_store) || (k == access_kind::global_load && m_hot.bypass_global_loads)) {
+  if ((!is_load && !is_store) || (k == access_kind::global_load && *m_bypass_global_loads)) {
     if (free < 1) return fail(fail_cause::miss_queue_full);
     ++m_stats_v.bypassed;
     m_miss_queue.push(&gp);
@@ -373,9 +366,9 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   if (r.writeback) {
     ++m_stats_v.writebacks;
     send_down(r.wb_line, popcount8(r.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
-              access_kind::writeback, r.wb_sectors, -1, now + m_hot.miss_latency);
+              access_kind::writeback, r.wb_sectors, -1, now + m_miss_latency->value);
   }
-  const std::uint64_t hit_at = now + m_hot.hit_latency;
+  const std::uint64_t hit_at = now + m_hit_latency->value;
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
@@ -390,9 +383,9 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         ++m_stats_v.line_misses;
       else
         ++m_stats_v.sector_misses;
-      const unsigned len = m_hot.sectored ? popcount8(r.fetch) * 32 : line;
+      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr,
-                now + m_hot.miss_latency);
+                now + m_miss_latency->value);
       break;
     }
     case access_result::write_done:
@@ -403,7 +396,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
       }
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
-                  -1, now + m_hot.miss_latency);
+                  -1, now + m_miss_latency->value);
       m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::fail:
@@ -425,7 +418,7 @@ void l1_cache::run() {
     std::uint64_t bank_free = 0;
     if (now >= m_next_input_cycle && uses_data_array(*m_input)) {
       const mem_request& rq = payload_pool::request(*m_input);
-      const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
+      const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
       bank_free = banks_free_at(m_input->get_address(),
                                 rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line));
     }

@@ -138,18 +138,12 @@ class l1_cache : public component {
   response_channel m_up;
   wakeup m_wake;
 
-  // The parameters the request path reads, copied by validate() next to its state (a param
-  // object spans cache lines of its own).
-  struct hot_params {
-    std::uint64_t line_size = 128, bank_interleave = 32, data_port = 1, hit_latency = 1,
-                  miss_latency = 0;
-    std::size_t miss_queue = 8;
-    bool sectored = false, bypass_global_loads = false;
-    // Bank of a byte as shift and mask when the interleave and bank count are powers of two
-    // (the usual case), else as division and modulo.
-    bool pow2_banks = false;
-    unsigned interleave_log2 = 0;
-  } m_hot;
+  // Derived by validate() from the parameters: the data port in bytes per cycle (at least
+  // 1); a byte's bank as shift and mask when the interleave and bank count are powers of
+  // two (the usual case), else as division and modulo.
+  std::uint64_t m_data_port = 1;
+  bool m_pow2_banks = false;
+  unsigned m_interleave_log2 = 0;
   tlm::tlm_generic_payload* m_input = nullptr;  // request being looked up or held
   bool m_input_failed = false;
   bool m_bank_waiting = false;  // m_input has waited for a data bank since m_bank_wait_since

@@ -54,15 +54,7 @@ void l2_cache::validate() {
   for (const param<std::uint64_t>* q :
        {&m_icnt_to_l2_queue, &m_l2_to_dram_queue, &m_l2_to_icnt_queue})
     q->require(**q >= 1, "a queue needs at least one entry");
-  m_hot.icnt_to_l2 = *m_icnt_to_l2_queue;
-  m_hot.l2_to_dram = *m_l2_to_dram_queue;
-  m_hot.l2_to_icnt = *m_l2_to_icnt_queue;
-  m_hot.rop_latency = m_rop_latency->value;
-  m_hot.dram_latency = m_dram_latency->value;
-  m_hot.line_size = m_cache.line_size->value;
-  m_hot.data_port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
-  m_hot.sectored = *m_cache.sectored;
-  m_hot.bypass = *m_bypass;
+  m_data_port = m_cache.data_port_width->value ? m_cache.data_port_width->value : 1;
 }
 
 void l2_cache::add_traces(vcd_writer& vcd) {
@@ -167,7 +159,7 @@ tlm::tlm_sync_enum l2_cache::dram_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
     }
     if (own) {
       m_pool.release(gp);
-    } else if (m_hot.bypass) {  // a request past the switched-off cache: the reply
+    } else if (*m_bypass) {  // a request past the switched-off cache: the reply
       --m_bypassing;
       payload_pool::request(gp).served = mem_request::by_dram;
       m_out.push({now, &gp});
@@ -190,7 +182,7 @@ void l2_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command c
   r.kind = kind;
   r.sector_mask = sectors;
   r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
-  m_to_dram.push({now + m_hot.dram_latency, &gp});
+  m_to_dram.push({now + m_dram_latency->value, &gp});
 }
 
 void l2_cache::sample_mshr(std::uint64_t now) {
@@ -203,7 +195,7 @@ void l2_cache::sample_mshr(std::uint64_t now) {
 
 bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   mem_request& req = payload_pool::request(gp);
-  const std::uint32_t line = static_cast<std::uint32_t>(m_hot.line_size);
+  const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
   const bool first = !m_head_failed;
   if (first) ++m_stats_v.accesses;
@@ -213,11 +205,11 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     if (first) ++c;
     return false;
   };
-  if (m_out.size() >= m_hot.l2_to_icnt) return fail(m_stats_v.fail_response_queue);
-  if (m_hot.bypass) return bypass(gp, now);
+  if (m_out.size() >= *m_l2_to_icnt_queue) return fail(m_stats_v.fail_response_queue);
+  if (*m_bypass) return bypass(gp, now);
   m_failure.in_lookup = true;
   m_failure.dram_room = dram_room();
-  const std::size_t depth = m_hot.l2_to_dram;
+  const std::size_t depth = *m_l2_to_dram_queue;
   const bool write = gp.is_write() && req.kind != access_kind::atomic;
 
   access_request ar;
@@ -265,7 +257,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         ++m_stats_v.line_misses;
       else
         ++m_stats_v.sector_misses;
-      const unsigned len = m_hot.sectored ? popcount8(r.fetch) * 32 : line;
+      const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr, now);
       break;
     }
@@ -287,7 +279,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
 bool l2_cache::bypass(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   // The switched-off cache holds nothing: the request goes on as it came, while the reply it
   // owes has room in the L2->icnt queue.
-  if (m_out.size() + m_bypassing >= m_hot.l2_to_icnt) {
+  if (m_out.size() + m_bypassing >= *m_l2_to_icnt_queue) {
     if (!m_head_failed) ++m_stats_v.fail_response_queue;
     return false;
   }
@@ -299,12 +291,12 @@ bool l2_cache::bypass(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   }
   if (gp.is_write()) ++m_stats_v.writes;
   ++m_bypassing;
-  m_to_dram.push({now + m_hot.dram_latency, &gp});
+  m_to_dram.push({now + m_dram_latency->value, &gp});
   return true;
 }
 
 std::size_t l2_cache::dram_room() const {
-  const std::size_t depth = m_hot.l2_to_dram;
+  const std::size_t depth = *m_l2_to_dram_queue;
   const std::size_t held = m_to_dram.size() + (m_down.busy() ? 1 : 0);
   return held < depth ? depth - held : 0;
 }
@@ -312,7 +304,7 @@ std::size_t l2_cache::dram_room() const {
 bool l2_cache::would_fail_again() const {
   // The lookup depends on the tags and MSHRs, and is monotone in the room towards the DRAM.
   if (m_logic_changes != m_failure.logic_changes) return false;
-  if (m_out.size() >= m_hot.l2_to_icnt) return true;
+  if (m_out.size() >= *m_l2_to_icnt_queue) return true;
   return m_failure.in_lookup && dram_room() <= m_failure.dram_room;
 }
 
@@ -356,7 +348,7 @@ void l2_cache::run() {
   // has room, one a cycle (after the cycle's lookup).
   if (!m_rop.empty()) {
     const timed r = m_rop.front();
-    if (r.at <= now && m_in.size() < m_hot.icnt_to_l2 && m_rop_moved_at != now) {
+    if (r.at <= now && m_in.size() < *m_icnt_to_l2_queue && m_rop_moved_at != now) {
       m_rop.pop();
       m_rop_moved_at = now;
       m_in.push(r.gp);
@@ -407,7 +399,7 @@ void l2_cache::run() {
     const mem_request& req = payload_pool::request(*gp);
     // The data port moves data_port_width bytes a cycle: a 128 B reply through a 32 B port
     // occupies it for four cycles.
-    const std::uint64_t port = m_hot.data_port;
+    const std::uint64_t port = m_data_port;
     const std::uint64_t data =
         gp->is_read() || req.kind == access_kind::atomic ? gp->get_data_length() : 0;
     m_next_response = now + std::max<std::uint64_t>(1, (data + port - 1) / port);
@@ -417,7 +409,7 @@ void l2_cache::run() {
       m_logic->mark_dirty(gp->get_address(),
                           req.sector_mask
                               ? req.sector_mask
-                              : sectors_of(*gp, static_cast<std::uint32_t>(m_hot.line_size)));
+                              : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
     }
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);

@@ -122,14 +122,7 @@ class l2_cache : public component {
   response_channel m_up;
   wakeup m_wake;
 
-  // The parameters the queues and lookups read, copied by validate() once final: each
-  // param object spans cache lines of its own, away from the queue state.
-  struct hot_params {
-    std::size_t icnt_to_l2 = 1, l2_to_dram = 1, l2_to_icnt = 1;
-    std::uint64_t rop_latency = 0, dram_latency = 0, line_size = 128, data_port = 1;
-    bool sectored = false;
-    bool bypass = false;
-  } m_hot;
+  std::uint64_t m_data_port = 1;  // bytes per cycle (data_port_width, 0: 1), by validate()
   std::size_t m_bypassing = 0;  // requests sent to the DRAM past the switched-off cache
   fifo<timed> m_rop{16};        // the ROP pipeline (ready at `at`)
   fifo<tlm::tlm_generic_payload*> m_in{16};          // icnt -> L2
@@ -141,12 +134,12 @@ class l2_cache : public component {
   // Takes a request from the interconnect into the ROP pipeline at `now`.
   void admit(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     m_admitted_at = now;
-    m_rop.push({now + m_hot.rop_latency, &gp});
+    m_rop.push({now + m_rop_latency->value, &gp});
   }
   // Whether the interconnect may deliver a request at `now` (see the top).
   bool can_admit(std::uint64_t now) const {
-    const std::size_t room = m_hot.icnt_to_l2 < 4 ? m_hot.icnt_to_l2 : 4;
-    return m_admitted_at != now && m_in.size() + room <= m_hot.icnt_to_l2;
+    const std::size_t room = *m_icnt_to_l2_queue < 4 ? *m_icnt_to_l2_queue : 4;
+    return m_admitted_at != now && m_in.size() + room <= *m_icnt_to_l2_queue;
   }
   bool m_head_failed = false;
   // A failed head is looked up again only when that could succeed: the tags or MSHRs

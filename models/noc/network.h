@@ -65,7 +65,7 @@ class network : public component {
  protected:
   static constexpr std::size_t max_hops = 40;
   // Bounds on the parameters (checked before anything is sized by them).
-  static constexpr std::uint64_t max_ports = 1024;      // smx_ports, mem_ports
+  static constexpr std::uint64_t max_ports = 1024;      // smx[i], mem[j] bound
   static constexpr std::uint64_t max_flit_size = 4096;  // bytes
   static constexpr std::uint64_t max_buffer = 65536;    // flits or packets per buffer
   struct packet;
@@ -210,7 +210,7 @@ class network : public component {
   param<std::uint64_t> m_ejection_buffer{*this, "ejection_buffer", 32,
                                          "packets per SMX-side ejection buffer (network interface)"};
   param<std::uint64_t> m_mem_channels{*this, "mem_channels", 1,
-                                      "DRAM channels (mem_ports / channels sub-partitions each)"};
+                                      "DRAM channels (the memory ports mem[j] / channels sub-partitions each)"};
   choice_param m_partition_indexing{*this,
                                     "partition_indexing",
                                     "linear",

@@ -24,9 +24,6 @@ network_interface::network_interface(const sc_core::sc_module_name& name, const 
 void network_interface::validate() {
   m_request_buffer.require(*m_request_buffer >= 1, "must be at least 1");
   m_response_buffer.require(*m_response_buffer >= 1, "must be at least 1");
-  m_request_slots = *m_request_buffer;
-  m_response_slots = *m_response_buffer;
-  m_delay = m_latency->value;
 }
 
 std::string network_interface::pending_work() const {
@@ -47,7 +44,7 @@ tlm::tlm_sync_enum network_interface::in_fw(tlm::tlm_generic_payload& gp, tlm::t
   const std::uint64_t now = clock().now_cycle();
   if (ph == tlm::BEGIN_REQ) {
     ++m_req_count;
-    if (m_delay == 0 && m_requests.empty() && !m_down.busy() && now >= m_next_req &&
+    if (m_latency->value == 0 && m_requests.empty() && !m_down.busy() && now >= m_next_req &&
         clock().now_on_edge()) {
       // Nothing ahead of it, no unpacking delay and now is this unit's edge: it leaves in
       // this cycle, in the sender's call, as run() would send it at this edge.
@@ -56,10 +53,10 @@ tlm::tlm_sync_enum network_interface::in_fw(tlm::tlm_generic_payload& gp, tlm::t
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
-    if (m_requests.size() < m_request_slots) {
-      m_requests.push({now + m_delay, &gp});
+    if (m_requests.size() < *m_request_buffer) {
+      m_requests.push({now + m_latency->value, &gp});
       m_trace_req.set(m_requests.size());
-      wake_at(now + m_delay);
+      wake_at(now + m_latency->value);
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
@@ -80,10 +77,10 @@ tlm::tlm_sync_enum network_interface::out_bw(tlm::tlm_generic_payload& gp, tlm::
   m_down.end_req(gp);
   if (ph == tlm::BEGIN_RESP) {
     ++m_resp_count;
-    if (m_responses.size() < m_response_slots) {
-      m_responses.push({now + m_delay, &gp});
+    if (m_responses.size() < *m_response_buffer) {
+      m_responses.push({now + m_latency->value, &gp});
       m_trace_resp.set(m_responses.size());
-      wake_at(now + m_delay);
+      wake_at(now + m_latency->value);
       return tlm::TLM_COMPLETED;
     }
     ++m_resp_stalls;
@@ -114,10 +111,10 @@ void network_interface::run() {
     if (!m_requests.empty() && !m_down.busy())
       next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
   }
-  if (m_held_req && m_requests.size() < m_request_slots) {
+  if (m_held_req && m_requests.size() < *m_request_buffer) {
     tlm::tlm_generic_payload* gp = m_held_req;
     m_held_req = nullptr;
-    m_requests.push({now + m_delay, gp});
+    m_requests.push({now + m_latency->value, gp});
     if (!m_down.busy()) next = std::min(next, std::max(now + 1, m_requests.front().at));
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -134,10 +131,10 @@ void network_interface::run() {
     if (!m_responses.empty() && !m_up.busy())
       next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
   }
-  if (m_held_resp && m_responses.size() < m_response_slots) {
+  if (m_held_resp && m_responses.size() < *m_response_buffer) {
     tlm::tlm_generic_payload* gp = m_held_resp;
     m_held_resp = nullptr;
-    m_responses.push({now + m_delay, gp});
+    m_responses.push({now + m_latency->value, gp});
     if (!m_up.busy()) next = std::min(next, std::max(now + 1, m_responses.front().at));
     tlm::tlm_phase ph = tlm::END_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -56,10 +56,6 @@ class network_interface : public component {
     std::uint64_t at;
     tlm::tlm_generic_payload* gp;
   };
-  // The buffer sizes and latency, copied by validate() next to the queues (a param object
-  // spans cache lines of its own).
-  std::size_t m_request_slots = 8, m_response_slots = 32;
-  std::uint64_t m_delay = 0;
   memory::fifo<timed> m_requests{8}, m_responses{8};
   tlm::tlm_generic_payload* m_held_req = nullptr;   // BEGIN_REQ waiting for room
   tlm::tlm_generic_payload* m_held_resp = nullptr;  // BEGIN_RESP waiting for room

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 #include "models/common/strategy.h"
 #include "models/base/units.h"
@@ -102,7 +103,7 @@ std::unique_ptr<gating_policy> make_policy(const policy_spec& spec, param_owner&
                               (spec.type.rfind("snooze", 0) == 0 ? "snooze-l1.yaml (or -l2)"
                                                                   : std::string("slumber.yaml")) +
                               " (docs/power.md)");
-    const std::string best = closest_strategy(spec.type, registry.names());
+    const std::string best = closest_match(spec.type, registry.names());
     throw input_error(spec.where, spec.key,
                       "unknown policy '" + spec.type + "' (one of " +
                           detail::list_names(registry.names()) + ")" +

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/base/closest_match.h"
 #include "models/base/units.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
@@ -31,7 +32,7 @@ void check_keys(const ynode& n, const std::string& path, const std::vector<std::
   for (const auto& e : n.entries) {
     if (std::find(valid.begin(), valid.end(), e.key) != valid.end()) continue;
     std::string msg = "unknown key '" + e.key + "'";
-    const std::string best = platforms::closest_match(e.key, valid);
+    const std::string best = closest_match(e.key, valid);
     if (!best.empty()) msg += "; did you mean '" + best + "'?";
     fail(e, path.empty() ? e.key : path + "." + e.key, msg);
   }
@@ -198,7 +199,7 @@ void parse_source(const experiment_spec& x, const ynode::entry& e, const ynode& 
         std::vector<std::string> names;
         for (const auto& k : gens) names.push_back(k.name);
         std::string msg = "unknown generator '" + w.gen_kernel + "'";
-        const std::string best = platforms::closest_match(w.gen_kernel, names);
+        const std::string best = closest_match(w.gen_kernel, names);
         if (!best.empty()) msg += "; did you mean '" + best + "'?";
         fail(g->value, key + ".gen", msg);
       }
@@ -637,6 +638,14 @@ experiment_spec load_experiment(const std::string& file) {
   }
   if (const ynode::entry* e = root.find("run_options")) parse_run_options(x, e->value);
   return x;
+}
+
+std::vector<std::string> configuration::arguments() const {
+  std::vector<std::string> a;
+  for (const auto& m : mechanisms)
+    a.insert(a.end(), {"--with", fs::absolute(m).lexically_normal().string()});
+  for (const auto& s : sets) a.insert(a.end(), {"--set", s.set_option()});
+  return a;
 }
 
 }  // namespace gputlm::experiment

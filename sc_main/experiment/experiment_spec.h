@@ -41,12 +41,9 @@ struct configuration {
   std::vector<override_entry> sets;
   source_location where;
   // The `--with FILE` and `--set KEY=VALUE` arguments of a run under this configuration.
-  std::vector<std::string> arguments() const {
-    std::vector<std::string> a;
-    for (const auto& m : mechanisms) a.insert(a.end(), {"--with", m});
-    for (const auto& s : sets) a.insert(a.end(), {"--set", s.set_option()});
-    return a;
-  }
+  // Its options of `gputlm run` / `elaborate`: --with (each file an absolute path, since the
+  // points run in the output folder) and --set.
+  std::vector<std::string> arguments() const;
   std::string sweep;        // the sweep that made it ("" for a named configuration)
   std::string sweep_value;  // its value on the sweep's axis
 };

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "models/base/closest_match.h"
 #include "models/base/command_line.h"
 #include "models/base/input_error.h"
 #include "platforms/platform_spec.h"
@@ -262,7 +263,7 @@ void runner::check_metrics(const std::vector<std::vector<std::vector<std::string
             "'" + path + "' matches no statistic of platform '" + m_x.platforms[p].name + "'";
         if (m_x.configurations.size() > 1) msg += " under any configuration";
         const std::string best =
-            platforms::closest_match(std::regex_replace(path, index, "[*]"), folded);
+            closest_match(std::regex_replace(path, index, "[*]"), folded);
         if (!best.empty()) msg += "; did you mean '" + best + "'?";
         throw input_error(m.where, "metrics." + m.name, msg);
       }

@@ -417,3 +417,37 @@ TEST(experiment_run, a_dry_run_lists_the_points_and_writes_nothing) {
   EXPECT_EQ(experiment(file, out, "dry_run_collect", "--dry-run --collect").status, 2);
   EXPECT_FALSE(fs::exists(out));
 }
+
+// A configuration's `with:` names a mechanism file relative to the experiment file; its
+// points, run in the output folder, find it when the experiment is named by a relative path.
+TEST(experiment_run, a_mechanism_file_is_found_from_the_output_folder) {
+  const std::string dir = fresh_dir("exp_with");
+  fs::create_directories(dir + "/mechanisms");
+  fs::copy_file(k_src + "/yaml/mechanisms/slumber.yaml", dir + "/mechanisms/slumber.yaml");
+  const std::string file = dir + "/exp.yaml", out = dir + "/out";
+  write_text(file,
+             "experiment: {name: with}\n"
+             "platforms: {fermi: " +
+                 k_src +
+                 "/yaml/fermi.yaml}\n"
+                 "configurations: {base: {}, slumber: {with: mechanisms/slumber.yaml}}\n"
+                 "workloads: {va: {trace: " +
+                 k_src +
+                 "/traces/samples/vectoradd}}\n"
+                 "metrics: {reads: 'sum(blocks.gpu.smx[*].slumber.reads)'}\n");
+  // The experiment named relative to the folder the command starts in.
+  const auto r = run_command(
+      "cd " + dir + " && " + gputlm_bin() + " experiment exp.yaml -o out -j 2", "exp_with");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = read_csv(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  const std::size_t cfg = column(rows[0], "configuration"), st = column(rows[0], "stats");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto s = nlohmann::json::parse(slurp(out + "/" + rows[i][st]));
+    const bool slumber = rows[i][cfg] == "slumber";
+    EXPECT_EQ(s["blocks"].contains("gpu.smx[0].slumber"), slumber) << rows[i][cfg];
+    if (slumber) {
+      EXPECT_GT(s["blocks"]["gpu.smx[0].slumber"]["reads"].get<double>(), 0);
+    }
+  }
+}

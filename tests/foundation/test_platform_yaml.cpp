@@ -1,10 +1,12 @@
 // The YAML reader on its own (no SystemC): schema errors carry file, line, column and key.
 #include <gtest/gtest.h>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 #include "platforms/platform_spec.h"
 #include "tests/common/run_command.h"
 
+using gputlm::closest_match;
 using gputlm::input_error;
 using namespace gputlm::platforms;
 
