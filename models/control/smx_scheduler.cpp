@@ -115,7 +115,7 @@ void smx_scheduler::validate_bound() {
     warp = w;
   }
   try {
-    m_dispatch = rtl::make_tb_dispatch_rtl(m_dispatch_rtl.build(), smx.size(), warp,
+    m_dispatch = rtl::make_tb_dispatch_rtl(m_dispatch_rtl, smx.size(), warp,
                                            *m_concurrent_kernels_per_smx);
   } catch (const std::invalid_argument& e) {
     impl.require(false, std::string("rtl: ") + e.what());

@@ -60,7 +60,7 @@ void l1_cache::validate() {
     m_cache.mshr_merge.require(*m_cache.mshr_merge <= rtl::mshr_table_rtl::rtl_merge,
                                "must be at most " + std::to_string(rtl::mshr_table_rtl::rtl_merge) +
                                    " with mshr.implementation: rtl (the RTL's storage)");
-    auto backend = rtl::make_mshr_table_rtl(m_mshr_rtl.build(),
+    auto backend = rtl::make_mshr_table_rtl(m_mshr_rtl,
                                             static_cast<std::size_t>(*m_cache.mshr_entries),
                                             static_cast<std::size_t>(*m_cache.mshr_merge));
     m_mshr_backend = backend.get();

@@ -129,18 +129,21 @@ std::uint64_t slumber_control_unit::close(std::uint32_t e, std::uint64_t end,
   if (p.m == on) return std::max(t0, p.not_on_before);
   const std::uint64_t w_m = wake(p.m), w_ss = wake(ss);
   const std::uint64_t tw = trigger == never ? never : std::max(trigger, t0);
+  // The idle split counts allocated registers only: an unallocated one is OFF in the power
+  // component but is not an idle period of any warp's register.
+  const std::uint64_t counted = p.allocated ? 1 : 0;
   counter& idle_m = p.m == ss ? m_stats.idle_ss : p.m == ds ? m_stats.idle_ds : m_stats.idle_off;
   std::uint64_t ws = never, t_on = never;
   if (p.to == on || tw < p.fire) {  // straight to ON: by the counter or the trigger
     ws = std::min(p.fire, tw);
     if (ws != never) t_on = ws + w_m;
-    idle_m += std::min(ws, end) - t0;
+    idle_m += counted * (std::min(ws, end) - t0);
   } else {  // the counter brings it to SS (the transition counted as SS), the trigger to ON
     const std::uint64_t ss_from = std::min(p.fire, end);
-    idle_m += ss_from - t0;
+    idle_m += counted * (ss_from - t0);
     if (p.fire < end) {
       set_state(e, ss, p.fire);
-      m_stats.idle_ss += std::min(tw, end) - p.fire;
+      m_stats.idle_ss += counted * (std::min(tw, end) - p.fire);
     }
     ws = tw;
     if (tw != never) t_on = std::max(tw, p.fire + w_m - w_ss) + w_ss;

@@ -184,11 +184,19 @@ void basic_mshr_table_rtl<Model>::trace(vcd_writer& vcd, const std::string& grou
   m_rtl.trace(vcd, group, [] { return clock_domain::now_fs(); });
 }
 
-std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(const rtl_build& b, std::size_t entries,
+namespace {
+template <class T>
+std::unique_ptr<memory::mshr_backend> counted(rtl_choice& choice, std::unique_ptr<T> p) {
+  choice.count_edges([q = p.get()] { return q->edges(); });
+  return p;
+}
+}  // namespace
+
+std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(rtl_choice& choice, std::size_t entries,
                                                           std::size_t merge) {
-  if (b.prefix == "Vmshr_table_off_by_one")
-    return std::make_unique<mshr_table_rtl_off_by_one>(entries, merge);
-  return std::make_unique<mshr_table_rtl>(entries, merge);
+  if (choice.build().prefix == "Vmshr_table_off_by_one")
+    return counted(choice, std::make_unique<mshr_table_rtl_off_by_one>(entries, merge));
+  return counted(choice, std::make_unique<mshr_table_rtl>(entries, merge));
 }
 
 template class basic_mshr_table_rtl<Vmshr_table>;

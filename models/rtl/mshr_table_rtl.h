@@ -89,9 +89,10 @@ using mshr_table_rtl_off_by_one = basic_mshr_table_rtl<Vmshr_table_off_by_one>;
 extern template class basic_mshr_table_rtl<Vmshr_table>;
 extern template class basic_mshr_table_rtl<Vmshr_table_off_by_one>;
 
-struct rtl_build;
-// The transactor of build `b` (rtl_source.h: Vmshr_table or its off-by-one variant).
-std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(const rtl_build& b, std::size_t entries,
+class rtl_choice;
+// The transactor of the build `choice` names (rtl_source.h: Vmshr_table or its off-by-one
+// variant); its clock edges become the owner's statistic (rtl_choice::count_edges).
+std::unique_ptr<memory::mshr_backend> make_mshr_table_rtl(rtl_choice& choice, std::size_t entries,
                                                           std::size_t merge);
 
 }  // namespace gputlm::rtl

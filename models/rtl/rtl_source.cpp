@@ -55,7 +55,9 @@ std::string first_build(const std::string& block, std::string rtl_build::*field)
 
 rtl_choice::rtl_choice(component& owner, const std::string& group, std::string block,
                        const std::string& what)
-    : m_block(std::move(block)),
+    : m_owner(owner),
+      m_group(group),
+      m_block(std::move(block)),
       m_implementation{owner, (group + ".implementation").c_str(), "cpp",
                        (what + ": cpp (the C++ model) or rtl (Verilated; docs/rtl.md)").c_str()},
       m_source{owner, (group + ".rtl").c_str(), first_build(m_block, &rtl_build::source),
@@ -117,6 +119,11 @@ void rtl_choice::validate() {
     if (b->top == *m_top && b->define == *m_define) m_build = b;
   m_define.require(m_build != nullptr, "no build of '" + named + "' with define '" + *m_define +
                                            "' (built: " + list_of(defines) + ")");
+}
+
+void rtl_choice::count_edges(std::function<std::uint64_t()> edges) {
+  m_owner.add_stat(m_group + ".rtl_edges", [f = std::move(edges)] { return double(f()); },
+                   "clock edges the RTL model ran (implementation: rtl)");
 }
 
 }  // namespace gputlm::rtl

@@ -7,6 +7,8 @@
 // key and the file.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +37,13 @@ class rtl_choice {
   // The build chosen (with is_rtl()).
   const rtl_build& build() const { return *m_build; }
   const param<std::string>& implementation() const { return m_implementation; }
+  // Adds the owner's statistic `<group>.rtl_edges`: the clock edges the RTL model has run
+  // (non-zero shows the RTL was exercised). Called by the transactor's factory.
+  void count_edges(std::function<std::uint64_t()> edges);
 
  private:
+  component& m_owner;
+  std::string m_group;
   std::string m_block;
   param<std::string> m_implementation;
   param<std::string> m_source, m_top, m_define;

@@ -107,13 +107,22 @@ void basic_tb_dispatch_rtl<Model>::trace(vcd_writer& vcd, const std::string& gro
   m_rtl.trace(vcd, group, [] { return clock_domain::now_fs(); });
 }
 
-std::unique_ptr<control::tb_dispatch_backend> make_tb_dispatch_rtl(const rtl_build& b,
+namespace {
+template <class T>
+std::unique_ptr<control::tb_dispatch_backend> counted(rtl_choice& choice, std::unique_ptr<T> p) {
+  choice.count_edges([q = p.get()] { return q->edges(); });
+  return p;
+}
+}  // namespace
+
+std::unique_ptr<control::tb_dispatch_backend> make_tb_dispatch_rtl(rtl_choice& choice,
                                                                    std::size_t smxs,
                                                                    std::uint32_t warp_size,
                                                                    bool shared_smxs) {
-  if (b.prefix == "Vtb_dispatch_off_by_one")
-    return std::make_unique<tb_dispatch_rtl_off_by_one>(smxs, warp_size, shared_smxs);
-  return std::make_unique<tb_dispatch_rtl>(smxs, warp_size, shared_smxs);
+  if (choice.build().prefix == "Vtb_dispatch_off_by_one")
+    return counted(choice,
+                   std::make_unique<tb_dispatch_rtl_off_by_one>(smxs, warp_size, shared_smxs));
+  return counted(choice, std::make_unique<tb_dispatch_rtl>(smxs, warp_size, shared_smxs));
 }
 
 template class basic_tb_dispatch_rtl<Vtb_dispatch>;

@@ -66,9 +66,10 @@ using tb_dispatch_rtl_off_by_one = basic_tb_dispatch_rtl<Vtb_dispatch_off_by_one
 extern template class basic_tb_dispatch_rtl<Vtb_dispatch>;
 extern template class basic_tb_dispatch_rtl<Vtb_dispatch_off_by_one>;
 
-struct rtl_build;
-// The transactor of build `b` (rtl_source.h: Vtb_dispatch or its off-by-one variant).
-std::unique_ptr<control::tb_dispatch_backend> make_tb_dispatch_rtl(const rtl_build& b,
+class rtl_choice;
+// The transactor of the build `choice` names (rtl_source.h: Vtb_dispatch or its off-by-one
+// variant); its clock edges become the owner's statistic (rtl_choice::count_edges).
+std::unique_ptr<control::tb_dispatch_backend> make_tb_dispatch_rtl(rtl_choice& choice,
                                                                    std::size_t smxs,
                                                                    std::uint32_t warp_size,
                                                                    bool shared_smxs);

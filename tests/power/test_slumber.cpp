@@ -218,3 +218,31 @@ TEST(slumber, registers_are_allocated_first_fit_and_counted_when_they_do_not_fit
   EXPECT_TRUE(b.unit->allocate(1, 4, 10));
   EXPECT_TRUE(b.unit->tracked(1, 3));
 }
+
+// The idle split counts a register's allocated time only. WRF never powers an allocated
+// register off: warp 0's four registers are DS [0, 50), freed (unallocated, OFF in the
+// power component) [50, 200), and warp 1's DS [200, 300) in the same four registers.
+TEST(slumber, wrf_counts_no_off_time_for_a_register_reallocated) {
+  bench b(true);
+  ASSERT_TRUE(b.unit->allocate(0, 4, 0));
+  b.unit->release(0, 50);
+  ASSERT_TRUE(b.unit->allocate(1, 4, 200));
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 300), 4 * 50 + 4 * 100);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 300), 4 * 150 + 4 * 300);  // R4..R7 never allocated
+  EXPECT_EQ(b.s().idle_off.value(), 0u);
+  EXPECT_EQ(b.s().idle_ds.value(), 4u * 50 + 4 * 100);
+  EXPECT_EQ(b.s().idle_ss.value(), 0u);
+}
+
+// Under Slumber an allocated, unused register is OFF from its allocation: two registers
+// allocated at 30 are OFF [30, 100) as allocated registers (2 x 70), not from cycle 0; freed
+// at 100 and allocated again at 160 to another warp, [160, 220) counts again (2 x 60).
+TEST(slumber, slumber_counts_off_time_from_allocation_to_release) {
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 30));
+  b.unit->release(0, 100);
+  ASSERT_TRUE(b.unit->allocate(1, 2, 160));
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 220), 8 * 220);  // every register OFF throughout
+  EXPECT_EQ(b.s().idle_off.value(), 2u * 70 + 2 * 60);
+  EXPECT_EQ(b.s().idle_ds.value() + b.s().idle_ss.value(), 0u);
+}
