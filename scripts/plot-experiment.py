@@ -126,11 +126,12 @@ def point(data, metric, platform, config, cell):
 
 
 def paper_values(data, metric):
-    """{(platform, configuration, cell): value} of the paper's values for this metric."""
+    """{(platform, configuration, cell): value} of the paper's values for this metric (none
+    where the experiment found the comparison cannot move on that platform)."""
     return {(e.get("platform"), e.get("configuration"), e.get("workload", "geomean")):
             num(e.get("value")) for e in data.get("paper") or []
             if isinstance(e, dict) and e.get("metric") == metric["name"]
-            and num(e.get("value")) is not None}
+            and not e.get("cannot_move") and num(e.get("value")) is not None}
 
 
 def labels(data, metric, plot, what):

@@ -127,6 +127,21 @@ std::optional<double> experiment_results::paper_side(std::size_t m, std::size_t 
   return m_x.metrics[m].compare == compare_kind::none ? s.value : s.compared;
 }
 
+bool experiment_results::cannot_move(std::size_t m, std::size_t p) const {
+  const metric& met = m_x.metrics[m];
+  if (met.compare == compare_kind::none || m_x.configurations.size() < 2) return false;
+  const double same = met.compare == compare_kind::difference ? 0.0 : 1.0;
+  bool any = false;
+  for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
+    for (std::size_t w = 0; w < m_x.workloads.size(); ++w) {
+      const summary_cell& s = m_cells[m][p][c][w];
+      if (!s.compared) continue;
+      if (*s.compared != same) return false;
+      any = any || m_x.configurations[c].name != m_x.baseline_of(met);
+    }
+  return any;
+}
+
 std::optional<double> experiment_results::compare(const metric& m, std::optional<double> v,
                                                   std::optional<double> base) const {
   if (!v || !base) return std::nullopt;
@@ -320,7 +335,9 @@ std::string experiment_results::json() const {
                           {"value", pv.value},
                           {"as_reported", pv.as_reported},
                           {"source", pv.source},
-                          {"ours", opt_json(paper_side(m, p, c, pv.workload))}});
+                          {"ours", cannot_move(m, p) ? nlohmann::json()
+                                                     : opt_json(paper_side(m, p, c, pv.workload))},
+                          {"cannot_move", cannot_move(m, p)}});
   }
   j["plots"] = nlohmann::json::array();
   for (const auto& pl : m_x.plots)
@@ -387,7 +404,14 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
     o << (met.compare == compare_kind::none ? "" : " The measured value follows in parentheses.")
       << "\n\n";
     for (std::size_t p = 0; p < m_x.platforms.size(); ++p) {
-      o << "### " << m_x.platforms[p].name << "\n\n| workload |";
+      o << "### " << m_x.platforms[p].name << "\n\n";
+      const bool still = cannot_move(m, p);
+      if (still)
+        o << "**This comparison cannot move on " << m_x.platforms[p].name << "**: every "
+          << "configuration gives every workload the baseline's value exactly, so the platform "
+             "as configured cannot show the effect (for example an L1 that global loads "
+             "bypass, in a cache-locality study); no paper value is shown beside it.\n\n";
+      o << "| workload |";
       for (const auto& c : m_x.configurations) o << " " << c.name << " |";
       o << "\n|---|";
       for (std::size_t c = 0; c < m_x.configurations.size(); ++c) o << "---:|";
@@ -406,7 +430,7 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
             if (r < m_x.workloads.size()) o << " (" << shown(s.value, false) << ")";
           }
           for (const auto& pv : m_x.paper)
-            if (pv.metric == met.name && pv.platform == m_x.platforms[p].name &&
+            if (!still && pv.metric == met.name && pv.platform == m_x.platforms[p].name &&
                 pv.configuration == m_x.configurations[c].name && pv.workload == names[r])
               o << " · paper " << shown(pv.value, ratio);
           o << " |";
@@ -431,8 +455,13 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
       const bool ratio =
           met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
       o << "| " << pv.metric << " | " << pv.platform << " | " << pv.configuration << " | "
-        << pv.workload << " | " << shown(paper_side(m, p, c, pv.workload), ratio) << " | "
-        << shown(pv.value, ratio) << " | " << pv.as_reported << " | " << pv.source << " |\n";
+        << pv.workload << " | ";
+      if (cannot_move(m, p))
+        o << "cannot move on this platform | not compared | ";
+      else
+        o << shown(paper_side(m, p, c, pv.workload), ratio) << " | " << shown(pv.value, ratio)
+          << " | ";
+      o << pv.as_reported << " | " << pv.source << " |\n";
     }
     o << "\n";
   }

@@ -52,6 +52,11 @@ class experiment_results {
   // not compared with the baseline.
   std::optional<double> paper_side(std::size_t metric, std::size_t platform,
                                    std::size_t configuration, const std::string& row) const;
+  // A compared metric that no configuration moves on this platform: every workload's
+  // compared value is the baseline's exactly (1 for a ratio, 0 for a difference), in every
+  // configuration. Its comparisons show nothing (e.g. L2 accesses under TB policies on a GPU
+  // whose L1 global loads bypass): no paper value is printed beside it.
+  bool cannot_move(std::size_t metric, std::size_t platform) const;
 
   std::string csv() const;
   std::string json() const;

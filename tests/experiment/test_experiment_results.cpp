@@ -178,3 +178,70 @@ TEST(experiment_results, a_metric_compares_with_its_own_baseline) {
   EXPECT_NE(res.markdown({}, "").find("speedup = fast's value / the configuration's"),
             std::string::npos);
 }
+
+// A comparison no configuration moves (l2 the same in both configurations for every
+// workload, as under TB policies on an L1 that global loads bypass) cannot show an effect:
+// it is flagged, and no paper value is printed beside it; cycles, which move, keep theirs.
+TEST(experiment_results, a_comparison_no_configuration_moves_is_flagged_and_not_compared) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{point(0, 0, 0, {100, 10, 0.5, 2}),
+                                point(1, 0, 0, {50, 10, 0.75, 4}),
+                                point(0, 1, 0, {200, 40, 0.2, 1}),
+                                point(0, 1, 1, {400, 60, 0.4, 3}),
+                                point(1, 1, 0, {100, 40, 0.3, 1}),
+                                point(1, 1, 1, {200, 60, 0.3, 9}),
+                                point(0, 2, 0, {1000, 100, 0.1, 8}),
+                                point(1, 2, 0, {250, 100, 0.6, 8})};
+  const experiment_results res(x, pts, "test");
+  auto metric = [&](const char* m) { return std::size_t(x.find_metric(m) - x.metrics.data()); };
+  EXPECT_TRUE(res.cannot_move(metric("l2"), 0));
+  EXPECT_FALSE(res.cannot_move(metric("cycles"), 0));
+  EXPECT_FALSE(res.cannot_move(metric("hit"), 0));
+  EXPECT_FALSE(res.cannot_move(metric("raw"), 0));  // not compared with a baseline
+  const std::string md = res.markdown({}, "");
+  EXPECT_NE(md.find("**This comparison cannot move on fermi**"), std::string::npos);
+  EXPECT_EQ(md.find("**This comparison cannot move on fermi**"),
+            md.rfind("**This comparison cannot move on fermi**"));  // l2's table only
+  // The same with the hit difference equal everywhere: a difference of 0 cannot move either.
+  std::vector<point_result> flat{point(0, 0, 0, {100, 10, 0.5, 2}),
+                                 point(1, 0, 0, {50, 10, 0.5, 4}),
+                                 point(0, 1, 0, {200, 40, 0.2, 1}),
+                                 point(0, 1, 1, {400, 60, 0.4, 3}),
+                                 point(1, 1, 0, {100, 40, 0.4, 1}),
+                                 point(1, 1, 1, {200, 60, 0.2, 9}),
+                                 point(0, 2, 0, {1000, 100, 0.1, 8}),
+                                 point(1, 2, 0, {250, 100, 0.1, 8})};
+  const experiment_results res2(x, flat, "test");
+  EXPECT_TRUE(res2.cannot_move(metric("hit"), 0));
+}
+
+// A paper value beside a comparison that cannot move is not printed: the JSON's `ours` is
+// null with cannot_move, and the report's row says so instead of the two numbers.
+TEST(experiment_results, no_paper_value_stands_beside_a_comparison_that_cannot_move) {
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/still_spec.yaml";
+  gputlm::testing::write_text(
+      path, "experiment: {name: still}\n"
+            "platforms: {fermi: " + k_src + "/yaml/fermi.yaml}\n"
+            "configurations: {base: {}, other: {smx.l1.hit_latency: 1cycles}}\n"
+            "workloads: {a: {trace: " + k_src + "/traces/samples/vectoradd}}\n"
+            "metrics: {l2: {value: 'sum(blocks.gpu.l2[*].accesses)', compare: normalized}}\n"
+            "paper:\n"
+            "  - {metric: l2, platform: fermi, configuration: other, value: 0.5,"
+            " as_reported: halved, source: s}\n");
+  const experiment_spec x = load_experiment(path);
+  point_result a;
+  a.configuration = 0, a.workload = 0, a.ok = true, a.key = "a";
+  a.values.emplace_back(10.0);
+  a.why.assign(1, "");
+  point_result b = a;
+  b.configuration = 1, b.key = "b";
+  const experiment_results res(x, {a, b}, "test");
+  const std::string json = res.json();
+  EXPECT_NE(json.find("\"cannot_move\": true"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"ours\": null"), std::string::npos) << json;
+  const std::string md = res.markdown({}, "");
+  EXPECT_NE(md.find("| l2 | fermi | other | geomean | cannot move on this platform | not compared |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("0.500"), std::string::npos) << "the paper's value is not printed";
+}
