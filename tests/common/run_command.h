@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -41,8 +42,19 @@ inline command_result run_command(const std::string& cmd, const std::string& tag
   return r;
 }
 
+#ifdef GPUTLM_TEST_TMP
+// An empty folder `name` under the tests' temporary folder (emptied if it exists).
+inline std::string fresh_dir(const std::string& name) {
+  const std::string d = std::string(GPUTLM_TEST_TMP) + "/" + name;
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+#endif
+
 #ifdef GPUTLM_BIN
 inline std::string gputlm_bin() { return GPUTLM_BIN; }
+
 #endif
 
 }  // namespace gputlm::testing

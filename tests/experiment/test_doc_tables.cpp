@@ -21,13 +21,6 @@ namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
-std::string fresh_dir(const std::string& name) {
-  const std::string d = std::string(GPUTLM_TEST_TMP) + "/" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // The python3 found on PATH, by absolute path (Debian's /usr/bin/python3 when none is).
 std::string python3() {
   const char* path = std::getenv("PATH");

@@ -21,13 +21,6 @@ namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
-std::string fresh_dir(const std::string& name) {
-  const std::string d = std::string(GPUTLM_TEST_TMP) + "/" + name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // The experiment of these tests, in `dir`, with its traces copied there (so a test can
 // change one) and `extra` workloads and metrics appended.
 std::string write_experiment(
