@@ -60,6 +60,16 @@ void agt::release(std::uint32_t i) {
   m_trace_used.set(m_used);
 }
 
+std::uint32_t agt::hash_index(bool with_smx, std::uint32_t hw_tid, std::uint32_t smx,
+                              std::uint64_t entries) {
+  const auto mask = static_cast<std::uint32_t>(entries - 1);
+  if (!with_smx || entries < 2) return hw_tid & mask;
+  std::uint32_t r = 0;  // smx, bit-reversed in 32 bits
+  for (int b = 0; b < 32; ++b) r |= ((smx >> b) & 1u) << (31 - b);
+  const int bits = __builtin_ctzll(entries);  // log2(entries)
+  return (hw_tid ^ (r >> (32 - bits))) & mask;
+}
+
 void agt::command(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   agt_command c;
   if (gp.get_data_length() < sizeof c) {
@@ -71,7 +81,7 @@ void agt::command(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     case agt_command::op::allocate: {
       ++m_allocations;
       c.cycles = m_lookup_latency->value;
-      const std::uint32_t i = c.index & static_cast<std::uint32_t>(m_table.size() - 1);
+      const std::uint32_t i = hash_index(m_hash.is("smx_thread"), c.index, c.smx, m_table.size());
       if (m_table[i].busy) {
         ++m_misses;
         c.result = group_ref::none;

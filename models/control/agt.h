@@ -3,7 +3,12 @@
 // shared by all SMXs, of aggregated groups waiting to run or running. An entry (20 B) holds
 // the group's size, its parameter address, Next (the next group coalesced to the same
 // kernel) and ExeBL (its TBs in execution). A free entry is looked up in one cycle by
-// hashing the launching thread, ind = hw_tid & (entries - 1); a group whose entry is busy
+// hashing the launching thread, ind = hw_tid & (entries - 1) (`hash: thread`, the thesis's;
+// the thread id is the SMX's own, so every SMX hashes onto the same entries); `hash:
+// smx_thread` XORs the SMX number, bit-reversed, into the index's high bits (a designer's
+// choice the thesis does not make: SMX 1 flips the top bit, SMX 2 the next, SMX 3 both, so
+// SMXs spread over the table without the AGT knowing how many there are), to measure what
+// the SMX-blind hash costs (docs/dynamic-parallelism.md). A group whose entry is busy
 // keeps its record in global memory, and the SMX scheduler has the AGT fetch that record
 // through the memory hierarchy (real requests, real latency) when it schedules the group.
 // An entry frees when its last TB has been dispatched and has completed.
@@ -42,6 +47,10 @@ class agt : public component {
   tlm_utils::simple_initiator_socket<agt> mem{"mem"};
 
   std::uint64_t lookup_cycles() const { return m_lookup_latency->value; }
+  // The entry a group launched by thread hw_tid of SMX `smx` hashes to, in a table of
+  // `entries` (a power of two).
+  static std::uint32_t hash_index(bool with_smx, std::uint32_t hw_tid, std::uint32_t smx,
+                                  std::uint64_t entries);
   std::uint64_t size() const { return *m_entries; }
   std::uint32_t used() const { return m_used; }
 
@@ -69,6 +78,10 @@ class agt : public component {
                                  "aggregated group entries (power of two; 20 B each)"};
   param<cycles> m_lookup_latency{
       *this, "lookup_latency", {1}, "free-entry lookup per group (hash of the launching thread)"};
+  choice_param m_hash{*this, "hash", "thread",
+                      "entry index: thread (hw_tid & (entries - 1), the thesis's) or smx_thread "
+                      "(with the SMX number bit-reversed into the high bits)",
+                      {"thread", "smx_thread"}};
 
   std::vector<entry> m_table;
   std::uint32_t m_used = 0;

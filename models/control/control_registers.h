@@ -128,6 +128,7 @@ struct tb_descriptor {
 struct agt_command {
   enum class op : std::uint32_t { allocate, set_next, dispatched, completed } what = op::allocate;
   std::uint32_t index = 0;               // allocate: the hardware thread id to hash; else the entry
+  std::uint32_t smx = 0;                 // allocate: the launching SMX (hash: smx_thread)
   std::uint32_t group = 0;               // allocate: workload index of the group
   std::uint32_t blocks = 0;              // allocate: TBs of the group (aggDim)
   std::uint64_t param_addr = 0;          // allocate

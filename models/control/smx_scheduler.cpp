@@ -534,6 +534,7 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     agt_command a;
     a.what = agt_command::op::allocate;
     a.index = c.hw_tid[n];
+    a.smx = c.smx;
     a.group = c.child[n];
     a.blocks = g.blocks;
     const std::uint32_t slot = agt_access(a, &lookup);

@@ -258,6 +258,30 @@ TEST(dynamic_parallelism, an_agt_collision_keeps_the_group_in_memory_and_fetches
   EXPECT_TRUE(b["finished"].get<bool>());
 }
 
+// The thesis's hash uses the launching thread's id in its SMX: lane 0 of the first warp of
+// two TBs on SMX 0 and SMX 1 hash to the same entry, and the second group, launched while
+// the first holds it, keeps its record in memory. With the SMX in the hash
+// (agt.hash=smx_thread) they take entries 0 and 512 and both hit.
+TEST(dynamic_parallelism, the_agt_hash_with_the_smx_separates_two_smxs_launches) {
+  kernel_file parent;
+  parent.name = "_Zagg";
+  parent.tbs = 2;
+  parent.warp = [](std::uint32_t t, std::uint32_t) {
+    return with_exit(launches("DTBL.LAUNCH", 1, 2 + t, 2));
+  };
+  const std::string trace = write_trace(
+      "agt_hash", {parent, child(2, "_Zagg", 2), child(3, "_Zagg", 2)},
+      {"kernel-1.traceg", "DeviceKernel,kernel-2.traceg", "DeviceKernel,kernel-3.traceg"});
+  const run_result thesis = run(k_dtbl, trace, "agt_hash_thread");
+  ASSERT_EQ(thesis.status, 0) << thesis.err;
+  EXPECT_EQ(u(thesis.stats["blocks"]["gpu.agt"]["hits"]), 1u);
+  EXPECT_EQ(u(thesis.stats["blocks"]["gpu.agt"]["misses"]), 1u);
+  const run_result smx = run(k_dtbl, trace, "agt_hash_smx", "--set agt.hash=smx_thread");
+  ASSERT_EQ(smx.status, 0) << smx.err;
+  EXPECT_EQ(u(smx.stats["blocks"]["gpu.agt"]["hits"]), 2u);
+  EXPECT_EQ(u(smx.stats["blocks"]["gpu.agt"]["misses"]), 0u);
+}
+
 // Groups are linked behind their kernel in launch order (Next of LAGEI) and scheduled
 // along that chain from NAGEI: every TB of a group before any of the next one's.
 TEST(dynamic_parallelism, groups_are_scheduled_in_launch_order_behind_their_kernel) {
