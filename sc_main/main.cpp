@@ -109,9 +109,15 @@ int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_handler(report_handler);
   gputlm::install_interrupt_handlers();  // SIGINT, SIGTERM: no half-written output
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    (args.empty() ? std::cerr : std::cout) << k_usage;  // no command: usage is the error
-    finish(args.empty() ? gputlm::exit_bad_input : gputlm::exit_ok);
+  if (args.empty()) {  // no command: one error line, then the usage
+    std::cerr << "error: <command line>: no command (elaborate, run, trace, experiment, "
+                 "import-config)\n"
+              << k_usage;
+    finish(gputlm::exit_bad_input);
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << k_usage;
+    finish(gputlm::exit_ok);
   }
   if (args[0] == "--version") {
     std::cout << "gputlm " << GPUTLM_GIT_COMMIT << "\n";

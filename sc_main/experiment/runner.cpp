@@ -581,7 +581,7 @@ int experiment_main(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")("file", po::value<std::string>(),
                                                  "experiment file")(
       "output,o", po::value<std::string>(), "output folder (default build/experiments/<name>)")(
-      "jobs,j", po::value<unsigned>(), "points run at once (default: the number of cores)")(
+      "jobs,j", po::value<long long>(), "points run at once, 1..1024 (default: the number of cores)")(
       "slurm",
       "submit the points to Slurm as one job array (sbatch --array) instead of running them here")(
       "partition", po::value<std::string>(), "with --slurm: the partition (sbatch --partition)")(
@@ -616,9 +616,13 @@ int experiment_main(const std::vector<std::string>& args) {
   if (vm.count("partition")) o.batch.partition = vm["partition"].as<std::string>();
   if (vm.count("time")) o.batch.time = vm["time"].as<std::string>();
   if (vm.count("mem")) o.batch.mem = vm["mem"].as<std::string>();
-  o.jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>()
-                            : std::max(1u, std::thread::hardware_concurrency());
-  if (o.jobs == 0) throw input_error(command_line, "--jobs", "must be at least 1");
+  if (vm.count("jobs")) {
+    const long long j = vm["jobs"].as<long long>();
+    if (j < 1 || j > 1024) throw input_error(command_line, "--jobs", "must be 1..1024");
+    o.jobs = static_cast<unsigned>(j);
+  } else {
+    o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  }
   std::error_code ec;
   if (!fs::is_regular_file(o.file, ec))
     throw input_error({o.file, 0, 0}, "", "no such experiment file");
@@ -628,6 +632,10 @@ int experiment_main(const std::vector<std::string>& args) {
   if (fs::exists(o.shown, ec) && !fs::is_directory(o.shown, ec))
     throw input_error(command_line, "--output", "'" + o.shown + "' exists and is not a folder");
   o.out = fs::absolute(o.shown).lexically_normal().string();
+  if (o.collect && !fs::is_directory(o.out + "/points", ec))
+    throw input_error(command_line, "--collect",
+                      "'" + o.shown + "' holds no points of an experiment (run it with --slurm "
+                      "--no-wait first, into this folder)");
   runner r(o, std::move(x));
   return r.run();
 }

@@ -444,3 +444,24 @@ TEST(experiment_run, a_mechanism_file_is_found_from_the_output_folder) {
     }
   }
 }
+
+// The runner's own options: a job count outside 1..1024 (-1 would wrap to four billion
+// workers) and --collect on a folder that holds no points are one line at the option,
+// exit 2, before any work, and nothing is written.
+TEST(experiment_run, bad_options_are_one_line_before_any_work) {
+  const std::string dir = fresh_dir("exp_options");
+  const std::string file = write_experiment(dir);
+  for (const char* j : {"-j -1", "-j 0", "-j 2000", "--jobs -5"}) {
+    const std::string out = dir + "/out";
+    auto r = experiment(file, out, "exp_options_j", j);
+    EXPECT_EQ(r.status, 2) << j << ": " << r.err;
+    EXPECT_EQ(r.err, "error: <command line>: --jobs: must be 1..1024\n") << j;
+    EXPECT_FALSE(fs::exists(out)) << j;
+  }
+  fs::create_directories(dir + "/empty");
+  auto r = experiment(file, dir + "/empty", "exp_options_collect", "--collect");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("error: <command line>: --collect: ", 0), 0u) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir + "/empty"));
+}

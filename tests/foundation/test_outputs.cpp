@@ -116,10 +116,12 @@ TEST(outputs, an_interrupted_run_leaves_no_partial_file) {
   EXPECT_FALSE(any_partial(d));
 }
 
-// `gputlm` alone: the usage on stderr, exit status 2.
+// `gputlm` alone: an error line naming what is missing, then the usage, on stderr; exit
+// status 2.
 TEST(outputs, no_command_prints_usage_to_stderr) {
   auto r = run_command(gputlm_bin(), "outputs_usage");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err.rfind("usage: gputlm <command>", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("error: <command line>: no command (", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("\nusage: gputlm <command>"), std::string::npos) << r.err;
 }
