@@ -476,6 +476,18 @@ void parse_plots(experiment_spec& x, const ynode& n) {
     } else if (!p.sweep.empty()) {
       fail(y, key + ".sweep", "only a line plot has a sweep");
     }
+    if (!p.file.empty()) {  // a file name in the output's plots/ folder, nothing more
+      const bool plain =
+          p.file != "." && p.file != ".." &&
+          std::all_of(p.file.begin(), p.file.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+                   c == '+' || c == '-';
+          });
+      if (!plain)
+        fail(y, key + ".file",
+             "'" + p.file + "': a plot's file name may hold letters, digits and _ . + - only "
+             "(it is written in the output's plots/ folder)");
+    }
     if (p.file.empty()) p.file = p.kind == "line" ? p.metric + "-" + p.sweep : p.metric;
     x.plots.push_back(std::move(p));
   }

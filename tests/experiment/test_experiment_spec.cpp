@@ -188,6 +188,13 @@ TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
             "16:5: plots[0].kind: expected bars or line");
   EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: line}\n")),
             "16:5: plots[0].sweep: a line plot needs one of the file's sweeps, not ''");
+  // A plot file outside the output's plots/ folder.
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: bars, file: ../up}\n")),
+            "16:5: plots[0].file: '../up': a plot's file name may hold letters, digits and _ . + "
+            "- only (it is written in the output's plots/ folder)");
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: bars, file: ..}\n")),
+            "16:5: plots[0].file: '..': a plot's file name may hold letters, digits and _ . + "
+            "- only (it is written in the output's plots/ folder)");
   // A name that cannot be a file name; a run option that is not allowed.
   EXPECT_EQ(load_error(experiment("", "metrics:\n  'a/b': ipc\n")),
             "14:3: metrics.a/b: a name may hold letters, digits and _ . + - only");
