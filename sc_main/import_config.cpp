@@ -28,6 +28,7 @@
 
 #include "models/base/command_line.h"
 #include "models/base/input_error.h"
+#include "models/base/output_files.h"
 #include "models/common/param.h"
 #include "models/base/units.h"
 #include "models/memory/address_decoder.h"
@@ -1364,13 +1365,10 @@ int import_config_main(const std::vector<std::string>& args) {
   const std::string config = vm["config"].as<std::string>();
   const std::string output = vm["output"].as<std::string>();
   const std::string trace = vm.count("trace-config") ? vm["trace-config"].as<std::string>() : "";
-  {
-    auto dir = std::filesystem::path(output).parent_path();
-    std::error_code ec;
-    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-      throw input_error(command_line, "--output",
-                        "directory '" + dir.string() + "' does not exist");
-  }
+  // A file in a writable folder, and not one of the configs read (nor their folder).
+  std::vector<std::string> inputs{config};
+  if (!trace.empty()) inputs.push_back(trace);
+  check_outputs({{"--output", output}}, inputs);
   const std::string config_text = read_text(config, "CONFIG");
   const std::string trace_text = trace.empty() ? "" : read_text(trace, "TRACE_CONFIG");
 

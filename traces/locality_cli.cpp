@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "models/base/command_line.h"
+#include "models/base/output_files.h"
 #include "traces/locality.h"
 
 namespace gputlm::traces {
@@ -140,6 +141,7 @@ int locality_main(const std::vector<std::string>& args) {
   if (vm.count("kernel")) only = vm["kernel"].as<std::uint32_t>();
   const std::vector<selected_kernel> kernels = select_kernels(*app, only);
   const fs::path out = vm["output"].as<std::string>();
+  check_output_folder("-o", out.string(), {trace_path});  // not into the trace itself
   const fs::path staging = make_staging(out);
   try {
     std::optional<locality_cache> cache;

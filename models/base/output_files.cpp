@@ -73,6 +73,37 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
   }
 }
 
+void check_output_folder(const std::string& option, const std::string& path,
+                         const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  if (path.empty()) throw input_error(k_cmdline, option, "empty folder name");
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec))
+    throw input_error(k_cmdline, option, "'" + path + "' exists and is not a folder");
+  // The nearest existing ancestor must be a folder this process may write.
+  fs::path p = fs::absolute(path, ec).lexically_normal();
+  while (!p.empty() && !fs::exists(p, ec) && p != p.root_path()) p = p.parent_path();
+  if (!fs::is_directory(p, ec))
+    throw input_error(k_cmdline, option,
+                      "'" + path + "' cannot be made: '" + p.string() + "' is not a folder");
+  if (::access(p.c_str(), W_OK | X_OK) != 0)
+    throw input_error(k_cmdline, option, "'" + p.string() + "' is not writable");
+  const fs::path r = resolved(path);
+  const auto within = [](const fs::path& inner, const fs::path& outer) {
+    auto o = outer.begin(), i = inner.begin();
+    for (; o != outer.end(); ++o, ++i)
+      if (i == inner.end() || *o != *i) return false;
+    return true;
+  };
+  for (const std::string& in : inputs) {
+    const fs::path ri = resolved(in);
+    if (r == ri || (fs::is_directory(ri, ec) && within(r, ri)))
+      throw input_error(k_cmdline, option,
+                        "'" + path + "' is or lies inside an input (" + in + ")");
+    if (within(ri, r) && fs::exists(r, ec))
+      throw input_error(k_cmdline, option, "'" + path + "' holds an input (" + in + ")");
+  }
+}
+
 void register_partial(const std::string& path) {
   if (path.size() >= k_path_max) return;
   for (std::size_t i = 0; i < k_slots; ++i)

@@ -18,6 +18,13 @@ namespace gputlm {
 void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                    const std::vector<std::string>& inputs);
 
+// An output folder (option, path), checked before any work: an existing directory, or one
+// that can be made (its nearest existing ancestor a directory the process may write); not
+// an input, not inside an input directory, and not holding an input (paths resolved as
+// above). Throws input_error naming the option.
+void check_output_folder(const std::string& option, const std::string& path,
+                         const std::vector<std::string>& inputs);
+
 // Writes `content` to `path` through `path.partial` (registered below) and a rename, so that
 // a failed or interrupted write never leaves a half-written output; throws input_error
 // naming the path when it cannot.

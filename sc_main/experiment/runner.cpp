@@ -17,6 +17,7 @@
 #include "models/base/closest_match.h"
 #include "models/base/command_line.h"
 #include "models/base/input_error.h"
+#include "models/base/output_files.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 #include "sc_main/commands.h"
@@ -629,8 +630,13 @@ int experiment_main(const std::vector<std::string>& args) {
 
   experiment_spec x = load_experiment(o.file);
   o.shown = vm.count("output") ? vm["output"].as<std::string>() : "build/experiments/" + x.name;
-  if (fs::exists(o.shown, ec) && !fs::is_directory(o.shown, ec))
-    throw input_error(command_line, "--output", "'" + o.shown + "' exists and is not a folder");
+  {  // the output folder: makeable, and neither an input nor inside or around one
+    std::vector<std::string> inputs{o.file};
+    for (const auto& p : x.platforms) inputs.push_back(p.file);
+    for (std::size_t s = 0; s < x.sources(); ++s)
+      if (!x.source(s).trace.empty()) inputs.push_back(x.source(s).trace);
+    check_output_folder("--output", o.shown, inputs);
+  }
   o.out = fs::absolute(o.shown).lexically_normal().string();
   if (o.collect && !fs::is_directory(o.out + "/points", ec))
     throw input_error(command_line, "--collect",

@@ -125,3 +125,60 @@ TEST(outputs, no_command_prints_usage_to_stderr) {
   EXPECT_EQ(r.err.rfind("error: <command line>: no command (", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("\nusage: gputlm <command>"), std::string::npos) << r.err;
 }
+
+// The commands that write folders or platforms check their outputs before any work, as
+// `run` does: one line naming the option, exit 2, and the inputs untouched.
+TEST(outputs, the_other_commands_check_their_outputs_first) {
+  const std::string d = scratch("others");
+  // A listing of a folder's files with their sizes, to see that nothing changed.
+  auto listing = [](const std::string& dir) {
+    std::vector<std::string> v;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      v.push_back(e.path().string() + ":" +
+                  (e.is_regular_file() ? std::to_string(e.file_size()) : "dir"));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  auto refused = [](const command_result& r, const std::string& option, const std::string& what) {
+    EXPECT_EQ(r.status, 2) << what << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("error: <command line>: " + option + ": ", 0), 0u) << what << ": "
+                                                                              << r.err;
+  };
+  // trace gen onto an existing trace: refused (its files kept); --force replaces it.
+  ASSERT_EQ(run_command(gputlm_bin() + " trace gen vectoradd -p n=1024 -o " + d + "/t", "o_gen1")
+                .status,
+            0);
+  const auto before = listing(d + "/t");
+  refused(run_command(gputlm_bin() + " trace gen histogram -o " + d + "/t", "o_gen2"),
+          "--output", "trace gen over a trace");
+  EXPECT_EQ(listing(d + "/t"), before);
+  EXPECT_EQ(run_command(gputlm_bin() + " trace gen histogram --force -o " + d + "/t", "o_gen3")
+                .status,
+            0);
+  EXPECT_NE(slurp(d + "/t/kernel-1.traceg").find("histogram"), std::string::npos);
+  // trace locality into the trace's own folder.
+  fs::copy(k_trace, d + "/va", fs::copy_options::recursive);
+  const auto va = listing(d + "/va");
+  refused(run_command(gputlm_bin() + " trace locality " + d + "/va -o " + d + "/va/graphs",
+                      "o_loc"),
+          "-o", "locality into the trace");
+  EXPECT_EQ(listing(d + "/va"), va);
+  // import-config over its own input.
+  fs::copy_file(k_src + "/tests/data/titanv.gpgpusim.config", d + "/g.config");
+  const std::string config = slurp(d + "/g.config");
+  refused(run_command(gputlm_bin() + " import-config " + d + "/g.config -o " + d + "/g.config",
+                      "o_import"),
+          "--output", "import-config over its input");
+  EXPECT_EQ(slurp(d + "/g.config"), config);
+  // experiment: an output below a file, one equal to a trace folder, one holding it.
+  write_text(d + "/file", "x");
+  write_text(d + "/e.yaml", "experiment: {name: o}\nplatforms: {fermi: " + k_fermi +
+                                "}\nconfigurations: {base: {}}\nworkloads: {va: {trace: " + d +
+                                "/va}}\nmetrics: {cycles: total_cycles}\n");
+  for (const std::string& out : {d + "/file/out", d + "/va", d})
+    refused(run_command(gputlm_bin() + " experiment " + d + "/e.yaml -o " + out, "o_exp"),
+            "--output", "experiment -o " + out);
+  EXPECT_EQ(listing(d + "/va"), va);
+  EXPECT_FALSE(fs::exists(d + "/points"));
+}

@@ -21,7 +21,7 @@ void run_on(const std::string& platform_file, const std::string& kernel) {
   const std::string stem = platform_file.substr(platform_file.rfind('/') + 1);
   const std::string dir = std::string(GPUTLM_TEST_TMP) + "/mem_run_" + kernel + "_" + stem;
   auto g = gputlm::testing::run_command(
-      std::string(GPUTLM_BIN) + " trace gen " + kernel + " -o " + dir, "gen_" + kernel);
+      std::string(GPUTLM_BIN) + " trace gen " + kernel + " --force -o " + dir, "gen_" + kernel);
   ASSERT_EQ(g.status, 0) << g.err;
   auto p = platforms::platform::load(std::string(GPUTLM_SOURCE_DIR) + "/" + platform_file);
   control::workload work(traces::open_trace(dir, {}));

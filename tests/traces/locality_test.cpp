@@ -287,7 +287,8 @@ TEST(LocalityCli, BadInputExitsTwoWithOneLineAndNoOutput) {
       {(dir / "missing").string() + " -o " + out.string(), "missing"},
       {trace.string() + " --kernel 9 -o " + out.string(), "--kernel: no kernel with id 9"},
       {trace.string() + " --granularity 64B -o " + out.string(), "--granularity"},
-      {trace.string() + " -o " + (dir / "file.txt" / "out").string(), "-o: directory"},
+      {trace.string() + " -o " + (dir / "file.txt" / "out").string(),
+       "-o: '" + (dir / "file.txt" / "out").string() + "' cannot be made"},
       {trace.string() + " -o " + (dir / "file.txt").string(), "-o: "},
       {trace.string(), "-o: no output directory"},
   };

@@ -2,6 +2,7 @@
 #include "traces/generators/gen_cli.h"
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -10,10 +11,12 @@
 #include <vector>
 
 #include "models/base/input_error.h"
+#include "models/base/output_files.h"
 #include "traces/generators/registry.h"
 #include "traces/trace_writer.h"
 
 namespace gputlm::traces::generators {
+namespace fs = std::filesystem;
 
 namespace po = boost::program_options;
 
@@ -70,7 +73,8 @@ po::options_description make_options() {
        "kernel parameter name=value (repeatable)")  //
       ("arch", po::value<std::string>()->default_value("70"),
        "binary version: 35 (Kepler), 61 (Pascal), 70 (Volta)")  //
-      ("output,o", po::value<std::string>(), "output directory (kernelslist.g, kernel-N.traceg)");
+      ("output,o", po::value<std::string>(), "output directory (kernelslist.g, kernel-N.traceg)")(
+          "force", "write into an output directory that is not empty (a trace there is replaced)");
   return o;
 }
 
@@ -162,7 +166,13 @@ int gen_main(const std::vector<std::string>& args, std::ostream& out) {
   // Checks parameters before creating the output directory.
   param_set(find_kernel_generator(kernel).params, params);
 
-  lazy_text_writer writer(vm["output"].as<std::string>());
+  const std::string out_dir = vm["output"].as<std::string>();
+  check_output_folder("--output", out_dir, {});
+  std::error_code ec;
+  if (!vm.count("force") && fs::is_directory(out_dir, ec) && !fs::is_empty(out_dir, ec))
+    throw input_error(k_command_line, "--output",
+                      "'" + out_dir + "' exists and is not empty (--force replaces what it holds)");
+  lazy_text_writer writer(out_dir);
   generate(kernel, params, arch, writer);
   return exit_ok;
 }
