@@ -80,6 +80,13 @@ void rtl_choice::validate() {
   m_source.require(!named.empty() && fs::is_regular_file(path, ec),
                    "RTL source '" + named +
                        "' not found (relative to the working directory or " GPUTLM_SOURCE_DIR ")");
+  // The built sources are a few KiB; a large file is not this block's and is not read (or
+  // handed to Verilator).
+  constexpr std::uintmax_t max_source = 4u << 20;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  m_source.require(!ec && size <= max_source,
+                   "RTL source '" + named + "' is " + std::to_string(size) +
+                       " bytes; at most 4 MiB (the RTL built into this binary is a few KiB)");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();

@@ -161,6 +161,9 @@ void parse_sweeps(experiment_spec& x, const ynode& n) {
     s.parameter = text(p->value, key + ".parameter");
     if (!v->value.is_sequence() || v->value.node.size() == 0)
       fail(v->value, key + ".values", "expected a list of values");
+    if (v->value.node.size() > 1000)  // each value a configuration x platforms x workloads
+      fail(v->value, key + ".values",
+           "expected at most 1000 values, got " + std::to_string(v->value.node.size()));
     for (const auto& item : v->value.node) {
       if (!item.IsScalar())
         throw input_error(v->value.at(item.Mark()), key + ".values", "expected plain values");

@@ -188,6 +188,14 @@ TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
             "16:5: plots[0].kind: expected bars or line");
   EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: line}\n")),
             "16:5: plots[0].sweep: a line plot needs one of the file's sweeps, not ''");
+  // A sweep too long to plan (each value is a configuration on every platform and workload).
+  {
+    std::string values;
+    for (int i = 0; i < 1001; ++i) values += (i ? ", " : "") + std::to_string(i + 1) + "cycles";
+    EXPECT_EQ(load_error(experiment("sweeps:\n  lat: {parameter: smx.l1.hit_latency, values: [" +
+                                    values + "]}\n")),
+              "16:48: sweeps.lat.values: expected at most 1000 values, got 1001");
+  }
   // A plot file outside the output's plots/ folder.
   EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: bars, file: ../up}\n")),
             "16:5: plots[0].file: '../up': a plot's file name may hold letters, digits and _ . + "

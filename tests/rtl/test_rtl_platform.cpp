@@ -9,6 +9,7 @@
 // every sample.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "tests/common/rtl_stats.h"
@@ -76,6 +77,21 @@ TEST(rtl_platform, the_off_by_one_dispatch_unit_changes_the_run) {
       "fermi", "vectoradd", rtl + " --set smx_scheduler.dispatch.define=TBD_OFF_BY_ONE", "obo_rtl");
   ASSERT_GT(bad.size(), 1000u);
   EXPECT_FALSE(without_rtl_edges(cpp, nullptr) == without_rtl_edges(bad, nullptr));
+}
+
+// A huge file named as the RTL source is refused by its size, not read or handed to
+// Verilator.
+TEST(rtl_platform, an_oversized_rtl_source_is_refused_unread) {
+  const std::string big = tmp + "/huge.sv";
+  {
+    std::ofstream f(big, std::ios::binary);
+    f.seekp((5 << 20) - 1);  // 5 MiB, sparse
+    f.put('\n');
+  }
+  const std::string err = error_of(rtl + " --set smx_scheduler.dispatch.rtl=" + big, "rtl_huge");
+  EXPECT_NE(err.find("dispatch.rtl: RTL source '" + big + "' is 5242880 bytes; at most 4 MiB"),
+            std::string::npos)
+      << err;
 }
 
 TEST(rtl_platform, the_choice_is_a_parameter_group_in_yaml) {
