@@ -133,6 +133,9 @@ std::unique_ptr<platform> platform::load(const std::string& file,
                         "port (" + s.ref->iface_name +
                             ") is never bound (add it to a 'bind:' list)");
   for (component* c : p->m_order) c->validate_bound();
+  for (component* c : p->m_order)
+    if (const std::string why = c->unattached(); !why.empty())
+      throw input_error(c->config().where(), c->name(), why);
   return p;
 }
 

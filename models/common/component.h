@@ -96,6 +96,10 @@ class component : public sc_core::sc_module, public param_owner {
   // Checks that need the blocks it is bound to (reading their registers over its sockets),
   // once every socket is bound; throws input_error.
   virtual void validate_bound() {}
+  // A controller placed where it cannot act (nothing bound to what it offers, once every
+  // block's validate_bound has run): what it lacks, an input error at its YAML; "" when it
+  // acts, or for a block.
+  virtual std::string unattached() const { return {}; }
   // What the block is waiting for, for the diagnosis of a run that ends with work left
   // (empty when idle).
   virtual std::string pending_work() const { return {}; }

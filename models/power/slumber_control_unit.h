@@ -77,6 +77,12 @@ class slumber_control_unit : public component,
 
   slumber_control_unit(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
+  // Placed where no SMX hands it a register file (its export `registers` unbound).
+  std::string unattached() const override {
+    return m_rf ? std::string()
+                : "acts on no register file: bind an SMX's port to it (registers -> " +
+                      std::string(basename()) + ".registers)";
+  }
   void add_traces(vcd_writer& vcd) override;
   // The SMX's register file, handed over at the end of elaboration (register_gate).
   void take_over(power_component& rf, std::uint32_t warp_registers, std::uint32_t warp_slots,

@@ -107,3 +107,21 @@ TEST(slumber_run, the_waveform_counts_every_register_once) {
   EXPECT_EQ(signals, 4);
   EXPECT_GT(changes, 10);
 }
+
+// A Slumber control unit placed where no SMX hands it a register file (under the L1, its
+// export never bound) would gate nothing: one line at its YAML, exit 2.
+TEST(slumber_run, a_control_unit_that_acts_on_nothing_is_an_input_error) {
+  const std::string mech = std::string(GPUTLM_TEST_TMP) + "/slumber_misplaced.yaml";
+  write_text(mech,
+             "gpu:\n"
+             "  smx:\n"
+             "    l1:\n"
+             "      slumber: { type: slumber_control_unit }\n");
+  const auto r = run_command(gputlm_bin() + " elaborate " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml" +
+                                 " -q --with " + mech,
+                             "slumber_misplaced");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "error: " + mech +
+                       ":4:7: gpu.smx[0].l1.slumber: acts on no register file: bind an SMX's "
+                       "port to it (registers -> slumber.registers)\n");
+}
