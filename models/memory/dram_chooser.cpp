@@ -93,8 +93,28 @@ class fcfs final : public dram_chooser {
   }
 
   std::size_t row(dram_engine& e, std::uint64_t now) override {
-    // The requests before the oldest row hit, each unless an older one uses its bank
-    // (younger hits to its open row wait their turn: they do not hold the row open).
+    bool hit = false;
+    const std::size_t i = head(e, &hit);
+    return i != none && !hit && e.row_ready(e.queue()[i].bank) <= now ? i : none;
+  }
+
+  std::uint64_t next_ready(const dram_engine& e, const dram_engine::column_common& c,
+                           std::uint64_t now) override {
+    // The oldest request that can be next (a row command waits for older requests to its
+    // bank).
+    bool hit = false;
+    const std::size_t i = head(e, &hit);
+    const std::uint64_t next = i == none ? never
+                               : hit     ? e.column_ready(e.queue()[i], c)
+                                         : e.row_ready(e.queue()[i].bank);
+    return std::max(next, now + 1);
+  }
+
+ private:
+  // The request FCFS may serve next: scanning from the oldest, the first row hit (`hit`),
+  // or before it the first request no older request's bank blocks (younger hits to its open
+  // row wait their turn: they do not hold the row open); none when there is neither.
+  static std::size_t head(const dram_engine& e, bool* hit) {
     std::uint64_t seen = 0;  // banks with an older request
     const auto& q = e.queue();
     for (std::size_t i = e.first(); i < q.size(); ++i) {
@@ -103,35 +123,10 @@ class fcfs final : public dram_chooser {
       const dram_engine::bank_state& b = e.bank(x.bank);
       const bool older = seen & bank_bit(x.bank);
       seen |= bank_bit(x.bank);
-      if (b.open && b.row == x.row) break;
-      if (older) continue;
-      return e.row_ready(x.bank) <= now ? i : none;
+      *hit = b.open && b.row == x.row;
+      if (*hit || !older) return i;
     }
     return none;
-  }
-
-  std::uint64_t next_ready(const dram_engine& e, const dram_engine::column_common& c,
-                           std::uint64_t now) override {
-    // The oldest request that can be next (a row command waits for older requests to its
-    // bank).
-    std::uint64_t next = never;
-    std::uint64_t seen = 0;
-    const auto& q = e.queue();
-    for (std::size_t i = e.first(); i < q.size(); ++i) {
-      const dram_engine::entry& x = q[i];
-      if (x.done) continue;
-      const dram_engine::bank_state& b = e.bank(x.bank);
-      const bool older = seen & bank_bit(x.bank);
-      seen |= bank_bit(x.bank);
-      if (b.open && b.row == x.row) {
-        next = e.column_ready(x, c);
-        break;
-      }
-      if (older) continue;
-      next = e.row_ready(x.bank);
-      break;
-    }
-    return std::max(next, now + 1);
   }
 };
 
