@@ -231,11 +231,13 @@ const block_layout k_smx{"gpu.smx",
                           "branch_units",
                           "branch_latency",
                           "branch_initiation",
-                          "coalescing_arch"}};
+                          "coalescing_arch",
+                          "l1_requests_per_cycle"}};
 const block_layout k_l1{
     "gpu.smx.l1", "l1_cache", nullptr,
     with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
-                         "bypass_global_loads", "flush_at_kernel_end", "dirty_line_cap"})};
+                         "bypass_global_loads", "bypass_global_stores", "flush_at_kernel_end",
+                         "dirty_line_cap", "lookups_per_cycle"})};
 const block_layout k_iu{
     "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
 const block_layout k_icnt{"gpu.icnt",
@@ -281,7 +283,8 @@ const block_layout k_dram{"gpu.dram",
                            "dual_bus",
                            "bank_indexing",
                            "bank_group_indexing",
-                           "address_map"}};
+                           "address_map",
+                           "sector_atoms"}};
 
 // GPGPU-Sim option defaults that differ from gputlm's block defaults: noted at the top of
 // the file for the options the inputs leave out (gputlm's default is what runs).
@@ -891,7 +894,15 @@ class importer {
 
   void map_l1() {
     const std::string l1 = "gpu.smx.l1.";
-    if (auto* o = get("-gpgpu_l1_banks")) set(l1 + "banks", std::to_string(number(*o)), *o);
+    if (auto* o = get("-gpgpu_l1_banks")) {
+      set(l1 + "banks", std::to_string(number(*o)), *o);
+      // With an L1 latency queue (-gpgpu_l1_latency > 0, its default 1) the LDST unit puts up
+      // to l1_banks requests a cycle into it, one per bank (process_memory_access_queue_l1cache).
+      const option_entry* lat = get("-gpgpu_l1_latency");
+      const std::uint64_t per_cycle = lat && number(*lat) == 0 ? 1 : number(*o);
+      set(l1 + "lookups_per_cycle", std::to_string(per_cycle), *o);
+      set("gpu.smx.l1_requests_per_cycle", std::to_string(per_cycle), *o);
+    }
     if (auto* o = get("-gpgpu_l1_banks_byte_interleaving"))
       set(l1 + "bank_interleave", size_text(number(*o)), *o);
     if (auto* o = get("-gpgpu_l1_banks_hashing_function")) {
@@ -906,8 +917,10 @@ class importer {
       set(l1 + "hit_latency", cyc(number(*o)), *o);
       set(l1 + "miss_latency", cyc(number(*o)), *o);
     }
-    if (auto* o = get("-gpgpu_gmem_skip_L1D"))
+    if (auto* o = get("-gpgpu_gmem_skip_L1D")) {  // every global access (ldst_unit::memory_cycle)
       set(l1 + "bypass_global_loads", bool_text(flag(*o)), *o);
+      set(l1 + "bypass_global_stores", bool_text(flag(*o)), *o);
+    }
     if (auto* o = get("-gpgpu_flush_l1_cache"))
       set(l1 + "flush_at_kernel_end", bool_text(flag(*o)), *o);
     if (auto* o = get("-gpgpu_l1_cache_write_ratio"))
@@ -953,6 +966,8 @@ class importer {
 
   void map_dram() {
     const std::string d = "gpu.dram.";
+    put(d + "sector_atoms", "true",
+        "GPGPU-Sim's sectored L2 sends DRAM one request per 32 B sector", nullptr);
     if (auto* o = get("-gpgpu_n_mem_per_ctrlr")) set(d + "chips", std::to_string(number(*o)), *o);
     if (auto* o = get("-gpgpu_dram_buswidth")) set(d + "bus_width", size_text(number(*o)), *o);
     if (auto* o = get("-gpgpu_dram_burst_length"))

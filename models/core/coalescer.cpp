@@ -51,12 +51,13 @@ void set_bytes(std::vector<coalesced_request>& out) {
 // Lane i reads [a0 + i*size, a0 + (i+1)*size): each sub-warp covers one byte range, whose
 // lines come out in address order (= order of their lowest lane).
 void append_contiguous(std::uint32_t subwarp, std::uint64_t a0, std::uint32_t access_size,
-                       std::vector<coalesced_request>& out) {
+                       std::uint32_t segment, std::vector<coalesced_request>& out) {
   for (std::uint32_t g = 0; g < 32 / subwarp; ++g) {
     const std::uint64_t lo = a0 + std::uint64_t(g) * subwarp * access_size;
     const std::uint64_t hi = lo + std::uint64_t(subwarp) * access_size - 1;
-    for (std::uint64_t line = lo & ~(line_bytes - 1); line <= hi; line += line_bytes) {
-      const std::uint64_t b0 = std::max(lo, line), b1 = std::min(hi, line + line_bytes - 1);
+    for (std::uint64_t seg = lo & ~std::uint64_t(segment - 1); seg <= hi; seg += segment) {
+      const std::uint64_t line = seg & ~(line_bytes - 1);
+      const std::uint64_t b0 = std::max(lo, seg), b1 = std::min(hi, seg + segment - 1);
       const auto l0 = static_cast<std::uint32_t>((b0 - a0) / access_size);
       const auto l1 = static_cast<std::uint32_t>((b1 - a0) / access_size);
       const std::uint32_t lanes = bits_from_to(l0, l1);
@@ -66,28 +67,33 @@ void append_contiguous(std::uint32_t subwarp, std::uint64_t a0, std::uint32_t ac
 }
 }  // namespace
 
+std::uint32_t default_segment(std::uint32_t arch) { return arch >= 60 ? sector_bytes : line_bytes; }
+
 void coalesce_contiguous(std::uint32_t arch, std::uint64_t first, std::uint32_t access_size,
-                         std::vector<coalesced_request>& out) {
+                         std::vector<coalesced_request>& out, std::uint32_t segment) {
   out.clear();
   if (access_size == 0) access_size = 4;
-  append_contiguous(subwarp_of(arch, access_size), first, access_size, out);
+  append_contiguous(subwarp_of(arch, access_size), first, access_size, segment, out);
   set_bytes(out);
 }
 
 void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t* addresses,
-              std::uint32_t access_size, std::vector<coalesced_request>& out) {
+              std::uint32_t access_size, std::vector<coalesced_request>& out,
+              std::uint32_t segment) {
   out.clear();
   if (access_size == 0) access_size = 4;
   const std::uint32_t subwarp = subwarp_of(arch, access_size);
 
   if (active_mask == 0xffffffffu && contiguous(addresses, access_size)) {
-    append_contiguous(subwarp, addresses[0], access_size, out);
+    append_contiguous(subwarp, addresses[0], access_size, segment, out);
   } else {
     const std::uint32_t subwarp_log2 = static_cast<std::uint32_t>(__builtin_ctz(subwarp));
     std::size_t group_begin = 0;
     std::uint32_t group = ~0u;
-    // The request the previous lane went to: the next lane usually touches the same line.
+    // The request the previous lane went to: the next lane usually touches the same segment.
     coalesced_request* cur = nullptr;
+    std::uint64_t cur_seg = 0;
+    const std::uint64_t seg_mask = ~std::uint64_t(segment - 1);
     std::uint32_t index = 0;  // position in `addresses` (active lanes only)
     for (std::uint32_t bits = active_mask; bits; bits &= bits - 1) {
       const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(bits));
@@ -98,14 +104,19 @@ void coalesce(std::uint32_t arch, std::uint32_t active_mask, const std::uint64_t
       }
       const std::uint64_t first = addresses[index++];
       const std::uint64_t last = first + access_size - 1;
-      // Each line the access touches (one, unless it straddles a line boundary).
-      for (std::uint64_t line = first & ~(line_bytes - 1); line <= last; line += line_bytes) {
-        const std::uint64_t lo = std::max(first, line) - line;
-        const std::uint64_t hi = std::min(last, line + line_bytes - 1) - line;
-        if (!cur || cur->line_address != line) {
+      // Each segment the access touches (one, unless it straddles a segment boundary).
+      for (std::uint64_t seg = first & seg_mask; seg <= last; seg += segment) {
+        const std::uint64_t line = seg & ~(line_bytes - 1);
+        const std::uint64_t lo = std::max(first, seg) - line;
+        const std::uint64_t hi = std::min(last, seg + segment - 1) - line;
+        if (!cur || cur_seg != seg) {
           cur = nullptr;
+          cur_seg = seg;
+          // A segment's request: its line, and (below a line) the segment's own sectors.
+          const std::uint8_t own = segment < line_bytes ? sector_range(seg - line, seg - line + segment - 1) : 0;
           for (std::size_t k = group_begin; k < out.size(); ++k)
-            if (out[k].line_address == line) cur = &out[k];
+            if (out[k].line_address == line && (own == 0 || (out[k].sector_mask & own) != 0))
+              cur = &out[k];
           if (!cur) {
             out.push_back({line, 0, 0, 0});
             cur = &out.back();

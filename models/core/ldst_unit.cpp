@@ -20,8 +20,10 @@ bool unit_stride(const warp_instruction& in) {
 }
 }  // namespace
 
-void ldst_unit::configure(std::uint32_t coalescing_arch, std::uint32_t shared_banks) {
+void ldst_unit::configure(std::uint32_t coalescing_arch, std::uint32_t segment,
+                          std::uint32_t shared_banks) {
   m_arch = coalescing_arch;
+  m_segment = segment ? segment : default_segment(coalescing_arch);
   m_shared_banks = shared_banks;
   m_fifo.reserve(fifo_reserve);
 }
@@ -38,7 +40,8 @@ std::uint32_t ldst_unit::shared_cycles(const warp_instruction& in,
 bool ldst_unit::coalesce(const warp_instruction& in, const std::uint64_t* warp_addresses) {
   if (in.addr_index == warp_instruction::none) return false;
   if (unit_stride(in) && in.space != traces::mem_space::global_atomic) {
-    coalesce_contiguous(m_arch, warp_addresses[in.addr_index], size_of(in), m_coalesced);
+    coalesce_contiguous(m_arch, warp_addresses[in.addr_index], size_of(in), m_coalesced,
+                        m_segment);
     return true;
   }
   std::uint64_t lanes[32];
@@ -46,7 +49,7 @@ bool ldst_unit::coalesce(const warp_instruction& in, const std::uint64_t* warp_a
   if (in.space == traces::mem_space::global_atomic)
     coalesce_atomic(in.active_mask, addrs, in.access_size, m_coalesced);
   else
-    core::coalesce(m_arch, in.active_mask, addrs, in.access_size, m_coalesced);
+    core::coalesce(m_arch, in.active_mask, addrs, in.access_size, m_coalesced, m_segment);
   return true;
 }
 

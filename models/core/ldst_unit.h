@@ -46,8 +46,9 @@ class ldst_unit {
     std::uint64_t issued = 0;
   };
 
-  // `coalescing_arch`: coalescer.h's rules; `shared_banks`: 4-byte shared-memory banks.
-  void configure(std::uint32_t coalescing_arch, std::uint32_t shared_banks);
+  // `coalescing_arch`: coalescer.h's rules; `segment`: bytes per request (0: the arch's);
+  // `shared_banks`: 4-byte shared-memory banks.
+  void configure(std::uint32_t coalescing_arch, std::uint32_t segment, std::uint32_t shared_banks);
 
   // --- Issue
   // A shared-memory access's bank cycles (at least 1).
@@ -102,6 +103,7 @@ class ldst_unit {
   void start_instruction();  // an empty queue restarts at the front of its storage
 
   std::uint32_t m_arch = 20;
+  std::uint32_t m_segment = 128;  // bytes per request (coalescer.h)
   std::uint32_t m_shared_banks = 32;
   std::vector<request> m_fifo;  // from m_head on
   std::size_t m_head = 0;

@@ -186,6 +186,11 @@ void smx::validate() {
   m_coalescing_arch.require(
       std::find(std::begin(archs), std::end(archs), *m_coalescing_arch) != std::end(archs),
       "must be one of 20, 35, 60, 61, 70");
+  m_l1_requests_per_cycle.require(*m_l1_requests_per_cycle >= 1 && *m_l1_requests_per_cycle <= 64,
+                                  "must be 1 to 64");
+  m_coalescing_segment.require(*m_coalescing_segment == 0 || *m_coalescing_segment == 32 ||
+                                   *m_coalescing_segment == 64 || *m_coalescing_segment == 128,
+                               "must be 0 (the coalescing arch's), 32, 64 or 128");
 
   // The geometry is valid: size the state.
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
@@ -223,6 +228,7 @@ void smx::validate() {
                  static_cast<std::uint32_t>(*m_register_port_throughput), sched, *m_sub_core_model,
                  static_cast<std::uint32_t>(collectors));
   m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
+                   static_cast<std::uint32_t>(*m_coalescing_segment),
                    static_cast<std::uint32_t>(*m_shared_memory_banks));
 
   // Unit classes without units of their own run elsewhere: INT and `other` on SP when there
@@ -338,6 +344,9 @@ void smx::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
     launch_tb(gp);
   } else if (phase == tlm::END_REQ) {
     unblock(gp);
+    // The L1 took it in this cycle: the next request may follow in the same one.
+    const std::uint64_t now = clock().now_cycle();
+    if (m_sent_cycle == now && m_sent_in_cycle < *m_l1_requests_per_cycle) send_requests(now);
     wake_at(clock().next_cycle());
   } else if (phase == tlm::BEGIN_RESP) {
     unblock(gp);  // a response implies the end of its own request phase
@@ -1070,6 +1079,11 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
 
 void smx::send_requests(std::uint64_t now) {
   if (!m_ldst.can_send(now)) return;
+  if (m_sent_cycle != now) {
+    m_sent_cycle = now;
+    m_sent_in_cycle = 0;
+  }
+  ++m_sent_in_cycle;
   const ldst_unit::request& q = m_ldst.pop();
   tlm::tlm_generic_payload* gp;
   if (q.kind == access_kind::flush) {

@@ -277,9 +277,18 @@ class smx : public component, public block_sync_release {
   param<std::uint64_t> m_coalescing_arch{
       *this, "coalescing_arch", 20,
       "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
+  param<std::uint64_t> m_l1_requests_per_cycle{
+      *this, "l1_requests_per_cycle", 1,
+      "requests the LDST unit may send the L1 in one cycle, each once the L1 took the one "
+      "before (GPGPU-Sim: -gpgpu_l1_banks with an L1 latency queue)"};
+  param<std::uint64_t> m_coalescing_segment{
+      *this, "coalescing_segment", 0,
+      "bytes per coalesced request: 32 (a sector), 64, 128 (a line); 0: the arch's (32 from 60 on)"};
 
   // State
   std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
+  std::uint64_t m_sent_cycle = ~std::uint64_t(0);  // requests sent to the L1 in that cycle
+  std::uint32_t m_sent_in_cycle = 0;
   std::vector<warp_state> m_warps;
   // Per warp slot, densely for the issue loop's scan: a warp known not to issue before
   // `until` (scoreboard on a register with a known ready time, a pending load, a barrier,

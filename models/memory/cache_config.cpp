@@ -29,7 +29,12 @@ cache_config::cache_config(component& c)
       set_index(c, "set_index", "linear", "set index function",
                 {"linear", "fermi_hash", "ipoly", "xor"}),
       mshr_entries(c, "mshr_entries", 32, "MSHR entries (distinct outstanding lines)"),
-      mshr_merge(c, "mshr_merge", 8, "requests merged into one MSHR entry"),
+      mshr_merge(c, "mshr_merge", 8,
+                 "requests merged into one MSHR entry (with mshr_per_sector: per 32-byte "
+                 "sector)"),
+      mshr_per_sector(c, "mshr_per_sector", true,
+                      "in a sectored cache, an entry takes mshr_merge requests for each "
+                      "sector of its line (GPGPU-Sim's sector caches keep an MSHR per sector)"),
       data_port_width(c, "data_port_width", {128}, "data array bytes per cycle") {}
 
 cache_geometry cache_config::geometry() const {
@@ -45,6 +50,7 @@ cache_geometry cache_config::geometry() const {
   g.wr_alloc = parse_write_alloc(*write_allocate);
   g.mshr_entries = static_cast<std::uint32_t>(*mshr_entries);
   g.mshr_merge = static_cast<std::uint32_t>(*mshr_merge);
+  g.mshr_per_sector = *sectored && *mshr_per_sector;
   return g;
 }
 
@@ -79,8 +85,12 @@ void cache_config::validate() const {
   mshr_entries.require(*mshr_entries <= mshr_table::max_entries,
                        "must be at most " + std::to_string(mshr_table::max_entries));
   mshr_merge.require(*mshr_merge >= 1, "must be at least 1");
-  mshr_merge.require(*mshr_merge <= max_mshr_slots / *mshr_entries,
+  const std::uint64_t per_line = *sectored && *mshr_per_sector ? 4 : 1;
+  mshr_merge.require(*mshr_merge * per_line <= max_mshr_slots / *mshr_entries,
                      "mshr_entries x mshr_merge must be at most " + std::to_string(max_mshr_slots));
+  if (per_line == 4)
+    mshr_merge.require(*mshr_merge * 4 <= 65535,
+                       "must be at most 16383 in a sectored cache (4 sectors x merge slots)");
   data_port_width.require(*data_port_width >= 1 && *line_size % *data_port_width == 0,
                           "must divide line_size");
 }

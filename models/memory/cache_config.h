@@ -42,6 +42,7 @@ struct cache_config {
   choice_param set_index;
   param<std::uint64_t> mshr_entries;
   param<std::uint64_t> mshr_merge;
+  param<bool> mshr_per_sector;
   param<bytes> data_port_width;
 
   static constexpr std::uint64_t sector_size = 32;

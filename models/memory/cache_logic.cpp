@@ -173,7 +173,7 @@ void tag_array::invalidate_all() {
 // ---- cache policy ---------------------------------------------------------------------
 
 cache_logic::cache_logic(const cache_geometry& g)
-    : m_g(g), m_tags(g), m_mshr(g.mshr_entries, g.mshr_merge, g.alloc != alloc_policy::on_miss) {}
+    : m_g(g), m_tags(g), m_mshr(g.mshr_entries, g.mshr_merge, g.alloc != alloc_policy::on_miss, g.mshr_per_sector) {}
 
 access_result cache_logic::access(const access_request& req) {
   return req.write ? write(req) : read(req);
@@ -216,7 +216,7 @@ access_result cache_logic::read(const access_request& req) {
   assert(pending == m_mshr.find(r.line));
   if (int m = pending; m >= 0) {
     const std::uint8_t extra = static_cast<std::uint8_t>(missing & ~m_mshr.at(m).pending_sectors);
-    if (!m_mshr.can_merge(m)) {
+    if (!m_mshr.can_merge(m, want)) {
       r.cause = fail_cause::merge_limit;
       return r;
     }

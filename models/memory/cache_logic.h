@@ -45,6 +45,7 @@ struct cache_geometry {
   write_alloc wr_alloc = write_alloc::none;
   std::uint32_t mshr_entries = 32;
   std::uint32_t mshr_merge = 8;
+  bool mshr_per_sector = false;  // sectored: mshr_merge requests per sector (mshr_table.h)
   // GPGPU-Sim's -gpgpu_l1_cache_write_ratio (tag_array::probe): a dirty line may be a victim
   // only once at least this % of the array's lines are dirty (0: any line; the L2 uses 0).
   std::uint32_t dirty_cap_percent = 0;

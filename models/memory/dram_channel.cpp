@@ -1,6 +1,7 @@
 #include "models/memory/dram_channel.h"
 
 #include "models/common/mem_request.h"
+#include "models/memory/sectors.h"
 
 #include "models/common/block_factory.h"
 
@@ -44,6 +45,9 @@ dram_channel::dram_channel(const sc_core::sc_module_name& name, const block_cont
   add_stat("row_hits", m_stats_v.row_hits, "requests served from an open row");
   add_stat("row_misses", m_stats_v.row_misses, "requests that needed an activate");
   add_stat("bytes", m_stats_v.bytes, "bytes moved on the data bus (column accesses x atom)");
+  add_stat("requested_bytes", m_stats_v.requested_bytes,
+           "bytes the requests asked for (their lengths; below `bytes` when a request's "
+           "sectors take whole atoms)");
   add_stat(
       "row_hit_rate",
       [this] {
@@ -229,10 +233,15 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   r.row = a.row;
   r.write = gp.is_write();
   const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
-  r.bursts = static_cast<std::uint32_t>((len + atom() - 1) / atom());
+  const mem_request* m = payload_pool::find_request(gp);
+  if (m) r.from = {m->smx, m->warp, m->pc, m->priority};
+  if (*m_sector_atoms) {  // each 32-byte sector a column access of its own (at least one atom)
+    const std::uint64_t sectors = m && m->sector_mask ? popcount8(m->sector_mask) : (len + 31) / 32;
+    r.bursts = static_cast<std::uint32_t>(sectors * ((32 + atom() - 1) / atom()));
+  } else {
+    r.bursts = static_cast<std::uint32_t>((len + atom() - 1) / atom());
+  }
   r.arrival = now;
-  if (const mem_request* m = payload_pool::find_request(gp))
-    r.from = {m->smx, m->warp, m->pc, m->priority};
   m_sched->push(r);
   m_arrival[slot] = {&gp, r};
   if (events.any()) {
@@ -294,9 +303,9 @@ void dram_channel::run() {
         ++m_stats_v.row_hits;
       else
         ++m_stats_v.row_misses;
-      const std::uint64_t len = gp.get_data_length();
-      const std::uint64_t atoms = ((len ? len : 1) + atom() - 1) / atom();
+      const std::uint64_t atoms = m_arrival[slot].req.bursts;
       m_stats_v.bytes += atoms * atom();
+      m_stats_v.requested_bytes += gp.get_data_length();
       m_power.record(gp.is_write() ? write_event : read_event, atoms);
       const std::uint64_t arrival = m_arrival[slot].req.arrival;
       m_stats_v.latency_sum += c.done - arrival;

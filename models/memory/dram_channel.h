@@ -6,7 +6,9 @@
 // (dram_chooser.h, `scheduler: fr_fcfs | fcfs`).
 //
 // A request (a fill or a write-back from an L2 bank) is decoded into bank, row and column,
-// needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips), and
+// needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips; with
+// `sector_atoms`, one per 32-byte sector, at least an atom each, as GPGPU-Sim sends an L2
+// miss to DRAM one sector per request: Fermi's 64-byte GDDR5 atom then carries 32), and
 // waits in the scheduler queue (queue_depth entries shared by all sub-partitions; END_REQ
 // is withheld while it is full). Its BEGIN_RESP leaves when its last data beat has crossed
 // the bus. The channel sleeps while its queue is empty. Reads and writes share the queue:
@@ -61,7 +63,7 @@ class dram_channel : public component {
   bool busy() const { return !m_sched->empty() || !m_done.empty(); }
 
   struct statistics {
-    counter reads, writes, row_hits, row_misses, bytes;
+    counter reads, writes, row_hits, row_misses, bytes, requested_bytes;
     std::uint64_t latency_sum = 0;  // cycles from arrival to last data beat
     std::uint64_t queueing_sum = 0;  // cycles from arrival to the first command
     std::uint64_t first_cycle = ~std::uint64_t(0), last_cycle = 0;
@@ -109,6 +111,10 @@ class dram_channel : public component {
                                           "which queued request each command serves "
                                           "(dram_chooser.h: fr_fcfs, fcfs)"};
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
+  param<bool> m_sector_atoms{*this, "sector_atoms", false,
+                             "each 32-byte sector of a request is a column access of its own "
+                             "(GPGPU-Sim's one DRAM request per L2 sector; a 64-byte atom then "
+                             "moves 32 useful bytes)"};
   param<std::uint64_t> m_return_queue{*this, "return_queue", 116, "return queue entries"};
   param<bool> m_dual_bus{*this, "dual_bus", false, "separate row and column command buses (HBM)"};
   choice_param m_bank_indexing{*this, "bank_indexing", "plain", "bank bits", {"plain", "xor"}};

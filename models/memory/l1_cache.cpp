@@ -21,11 +21,14 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_stats_v.register_with(*this, "miss queue");
   add_stat("stores", m_stats_v.stores, "stores taken");
   add_stat("bypassed", m_stats_v.bypassed,
-           "atomics and bypassing loads passed to the interconnect");
+           "atomics and bypassing loads and stores passed to the interconnect");
   add_stat("flushes", m_stats_v.flushes,
            "kernel-end flush requests from the SMX (lines invalidated if flush_at_kernel_end)");
   add_stat("bank_conflicts", m_stats_v.bank_conflicts,
            "requests that waited for a busy data bank (END_REQ withheld)");
+  add_stat("lookup_bank_conflicts", m_stats_v.lookup_bank_conflicts,
+           "requests that waited a cycle because an earlier lookup of the cycle used their "
+           "bank (lookups_per_cycle > 1)");
   add_stat("bank_wait_cycles", m_stats_v.bank_wait_cycles,
            "cycles requests waited for a data bank");
   add_stat("data_port_cycles", m_stats_v.data_port_cycles,
@@ -57,12 +60,16 @@ void l1_cache::validate() {
                                  "must be at most " +
                                      std::to_string(rtl::mshr_table_rtl::rtl_entries) +
                                      " with mshr.implementation: rtl (the RTL's storage)");
-    m_cache.mshr_merge.require(*m_cache.mshr_merge <= rtl::mshr_table_rtl::rtl_merge,
-                               "must be at most " + std::to_string(rtl::mshr_table_rtl::rtl_merge) +
+    // A sectored L1's entry holds mshr_merge requests per sector: four times the slots.
+    const std::uint64_t per_line = geometry.mshr_per_sector ? 4 : 1;
+    const std::uint64_t slots = *m_cache.mshr_merge * per_line;
+    const std::uint64_t most = rtl::mshr_table_rtl::rtl_merge / per_line;
+    m_cache.mshr_merge.require(slots <= rtl::mshr_table_rtl::rtl_merge,
+                               "must be at most " + std::to_string(most) +
                                    " with mshr.implementation: rtl (the RTL's storage)");
     auto backend = rtl::make_mshr_table_rtl(m_mshr_rtl,
                                             static_cast<std::size_t>(*m_cache.mshr_entries),
-                                            static_cast<std::size_t>(*m_cache.mshr_merge));
+                                            static_cast<std::size_t>(slots));
     m_mshr_backend = backend.get();
     m_logic->use_mshr_backend(std::move(backend));
   }
@@ -74,6 +81,8 @@ void l1_cache::validate() {
   m_stats_v.mshr_slots = histogram(1, *m_cache.mshr_entries * *m_cache.mshr_merge + 1);
   m_banks.require(*m_banks >= 1, "must be at least 1");
   m_banks.require(*m_banks <= 64, "must be at most 64");
+  m_lookups_per_cycle.require(*m_lookups_per_cycle >= 1 && *m_lookups_per_cycle <= 64,
+                              "must be 1 to 64");
   m_bank_busy_until.assign(*m_banks, 0);
   m_bank_bytes.assign(*m_banks, 0);
   m_bank_interleave.require(*m_bank_interleave >= 1, "must be at least 1 B");
@@ -175,6 +184,7 @@ void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uin
 bool l1_cache::uses_data_array(const tlm::tlm_generic_payload& gp) const {
   const access_kind k = payload_pool::request(gp).kind;
   if (k == access_kind::global_load) return !*m_bypass_global_loads;
+  if (k == access_kind::global_store) return !*m_bypass_global_stores;
   return k == access_kind::local_load || k == access_kind::constant_load ||
          k == access_kind::texture_load || k == access_kind::global_store ||
          k == access_kind::local_store;
@@ -339,7 +349,8 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
                        k == access_kind::constant_load || k == access_kind::texture_load;
   const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
-  if ((!is_load && !is_store) || (k == access_kind::global_load && *m_bypass_global_loads)) {
+  if ((!is_load && !is_store) || (k == access_kind::global_load && *m_bypass_global_loads) ||
+      (k == access_kind::global_store && *m_bypass_global_stores)) {
     if (free < 1) return fail(fail_cause::miss_queue_full);
     ++m_stats_v.bypassed;
     m_miss_queue.push(&gp);
@@ -413,21 +424,34 @@ void l1_cache::run() {
   m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
 
-  // Lookup: one request per cycle; a held request retries whenever this method runs.
-  if (m_input) {
-    std::uint64_t bank_free = 0;
-    if (now >= m_next_input_cycle && uses_data_array(*m_input)) {
+  // Lookup, in order: one request a cycle, or (lookups_per_cycle) several cached ones in
+  // banks no earlier lookup of the cycle used. A held request retries whenever this runs.
+  const std::uint32_t lookups = static_cast<std::uint32_t>(*m_lookups_per_cycle);
+  for (bool again = true; again && m_input;) {
+    again = false;
+    std::uint64_t bank_free = 0, banks = 0;
+    const bool cached = uses_data_array(*m_input);
+    if (now >= m_next_input_cycle && cached) {
       const mem_request& rq = payload_pool::request(*m_input);
       const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
-      bank_free = banks_free_at(m_input->get_address(),
-                                rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line));
+      const std::uint64_t addr = m_input->get_address();
+      const std::uint8_t sectors = rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line);
+      bank_free = banks_free_at(addr, sectors);
+      if (lookups > 1)
+        for_each_bank_of(addr, sectors,
+                         [&](std::size_t b, std::uint64_t) { banks |= std::uint64_t(1) << (b % 64); });
     }
+    const bool later_in_cycle = m_lookup_cycle == now && m_lookups > 0;
     if (m_bank_waiting && now >= m_next_input_cycle && bank_free <= now) {
       m_stats_v.bank_wait_cycles += now - m_bank_wait_since;
       m_bank_waiting = false;
     }
     if (now < m_next_input_cycle) {
       next = std::min(next, m_next_input_cycle);
+    } else if (later_in_cycle && (!cached || (banks & m_lookup_banks) != 0)) {
+      if (cached) ++m_stats_v.lookup_bank_conflicts;  // a bank this cycle used: the next one
+      m_next_input_cycle = now + 1;
+      next = std::min(next, now + 1);
     } else if (bank_free > now) {  // a data bank it needs is busy: END_REQ stays withheld
       if (!m_bank_waiting) {
         ++m_stats_v.bank_conflicts;
@@ -440,13 +464,23 @@ void l1_cache::run() {
       m_input = nullptr;
       m_input_failed = false;
       m_next_input_cycle = now + 1;
+      if (lookups > 1 && cached) {
+        if (m_lookup_cycle != now) {
+          m_lookup_cycle = now;
+          m_lookups = 0;
+          m_lookup_banks = 0;
+        }
+        m_lookup_banks |= banks;
+        if (++m_lookups < lookups) m_next_input_cycle = now;
+      }
       {
         const std::uint64_t t = now_fs();
         events.notify([t](cache_events& o) { o.input_taken(t, false); });
       }
       tlm::tlm_phase ph = tlm::END_REQ;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      core->nb_transport_bw(*gp, ph, t);
+      core->nb_transport_bw(*gp, ph, t);  // (the LDST unit may send its next request now)
+      again = m_next_input_cycle == now;
     } else {
       if (!m_input_failed && events.any()) {  // the failed head waits for its set to fill
         const std::uint32_t set = m_logic->tags().set_of(m_input->get_address());
@@ -479,18 +513,26 @@ void l1_cache::run() {
       next = std::min(next, std::max(now + 1, m_next_send_cycle));
   }
 
-  // Responses to the LDST unit, one per cycle: hits leave the hit pipeline (constant
-  // latency, so in order) and filled or returned requests their own queue; the older first.
+  // Answers to the LDST unit: hits leave the hit pipeline (constant latency, so in order)
+  // and filled or returned requests their own queue, the older first; up to
+  // lookups_per_cycle a cycle, of which one reply.
   if (!m_up.busy()) {
-    const bool hit_ready = !m_responses.empty() && m_responses.front().at <= now;
-    const bool reply_ready = !m_replies.empty() && m_replies.front().at <= now;
-    if ((hit_ready || reply_ready) && now >= m_next_response_cycle) {
+    if (m_answer_cycle != now) {
+      m_answer_cycle = now;
+      m_answers = 0;
+      m_replied = false;
+    }
+    while (!m_up.busy() && m_answers < lookups && now >= m_next_response_cycle) {
+      const bool hit_ready = !m_responses.empty() && m_responses.front().at <= now;
+      const bool reply_ready = !m_replied && !m_replies.empty() && m_replies.front().at <= now;
+      if (!hit_ready && !reply_ready) break;
       const bool take_hit =
           hit_ready && (!reply_ready || m_responses.front().at <= m_replies.front().at);
       fifo<ready>& q = take_hit ? m_responses : m_replies;
       tlm::tlm_generic_payload* gp = q.front().gp;
       q.pop();
-      m_next_response_cycle = now + 1;
+      if (++m_answers >= lookups) m_next_response_cycle = now + 1;
+      if (!take_hit) m_replied = true;
       gp->set_response_status(tlm::TLM_OK_RESPONSE);
       m_up.send(*gp);
     }

@@ -11,7 +11,16 @@
 // hit_latency), stores when the L1 has taken the write (after hit_latency). Misses,
 // write-throughs and write-backs leave as the L1's own payloads on `icnt`, one per cycle,
 // from the miss queue. Atomics and (with bypass_global_loads) global loads pass through to
-// the interconnect unchanged and are answered when their reply comes back.
+// the interconnect unchanged and are answered when their reply comes back; so are global
+// stores with bypass_global_stores.
+//
+// Lookups a cycle (lookups_per_cycle, GPGPU-Sim's -gpgpu_l1_banks with an L1 latency queue):
+// cached loads and stores are looked up in order, several in one cycle while each uses banks
+// no earlier lookup of the cycle used (a request in a used bank waits for the next cycle:
+// lookup_bank_conflicts); a request that passes the L1 (bypassing load, atomic) or fails its
+// lookup ends the cycle's lookups. Hits are answered up to lookups_per_cycle a cycle (the
+// latency queue's banks release their registers in parallel), fills and replies one a cycle
+// (the register file's one write-back port), at most lookups_per_cycle answers in all.
 //
 // Data banks (-gpgpu_l1_banks, _banks_byte_interleaving, the cache string's data port): byte
 // b of a line lives in bank (b / bank_interleave) mod banks. A hit (read or write) and a
@@ -75,7 +84,7 @@ class l1_cache : public component {
 
   struct statistics : cache_statistics {
     counter stores, bypassed;
-    counter bank_conflicts, bank_wait_cycles, data_port_cycles, flushes;
+    counter bank_conflicts, bank_wait_cycles, data_port_cycles, flushes, lookup_bank_conflicts;
     histogram mshr_slots{1, 1};  // slots in use, sampled like mshr_occupancy
   };
   const statistics& stats_view() const { return m_stats_v; }
@@ -112,6 +121,11 @@ class l1_cache : public component {
                                             "miss queue entries towards the next level"};
   param<std::uint64_t> m_banks{*this, "banks", 1, "data banks"};
   param<bytes> m_bank_interleave{*this, "bank_interleave", {32}, "bytes per bank before the next"};
+  param<std::uint64_t> m_lookups_per_cycle{
+      *this, "lookups_per_cycle", 1,
+      "cached requests looked up in one cycle, each in banks no earlier one of the cycle used, "
+      "in order (GPGPU-Sim's L1 latency queue takes -gpgpu_l1_banks a cycle); as many hits "
+      "answered a cycle"};
   param<cycles> m_hit_latency{*this, "hit_latency", {1}, "hit latency"};
   param<cycles> m_miss_latency{
       *this,
@@ -123,6 +137,10 @@ class l1_cache : public component {
   mshr_backend* m_mshr_backend = nullptr;  // the RTL table, with mshr.implementation: rtl
   param<bool> m_bypass_global_loads{*this, "bypass_global_loads", false,
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
+  param<bool> m_bypass_global_stores{
+      *this, "bypass_global_stores", false,
+      "global stores skip L1 to the interconnect, answered by the L2's acknowledgement "
+      "(-gpgpu_gmem_skip_L1D applies to every global access)"};
   param<bool> m_flush_at_kernel_end{*this, "flush_at_kernel_end", true,
                                     "invalidate at each kernel's end"};
   param<std::uint64_t> m_dirty_line_cap{
@@ -149,6 +167,14 @@ class l1_cache : public component {
   bool m_bank_waiting = false;  // m_input has waited for a data bank since m_bank_wait_since
   std::uint64_t m_bank_wait_since = 0;
   std::uint64_t m_next_input_cycle = 0;
+  // This cycle's lookups (lookups_per_cycle > 1): how many, and the banks they used.
+  std::uint64_t m_lookup_cycle = ~std::uint64_t(0);
+  std::uint32_t m_lookups = 0;
+  std::uint64_t m_lookup_banks = 0;  // bit b: bank b (mod 64)
+  // This cycle's answers to the LDST unit: hits (up to lookups_per_cycle in all) and a reply.
+  std::uint64_t m_answer_cycle = ~std::uint64_t(0);
+  std::uint32_t m_answers = 0;
+  bool m_replied = false;
   struct ready {
     std::uint64_t at;
     tlm::tlm_generic_payload* gp;

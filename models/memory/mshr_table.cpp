@@ -4,8 +4,12 @@
 
 namespace gputlm::memory {
 
-mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed)
-    : m_entries(entries), m_more(entries * (merge > 1 ? merge - 1 : 0)), m_merge(merge) {
+mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed, bool per_sector)
+    : m_entries(entries),
+      m_more(entries * (merge * (per_sector ? 4 : 1) > 1 ? merge * (per_sector ? 4 : 1) - 1 : 0)),
+      m_merge(merge * (per_sector ? 4 : 1)),
+      m_sector_merge(per_sector ? merge : 0),
+      m_sector_count(per_sector ? entries * 4 : 0) {
   m_free.reserve(entries);
   if (hashed) {
     std::size_t buckets = 2;
@@ -20,6 +24,20 @@ mshr_table::~mshr_table() = default;
 
 void mshr_table::use_backend(std::unique_ptr<mshr_backend> backend) {
   m_backend = std::move(backend);
+}
+
+bool mshr_table::can_merge_per_sector(int idx, std::uint8_t sectors) const {
+  if (m_entries[idx].slots >= m_merge) return false;
+  const std::uint16_t* c = &m_sector_count[std::size_t(idx) * 4];
+  for (unsigned s = 0; s < 4; ++s)
+    if ((sectors >> s & 1) && c[s] >= m_sector_merge) return false;
+  return true;
+}
+
+void mshr_table::count_sectors(int idx, std::uint8_t sectors, bool reset) {
+  if (!m_sector_merge) return;
+  std::uint16_t* c = &m_sector_count[std::size_t(idx) * 4];
+  for (unsigned s = 0; s < 4; ++s) c[s] = static_cast<std::uint16_t>((reset ? 0 : c[s]) + (sectors >> s & 1));
 }
 
 void mshr_table::sync(int idx) {
@@ -81,9 +99,11 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
   if (m_backend) {
     const int i = m_backend->allocate(line, sectors, requester, frame);
     sync(i);
+    count_sectors(i, sectors, true);
     return i;
   }
   const int idx = m_free.back();
+  count_sectors(idx, sectors, true);
   m_free.pop_back();
   entry& e = m_entries[idx];
   e.line = line;
@@ -105,6 +125,7 @@ int mshr_table::allocate(std::uint64_t line, std::uint8_t sectors, void* request
 }
 
 void mshr_table::merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors) {
+  count_sectors(idx, sectors, false);
   if (m_backend) {
     m_backend->merge(idx, requester, sectors, extra_sectors);
     sync(idx);

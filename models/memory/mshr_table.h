@@ -55,7 +55,10 @@ class mshr_table {
   };
   static_assert(sizeof(entry) == 32, "two entries per host cache line");
 
-  mshr_table(std::size_t entries, std::size_t merge, bool hashed = true);
+  // `per_sector`: a sectored cache's table, whose entry (one per line) takes up to `merge`
+  // requests for each 32-byte sector (GPGPU-Sim's sector caches keep an MSHR per sector,
+  // each merging -gpgpu_cache's max merge), so up to 4 x merge in all.
+  mshr_table(std::size_t entries, std::size_t merge, bool hashed = true, bool per_sector = false);
   ~mshr_table();  // (out of line: the backend's type is complete there)
 
   std::size_t capacity() const { return m_entries.size(); }
@@ -69,7 +72,10 @@ class mshr_table {
   // Primary miss: a new entry (the table must not be full); `frame`: the line reserved for
   // it, if any (-1).
   int allocate(std::uint64_t line, std::uint8_t sectors, void* requester, int frame = -1);
-  bool can_merge(int idx) const { return m_entries[idx].slots < m_merge; }
+  // Whether entry idx takes another request for `sectors` (the merge limit).
+  bool can_merge(int idx, std::uint8_t sectors = 0xf) const {
+    return m_sector_merge ? can_merge_per_sector(idx, sectors) : m_entries[idx].slots < m_merge;
+  }
   std::size_t slot_count(int idx) const { return m_entries[idx].slots; }
   // Secondary miss; `extra_sectors` are fetched by an additional fill.
   void merge(int idx, void* requester, std::uint8_t sectors, std::uint8_t extra_sectors);
@@ -90,6 +96,9 @@ class mshr_table {
     return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> m_hash_shift);
   }
   void unhash(std::uint64_t line, int idx);
+  bool can_merge_per_sector(int idx, std::uint8_t sectors) const;
+  // per_sector: adds `sectors` to entry idx's requests per sector (reset: starts them anew).
+  void count_sectors(int idx, std::uint8_t sectors, bool reset);
   // Slot k >= 1 of entry idx.
   slot& more(int idx, std::size_t k) { return m_more[std::size_t(idx) * (m_merge - 1) + k - 1]; }
 
@@ -106,6 +115,8 @@ class mshr_table {
   std::uint32_t m_seq = 0;  // of the next allocation
   std::size_t m_used = 0;
   std::size_t m_merge;
+  std::size_t m_sector_merge = 0;  // per_sector: requests per sector (0: per line)
+  std::vector<std::uint16_t> m_sector_count;  // per_sector: per entry, requests on each sector
   std::size_t m_slots_used = 0;
   std::unique_ptr<mshr_backend> m_backend;
   // After a backend operation on entry idx: the copies the accessors read.

@@ -25,7 +25,7 @@ namespace gputlm::rtl {
 
 struct mshr_rtl_limits {
   static constexpr std::size_t rtl_entries = 512;  // the Verilated build's ENTRIES
-  static constexpr std::size_t rtl_merge = 16;     // and MERGE
+  static constexpr std::size_t rtl_merge = 32;     // and MERGE
 };
 
 template <class Model>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -56,5 +57,17 @@ inline std::string fresh_dir(const std::string& name) {
 inline std::string gputlm_bin() { return GPUTLM_BIN; }
 
 #endif
+
+// The python3 found on PATH, by absolute path (Debian's /usr/bin/python3 when none is).
+inline std::string python3() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    if (d.empty() || d[0] != '/') continue;
+    const std::string p = d + "/python3";
+    if (::access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "/usr/bin/python3";
+}
 
 }  // namespace gputlm::testing

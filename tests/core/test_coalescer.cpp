@@ -108,8 +108,8 @@ TEST(shared_memory, bank_conflicts) {
   EXPECT_EQ(shared_memory_cycles(0xffffffffu, strided(0, 8).data(), 8, 32), 2u);
 }
 
-// A reference written from the rule, byte by byte: for each sub-warp, the lines its active
-// lanes touch in order of first touch, each with the sectors and lanes touching it. The
+// A reference written from the rule, byte by byte: for each sub-warp, the segments (lines,
+// or sectors on Pascal/Volta) its active lanes touch in order of first touch, each with the sectors and lanes touching it. The
 // unit-stride trials also go through coalesce_contiguous (the strided form's entry).
 TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
   lcg rnd{99};
@@ -128,42 +128,86 @@ TEST(coalescer, matches_a_byte_by_byte_reference_on_mixed_patterns) {
         a.push_back(unit               ? base + lane * size
                     : rnd() % 5 == 0 ? base + rnd() % 2048
                                      : base + lane * stride + rnd() % 3);
-    std::vector<coalesced_request> got;
-    coalesce(arch, mask, a.data(), size, got);
+    // Both request sizes: a line (Fermi's rule) and a sector (Pascal's and Volta's).
+    for (const std::uint32_t seg : {128u, 32u}) {
+      std::vector<coalesced_request> got;
+      coalesce(arch, mask, a.data(), size, got, seg);
 
-    const std::uint32_t subwarp = arch < 60 ? (size <= 4 ? 32 : size == 8 ? 16 : 8) : 32;
-    std::vector<coalesced_request> want;
-    std::size_t index = 0, group_begin = 0;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      if (lane % subwarp == 0) group_begin = want.size();
-      if (!(mask >> lane & 1)) continue;
-      const std::uint64_t addr = a[index++];
-      for (std::uint64_t b = addr; b < addr + size; ++b) {
-        const std::uint64_t line = b / 128 * 128;
-        std::size_t k = group_begin;
-        while (k < want.size() && want[k].line_address != line) ++k;
-        if (k == want.size()) want.push_back({line, 0, 0, 0});
-        want[k].sector_mask |= static_cast<std::uint8_t>(1u << ((b - line) / 32));
-        want[k].lane_mask |= 1u << lane;
+      const std::uint32_t subwarp = arch < 60 ? (size <= 4 ? 32 : size == 8 ? 16 : 8) : 32;
+      std::vector<coalesced_request> want;
+      std::vector<std::uint64_t> want_seg;  // each request's segment address
+      std::size_t index = 0, group_begin = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (lane % subwarp == 0) group_begin = want.size();
+        if (!(mask >> lane & 1)) continue;
+        const std::uint64_t addr = a[index++];
+        for (std::uint64_t b = addr; b < addr + size; ++b) {
+          const std::uint64_t line = b / 128 * 128, segment = b / seg * seg;
+          std::size_t k = group_begin;
+          while (k < want.size() && want_seg[k] != segment) ++k;
+          if (k == want.size()) {
+            want.push_back({line, 0, 0, 0});
+            want_seg.push_back(segment);
+          }
+          want[k].sector_mask |= static_cast<std::uint8_t>(1u << ((b - line) / 32));
+          want[k].lane_mask |= 1u << lane;
+        }
+      }
+      auto expect_want = [&](const std::vector<coalesced_request>& out, const char* how) {
+        ASSERT_EQ(out.size(), want.size()) << how << " trial " << trial << " segment " << seg;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+          EXPECT_EQ(out[k].line_address, want[k].line_address) << how << " trial " << trial;
+          EXPECT_EQ(out[k].sector_mask, want[k].sector_mask) << how << " trial " << trial;
+          EXPECT_EQ(out[k].lane_mask, want[k].lane_mask) << how << " trial " << trial;
+          EXPECT_EQ(out[k].bytes,
+                    32u * static_cast<std::uint32_t>(__builtin_popcount(want[k].sector_mask)));
+        }
+      };
+      expect_want(got, "lanes");
+      // A unit-stride access as the trace's strided form gives it (base and size only).
+      if (unit) {
+        std::vector<coalesced_request> direct;
+        coalesce_contiguous(arch, base, size, direct, seg);
+        expect_want(direct, "strided form");
       }
     }
-    auto expect_want = [&](const std::vector<coalesced_request>& out, const char* how) {
-      ASSERT_EQ(out.size(), want.size()) << how << " trial " << trial;
-      for (std::size_t k = 0; k < want.size(); ++k) {
-        EXPECT_EQ(out[k].line_address, want[k].line_address) << how << " trial " << trial;
-        EXPECT_EQ(out[k].sector_mask, want[k].sector_mask) << how << " trial " << trial;
-        EXPECT_EQ(out[k].lane_mask, want[k].lane_mask) << how << " trial " << trial;
-        EXPECT_EQ(out[k].bytes,
-                  32u * static_cast<std::uint32_t>(__builtin_popcount(want[k].sector_mask)));
+  }
+}
+
+// A warp's 4-byte load on 1, 2 or 4 sectors of one line, and on two lines (worked by hand):
+// Pascal's and Volta's coalescer makes one request per sector, Fermi's one per line.
+TEST(coalescer, sector_requests_on_pascal_and_volta_line_requests_on_fermi) {
+  EXPECT_EQ(default_segment(20), 128u);
+  EXPECT_EQ(default_segment(35), 128u);
+  for (std::uint32_t arch : {60u, 61u, 70u}) EXPECT_EQ(default_segment(arch), 32u);
+  struct pattern {
+    const char* what;
+    std::vector<std::uint64_t> lanes;
+    std::size_t sectors, lines;
+  };
+  std::vector<pattern> cases;
+  cases.push_back({"one word, broadcast", std::vector<std::uint64_t>(32, 0x20004), 1, 1});
+  cases.push_back({"two sectors", {}, 2, 1});  // lanes 0-15 in sector 0, 16-31 in sector 2
+  for (std::uint64_t l = 0; l < 32; ++l)
+    cases.back().lanes.push_back(0x20000 + (l < 16 ? 0 : 64) + l % 8 * 4);
+  cases.push_back({"four sectors", strided(0x20000, 4), 4, 1});
+  cases.push_back({"two lines", strided(0x20000, 8), 8, 2});
+  for (const pattern& p : cases) {
+    std::vector<coalesced_request> out;
+    for (std::uint32_t arch : {60u, 61u, 70u}) {
+      coalesce(arch, 0xffffffffu, p.lanes.data(), 4, out, default_segment(arch));
+      EXPECT_EQ(out.size(), p.sectors) << p.what << " arch " << arch;
+      std::uint32_t lanes = 0;
+      for (const coalesced_request& r : out) {
+        EXPECT_EQ(__builtin_popcount(r.sector_mask), 1) << p.what;
+        EXPECT_EQ(r.bytes, 32u) << p.what;
+        EXPECT_EQ(lanes & r.lane_mask, 0u) << p.what;  // each lane in one request (4 B aligned)
+        lanes |= r.lane_mask;
       }
-    };
-    expect_want(got, "lanes");
-    // A unit-stride access as the trace's strided form gives it (base and size only).
-    if (unit) {
-      std::vector<coalesced_request> direct;
-      coalesce_contiguous(arch, base, size, direct);
-      expect_want(direct, "strided form");
+      EXPECT_EQ(lanes, 0xffffffffu) << p.what;
     }
+    coalesce(20, 0xffffffffu, p.lanes.data(), 4, out, default_segment(20));
+    EXPECT_EQ(out.size(), p.lines) << p.what << " Fermi";
   }
 }
 

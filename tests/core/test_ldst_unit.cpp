@@ -39,7 +39,7 @@ struct warp_access {
 
 TEST(LdstUnit, CoalescesQueuesInOrderAndReleasesThePendingRecord) {
   ldst_unit u;
-  u.configure(70, 32);
+  u.configure(70, 128, 32);
   // 32 lanes, 8 B apart: 256 bytes, two 128 B lines.
   warp_access a(0x1000, 8, 8, traces::mem_space::global);
   ASSERT_TRUE(u.coalesce(a.in, a.addresses.data()));
@@ -74,7 +74,7 @@ TEST(LdstUnit, CoalescesQueuesInOrderAndReleasesThePendingRecord) {
 
 TEST(LdstUnit, BackPressureHoldsTheQueueUntilItsOwnEndReq) {
   ldst_unit u;
-  u.configure(70, 32);
+  u.configure(70, 128, 32);
   warp_access a(0, 128, 4, traces::mem_space::global);  // 32 lanes on 32 lines
   ASSERT_TRUE(u.coalesce(a.in, a.addresses.data()));
   EXPECT_EQ(u.enqueue(0, a.in, access_kind::global_load), 32u);
@@ -96,7 +96,7 @@ TEST(LdstUnit, BackPressureHoldsTheQueueUntilItsOwnEndReq) {
 
 TEST(LdstUnit, FlushGoesBehindQueuedRequestsAndContextLinesAreConsecutive) {
   ldst_unit u;
-  u.configure(20, 32);
+  u.configure(20, 128, 32);
   u.enqueue_lines(3, 0x10000, 3, access_kind::local_load, 2);
   u.enqueue_flush();
   EXPECT_EQ(u.queued(), 4u);
@@ -122,7 +122,7 @@ TEST(LdstUnit, AccessKindsAndNoAddresses) {
   warp_access tex(0, 4, 4, traces::mem_space::texture);
   EXPECT_EQ(ldst_unit::kind_of(tex.in), access_kind::texture_load);
   ldst_unit u;
-  u.configure(70, 32);
+  u.configure(70, 128, 32);
   warp_instruction none;  // a memory instruction whose trace carries no addresses
   none.space = traces::mem_space::global;
   EXPECT_FALSE(u.coalesce(none, nullptr));
@@ -133,7 +133,7 @@ TEST(LdstUnit, AccessKindsAndNoAddresses) {
 
 TEST(LdstUnit, SharedMemoryBankCycles) {
   ldst_unit u;
-  u.configure(70, 32);
+  u.configure(70, 128, 32);
   // 4 B apart: 32 banks, one word each: 1 cycle.
   warp_access a(0, 4, 4, traces::mem_space::shared);
   EXPECT_EQ(u.shared_cycles(a.in, a.addresses.data()), 1u);

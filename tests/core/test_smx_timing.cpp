@@ -380,8 +380,9 @@ TEST(smx_timing, resident_tbs_follow_occupancy_arithmetic) {
 }
 
 TEST(smx_timing, coalesced_request_counts) {
-  // One warp: a stride-1 load (1 line), a stride-2 load (2 lines), a random load.
-  std::set<std::uint64_t> random_lines;
+  // One warp: a stride-1 load (1 line, 4 sectors), a stride-2 load (2 lines, 8 sectors), a
+  // random load; Volta's coalescer makes one request per distinct 32-byte sector.
+  std::set<std::uint64_t> random_sectors;
   kernel_builder k;
   k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
     std::uint64_t x = 99;
@@ -398,7 +399,7 @@ TEST(smx_timing, coalesced_request_counts) {
         } else {
           x = x * 6364136223846793005ull + 1442695040888963407ull;
           a = 0x7f0000100000ull + ((x >> 24) % 65536) * 4;
-          random_lines.insert(a / 128);
+          random_sectors.insert(a / 32);
         }
         w.addresses.push_back(a);
       }
@@ -406,7 +407,7 @@ TEST(smx_timing, coalesced_request_counts) {
     }
   };
   auto j = run(k.write("coalescing", 1, 1), k_one_smx, "coalescing");
-  const std::uint64_t expected = 1 + 2 + random_lines.size();
+  const std::uint64_t expected = 4 + 8 + random_sectors.size();
   EXPECT_EQ(j["blocks"]["gpu.smx[0]"]["memory_requests"], expected);
   EXPECT_EQ(j["blocks"]["gpu.smx[0].mem"]["requests"], expected);
 }
@@ -458,7 +459,7 @@ TEST(smx_timing, a_warp_waiting_for_the_ldst_unit_stalls_while_it_sends) {
   };
   auto j = run(k.write("ldst_wait", 2, 1), k_one_scheduler, "ldst_wait");
   const auto& smx = j["blocks"]["gpu.smx[0]"];
-  EXPECT_EQ(smx["memory_requests"], 33u);
+  EXPECT_EQ(smx["memory_requests"], 36u);  // 32 + the load's four sector requests (Volta)
   const std::uint64_t waiting = smx["issue_unit_busy"].get<std::uint64_t>() +
                                 smx["issue_memory_backpressure"].get<std::uint64_t>();
   EXPECT_GE(waiting, 29u);

@@ -21,18 +21,6 @@ namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
-// The python3 found on PATH, by absolute path (Debian's /usr/bin/python3 when none is).
-std::string python3() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  for (std::string d; std::getline(dirs, d, ':');) {
-    if (d.empty() || d[0] != '/') continue;
-    const std::string p = d + "/python3";
-    if (::access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "/usr/bin/python3";
-}
-
 std::string doc_tables(const std::string& args) {
   return python3() + " " + k_src + "/scripts/doc-tables.py " + args;
 }

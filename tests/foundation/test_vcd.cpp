@@ -146,7 +146,8 @@ TEST(vcd, dram_open_rows_bytes_and_data_bus_follow_the_commands) {
       {"tRCD", "10cycles"}, {"CL", "7cycles"},     {"tRP", "9cycles"},      {"tRAS", "20cycles"},
       {"tRC", "30cycles"},  {"tCCD", "2cycles"},   {"tCCDL", "0cycles"},    {"tRTPL", "0cycles"},
       {"tRRD", "6cycles"},  {"burst_length", "8"}, {"data_rate", "4"},      {"chips", "2"},
-      {"bus_width", "4B"},  {"dual_bus", "false"}, {"scheduler", "fr_fcfs"}};
+      {"bus_width", "4B"},  {"dual_bus", "false"}, {"scheduler", "fr_fcfs"},
+      {"sector_atoms", "false"}};  // a request's bytes on whole atoms (128 B: two)
   for (const auto& [k, v] : timing) y.values[k] = v;
   clock_domain& clk = env.clock("dram", 1e9);
   auto ch = env.make<memory::dram_channel>("dram", clk, y.values, "dram_channel");

@@ -25,6 +25,7 @@ double stream(const std::string& file, std::uint64_t lines) {
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/" + file, "dram");
   y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
+  y.values["sector_atoms"] = "false";  // the bus's peak: whole lines on whole atoms
   clock_domain& clk = env.clock("dram", y.clock_hz);
   const std::uint32_t channels = static_cast<std::uint32_t>(y.count);
   const std::uint32_t subs = static_cast<std::uint32_t>(y.vars.at("sub_partitions"));
@@ -71,7 +72,8 @@ TEST(dram_channel, row_hit_read_is_faster_than_row_miss_read_by_tRP_plus_tRCD) {
   block_env env;
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
   y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
-  y.values["channels"] = "1";  // one channel: addresses are channel-local
+  y.values["channels"] = "1";
+  y.values["sector_atoms"] = "false";  // requests of whole atoms (this test's timing)  // one channel: addresses are channel-local
   clock_domain& clk = env.clock("dram", y.clock_hz);
   auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
   // GTX480 map: row from bit 16, bank bits 8 and 13..15, column bits 6, 7, 9..12.
@@ -97,6 +99,7 @@ TEST(dram_channel, full_queue_withholds_end_req) {
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
   y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";
+  y.values["sector_atoms"] = "false";  // requests of whole atoms (this test's timing)
   y.values["queue_depth"] = "2";
   clock_domain& clk = env.clock("dram", y.clock_hz);
   auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
@@ -144,6 +147,37 @@ TEST(dram_channel, titanv_stream_reaches_peak) {
   EXPECT_LE(got, 1.0001 * peak);
 }
 
+// GPGPU-Sim sends the L2's misses to DRAM one 32-byte sector per request, and each takes a
+// whole column access: on the GTX480's 64-byte atom (2 chips x 4 B x BL8) a sector request
+// occupies a 64-byte burst's bus time, and a 128-byte line four of them. Worked by hand from
+// the GS4 GTX480 timing: ACT 0, RD at tRCD = 12 and then every tCCDL = 3 cycles (one bank
+// group); the data of the last RD ends CL + BL/4 = 12 + 2 cycles after it.
+TEST(dram_channel, gtx480_sector_requests_take_a_whole_atom_each) {
+  block_env env;
+  yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  ASSERT_EQ(y.values.at("sector_atoms"), "true");  // the platform's setting (GS4)
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
+  y.values["channels"] = "1";
+  clock_domain& clk = env.clock("dram", y.clock_hz);
+  auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
+  tg_request sector = read_at(0x0, 0, 32), line = read_at(0x20000, 200, 128);
+  sector.sectors = 0x1;
+  line.sectors = 0xf;
+  traffic_generator tg("tg", clk, {sector, line});
+  traffic_generator idle("idle", clk, {});
+  tg.socket.bind(*ch->l2[0]);
+  idle.socket.bind(*ch->l2[1]);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 2u);
+  const std::uint64_t tRP = 12, tRCD = 12, CL = 12, tCCDL = 3, burst = 8 / 4;
+  EXPECT_EQ(tg.latency(0), tRCD + CL + burst);  // one column access: a 64-byte atom's time
+  // Bank 0, another row: PRE, ACT, then four column accesses.
+  EXPECT_EQ(tg.latency(1), tRP + tRCD + 3 * tCCDL + CL + burst);
+  EXPECT_EQ(ch->stats_view().bytes.value(), 5u * 64);        // five atoms on the bus
+  EXPECT_EQ(ch->stats_view().requested_bytes.value(), 160u);  // 32 + 128 asked for
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
+
 TEST(dram_channel, queueing_latency_counts_the_wait_for_the_first_command) {
   // Two reads to two rows of bank 0 at cycle 0: the first is activated at once (queueing 0);
   // the second waits for the first's precharge: ACT 0, RD 12 and 15 (two 64 B atoms, tCCDL
@@ -152,6 +186,7 @@ TEST(dram_channel, queueing_latency_counts_the_wait_for_the_first_command) {
   yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
   y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
   y.values["channels"] = "1";
+  y.values["sector_atoms"] = "false";  // requests of whole atoms (this test's timing)
   clock_domain& clk = env.clock("dram", y.clock_hz);
   auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
   traffic_generator tg("tg", clk, {read_at(0x0, 0), read_at(0x10000, 0)});

@@ -20,6 +20,9 @@ namespace {
 const std::string k_platform = std::string(GPUTLM_SOURCE_DIR) + "/yaml/volta.yaml";
 const std::string k_one_smx =
     " --set smx.count=1 --set vars.sms=1";
+// A line load as one request (Fermi's coalescer; Volta's would make four sector requests):
+// these tests count lines through warm-up and flushes, not the coalescer's requests.
+const std::string k_line_requests = " --set smx.coalescing_segment=128";
 constexpr std::uint64_t k_base = 0x7f0000000000ull;
 
 // A fully coalesced 4-byte load of the 128 B line at `line` (32 lanes, 4 sectors).
@@ -116,14 +119,14 @@ TEST(memcpy_warmup, copied_lines_hit_in_l2_only_with_warm_from_memcpy) {
   for (std::uint64_t i = 0; i < lines; ++i) loads.push_back(k_base + 128 * i);
   const std::string trace = write_trace("memcpy_warmup", lines * 128, {loads});
 
-  const auto cold = run(trace, "", "memcpy_cold");
+  const auto cold = run(trace, k_line_requests, "memcpy_cold");
   EXPECT_EQ(sum(cold, k_l2, "accesses"), lines);
   EXPECT_EQ(sum(cold, k_l2, "hits"), 0u);
   EXPECT_EQ(sum(cold, k_l2, "line_misses"), lines);
   EXPECT_EQ(sum(cold, k_l2, "warmed_lines"), 0u);
   EXPECT_EQ(sum(cold, k_dram, "reads"), lines);  // one 128 B fill per line
 
-  const auto warm = run(trace, "--set l2.warm_from_memcpy=true", "memcpy_warm");
+  const auto warm = run(trace, "--set l2.warm_from_memcpy=true" + k_line_requests, "memcpy_warm");
   EXPECT_EQ(sum(warm, k_l2, "warmed_lines"), lines);
   EXPECT_EQ(sum(warm, R"(gpu\.icnt)", "warm_writes"), lines);
   EXPECT_EQ(sum(warm, k_l2, "accesses"), lines);
@@ -139,7 +142,7 @@ TEST(memcpy_warmup, each_line_goes_to_the_bank_that_owns_it) {
   // Copy 64 lines but load only lines 0 and 63: with warm-up both hit, each in the bank the
   // crossbar routes it to (a line warmed into any other bank would miss).
   const std::string trace = write_trace("memcpy_owner", 64 * 128, {{k_base, k_base + 63 * 128}});
-  const auto warm = run(trace, "--set l2.warm_from_memcpy=true", "memcpy_owner");
+  const auto warm = run(trace, "--set l2.warm_from_memcpy=true" + k_line_requests, "memcpy_owner");
   EXPECT_EQ(sum(warm, k_l2, "warmed_lines"), 64u);
   EXPECT_EQ(sum(warm, k_l2, "hits"), 2u);
   EXPECT_EQ(sum(warm, k_dram, "reads"), 0u);
@@ -148,7 +151,7 @@ TEST(memcpy_warmup, each_line_goes_to_the_bank_that_owns_it) {
 TEST(l1_flush, same_load_in_two_kernels_misses_twice_with_flush_hits_without) {
   const std::string trace = write_trace("l1_flush", 0, {{k_base}, {k_base}});
   // flush_at_kernel_end: true in yaml/volta.yaml. One SMX, so both kernels use the same L1.
-  const auto on = run(trace, k_one_smx, "l1_flush_on");
+  const auto on = run(trace, k_one_smx + k_line_requests, "l1_flush_on");
   EXPECT_EQ(sum(on, k_l1, "accesses"), 2u);
   EXPECT_EQ(sum(on, k_l1, "line_misses"), 2u);
   EXPECT_EQ(sum(on, k_l1, "hits"), 0u);
@@ -157,7 +160,8 @@ TEST(l1_flush, same_load_in_two_kernels_misses_twice_with_flush_hits_without) {
   EXPECT_EQ(sum(on, k_l2, "hits"), 1u);  // the second kernel's miss hits in L2
 
   const auto off =
-      run(trace, k_one_smx + " --set smx.l1.flush_at_kernel_end=false", "l1_flush_off");
+      run(trace, k_one_smx + k_line_requests + " --set smx.l1.flush_at_kernel_end=false",
+          "l1_flush_off");
   EXPECT_EQ(sum(off, k_l1, "accesses"), 2u);
   EXPECT_EQ(sum(off, k_l1, "line_misses"), 1u);
   EXPECT_EQ(sum(off, k_l1, "hits"), 1u);

@@ -14,7 +14,9 @@
 //   DRAM, row hit          the L2 miss goes to the channel dram_latency core cycles after
 //                          the lookup; CL + bursts x burst_length / data_rate DRAM cycles
 //                          later the data is back (bursts: the fill's bytes over the
-//                          channel's atom, burst_length x bus_width x chips); the L2 writes
+//                          channel's atom, burst_length x bus_width x chips, or with
+//                          sector_atoms one atom per 32-byte sector; one bank's column
+//                          accesses tCCDL apart, at least a burst); the L2 writes
 //                          the fill and answers
 //   DRAM, row miss         + tRCD DRAM cycles (the ACT to an idle bank)
 //
@@ -62,9 +64,15 @@ composition compose(const std::string& file) {
   const std::uint64_t bl = number(d, "burst_length");
   const std::uint64_t atom = bl * number(d, "bus_width") * number(d, "chips");
   const double burst = std::max(1.0, double(bl) / double(number(d, "data_rate")));
-  const double bursts = double((fill + atom - 1) / atom);
+  // sector_atoms: each 32-byte sector of the fill a column access of its own (GS4).
+  const bool sector_atoms = d.values.count("sector_atoms") && d.values.at("sector_atoms") == "true";
+  const double bursts = double(sector_atoms ? fill / 32 * ((32 + atom - 1) / atom)
+                                            : (fill + atom - 1) / atom);
+  // A fill's column accesses go to one bank: one bank group, tCCDL apart (at least a burst).
+  const double step = std::max(burst, double(number(d, "bank_groups") > 1 ? number(d, "tCCDL")
+                                                                          : number(d, "tCCD")));
   c.dram_row_hit = double(c.l2_hit + number(l2, "dram_latency")) +
-                   (double(number(d, "CL")) + bursts * burst) * ratio;
+                   (double(number(d, "CL")) + (bursts - 1) * step + burst) * ratio;
   c.row_miss_extra = double(number(d, "tRCD")) * ratio;
   return c;
 }

@@ -49,7 +49,7 @@ nlohmann::json run(const std::string& tag, const std::string& trace, const std::
 std::uint64_t dram_words(const nlohmann::json& j) {
   std::uint64_t bytes = 0;
   for (const auto& [name, block] : j["blocks"].items())
-    if (name.rfind("gpu.dram[", 0) == 0) bytes += block["bytes"].get<std::uint64_t>();
+    if (name.rfind("gpu.dram[", 0) == 0) bytes += block["requested_bytes"].get<std::uint64_t>();
   EXPECT_EQ(bytes % 4, 0u);
   return bytes / 4;
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The validation set (compare-set.sh) on the shipped platforms and with each Accel-Sim-faithful
+# choice of docs/fidelity.md undone, one at a time: writes bench/fidelity/results/NAME.csv,
+# from which bench/fidelity/fidelity-tables.py writes the tables of docs/fidelity.md. About
+# seven minutes on two cores. Usage: bench/fidelity/ablations.sh [BUILD] [NAME...]
+#   default        the shipped yaml/volta.yaml, pascal.yaml, fermi.yaml
+#   line_requests  smx.coalescing_segment=128: one request per 128 B line on every platform
+#   one_lookup     smx.l1.lookups_per_cycle=1, smx.l1_requests_per_cycle=1
+#   line_mshr      smx.l1.mshr_per_sector=false, l2.mshr_per_sector=false
+#   line_atoms     dram.sector_atoms=false
+#   silicon        TITAN V only: icnt.partition_indexing=random (yaml/variants/volta-silicon.yaml)
+#   l1_stores      TITAN X only: smx.l1.bypass_global_stores=false
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$here/../.." && pwd)/build
+if [ $# -gt 0 ] && [ -d "$1" ]; then build=$(cd "$1" && pwd); shift; fi
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores)
+mkdir -p "$here/results"
+for n in "${names[@]}"; do
+  case $n in
+    default) args=() ;;
+    line_requests) args=(--set smx.coalescing_segment=128) ;;
+    one_lookup) args=(--set smx.l1.lookups_per_cycle=1 --set smx.l1_requests_per_cycle=1) ;;
+    line_mshr) args=(--set smx.l1.mshr_per_sector=false --set l2.mshr_per_sector=false) ;;
+    line_atoms) args=(--set dram.sector_atoms=false) ;;
+    silicon) args=(--platform titanv --set icnt.partition_indexing=random) ;;
+    l1_stores) args=(--platform titanx --set smx.l1.bypass_global_stores=false) ;;
+    *) echo "unknown ablation $n" >&2; exit 2 ;;
+  esac
+  out=$here/results/$n.csv
+  "$here/compare-set.sh" "$build" "${args[@]}" --csv "$out.partial" >/dev/null
+  mv "$out.partial" "$out"
+  echo "wrote $out" >&2
+done
