@@ -282,6 +282,7 @@ int run_main(const std::vector<std::string>& args) {
   // the simulation runs, too late for the first launches of a short kernel.
   if (!work.kernels().empty()) work.reader(0).read_ahead();
   p->set_workload(&work);
+  for (component* c : p->components()) c->check_workload();
 
   std::unique_ptr<vcd_writer> vcd;
   if (vm.count("vcd")) {

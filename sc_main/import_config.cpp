@@ -232,12 +232,14 @@ const block_layout k_smx{"gpu.smx",
                           "branch_latency",
                           "branch_initiation",
                           "coalescing_arch",
-                          "l1_requests_per_cycle"}};
+                          "l1_requests_per_cycle",
+                          "unified_l1"}};
 const block_layout k_l1{
     "gpu.smx.l1", "l1_cache", nullptr,
     with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
                          "bypass_global_loads", "bypass_global_stores", "flush_at_kernel_end",
-                         "dirty_line_cap", "lookups_per_cycle"})};
+                         "dirty_line_cap", "lookups_per_cycle", "unified_size",
+                         "shared_options"})};
 const block_layout k_iu{
     "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
 const block_layout k_icnt{"gpu.icnt",
@@ -925,11 +927,19 @@ class importer {
       set(l1 + "flush_at_kernel_end", bool_text(flag(*o)), *o);
     if (auto* o = get("-gpgpu_l1_cache_write_ratio"))
       set(l1 + "dirty_line_cap", std::to_string(number(*o)), *o);
-    // An L1 that grows into the unused shared memory (Volta's unified array) is not
-    // modelled: the L1 has the size its cache string gives.
-    for (const char* name :
-         {"-gpgpu_unified_l1d_size", "-gpgpu_adaptive_cache_config", "-gpgpu_shmem_option"})
-      if (auto* o = get(name)) unmappable(*o, "the adaptive L1/shared carve-out is not modelled");
+    // Volta's unified L1/shared array: with the adaptive config each kernel's L1 is what its
+    // shared memory leaves of -gpgpu_unified_l1d_size (KB), in -gpgpu_shmem_option steps.
+    const option_entry* adaptive = get("-gpgpu_adaptive_cache_config");
+    if (adaptive && flag(*adaptive)) {
+      set("gpu.smx.unified_l1", "true", *adaptive);
+      if (auto* o = get("-gpgpu_unified_l1d_size"))
+        set(l1 + "unified_size", size_text(number(*o) * 1024), *o);
+      if (auto* o = get("-gpgpu_shmem_option")) set(l1 + "shared_options", o->value, *o);
+    } else {
+      if (adaptive) set("gpu.smx.unified_l1", "false", *adaptive);
+      for (const char* name : {"-gpgpu_unified_l1d_size", "-gpgpu_shmem_option"})
+        if (auto* o = get(name)) consume(*o, k_l1.path, o->name + ": used only with the adaptive config, which is off");
+    }
   }
 
   void map_l2() {

@@ -100,6 +100,9 @@ class component : public sc_core::sc_module, public param_owner {
   // block's validate_bound has run): what it lacks, an input error at its YAML; "" when it
   // acts, or for a block.
   virtual std::string unattached() const { return {}; }
+  // Checks what the block reads of the workload the run attached (work(): an application
+  // note, a kernel's shape) before the simulation starts; throws input_error.
+  virtual void check_workload() {}
   // What the block is waiting for, for the diagnosis of a run that ends with work left
   // (empty when idle).
   virtual std::string pending_work() const { return {}; }

@@ -18,6 +18,7 @@ const char* to_string(access_kind k) {
     case access_kind::writeback: return "writeback";
     case access_kind::fill: return "fill";
     case access_kind::flush: return "flush";
+    case access_kind::carveout: return "carveout";
   }
   return "?";
 }

@@ -32,6 +32,8 @@ enum class access_kind : std::uint8_t {
   writeback,  // dirty line evicted from a cache
   fill,       // line fill request from a cache to the next level
   flush,      // kernel end: the SMX asks its L1 to invalidate (flush_at_kernel_end)
+  carveout,   // a kernel's first TB on an SMX: its shared memory there (the address), so
+              // that an L1 sharing one array with shared memory takes the rest (l1_cache.h)
 };
 
 const char* to_string(access_kind k);

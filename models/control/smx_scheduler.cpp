@@ -216,15 +216,7 @@ bool smx_scheduler::fits(std::size_t smx, std::size_t entry, std::uint32_t count
 }
 
 std::uint32_t smx_scheduler::capacity(std::size_t smx, std::size_t entry) const {
-  const smx_state& s = m_smx[smx];
-  const core::tb_demand d = demand_of(m_entries[entry]);
-  const std::uint32_t ws = s.caps.warp_size;
-  std::uint64_t x = s.caps.max_tbs;
-  if (const std::uint64_t t = std::uint64_t(d.warps(ws)) * ws)
-    x = std::min(x, s.caps.max_threads / t);
-  if (const std::uint64_t r = d.registers(ws)) x = std::min(x, s.caps.registers / r);
-  if (d.shared_memory) x = std::min(x, s.caps.shared_memory / d.shared_memory);
-  return static_cast<std::uint32_t>(x);
+  return core::tbs_per_smx(m_smx[smx].caps, demand_of(m_entries[entry]));
 }
 
 std::uint64_t smx_scheduler::now() const { return clock().now_cycle(); }

@@ -104,6 +104,13 @@ void ldst_unit::enqueue_flush() {
   m_fifo.push_back({coalesced_request{}, access_kind::flush, 0, 0, 0});
 }
 
+void ldst_unit::enqueue_carveout(std::uint64_t shared_bytes) {
+  start_instruction();
+  coalesced_request r;
+  r.line_address = shared_bytes;
+  m_fifo.push_back({r, access_kind::carveout, 0, 0, 0});
+}
+
 // A free pending-load record (reused, or a new one), reset.
 std::uint32_t ldst_unit::acquire() {
   std::uint32_t p;

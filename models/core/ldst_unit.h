@@ -70,6 +70,9 @@ class ldst_unit {
                      std::uint32_t restores_tb);
   // Queues an L1 flush behind the requests already queued.
   void enqueue_flush();
+  // Queues a kernel's shared memory on this SMX (bytes) for a unified L1 (access_kind::
+  // carveout), ahead of the kernel's first requests.
+  void enqueue_carveout(std::uint64_t shared_bytes);
 
   // --- The L1 port
   std::size_t queued() const { return m_fifo.size() - m_head; }

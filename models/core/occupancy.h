@@ -6,6 +6,7 @@
 // register (control_registers.h, tbcr_caps).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace gputlm::core {
@@ -31,5 +32,16 @@ struct tb_demand {
     return warps(warp_size) * warp_size * ((regs_per_thread + 3) & ~3u);
   }
 };
+
+// How many TBs of `d` an empty SMX of `l` holds at once (the TB-slot, thread, register and
+// shared-memory limits; GPGPU-Sim's max_cta).
+inline std::uint32_t tbs_per_smx(const smx_limits& l, const tb_demand& d) {
+  std::uint64_t x = l.max_tbs;
+  if (const std::uint64_t t = std::uint64_t(d.warps(l.warp_size)) * l.warp_size)
+    x = std::min(x, l.max_threads / t);
+  if (const std::uint64_t r = d.registers(l.warp_size)) x = std::min<std::uint64_t>(x, l.registers / r);
+  if (d.shared_memory) x = std::min(x, l.shared_memory / d.shared_memory);
+  return static_cast<std::uint32_t>(x);
+}
 
 }  // namespace gputlm::core

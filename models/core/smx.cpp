@@ -381,6 +381,11 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   tb.launch = &gp;
   tb.desc = desc;
   tb.generation = m_launch.new_tb(slot);
+  if (*m_unified_l1 && desc.kernel != m_carveout_kernel) {  // a new kernel: the L1's share
+    m_carveout_kernel = desc.kernel;
+    m_ldst.enqueue_carveout(std::uint64_t(desc.demand.shared_memory) *
+                            core::tbs_per_smx(limits(), desc.demand));
+  }
   try {
     tb.trace = work_ptr->reader(desc.kernel).read_tb(desc.tb);
   } catch (const input_error& e) {  // a bad trace: stop and let `gputlm run` report it
@@ -1093,6 +1098,12 @@ void smx::send_requests(std::uint64_t now) {
     r.kind = access_kind::flush;
     r.issue_time_fs = clock_domain::now_fs();
     ++m_l1_flushes;
+  } else if (q.kind == access_kind::carveout) {
+    gp = &m_pool.acquire(q.req.line_address, 0, tlm::TLM_READ_COMMAND);
+    mem_request& r = payload_pool::request(*gp);
+    r.smx = m_id;
+    r.kind = access_kind::carveout;
+    r.issue_time_fs = clock_domain::now_fs();
   } else {
     const warp_state& w = m_warps[q.warp];
     const tb_state& tb = m_tbs[w.tb_slot];
@@ -1124,7 +1135,7 @@ void smx::send_requests(std::uint64_t now) {
 void smx::response(tlm::tlm_generic_payload& gp) {
   edge_dispatcher::progress();
   const mem_request& r = payload_pool::request(gp);
-  if (r.kind == access_kind::flush) {  // the L1 has been flushed
+  if (r.kind == access_kind::flush || r.kind == access_kind::carveout) {  // the L1 has done it
     m_pool.release(gp);
     if (m_ldst.queued() != 0) wake_at(clock().next_cycle());
     return;

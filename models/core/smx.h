@@ -277,6 +277,10 @@ class smx : public component, public block_sync_release {
   param<std::uint64_t> m_coalescing_arch{
       *this, "coalescing_arch", 20,
       "coalescing rules: 20 Fermi, 35 Kepler, 60/61 Pascal, 70 Volta"};
+  param<bool> m_unified_l1{
+      *this, "unified_l1", false,
+      "send the L1 each kernel's shared memory on this SMX (bytes per TB x the TBs it holds) "
+      "at the kernel's first TB, for an L1 sharing its array with shared memory (unified_size)"};
   param<std::uint64_t> m_l1_requests_per_cycle{
       *this, "l1_requests_per_cycle", 1,
       "requests the LDST unit may send the L1 in one cycle, each once the L1 took the one "
@@ -287,6 +291,7 @@ class smx : public component, public block_sync_release {
 
   // State
   std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
+  std::uint32_t m_carveout_kernel = ~0u;  // the kernel the last carve-out was sent for
   std::uint64_t m_sent_cycle = ~std::uint64_t(0);  // requests sent to the L1 in that cycle
   std::uint32_t m_sent_in_cycle = 0;
   std::vector<warp_state> m_warps;

@@ -55,6 +55,7 @@ tag_array::tag_array(const cache_geometry& g)
     : m_g(g),
       m_line_log2(log2_floor(g.line_size)),
       m_words((g.ways + 63) / 64),
+      m_active(g.ways),
       m_lines(std::size_t(g.sets) * g.ways),
       m_fp(m_lines.size(), 0),
       m_link(m_lines.size()),
@@ -147,13 +148,25 @@ void tag_array::clear(int idx) {
   if (l.allocated) {
     const std::uint16_t w = way_of(idx, l);
     unlink(l.set, w);
-    set_way_bit(m_empty, l.set, w, true);
+    set_way_bit(m_empty, l.set, w, w < m_active);
     --m_allocated;
   }
   if (l.dirty != 0) --m_dirty_lines;
   const std::uint32_t set = l.set;
   l = cache_line{};
   l.set = set;
+}
+
+void tag_array::set_active_ways(std::uint32_t n) {
+  m_active = std::min(n, m_g.ways);
+  for (std::uint32_t set = 0; set < m_g.sets; ++set) {
+    const std::size_t base = std::size_t(set) * m_g.ways;
+    for (std::uint32_t w = 0; w < m_g.ways; ++w) {
+      const cache_line& l = m_lines[base + w];
+      if (w >= m_active && l.allocated && !l.reserved) clear(static_cast<int>(base + w));
+      if (!l.allocated) set_way_bit(m_empty, set, w, w < m_active);
+    }
+  }
 }
 
 void tag_array::invalidate_all() {

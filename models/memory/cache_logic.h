@@ -85,6 +85,11 @@ class tag_array {
   // first filled) that is not reserved and, while the dirty lines are below the cap, not
   // dirty; -1 when there is none.
   int victim(std::uint32_t set) const;
+  // Ways 0..n-1 of every set may hold lines (all, unless the cache shares its array: the
+  // unified L1's carve-out); the others' lines are invalidated (those waiting for a fill
+  // stay until replaced) and their ways never chosen as victims.
+  void set_active_ways(std::uint32_t n);
+  std::uint32_t active_ways() const { return m_active; }
   // Read and change valid sectors through at(); a line's address, allocation, reservation,
   // dirty sectors and stamps change only through the calls below (the search state follows).
   cache_line& at(int idx) { return m_lines[idx]; }
@@ -158,6 +163,7 @@ class tag_array {
   cache_geometry m_g;
   unsigned m_line_log2;
   std::uint32_t m_words;  // 64-bit words per set in the way bitmasks
+  std::uint32_t m_active;  // ways that may hold lines (set_active_ways)
   std::vector<cache_line> m_lines;
   std::vector<std::uint16_t> m_fp;        // per line: fingerprint of its address
   std::vector<link> m_link;               // per line: its neighbours in the set's order
@@ -237,6 +243,7 @@ class cache_logic {
   // The MSHR table's operations done by another implementation (docs/rtl.md).
   void use_mshr_backend(std::unique_ptr<mshr_backend> b) { m_mshr.use_backend(std::move(b)); }
   const tag_array& tags() const { return m_tags; }
+  void set_active_ways(std::uint32_t n) { m_tags.set_active_ways(n); }
 
  private:
   access_result read(const access_request& req);

@@ -22,7 +22,7 @@ fixed_latency_memory::fixed_latency_memory(const sc_core::sc_module_name& name,
 tlm::tlm_sync_enum fixed_latency_memory::fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                             sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP
-  if (const auto* r = gp.get_extension<mem_request>(); r && r->kind == access_kind::flush) {  // no cache here: done at once
+  if (const auto* r = gp.get_extension<mem_request>(); r && (r->kind == access_kind::flush || r->kind == access_kind::carveout)) {  // no cache here: done at once
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return tlm::TLM_COMPLETED;
   }

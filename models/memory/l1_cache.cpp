@@ -1,5 +1,8 @@
 #include "models/memory/l1_cache.h"
 
+#include <algorithm>
+#include <sstream>
+
 #include "models/common/block_factory.h"
 
 #include "models/memory/sectors.h"
@@ -26,6 +29,11 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
            "kernel-end flush requests from the SMX (lines invalidated if flush_at_kernel_end)");
   add_stat("bank_conflicts", m_stats_v.bank_conflicts,
            "requests that waited for a busy data bank (END_REQ withheld)");
+  add_stat("carveouts", m_stats_v.carveouts,
+           "kernels' shared-memory carve-outs applied to the unified array (unified_size)");
+  add_stat(
+      "active_ways", [this] { return double(m_logic ? m_logic->tags().active_ways() : 0); },
+      "ways that may hold lines at the end (unified_size: the last kernel's carve-out)");
   add_stat("lookup_bank_conflicts", m_stats_v.lookup_bank_conflicts,
            "requests that waited a cycle because an earlier lookup of the cycle used their "
            "bank (lookups_per_cycle > 1)");
@@ -41,6 +49,18 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_export("array", array);
 }
 
+std::uint32_t l1_cache::carveout_ways(std::uint64_t shared) const {
+  // The smallest carve-out holding the kernel's shared memory (the largest if none does).
+  std::uint64_t option = m_shared_option_bytes.back();
+  for (std::uint64_t o : m_shared_option_bytes)
+    if (shared <= o) {
+      option = o;
+      break;
+    }
+  const double ratio = 1.0 - double(option) / double(m_unified_size->value);
+  return static_cast<std::uint32_t>(double(m_unified_ways) * ratio + 0.5);
+}
+
 void l1_cache::validate() {
   m_cache.validate();
   m_dirty_line_cap.require(*m_dirty_line_cap <= 100, "is a percentage (0-100)");
@@ -53,7 +73,31 @@ void l1_cache::validate() {
                                  " (a set of dirty lines would never be replaced)");
   cache_geometry geometry = m_cache.geometry();
   geometry.dirty_cap_percent = static_cast<std::uint32_t>(*m_dirty_line_cap);
+  if (m_unified_size->value != 0) {  // the tag array spans the unified array
+    const std::uint64_t per_way = *m_cache.sets * m_cache.line_size->value;
+    m_unified_size.require(m_unified_size->value >= m_cache.size->value,
+                           "must hold the L1's size (" + units::format_bytes(m_cache.size->value) +
+                               ")");
+    m_unified_size.require(m_unified_size->value % per_way == 0,
+                           "must be a multiple of sets x line_size (" +
+                               units::format_bytes(per_way) + ")");
+    m_unified_size.require(m_unified_size->value / per_way <= 65534,
+                           "holds more than 65534 ways of sets x line_size");
+    m_shared_option_bytes.clear();
+    std::istringstream in(*m_shared_options);
+    for (std::string item; std::getline(in, item, ',');) {
+      const auto kib = units::parse_uint(item);
+      m_shared_options.require(kib && *kib * 1024 <= m_unified_size->value,
+                               "expected KiB values up to unified_size, got '" + item + "'");
+      m_shared_option_bytes.push_back(*kib * 1024);
+    }
+    m_shared_options.require(!m_shared_option_bytes.empty(), "names no carve-out");
+    std::sort(m_shared_option_bytes.begin(), m_shared_option_bytes.end());
+    m_unified_ways = static_cast<std::uint32_t>(m_unified_size->value / per_way);
+    geometry.ways = m_unified_ways;
+  }
   m_logic = std::make_unique<cache_logic>(geometry);
+  if (m_unified_ways) m_logic->set_active_ways(static_cast<std::uint32_t>(*m_cache.ways));
   m_mshr_rtl.validate();
   if (m_mshr_rtl.is_rtl()) {
     m_cache.mshr_entries.require(*m_cache.mshr_entries <= rtl::mshr_table_rtl::rtl_entries,
@@ -220,7 +264,8 @@ tlm::tlm_sync_enum l1_cache::core_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
 
 void l1_cache::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
   if (ph == tlm::BEGIN_REQ) {
-    if (payload_pool::request(gp).kind != access_kind::flush) {
+    if (const access_kind k = payload_pool::request(gp).kind;
+        k != access_kind::flush && k != access_kind::carveout) {
       const std::uint64_t t = now_fs();
       events.notify([t](cache_events& o) { o.request_arrived(t); });
     }
@@ -334,9 +379,18 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     return false;
   };
-  if (first && req.kind != access_kind::flush) ++m_stats_v.accesses;
+  if (first && req.kind != access_kind::flush && req.kind != access_kind::carveout)
+    ++m_stats_v.accesses;
 
   const access_kind k = req.kind;
+  if (k == access_kind::carveout) {  // a kernel's shared memory on this SMX: the L1 the rest
+    if (m_unified_ways) {
+      m_logic->set_active_ways(carveout_ways(gp.get_address()));
+      if (first) ++m_stats_v.carveouts;
+    }
+    m_responses.push({now, &gp});
+    return true;
+  }
   if (k == access_kind::flush) {  // kernel end (flush_at_kernel_end): acknowledged like a hit
     if (first) ++m_stats_v.flushes;
     flush();

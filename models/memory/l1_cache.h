@@ -29,6 +29,13 @@
 // lie in a busy bank waits (END_REQ withheld) until the bank is free; fills are never held
 // and queue behind the bank's earlier use.
 //
+// Unified L1 (unified_size, Volta and later): the L1 and shared memory share one array. At a
+// kernel's first TB on its SMX the SMX sends the kernel's shared memory there (a `carveout`
+// request: bytes per TB x the TBs an SMX holds); the L1 takes the smallest of
+// `shared_options` that holds it and keeps round(ways_max x (1 - option / unified_size)) of
+// its ways (GPGPU-Sim's adaptive cache config, shader.cc max_cta), invalidating the lines of
+// the others. Before any kernel it has the `ways` of its geometry.
+//
 // Dirty-line cap (-gpgpu_l1_cache_write_ratio): while fewer than dirty_line_cap % of the
 // L1's lines are dirty, only clean lines are replaced; a set whose unreserved lines are all
 // dirty then has no replaceable line (cache_logic.h, tag_array::victim).
@@ -85,6 +92,7 @@ class l1_cache : public component {
   struct statistics : cache_statistics {
     counter stores, bypassed;
     counter bank_conflicts, bank_wait_cycles, data_port_cycles, flushes, lookup_bank_conflicts;
+    counter carveouts;  // kernels' carve-outs applied (unified_size)
     histogram mshr_slots{1, 1};  // slots in use, sampled like mshr_occupancy
   };
   const statistics& stats_view() const { return m_stats_v; }
@@ -137,6 +145,15 @@ class l1_cache : public component {
   mshr_backend* m_mshr_backend = nullptr;  // the RTL table, with mshr.implementation: rtl
   param<bool> m_bypass_global_loads{*this, "bypass_global_loads", false,
                                     "global loads skip L1 (-gpgpu_gmem_skip_L1D)"};
+  param<bytes> m_unified_size{
+      *this, "unified_size", {0},
+      "one array shared with shared memory (Volta's unified L1; 0: none): the tag array has "
+      "unified_size / (sets x line_size) ways, of which each kernel gets what its shared "
+      "memory leaves (-gpgpu_unified_l1d_size, -gpgpu_adaptive_cache_config)"};
+  param<std::string> m_shared_options{
+      *this, "shared_options", "0,8,16,32,64,96",
+      "shared-memory carve-outs in KiB: a kernel takes the smallest holding its TBs' shared "
+      "memory (-gpgpu_shmem_option)"};
   param<bool> m_bypass_global_stores{
       *this, "bypass_global_stores", false,
       "global stores skip L1 to the interconnect, answered by the L2's acknowledgement "
@@ -187,6 +204,10 @@ class l1_cache : public component {
   fifo<ready> m_miss_pipe{16};
   std::uint64_t m_next_send_cycle = 0;
   std::vector<mshr_table::slot> m_ready_slots;
+  std::vector<std::uint64_t> m_shared_option_bytes;  // shared_options, ascending, in bytes
+  std::uint32_t m_unified_ways = 0;                  // ways of the unified array (0: none)
+  // The ways a kernel with `shared` bytes of shared memory per SMX leaves the L1.
+  std::uint32_t carveout_ways(std::uint64_t shared) const;
   std::vector<int> m_origin_tags;  // origin of own payloads: fill i -> &[i], others -> &back()
   std::vector<std::uint64_t> m_bank_busy_until;  // first free cycle of each data bank
   std::vector<std::uint64_t> m_bank_bytes;

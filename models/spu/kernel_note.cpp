@@ -8,20 +8,19 @@
 
 namespace gputlm::spu {
 
-namespace {
-kernel_note parse(const std::string& text, const std::string& file) {
+kernel_note parse_kernel_note(const std::string& text, const source_location& at) {
   std::map<std::string, std::string> kv;
   std::istringstream in(text.substr(4));
   std::string item;
   while (in >> item) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw input_error({file, 0, 0}, "spu note", "expected key=value, got '" + item + "'");
+      throw input_error(at, "spu note", "expected key=value, got '" + item + "'");
     kv[item.substr(0, eq)] = item.substr(eq + 1);
   }
   auto take = [&](const char* key) -> std::string {
     auto it = kv.find(key);
-    if (it == kv.end()) throw input_error({file, 0, 0}, std::string("spu note ") + key, "missing");
+    if (it == kv.end()) throw input_error(at, std::string("spu note ") + key, "missing");
     std::string v = it->second;
     kv.erase(it);
     return v;
@@ -30,14 +29,14 @@ kernel_note parse(const std::string& text, const std::string& file) {
     const std::string v = take(key);
     const auto n = units::parse_uint(v);
     if (!n || *n > max)
-      throw input_error({file, 0, 0}, std::string("spu note ") + key,
+      throw input_error(at, std::string("spu note ") + key,
                         "expected a number up to " + std::to_string(max) + ", got '" + v + "'");
     return *n;
   };
   auto choice = [&](const char* key, const char* yes, const char* no) {
     const std::string v = take(key);
     if (v != yes && v != no)
-      throw input_error({file, 0, 0}, std::string("spu note ") + key,
+      throw input_error(at, std::string("spu note ") + key,
                         std::string("expected ") + yes + " or " + no + ", got '" + v + "'");
     return v == yes;
   };
@@ -57,21 +56,20 @@ kernel_note parse(const std::string& text, const std::string& file) {
   k.out = number("out", max_addr);
   k.east = number("east", max_addr);
   k.south = number("south", max_addr);
-  if (!kv.empty()) throw input_error({file, 0, 0}, "spu note " + kv.begin()->first, "unknown key");
+  if (!kv.empty()) throw input_error(at, "spu note " + kv.begin()->first, "unknown key");
   if (k.b == 0 || k.n % k.b != 0 || k.k % k.b != 0 || k.k == 0)
-    throw input_error({file, 0, 0}, "spu note b",
+    throw input_error(at, "spu note b",
                       "N and K must be non-zero multiples of the tile size b");
   if (k.global_sync && k.barriers == 0)
-    throw input_error({file, 0, 0}, "spu note barriers", "the global sync needs barriers > 0");
+    throw input_error(at, "spu note barriers", "the global sync needs barriers > 0");
   return k;
 }
-}  // namespace
 
 std::optional<kernel_note> find_kernel_note(const std::vector<std::string>& notes,
                                             std::uint32_t kernel_id, const std::string& file) {
   for (const std::string& n : notes) {
     if (n.rfind("spu ", 0) != 0) continue;
-    kernel_note k = parse(n, file);
+    kernel_note k = parse_kernel_note(n, {file, 0, 0});
     if (k.kernel == kernel_id) return k;
   }
   return std::nullopt;

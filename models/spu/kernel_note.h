@@ -26,6 +26,10 @@ struct kernel_note {
   std::uint64_t face_bytes() const { return 4ull * b * b; }
 };
 
+// A note that starts with "spu ", parsed; an input_error at `at` naming the bad key if it
+// does not parse.
+kernel_note parse_kernel_note(const std::string& text, const source_location& at);
+
 // The note of kernel `kernel_id` among `notes`, or nothing. A note that starts with "spu "
 // but does not parse is an input_error naming `file` and the bad key.
 std::optional<kernel_note> find_kernel_note(const std::vector<std::string>& notes,

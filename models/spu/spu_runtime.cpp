@@ -4,6 +4,8 @@
 #include "models/common/block_factory.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "models/base/input_error.h"
 #include "models/control/workload.h"
@@ -172,6 +174,48 @@ void spu_runtime::fail(const std::string& key, const std::string& why) {
     w->error = input_error({w->kernels()[m_kernel].reader->source(), 0, 0}, key, why);
   m_active = false;
   sc_core::sc_stop();
+}
+
+void spu_runtime::check_workload() {
+  control::workload* w = work().ptr;
+  if (!w) return;
+  traces::application_trace& t = w->trace();
+  // The notes of a text trace are kernelslist.g's comment lines: each note's line there.
+  std::string list = t.path();
+  std::vector<std::string> lines;
+  if (t.what() == traces::application_trace::format::text) {
+    if (std::filesystem::is_directory(list)) list += "/kernelslist.g";
+    std::ifstream in(list);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  auto where = [&](const std::string& note) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i] == "# " + note || lines[i] == "#" + note) return source_location{list, i + 1, 0};
+    return source_location{list, 0, 0};
+  };
+  for (const std::string& text : t.notes()) {
+    if (text.rfind("spu ", 0) != 0) continue;
+    const source_location at = where(text);
+    const kernel_note n = parse_kernel_note(text, at);
+    const control::kernel_run* k = nullptr;
+    std::string ids;
+    for (const control::kernel_run& r : w->kernels()) {
+      if (r.id == n.kernel) k = &r;
+      ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
+    }
+    if (!k)
+      throw input_error(at, "spu note kernel",
+                        "no kernel " + std::to_string(n.kernel) + " in the trace (its kernels: " +
+                            ids + ")");
+    const traces::kernel_info& info = k->reader->info();
+    const std::uint32_t side = n.n / n.b;
+    if (!n.iu_in_grid && (info.grid.x != side || info.grid.y != side || info.grid.z != 1))
+      throw input_error(at, "spu note n",
+                        "kernel " + std::to_string(n.kernel) + "'s CTA grid (" +
+                            std::to_string(info.grid.x) + "," + std::to_string(info.grid.y) + "," +
+                            std::to_string(info.grid.z) + ") is not the note's N/b x N/b = " +
+                            std::to_string(side) + " x " + std::to_string(side));
+  }
 }
 
 void spu_runtime::source_added(const control::tb_source& s) {

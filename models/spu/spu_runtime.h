@@ -48,6 +48,9 @@ class spu_runtime : public component, public control::tb_policy_source, public u
   spu_runtime(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   void validate_bound() override;
+  // Every SPU kernel note of the trace parses, names a kernel of the trace, and matches that
+  // kernel's CTA grid (N/b x N/b), before the simulation starts.
+  void check_workload() override;
   std::string pending_work() const override;
   std::string added_hardware() const override;
   std::unique_ptr<control::tb_policy> make_tb_policy(std::size_t smxs) override;

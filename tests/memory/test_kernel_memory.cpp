@@ -1,7 +1,8 @@
 // The memory hierarchy across host commands and kernel boundaries, end to end through
 // `gputlm run` on hand-built traces with the TITAN V platform (yaml/volta.yaml):
-// MemcpyHtoD warm-up of the L2 (warm_from_memcpy) and the L1 flush at each kernel's end
-// (flush_at_kernel_end). Expected counts are worked out here from the trace.
+// MemcpyHtoD warm-up of the L2 (warm_from_memcpy), the L1 flush at each kernel's end
+// (flush_at_kernel_end) and the unified L1's per-kernel carve-out (unified_size).
+// Expected counts are worked out here from the trace.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -47,7 +48,8 @@ warp_instruction line_load(opcode_table& ops, warp_trace& w, std::uint32_t pc, s
 // Writes `dir`: an optional MemcpyHtoD of [k_base, k_base + memcpy_bytes), then one kernel per
 // entry of `kernels`, each one TB of one warp loading the lines of its entry, then EXIT.
 std::string write_trace(const std::string& name, std::uint64_t memcpy_bytes,
-                        const std::vector<std::vector<std::uint64_t>>& kernels) {
+                        const std::vector<std::vector<std::uint64_t>>& kernels,
+                        std::uint32_t shmem = 0) {
   const std::string dir = std::string(GPUTLM_TEST_TMP) + "/" + name;
   std::filesystem::remove_all(dir);
   auto w = make_text_writer(dir);
@@ -62,6 +64,7 @@ std::string write_trace(const std::string& name, std::uint64_t memcpy_bytes,
     info.binary_version = 70;
     info.tracer_version = 4;
     info.nregs = 16;
+    info.shmem = shmem;  // bytes per TB
     info.stream_id = 0;  // one stream: the kernels run one after the other
     w->begin_kernel(info);
     tb_trace tb;
@@ -168,3 +171,26 @@ TEST(l1_flush, same_load_in_two_kernels_misses_twice_with_flush_hits_without) {
   EXPECT_EQ(sum(off, k_l1, "flushes"), 2u);  // still asked, nothing invalidated
   EXPECT_EQ(sum(off, k_l2, "accesses"), 1u);
 }
+
+// The TITAN V's unified L1 (128 KB with shared memory; 4 sets of 128 B lines: 256 ways):
+// each kernel gets what its shared memory leaves, in -gpgpu_shmem_option steps. By hand,
+// with one TB of 32 threads and 16 registers a thread, an SM of 96 KiB shared memory and
+// 32 TB slots: no shared memory: option 0, all 256 ways; 1 KiB per TB: 32 TBs x 1 KiB =
+// 32 KiB, option 32: round(256 x (1 - 32/128)) = 192 ways; 3 KiB per TB: 32 x 3 = 96 KiB,
+// option 96: 64 ways (the 32 KB of yaml/volta.yaml's cache string).
+TEST(unified_l1, the_l1_follows_each_kernels_shared_memory) {
+  for (const auto& [shmem, ways] : std::vector<std::pair<std::uint32_t, std::uint64_t>>{
+           {0, 256}, {1024, 192}, {3072, 64}}) {
+    const std::string tag = "unified_l1_" + std::to_string(shmem);
+    const std::string trace = write_trace(tag, 0, {{k_base}}, shmem);
+    const auto j = run(trace, k_one_smx, tag);
+    EXPECT_EQ(sum(j, k_l1, "active_ways"), ways) << shmem;
+    EXPECT_EQ(sum(j, k_l1, "carveouts"), 1u) << shmem;
+  }
+  // Without the carve-out the L1 keeps its cache string's 64 ways.
+  const std::string trace = write_trace("unified_l1_off", 0, {{k_base}});
+  const auto off = run(trace, k_one_smx + " --set smx.unified_l1=false", "unified_l1_off");
+  EXPECT_EQ(sum(off, k_l1, "active_ways"), 64u);
+  EXPECT_EQ(sum(off, k_l1, "carveouts"), 0u);
+}
+

@@ -45,7 +45,8 @@ nlohmann::json run(const std::string& tag, const std::string& trace, const std::
   return r.status == 0 ? nlohmann::json::parse(slurp(stats)) : nlohmann::json{};
 }
 
-// 4-byte words moved by the DRAM channels (their `bytes`: column accesses x atom).
+// 4-byte words the DRAM channels' requests asked for (`requested_bytes`; a 32-byte sector on
+// the GTX480's 64-byte atom moves more on the bus).
 std::uint64_t dram_words(const nlohmann::json& j) {
   std::uint64_t bytes = 0;
   for (const auto& [name, block] : j["blocks"].items())
@@ -297,6 +298,51 @@ TEST(spu_platform, bad_spu_input) {
   // The global barrier spans a pass: not with overlapped passes.
   expect_bad("global_overlapped", stencil("global64", "n=64 k=32 b=16 iu=none sync=global"),
              "--set gpu.spu.pass_mode=overlapped", "run it with pass_mode: by_pass");
+}
+
+// A copy of `trace` whose kernelslist.g has its SPU note (line 2) replaced by `note`: the run
+// fails before the simulation with one line naming kernelslist.g:2, `says`, exit 2.
+void expect_bad_note(const std::string& tag, const std::string& trace, const std::string& note,
+                     const std::string& says) {
+  const std::string dir = k_tmp + "/spu_note_" + tag;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::istringstream in(slurp(trace + "/kernelslist.g"));
+  std::string list;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (++n == 2) {
+      ASSERT_EQ(line.rfind("# spu kernel=", 0), 0u) << line;  // the generator's note
+      line = note;
+    }
+    list += line + "\n";
+  }
+  write_text(dir + "/kernelslist.g", list);
+  std::filesystem::copy_file(trace + "/kernel-1.traceg", dir + "/kernel-1.traceg");
+  const std::string stats = k_tmp + "/spu_note_" + tag + ".json";
+  std::filesystem::remove(stats);
+  auto r = run_command(k_bin + " run " + k_src + "/yaml/spu.yaml " + dir + " --stats " + stats,
+                       "spu_note_" + tag);
+  EXPECT_EQ(r.status, 2) << tag << ": " << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("kernelslist.g:2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(stats)) << tag;
+}
+
+TEST(spu_platform, a_bad_kernel_note_is_named_before_the_run) {
+  const std::string trace = stencil("note64", "n=64 k=32 b=16 iu=none");
+  const std::string rest =
+      " s=4 sync=pairwise iu=none barriers=0 a=0x7f0000000000 north=0x7f0000010000 "
+      "west=0x7f0000020000 out=0x7f0000030000 east=0x7f0000040000 south=0x7f0000050000";
+  // The generator's own note, rewritten: a bad number, a missing field, a typo's kernel id,
+  // and a tiling the kernel's 4 x 4 CTA grid does not have.
+  expect_bad_note("number", trace, "# spu kernel=1 n=6x4 k=32 b=16" + rest, "spu note n");
+  expect_bad_note("missing", trace, "# spu kernel=1 n=64 b=16" + rest, "spu note k: missing");
+  expect_bad_note("kernel", trace, "# spu kernel=7 n=64 k=32 b=16" + rest,
+                  "no kernel 7 in the trace (its kernels: 1)");
+  expect_bad_note("grid", trace, "# spu kernel=1 n=128 k=32 b=16" + rest,
+                  "CTA grid (4,4,1) is not the note's N/b x N/b = 8 x 8");
 }
 
 }  // namespace
