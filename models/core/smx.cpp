@@ -1091,19 +1091,14 @@ void smx::send_requests(std::uint64_t now) {
   ++m_sent_in_cycle;
   const ldst_unit::request& q = m_ldst.pop();
   tlm::tlm_generic_payload* gp;
-  if (q.kind == access_kind::flush) {
-    gp = &m_pool.acquire(0, 0, tlm::TLM_WRITE_COMMAND);
+  if (q.kind == access_kind::flush || q.kind == access_kind::carveout) {
+    // An order to the L1 itself (a carve-out's shared-memory bytes in the address).
+    gp = &m_pool.acquire(q.req.line_address, 0, tlm::TLM_WRITE_COMMAND);
     mem_request& r = payload_pool::request(*gp);
     r.smx = m_id;
-    r.kind = access_kind::flush;
+    r.kind = q.kind;
     r.issue_time_fs = clock_domain::now_fs();
-    ++m_l1_flushes;
-  } else if (q.kind == access_kind::carveout) {
-    gp = &m_pool.acquire(q.req.line_address, 0, tlm::TLM_READ_COMMAND);
-    mem_request& r = payload_pool::request(*gp);
-    r.smx = m_id;
-    r.kind = access_kind::carveout;
-    r.issue_time_fs = clock_domain::now_fs();
+    if (q.kind == access_kind::flush) ++m_l1_flushes;
   } else {
     const warp_state& w = m_warps[q.warp];
     const tb_state& tb = m_tbs[w.tb_slot];

@@ -211,13 +211,6 @@ void l1_cache::for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F
     if (m_bank_bytes[b]) f(b, (m_bank_bytes[b] + port - 1) / port);
 }
 
-std::uint64_t l1_cache::banks_free_at(std::uint64_t line_addr, std::uint8_t sectors) {
-  std::uint64_t t = 0;
-  for_each_bank_of(line_addr, sectors,
-                   [&](std::size_t b, std::uint64_t) { t = std::max(t, m_bank_busy_until[b]); });
-  return t;
-}
-
 void l1_cache::use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now) {
   for_each_bank_of(line_addr, sectors, [&](std::size_t b, std::uint64_t c) {
     m_bank_busy_until[b] = std::max(m_bank_busy_until[b], now) + c;
@@ -379,9 +372,6 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     return false;
   };
-  if (first && req.kind != access_kind::flush && req.kind != access_kind::carveout)
-    ++m_stats_v.accesses;
-
   const access_kind k = req.kind;
   if (k == access_kind::carveout) {  // a kernel's shared memory on this SMX: the L1 the rest
     if (m_unified_ways) {
@@ -400,6 +390,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     m_responses.push({now + m_hit_latency->value, &gp});
     return true;
   }
+  if (first) ++m_stats_v.accesses;  // (not the L1's own orders above)
   const bool is_load = k == access_kind::global_load || k == access_kind::local_load ||
                        k == access_kind::constant_load || k == access_kind::texture_load;
   const bool is_store = k == access_kind::global_store || k == access_kind::local_store;
@@ -490,10 +481,10 @@ void l1_cache::run() {
       const std::uint32_t line = static_cast<std::uint32_t>(m_cache.line_size->value);
       const std::uint64_t addr = m_input->get_address();
       const std::uint8_t sectors = rq.sector_mask ? rq.sector_mask : sectors_of(*m_input, line);
-      bank_free = banks_free_at(addr, sectors);
-      if (lookups > 1)
-        for_each_bank_of(addr, sectors,
-                         [&](std::size_t b, std::uint64_t) { banks |= std::uint64_t(1) << (b % 64); });
+      for_each_bank_of(addr, sectors, [&](std::size_t b, std::uint64_t) {
+        bank_free = std::max(bank_free, m_bank_busy_until[b]);
+        banks |= std::uint64_t(1) << (b % 64);
+      });
     }
     const bool later_in_cycle = m_lookup_cycle == now && m_lookups > 0;
     if (m_bank_waiting && now >= m_next_input_cycle && bank_free <= now) {

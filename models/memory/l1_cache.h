@@ -118,8 +118,6 @@ class l1_cache : public component {
   void for_each_bank_of(std::uint64_t line_addr, std::uint8_t sectors, F f);
   // The per-mask bank table (m_shares), from the geometry.
   void build_bank_shares();
-  // First cycle at which every bank holding `sectors` is free.
-  std::uint64_t banks_free_at(std::uint64_t line_addr, std::uint8_t sectors);
   // Occupies the banks holding `sectors` from max(now, free) for their data-port cycles.
   void use_banks(std::uint64_t line_addr, std::uint8_t sectors, std::uint64_t now);
   bool uses_data_array(const tlm::tlm_generic_payload& gp) const;

@@ -6,10 +6,10 @@ namespace gputlm::memory {
 
 mshr_table::mshr_table(std::size_t entries, std::size_t merge, bool hashed, bool per_sector)
     : m_entries(entries),
-      m_more(entries * (merge * (per_sector ? 4 : 1) > 1 ? merge * (per_sector ? 4 : 1) - 1 : 0)),
       m_merge(merge * (per_sector ? 4 : 1)),
       m_sector_merge(per_sector ? merge : 0),
       m_sector_count(per_sector ? entries * 4 : 0) {
+  m_more.resize(entries * (m_merge > 1 ? m_merge - 1 : 0));
   m_free.reserve(entries);
   if (hashed) {
     std::size_t buckets = 2;

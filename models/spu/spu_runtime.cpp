@@ -234,7 +234,6 @@ void spu_runtime::source_added(const control::tb_source& s) {
 void spu_runtime::activate(std::uint32_t kernel) {
   control::workload* w = work().ptr;
   const control::kernel_run& k = w->kernels()[kernel];
-  const traces::kernel_info& info = k.reader->info();
   m_kernel = kernel;
   m_active = true;
   m_note = find_kernel_note(w->trace().notes(), k.id, k.reader->source());
@@ -245,12 +244,7 @@ void spu_runtime::activate(std::uint32_t kernel) {
     return fail("spu note iu", name +
                                    "'s grid holds the interface units' TBs (iu=ring); on the "
                                    "SPU they are the platform's: generate it with iu=none");
-  const std::uint32_t side = n.n / n.b;
-  if (info.grid.x != side || info.grid.y != side || info.grid.z != 1)
-    return fail("-grid dim", name + "'s CTA grid (" + std::to_string(info.grid.x) + "," +
-                                 std::to_string(info.grid.y) + "," + std::to_string(info.grid.z) +
-                                 ") is not the stencil's N/b x N/b = " + std::to_string(side) +
-                                 " x " + std::to_string(side) + ": the runtime cannot map it");
+  const std::uint32_t side = n.n / n.b;  // (the grid is N/b x N/b: check_workload)
   if (side % p != 0 && m_vius.empty())
     return fail("-grid dim", name + ": " + std::to_string(side) + " CTAs a side on a " +
                                  std::to_string(p) + " x " + std::to_string(p) +
