@@ -1,9 +1,9 @@
-// Level-synchronous breadth-first search on an undirected R-MAT graph in CSR form, one
-// kernel launch per level and one thread per vertex (Harish & Narayanan, HiPC'07; the
-// Rodinia bfs pattern with a level array): a thread whose vertex is on the frontier
-// (levels[v] == cur) walks its neighbours, and each unvisited neighbour gets level cur + 1
-// and sets the host's `changed` flag. The host resets the flag (MemcpyHtoD) before every
-// level and stops after a level that changed nothing.
+// Level-synchronous breadth-first search on an undirected graph in CSR form (R-MAT, or the
+// input `graph` names: graph_file.h), one kernel launch per level and one thread per vertex
+// (Harish & Narayanan, HiPC'07; the Rodinia bfs pattern with a level array): a thread whose
+// vertex is on the frontier (levels[v] == cur) walks its neighbours, and each unvisited
+// neighbour gets level cur + 1 and sets the host's `changed` flag. The host resets the flag
+// (MemcpyHtoD) before every level and stops after a level that changed nothing.
 //
 // bfs_cdp / bfs_dtbl (Wang's thesis, ch. 3-4): a frontier vertex with degree >= threshold
 // does not walk its neighbours itself; it launches a child (a CDP kernel, or a DTBL
@@ -16,6 +16,7 @@
 // a level's children run after their parent grid, in launch order. Levels, and so the
 // frontier of each launch, do not depend on this order; only which redundant stores happen.
 #include "traces/generators/device_launch.h"
+#include "traces/generators/graph_file.h"
 #include "traces/generators/input_gen.h"
 #include "traces/generators/registry.h"
 
@@ -32,10 +33,10 @@ struct pending_child {
 };
 
 void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
-  const csr_graph g = make_rmat_graph(ps.u32("scale"), ps.u32("degree"), ps.u64("seed"));
+  const csr_graph g = kernel_graph(ps);
   const std::uint32_t n = g.vertices;
   const std::uint32_t source = ps.u32("source");
-  if (source >= n) param_set::fail("source", "must be below 2^scale = " + std::to_string(n));
+  if (source >= n) param_set::fail("source", "must be below the vertex count " + std::to_string(n));
   const std::uint32_t block = ps.u32("block");
   const std::uint32_t threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
   const std::uint32_t child_block = child_block_of(ps, mode, block);
@@ -258,18 +259,22 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
 }
 
 std::vector<param_desc> bfs_params() {
-  return {param_desc::integer("scale", 10, 1, 24, "R-MAT graph with 2^scale vertices"),
-          param_desc::integer("degree", 8, 1, 64, "R-MAT edge factor (edges generated per vertex)"),
-          param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph generator"),
-          param_desc::integer("source", 0, 0, (1u << 24) - 1, "BFS source vertex"),
-          param_desc::integer("block", 256, 32, 1024, "threads per TB of the level kernel")};
+  std::vector<param_desc> p = {
+      param_desc::integer("scale", 10, 1, 24, "2^scale vertices (generated graphs)"),
+      param_desc::integer("degree", 8, 1, 64,
+                          "edges generated per vertex (rmat, citation, banded)"),
+      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph generator"),
+      param_desc::integer("source", 0, 0, (1u << 24) - 1, "BFS source vertex"),
+      param_desc::integer("block", 256, 32, 1024, "threads per TB of the level kernel")};
+  for (param_desc& d : graph_params("graph", "rmat", "R-MAT")) p.push_back(std::move(d));
+  return p;
 }
 
 }  // namespace
 
 kernel_generator bfs_generator() {
   return launch_form(
-      "bfs", "level-synchronous BFS on an R-MAT graph, one launch per level, thread per vertex",
+      "bfs", "level-synchronous BFS on a graph (R-MAT), one launch per level, thread per vertex",
       bfs_params(), generate_bfs, launch_mode::flat);
 }
 

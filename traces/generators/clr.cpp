@@ -1,14 +1,14 @@
-// Jones-Plassmann graph colouring on an undirected R-MAT graph in CSR form (Jones &
-// Plassmann, SIAM J. Sci. Comput. 1993; the GPU form of Cohen & Castonguay, "Efficient graph
-// matching and coloring on the GPU", GTC 2012; Wang's thesis, ch. 3, "CLR"): one host launch
-// per round c = 0, 1, ..., one thread per vertex. Every vertex has a random value rand[v]
-// (ties broken by vertex id). In round c a thread whose vertex is uncoloured (color[v] == -1)
-// walks its neighbours; a neighbour competes if it is uncoloured or was coloured in this
-// round (color[u] == -1 || color[u] == c, i.e. it was uncoloured when the round began), and
-// the walk stops at the first competing neighbour that beats v (rand[u] > rand[v], or equal
-// and u > v). If none does, v is the local maximum and takes colour c; otherwise the thread
-// sets the host's `again` flag. The host resets `again` (MemcpyHtoD) before every round and
-// stops after a round that left no vertex uncoloured.
+// Jones-Plassmann graph colouring on an undirected graph in CSR form (R-MAT, or the input
+// `graph` names: graph_file.h; Jones & Plassmann, SIAM J. Sci. Comput. 1993; the GPU form of
+// Cohen & Castonguay, "Efficient graph matching and coloring on the GPU", GTC 2012; Wang's
+// thesis, ch. 3, "CLR"): one host launch per round c = 0, 1, ..., one thread per vertex. Every
+// vertex has a random value rand[v] (ties broken by vertex id). In round c a thread whose
+// vertex is uncoloured (color[v] == -1) walks its neighbours; a neighbour competes if it is
+// uncoloured or was coloured in this round (color[u] == -1 || color[u] == c, i.e. it was
+// uncoloured when the round began), and the walk stops at the first competing neighbour that
+// beats v (rand[u] > rand[v], or equal and u > v). If none does, v is the local maximum and
+// takes colour c; otherwise the thread sets the host's `again` flag. The host resets `again`
+// (MemcpyHtoD) before every round and stops after a round that left no vertex uncoloured.
 //
 // clr_cdp / clr_dtbl (thesis ch. 3-4): an uncoloured vertex with degree >= threshold clears
 // beaten[v] and done[v] and launches a child (CDP kernel, or DTBL aggregated group in the
@@ -21,6 +21,7 @@
 //
 // Execution order on the CPU as in bfs.cpp; colours do not depend on it.
 #include "traces/generators/device_launch.h"
+#include "traces/generators/graph_file.h"
 #include "traces/generators/input_gen.h"
 #include "traces/generators/registry.h"
 
@@ -43,7 +44,7 @@ code membar(program& p) {
 }
 
 void generate_clr(const param_set& ps, app_builder& app, launch_mode mode) {
-  const csr_graph g = make_rmat_graph(ps.u32("scale"), ps.u32("degree"), ps.u64("seed"));
+  const csr_graph g = kernel_graph(ps);
   const std::uint32_t n = g.vertices;
   const std::vector<std::uint32_t> rnd = make_uniform_u32(n, ps.u64("seed") + 1);
   const std::uint32_t block = ps.u32("block");
@@ -357,17 +358,21 @@ void generate_clr(const param_set& ps, app_builder& app, launch_mode mode) {
 }
 
 std::vector<param_desc> clr_params() {
-  return {param_desc::integer("scale", 8, 1, 24, "R-MAT graph with 2^scale vertices"),
-          param_desc::integer("degree", 8, 1, 64, "R-MAT edge factor (edges generated per vertex)"),
-          param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph and random values"),
-          param_desc::integer("block", 256, 32, 1024, "threads per TB of the round kernel")};
+  std::vector<param_desc> p = {
+      param_desc::integer("scale", 8, 1, 24, "2^scale vertices (generated graphs)"),
+      param_desc::integer("degree", 8, 1, 64,
+                          "edges generated per vertex (rmat, citation, banded)"),
+      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph and random values"),
+      param_desc::integer("block", 256, 32, 1024, "threads per TB of the round kernel")};
+  for (param_desc& d : graph_params("graph", "rmat", "R-MAT")) p.push_back(std::move(d));
+  return p;
 }
 
 }  // namespace
 
 kernel_generator clr_generator() {
   return launch_form("clr",
-                     "Jones-Plassmann graph colouring on an R-MAT graph, one launch per round",
+                     "Jones-Plassmann graph colouring on a graph (R-MAT), one launch per round",
                      clr_params(), generate_clr, launch_mode::flat);
 }
 

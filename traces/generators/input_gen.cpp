@@ -47,7 +47,7 @@ csr_graph make_rmat_graph(unsigned scale, unsigned edge_factor, std::uint64_t se
   const std::uint32_t n = std::uint32_t(1) << scale;
   const std::uint64_t m = std::uint64_t(edge_factor) * n;
   rng r(seed);
-  std::vector<std::uint64_t> edges;  // (src << 32) | dst, both directions
+  std::vector<std::uint64_t> edges;  // (src << 32) | dst
   edges.reserve(2 * m);
   for (std::uint64_t e = 0; e < m; ++e) {
     std::uint32_t u = 0, v = 0;
@@ -59,23 +59,98 @@ csr_graph make_rmat_graph(unsigned scale, unsigned edge_factor, std::uint64_t se
       u = (u << 1) | ub;
       v = (v << 1) | vb;
     }
-    if (u == v) continue;
     edges.push_back((std::uint64_t(u) << 32) | v);
-    edges.push_back((std::uint64_t(v) << 32) | u);
+  }
+  return make_undirected_graph(n, std::move(edges));
+}
+
+csr_graph make_undirected_graph(std::uint32_t vertices, std::vector<std::uint64_t> edges) {
+  const std::size_t given = edges.size();
+  edges.reserve(2 * given);
+  for (std::size_t i = 0; i < given; ++i) {
+    const std::uint64_t e = edges[i];
+    edges.push_back((e << 32) | (e >> 32));
   }
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 
   csr_graph g;
-  g.vertices = n;
-  g.row_ptr.assign(n + 1, 0);
+  g.vertices = vertices;
+  g.row_ptr.assign(std::size_t(vertices) + 1, 0);
   g.col.reserve(edges.size());
   for (std::uint64_t e : edges) {
-    ++g.row_ptr[(e >> 32) + 1];
-    g.col.push_back(std::uint32_t(e));
+    const auto u = std::uint32_t(e >> 32), v = std::uint32_t(e);
+    if (u == v) continue;
+    ++g.row_ptr[std::size_t(u) + 1];
+    g.col.push_back(v);
   }
-  for (std::uint32_t v = 0; v < n; ++v) g.row_ptr[v + 1] += g.row_ptr[v];
+  for (std::uint32_t v = 0; v < vertices; ++v) g.row_ptr[v + 1] += g.row_ptr[v];
   return g;
+}
+
+csr_graph make_citation_graph(std::uint32_t vertices, std::uint32_t steps, std::uint32_t cited,
+                              std::uint32_t references, std::uint64_t seed) {
+  const std::uint32_t per_step = (vertices + steps - 1) / steps;
+  const std::uint32_t m = std::min(cited, references);
+  const double copy = 1.0 / m - 1.0 / references;
+  rng r(seed);
+  csr_graph g;
+  g.vertices = vertices;
+  g.row_ptr.assign(std::size_t(vertices) + 1, 0);
+  std::vector<std::uint32_t> picked;
+  for (std::uint32_t v = 0; v < vertices; ++v) {
+    const std::size_t first = g.col.size();
+    const std::uint32_t step = v / per_step;
+    if (step > 0) {
+      // Floyd's algorithm: `take` distinct papers of the previous step.
+      const std::uint32_t base = (step - 1) * per_step;
+      const std::uint32_t take = std::min(m, per_step);
+      picked.clear();
+      for (std::uint32_t j = per_step - take; j < per_step; ++j) {
+        const auto t = std::uint32_t(r.below(std::uint64_t(j) + 1));
+        picked.push_back(std::find(picked.begin(), picked.end(), t) == picked.end() ? t : j);
+      }
+      for (std::uint32_t a : picked) {
+        g.col.push_back(base + a);
+        for (std::uint32_t i = g.row_ptr[base + a]; i < g.row_ptr[base + a + 1]; ++i) {
+          const std::uint32_t reference = g.col[i];
+          if (r.uniform() < copy) g.col.push_back(reference);
+        }
+      }
+      std::sort(g.col.begin() + std::ptrdiff_t(first), g.col.end());
+      g.col.erase(std::unique(g.col.begin() + std::ptrdiff_t(first), g.col.end()), g.col.end());
+    }
+    g.row_ptr[v + 1] = std::uint32_t(g.col.size());
+  }
+  return g;
+}
+
+csr_graph make_banded_graph(std::uint32_t vertices, unsigned edges_per_vertex, std::uint32_t band,
+                            double long_range, std::uint64_t seed) {
+  rng r(seed);
+  const std::uint64_t n = vertices;
+  std::vector<std::uint64_t> edges;
+  edges.reserve(n * edges_per_vertex);
+  for (std::uint64_t v = 0; v < n; ++v) {
+    // Near: lo..hi without v; far: 0..lo-1 and hi+1..n-1.
+    const std::uint64_t lo = v > band ? v - band : 0, hi = std::min(n - 1, v + band);
+    const std::uint64_t near = hi - lo, far = lo + (n - 1 - hi);
+    for (unsigned e = 0; e < edges_per_vertex; ++e) {
+      const bool is_far = r.uniform() < long_range && far > 0;
+      std::uint64_t u;
+      if (is_far) {
+        u = r.below(far);
+        if (u >= lo) u += hi + 1 - lo;
+      } else if (near > 0) {
+        u = lo + r.below(near);
+        if (u >= v) ++u;
+      } else {
+        continue;  // a single vertex
+      }
+      edges.push_back((v << 32) | u);
+    }
+  }
+  return make_undirected_graph(vertices, std::move(edges));
 }
 
 csr_matrix make_powerlaw_matrix(std::uint32_t rows, std::uint32_t cols, double alpha,

@@ -66,6 +66,12 @@ void check(const param_desc& d, const std::string& value) {
       for (const auto& c : d.choices) list += (list.empty() ? "" : ", ") + c;
       param_set::fail(d.name, "'" + value + "' is not one of: " + list);
     }
+    case param_desc::kind::text:
+      if (value.empty()) param_set::fail(d.name, "empty value");
+      // The value goes into the trace's one-line note.
+      for (unsigned char c : value)
+        if (c < 0x20 || c == 0x7f) param_set::fail(d.name, "control character in the value");
+      break;
   }
 }
 }  // namespace
@@ -102,6 +108,15 @@ param_desc param_desc::choice(std::string name, std::vector<std::string> choices
   d.default_value = choices.at(0);
   d.description = std::move(description);
   d.choices = std::move(choices);
+  return d;
+}
+
+param_desc param_desc::text(std::string name, std::string def, std::string description) {
+  param_desc d;
+  d.name = std::move(name);
+  d.type = kind::text;
+  d.default_value = std::move(def);
+  d.description = std::move(description);
   return d;
 }
 

@@ -11,7 +11,7 @@
 namespace gputlm::traces::generators {
 
 struct param_desc {
-  enum class kind : std::uint8_t { integer, real, choice };
+  enum class kind : std::uint8_t { integer, real, choice, text };
 
   std::string name;
   kind type = kind::integer;
@@ -19,6 +19,9 @@ struct param_desc {
   std::string description;
   double min = 0, max = 0;           // integer and real: inclusive range
   std::vector<std::string> choices;  // choice: allowed values
+  // false: the trace's note leaves the parameter out while it has its default, so that
+  // adding such a parameter to a kernel leaves the kernel's existing traces byte-identical.
+  bool noted_at_default = true;
 
   static param_desc integer(std::string name, std::uint64_t def, std::uint64_t min,
                             std::uint64_t max, std::string description);
@@ -26,6 +29,8 @@ struct param_desc {
                          std::string description);
   static param_desc choice(std::string name, std::vector<std::string> choices,
                            std::string description);  // default: the first choice
+  // Any non-empty string; the generator checks it (e.g. a file name).
+  static param_desc text(std::string name, std::string def, std::string description);
 };
 
 class param_set {

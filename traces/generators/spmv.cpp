@@ -1,13 +1,15 @@
 // Scalar CSR sparse matrix-vector product y = A * x, one thread per row (Bell & Garland,
 // "Efficient sparse matrix-vector multiplication on CUDA", NVIDIA TR 2008, csr_scalar), on a
-// generated matrix whose row lengths follow a power law: each lane loops over its row, so
-// trip counts (and active masks) follow the row lengths and x is gathered by column index.
+// generated matrix whose row lengths follow a power law (or the graph `matrix` names:
+// graph_file.h): each lane loops over its row, so trip counts (and active masks) follow the
+// row lengths and x is gathered by column index.
 //
 // spmv_cdp / spmv_dtbl (Wang's thesis, ch. 3-4): a row with length >= threshold is not walked
 // by its thread; the thread zeroes y[row] and launches a child (CDP kernel or DTBL aggregated
 // group) of ceil(length / child_block) TBs, one thread per non-zero, each adding its product
 // to y[row] with a floating-point RED.
 #include "traces/generators/device_launch.h"
+#include "traces/generators/graph_file.h"
 #include "traces/generators/input_gen.h"
 #include "traces/generators/registry.h"
 
@@ -19,18 +21,35 @@ struct pending_child {
   dim3 grid;
 };
 
-void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
+// The matrix of `matrix`: the power-law matrix, or a graph's adjacency with values uniform
+// in [0, 1) (rng(seed), in storage order).
+csr_matrix spmv_matrix(const param_set& ps) {
   const std::uint32_t rows = ps.u32("rows");
   const std::uint32_t cols = ps.u32("cols") == 0 ? rows : ps.u32("cols");
-  const csr_matrix a =
-      make_powerlaw_matrix(rows, cols, ps.real("alpha"), ps.u32("max_row"), ps.u64("seed"));
+  if (ps.str("matrix") == "powerlaw")
+    return make_powerlaw_matrix(rows, cols, ps.real("alpha"), ps.u32("max_row"), ps.u64("seed"));
+  if (ps.u32("cols") != 0) param_set::fail("cols", "must be 0 when the matrix is a graph");
+  csr_graph g = graph_input(ps, "matrix", "powerlaw", rows, ps.u32("degree"), ps.u64("seed"));
+  csr_matrix a;
+  a.rows = a.cols = g.vertices;
+  a.row_ptr = std::move(g.row_ptr);
+  a.col = std::move(g.col);
+  rng r(ps.u64("seed"));
+  a.val.resize(a.col.size());
+  for (float& v : a.val) v = float(r.uniform());
+  return a;
+}
+
+void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
+  const csr_matrix a = spmv_matrix(ps);
+  const std::uint32_t rows = a.rows, cols = a.cols;
   const std::uint32_t block = ps.u32("block");
   const std::uint32_t threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
   const std::uint32_t child_block = child_block_of(ps, mode, block);
 
   const std::uint64_t row_ptr = app.input(4ull * (rows + 1));
-  const std::uint64_t col = app.input(4ull * a.col.size());
-  const std::uint64_t val = app.input(4ull * a.val.size());
+  const std::uint64_t col = app.input(4ull * std::max<std::size_t>(a.col.size(), 1));
+  const std::uint64_t val = app.input(4ull * std::max<std::size_t>(a.val.size(), 1));
   const std::uint64_t x = app.input(4ull * cols);
   const std::uint64_t y = app.output(4ull * rows);
 
@@ -210,12 +229,18 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
 }
 
 std::vector<param_desc> spmv_params() {
-  return {param_desc::integer("rows", 1024, 1, 1u << 24, "matrix rows"),
-          param_desc::integer("cols", 0, 0, 1u << 24, "matrix columns (0: same as rows)"),
-          param_desc::real("alpha", 1.5, 0.0, 10.0, "power-law exponent of the row lengths"),
-          param_desc::integer("max_row", 256, 1, 1u << 20, "longest row (non-zeros)"),
-          param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the matrix generator"),
-          param_desc::integer("block", 256, 32, 1024, "threads per TB")};
+  std::vector<param_desc> p = {
+      param_desc::integer("rows", 1024, 1, 1u << 24, "matrix rows"),
+      param_desc::integer("cols", 0, 0, 1u << 24, "matrix columns (0: same as rows)"),
+      param_desc::real("alpha", 1.5, 0.0, 10.0, "power-law exponent of the row lengths"),
+      param_desc::integer("max_row", 256, 1, 1u << 20, "longest row (non-zeros)"),
+      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the matrix generator"),
+      param_desc::integer("block", 256, 32, 1024, "threads per TB")};
+  for (param_desc& d : graph_params("matrix", "powerlaw", "power-law row lengths"))
+    p.push_back(std::move(d));
+  p.push_back(param_desc::integer("degree", 8, 1, 64, "citation, banded: edges generated per row"));
+  p.back().noted_at_default = false;
+  return p;
 }
 
 }  // namespace

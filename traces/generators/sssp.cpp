@@ -1,6 +1,7 @@
-// Single-source shortest paths by iterative Bellman-Ford relaxation on a weighted R-MAT graph
-// in CSR form (the frontier-based GPU SSSP of Harish & Narayanan, HiPC'07, with one atomicMin
-// kernel; Wang's thesis, ch. 3, "SSSP"): one host launch per iteration, one thread per vertex.
+// Single-source shortest paths by iterative Bellman-Ford relaxation on a weighted graph in
+// CSR form (R-MAT, or the input `graph` names: graph_file.h; the frontier-based GPU SSSP of
+// Harish & Narayanan, HiPC'07, with one atomicMin kernel; Wang's thesis, ch. 3, "SSSP"): one
+// host launch per iteration, one thread per vertex.
 // A thread whose vertex is on the frontier (mask[v] != 0, set when dist[v] dropped in the
 // previous iteration) clears mask[v], reads d = dist[v], and for each out-edge (u, w) does
 // old = atomicMin(&dist[u], d + w); if d + w < old, it marks next_mask[u] and sets the host's
@@ -17,6 +18,7 @@
 // for all its lanes (in lane order, atomics too) before the next; an iteration's children run
 // after its kernel, in launch order. Final distances do not depend on this order.
 #include "traces/generators/device_launch.h"
+#include "traces/generators/graph_file.h"
 #include "traces/generators/input_gen.h"
 #include "traces/generators/registry.h"
 
@@ -58,12 +60,12 @@ struct relax_state {
 };
 
 void generate_sssp(const param_set& ps, app_builder& app, launch_mode mode) {
-  const csr_graph g = make_rmat_graph(ps.u32("scale"), ps.u32("degree"), ps.u64("seed"));
+  const csr_graph g = kernel_graph(ps);
   const std::vector<std::uint32_t> weight =
       make_uniform_range(g.col.size(), ps.u32("max_weight"), ps.u64("seed") + 1);
   const std::uint32_t n = g.vertices;
   const std::uint32_t source = ps.u32("source");
-  if (source >= n) param_set::fail("source", "must be below 2^scale = " + std::to_string(n));
+  if (source >= n) param_set::fail("source", "must be below the vertex count " + std::to_string(n));
   const std::uint32_t block = ps.u32("block");
   const std::uint32_t threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
   const std::uint32_t child_block = child_block_of(ps, mode, block);
@@ -323,20 +325,23 @@ void generate_sssp(const param_set& ps, app_builder& app, launch_mode mode) {
 }
 
 std::vector<param_desc> sssp_params() {
-  return {
-      param_desc::integer("scale", 10, 1, 24, "R-MAT graph with 2^scale vertices"),
-      param_desc::integer("degree", 8, 1, 64, "R-MAT edge factor (edges generated per vertex)"),
+  std::vector<param_desc> p = {
+      param_desc::integer("scale", 10, 1, 24, "2^scale vertices (generated graphs)"),
+      param_desc::integer("degree", 8, 1, 64,
+                          "edges generated per vertex (rmat, citation, banded)"),
       param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph and weights"),
       param_desc::integer("source", 0, 0, (1u << 24) - 1, "SSSP source vertex"),
       param_desc::integer("max_weight", 16, 1, 1u << 16, "edge weights uniform in [1, max_weight]"),
       param_desc::integer("block", 256, 32, 1024, "threads per TB of the iteration kernel")};
+  for (param_desc& d : graph_params("graph", "rmat", "R-MAT")) p.push_back(std::move(d));
+  return p;
 }
 
 }  // namespace
 
 kernel_generator sssp_generator() {
   return launch_form(
-      "sssp", "Bellman-Ford SSSP on a weighted R-MAT graph, one launch per iteration, atomicMin",
+      "sssp", "Bellman-Ford SSSP on a weighted graph (R-MAT), one launch per iteration, atomicMin",
       sssp_params(), generate_sssp, launch_mode::flat);
 }
 
