@@ -21,7 +21,8 @@ Fields of results.json read here (the experiment runner writes more):
                   cell: a workload name, "geomean" or "group:<g>"; any level may be absent
                   and any number null. Plotted: "compared", or "value" for compare none.
   paper           [{"metric", "platform", "configuration", "workload", "value"}, ...]
-  plots           [{"metric", "kind": "bars" | "line", "file", "title"?, "sweep"?}, ...]
+  plots           [{"metric", "kind": "bars" | "line", "file", "title"?, "sweep"?,
+                    "configurations"?: [name, ...]}, ...]   (bars: those drawn, else all)
 
 bars: one panel per platform, stacked; per workload one bar per configuration, then the
   group means and the overall mean. The baseline's bars (all 1.0, or 0 for difference) are
@@ -198,7 +199,8 @@ def style(ax, platform):
 def draw_bars(data, plot, metric):
     ylabel, mean, ref, title = labels(data, metric, plot, "")
     base = get(data, "experiment", "baseline")
-    configs = [c for c in data["configurations"] if ref is None or c != base]
+    chosen = plot.get("configurations") or data["configurations"]
+    configs = [c for c in data["configurations"] if c in chosen and (ref is None or c != base)]
     papers = paper_values(data, metric)
     cells = [(w.get("name"), str(w.get("name"))) for w in data["workloads"]]
     means = [(f"group:{g}", f"{mean} {g}") for g in data.get("groups") or []]

@@ -448,11 +448,23 @@ void parse_plots(experiment_spec& x, const ynode& n) {
     ynode y;
     y.node = static_cast<const YAML::Node&>(item);
     y.file = n.file;
-    if (!item.IsMap()) fail(y, key, "expected {metric, kind, sweep, file, title}");
+    if (!item.IsMap()) fail(y, key, "expected {metric, kind, sweep, file, title, configurations}");
     plot p;
     for (auto it = item.begin(); it != item.end(); ++it) {
       const YAML::Node k = it->first, v = it->second;
       const std::string name = k.IsScalar() ? k.Scalar() : "";
+      if (name == "configurations") {
+        if (!v.IsSequence() || v.size() == 0)
+          throw input_error(y.at(v.Mark()), key + ".configurations",
+                            "expected a list of configurations, such as [lrr, gto]");
+        for (const auto& c : v) {
+          if (!c.IsScalar() || !x.find_configuration(c.Scalar()))
+            throw input_error(y.at(c.Mark()), key + ".configurations",
+                              "no configuration '" + (c.IsScalar() ? c.Scalar() : "") + "'");
+          p.configurations.push_back(c.Scalar());
+        }
+        continue;
+      }
       if (!v.IsScalar())
         throw input_error(y.at(v.Mark()), key + "." + name, "expected a plain value");
       if (name == "metric")
@@ -467,7 +479,7 @@ void parse_plots(experiment_spec& x, const ynode& n) {
         p.title = v.Scalar();
       else
         throw input_error(y.at(k.Mark()), key + "." + name,
-                          "unknown key (metric, kind, sweep, file, title)");
+                          "unknown key (metric, kind, sweep, file, title, configurations)");
     }
     if (!x.find_metric(p.metric)) fail(y, key + ".metric", "no metric '" + p.metric + "'");
     if (p.kind != "bars" && p.kind != "line") fail(y, key + ".kind", "expected bars or line");
@@ -476,20 +488,22 @@ void parse_plots(experiment_spec& x, const ynode& n) {
                        [&](const sweep& s) { return s.name == p.sweep; }))
         fail(y, key + ".sweep",
              "a line plot needs one of the file's sweeps, not '" + p.sweep + "'");
+      if (!p.configurations.empty())
+        fail(y, key + ".configurations", "a line plot draws its sweep's configurations");
     } else if (!p.sweep.empty()) {
       fail(y, key + ".sweep", "only a line plot has a sweep");
     }
     if (!p.file.empty()) {  // a file name in the output's plots/ folder, nothing more
       const bool plain =
-          p.file != "." && p.file != ".." &&
-          std::all_of(p.file.begin(), p.file.end(), [](char c) {
+          p.file != "." && p.file != ".." && std::all_of(p.file.begin(), p.file.end(), [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
                    c == '+' || c == '-';
           });
       if (!plain)
         fail(y, key + ".file",
-             "'" + p.file + "': a plot's file name may hold letters, digits and _ . + - only "
-             "(it is written in the output's plots/ folder)");
+             "'" + p.file +
+                 "': a plot's file name may hold letters, digits and _ . + - only "
+                 "(it is written in the output's plots/ folder)");
     }
     if (p.file.empty()) p.file = p.kind == "line" ? p.metric + "-" + p.sweep : p.metric;
     x.plots.push_back(std::move(p));
@@ -646,9 +660,9 @@ experiment_spec load_experiment(const std::string& file) {
     parse_plots(x, e->value);
   } else {
     for (const auto& m : x.metrics) {
-      x.plots.push_back({m.name, "bars", "", m.name, ""});
+      x.plots.push_back({m.name, "bars", "", m.name, "", {}});
       for (const auto& s : x.sweeps)
-        x.plots.push_back({m.name, "line", s.name, m.name + "-" + s.name, ""});
+        x.plots.push_back({m.name, "line", s.name, m.name + "-" + s.name, "", {}});
     }
   }
   if (const ynode::entry* e = root.find("run_options")) parse_run_options(x, e->value);

@@ -112,6 +112,7 @@ struct plot {
   std::string sweep;          // line: the sweep on the x axis
   std::string file;           // name of the PNG/SVG in plots/
   std::string title;
+  std::vector<std::string> configurations;  // bars: the configurations drawn (empty: all)
 };
 
 struct experiment_spec {

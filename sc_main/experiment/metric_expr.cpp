@@ -119,9 +119,9 @@ class parser {
     if (m_p == start) fail("expected a value, a path or '('");
     std::string word = m_s.substr(start, m_p - start);
     if (take('(')) {
-      static const char* funcs[] = {"sum", "mean", "min", "max", "count"};
+      static const char* funcs[] = {"sum", "mean", "min", "max", "count", "total"};
       if (std::find(std::begin(funcs), std::end(funcs), word) == std::end(funcs))
-        fail("unknown function '" + word + "' (sum, mean, min, max, count)");
+        fail("unknown function '" + word + "' (sum, mean, min, max, count, total)");
       skip();
       const std::size_t ps = m_p;
       while (m_p < m_s.size() && path_char(m_s[m_p])) ++m_p;
@@ -235,6 +235,7 @@ std::optional<double> evaluate(const node& n, const nlohmann::json& stats, const
     case node::kind::path: {
       const std::vector<double> vals = match_path(stats, n.text);
       if (n.func == "count") return double(vals.size());
+      if (n.func == "total" && vals.empty()) return 0.0;  // a mechanism's, where it is off
       if (vals.empty()) {
         why = "'" + n.text + "' matches no value";
         return std::nullopt;

@@ -340,12 +340,14 @@ std::string experiment_results::json() const {
                           {"cannot_move", cannot_move(m, p)}});
   }
   j["plots"] = nlohmann::json::array();
-  for (const auto& pl : m_x.plots)
+  for (const auto& pl : m_x.plots) {
     j["plots"].push_back({{"metric", pl.metric},
                           {"kind", pl.kind},
                           {"sweep", pl.sweep},
                           {"file", pl.file},
                           {"title", pl.title}});
+    if (!pl.configurations.empty()) j["plots"].back()["configurations"] = pl.configurations;
+  }
   return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -362,7 +364,8 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
     std::string sets;
     if (!c.platform_file.empty()) sets = "on `" + c.platform_file + "`";
     for (const auto& m : c.mechanisms)
-      sets += (sets.empty() ? "" : ", ") + ("with `" + std::filesystem::path(m).filename().string() + "`");
+      sets += (sets.empty() ? "" : ", ") +
+              ("with `" + std::filesystem::path(m).filename().string() + "`");
     for (const auto& s : c.sets) sets += (sets.empty() ? "" : ", ") + ("`" + s.set_option() + "`");
     o << "| configuration `" << c.name << "`" << (c.name == m_x.baseline ? " (baseline)" : "")
       << " | " << (sets.empty() ? "the platform as written" : sets) << " |\n";

@@ -93,10 +93,19 @@ TEST(experiment_spec, reads_the_matrix) {
     for (std::size_t c = 0; c < x.configurations.size(); ++c)
       for (const auto& w : x.workloads) points += w.repetitions;
   EXPECT_EQ(points, 40u);
-  // Without a plots list: bars for each metric, a line per sweep.
+  // Without a plots list: bars for each metric, a line per sweep; all configurations.
   ASSERT_EQ(x.plots.size(), 2u);
+  EXPECT_TRUE(x.plots[0].configurations.empty());
   EXPECT_EQ(x.plots[1].kind, "line");
   EXPECT_EQ(x.plots[1].file, "cycles-l1_latency");
+}
+
+TEST(experiment_spec, a_bar_plot_draws_the_configurations_it_names) {
+  const std::string path =
+      write("spec.yaml", experiment("plots:\n  - {metric: cycles, configurations: [gto]}\n"));
+  const experiment_spec x = load_experiment(path);
+  ASSERT_EQ(x.plots.size(), 1u);
+  EXPECT_EQ(x.plots[0].configurations, (std::vector<std::string>{"gto"}));
 }
 
 TEST(experiment_spec, metrics_defaults_and_references) {
@@ -188,6 +197,16 @@ TEST(experiment_spec, bad_input_names_file_line_column_and_key) {
             "16:5: plots[0].kind: expected bars or line");
   EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, kind: line}\n")),
             "16:5: plots[0].sweep: a line plot needs one of the file's sweeps, not ''");
+  // A bar plot's configurations: unknown, not a list, or on a line plot.
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, configurations: [gto, xyz]}\n")),
+            "16:44: plots[0].configurations: no configuration 'xyz'");
+  EXPECT_EQ(load_error(experiment("plots:\n  - {metric: cycles, configurations: gto}\n")),
+            "16:38: plots[0].configurations: expected a list of configurations, such as [lrr, "
+            "gto]");
+  EXPECT_EQ(load_error(experiment("sweeps:\n  lat: {parameter: smx.l1.hit_latency, values: "
+                                  "[5cycles]}\nplots:\n  - {metric: cycles, kind: line, sweep: "
+                                  "lat, configurations: [gto]}\n")),
+            "18:5: plots[0].configurations: a line plot draws its sweep's configurations");
   // A sweep too long to plan (each value is a configuration on every platform and workload).
   {
     std::string values;

@@ -78,6 +78,10 @@ TEST(metric_expr, aggregates_and_arithmetic) {
   EXPECT_DOUBLE_EQ(value("max(kernels[*].cycles)"), 500);
   EXPECT_DOUBLE_EQ(value("count(blocks.gpu.smx[*].warp_instructions)"), 2);
   EXPECT_DOUBLE_EQ(value("count(blocks.gpu.tpc[*].nothing)"), 0);
+  EXPECT_DOUBLE_EQ(value("total(blocks.gpu.smx[*].l1.hits)"), 4);
+  EXPECT_DOUBLE_EQ(value("total(blocks.gpu.tpc[*].nothing)"), 0);  // sum() has no value
+  EXPECT_EQ(no_value("sum(blocks.gpu.tpc[*].nothing)"),
+            "'blocks.gpu.tpc[*].nothing' matches no value");
   EXPECT_DOUBLE_EQ(value("total_cycles - sum(kernels[*].cycles)"), 200);
   EXPECT_DOUBLE_EQ(value("-ipc * 2 + 1"), -4);
   EXPECT_DOUBLE_EQ(value("(1 + 2) * 3 / 4"), 2.25);
@@ -117,7 +121,7 @@ TEST(metric_expr, malformed_expressions_name_the_column) {
   };
   EXPECT_EQ(error("sum(blocks.x"), "at column 13: expected ')'");
   EXPECT_EQ(error("median(x)"),
-            "at column 8: unknown function 'median' (sum, mean, min, max, count)");
+            "at column 8: unknown function 'median' (sum, mean, min, max, count, total)");
   EXPECT_EQ(error("ipc +"), "at column 6: expected a value, a path or '('");
   EXPECT_EQ(error("ipc $"), "at column 5: unexpected '$'");
   EXPECT_EQ(error(""), "at column 1: expected a value, a path or '('");
