@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "models/base/command_line.h"
 #include "models/base/output_files.h"
@@ -58,6 +60,47 @@ void warp_register_hints(const warp_trace& w, std::vector<std::uint8_t>& bits,
     std::fill(next.begin(), next.end(), std::uint8_t(none));
   else
     for (std::size_t k = 0; k < n_touched; ++k) next[touched[k]] = none;
+}
+
+void static_within_warp(const warp_trace& w, std::vector<std::uint8_t>& bits) {
+  std::unordered_map<std::uint64_t, bool> read_somewhere;  // (PC, register) -> an R instance
+  auto each = [&](auto fn) {
+    for (std::size_t i = 0; i < w.insts.size(); ++i) {
+      std::uint16_t regs[6];
+      bool reads[6];
+      const std::size_t n = registers_of(w.insts[i], regs, reads);
+      for (std::size_t r = 0; r < n; ++r) fn(i, r, (std::uint64_t(w.insts[i].pc) << 16) | regs[r]);
+    }
+  };
+  each([&](std::size_t i, std::size_t r, std::uint64_t key) {
+    bool& any = read_somewhere[key];
+    any = any || !((bits[i] >> r) & 1);
+  });
+  each([&](std::size_t i, std::size_t r, std::uint64_t key) {
+    if (read_somewhere[key]) bits[i] &= std::uint8_t(~(1u << r));
+  });
+}
+
+void warp_next_uses(const warp_trace& w, std::vector<std::uint8_t>& next,
+                    std::vector<std::uint32_t>& at) {
+  const std::uint32_t n_insts = static_cast<std::uint32_t>(w.insts.size());
+  next.assign(std::size_t(n_insts) * 6, 0);
+  for (std::uint32_t i = n_insts; i-- > 0;) {
+    std::uint16_t regs[6];
+    bool reads[6];
+    const std::size_t n = registers_of(w.insts[i], regs, reads);
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::uint32_t later = at[regs[r]];
+      if (later != ~0u) next[std::size_t(i) * 6 + r] = std::uint8_t(std::min(later - i, 255u));
+      at[regs[r]] = i;
+    }
+  }
+  for (const warp_instruction& in : w.insts) {  // leaves the scratch as it found it
+    std::uint16_t regs[6];
+    bool reads[6];
+    const std::size_t n = registers_of(in, regs, reads);
+    for (std::size_t r = 0; r < n; ++r) at[regs[r]] = ~0u;
+  }
 }
 
 register_hints derive_register_hints(application_trace& app) {

@@ -47,6 +47,18 @@ std::size_t registers_of(const warp_instruction& in, std::uint16_t* regs, bool* 
 void warp_register_hints(const warp_trace& w, std::vector<std::uint8_t>& bits,
                          std::vector<std::uint8_t>& next);
 
+// The hints of warp_register_hints made static within the warp: one bit per static operand
+// (PC, register), R (0) wherever the warp's instances of that operand disagree, as a compiler
+// that cannot resolve a loop marks its operands (the thesis's conservative rule).
+void static_within_warp(const warp_trace& w, std::vector<std::uint8_t>& bits);
+
+// Where each register of one warp's instructions is accessed next: next[i * 6 + r] is how
+// many instructions after instruction i its r-th register (registers_of's order) is
+// accessed again, at most 255 (0: never again). `at` is scratch space of 65536 entries, all
+// ~0u, left so.
+void warp_next_uses(const warp_trace& w, std::vector<std::uint8_t>& next,
+                    std::vector<std::uint32_t>& at);
+
 // Streams every TB of every kernel of `app` once.
 register_hints derive_register_hints(application_trace& app);
 

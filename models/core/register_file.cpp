@@ -8,10 +8,18 @@ namespace gputlm::core {
 
 using traces::warp_instruction;
 
-void register_file::manage(register_gate& unit, std::uint32_t warp_slots) {
+void register_file::manage(register_gate& unit, std::uint32_t warp_slots,
+                           std::uint32_t ibuffer_entries) {
   m_unit = &unit;
+  m_ibuffer_entries = ibuffer_entries;
   m_hints.resize(warp_slots);
   m_scratch.assign(65536, 0);
+  m_per_register = unit.idle_per_register();
+  m_static_hints = unit.static_hints();
+  if (m_per_register) {
+    m_next_use.resize(warp_slots);
+    m_scratch_at.assign(65536, ~0u);
+  }
 }
 
 void register_file::allocate(std::uint32_t warp, const traces::warp_trace& trace,
@@ -25,6 +33,8 @@ void register_file::allocate(std::uint32_t warp, const traces::warp_trace& trace
     }
   m_unit->allocate(warp, nregs, cycle);
   traces::warp_register_hints(trace, m_hints[warp], m_scratch);
+  if (m_static_hints) traces::static_within_warp(trace, m_hints[warp]);
+  if (m_per_register) traces::warp_next_uses(trace, m_next_use[warp], m_scratch_at);
 }
 
 bool register_file::managed(std::uint32_t warp, std::uint16_t reg) {
@@ -43,6 +53,20 @@ bool register_file::dead_after(std::uint32_t warp, std::uint32_t i, const warp_i
   return false;
 }
 
+std::uint32_t register_file::next_use(std::uint32_t warp, std::uint32_t i,
+                                      const warp_instruction& in, std::uint16_t reg) const {
+  if (!m_per_register) return i + 1;
+  std::uint16_t regs[6];
+  bool reads[6];
+  const std::size_t n = traces::registers_of(in, regs, reads);
+  for (std::size_t r = 0; r < n; ++r)
+    if (regs[r] == reg) {
+      const std::uint8_t d = m_next_use[warp][std::size_t(i) * 6 + r];
+      return d ? i + d : register_gate::no_next_use;
+    }
+  return i + 1;
+}
+
 std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t scheduler,
                                            std::uint32_t i, const warp_instruction& in,
                                            std::uint64_t landed, std::uint64_t cycle) {
@@ -55,7 +79,7 @@ std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t sch
     for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
       if (tracked(warp, in.dst[k])) ready = std::max(ready, m_unit->ready_seen(warp, in.dst[k]));
   }
-  m_unit->issued(warp, i, std::min(ready, cycle), cycle);
+  m_unit->issued(warp, i, std::min(ready, cycle), cycle, scheduler);
   std::uint64_t wait = 0;
   for (std::uint32_t k = 0; k < in.num_src && k < 4; ++k) {
     const std::uint16_t r = in.src[k];
@@ -66,20 +90,6 @@ std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t sch
     wait = std::max(wait, m_unit->read(warp, r, bank_of(r, warp, scheduler), cycle, i));
   }
   return wait;
-}
-
-void register_file::operands_idle(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
-                                  std::uint64_t cycle, const outlook& o) {
-  std::uint16_t regs[6];
-  bool reads[6];
-  const std::size_t n = traces::registers_of(in, regs, reads);
-  for (std::size_t r = 0; r < n; ++r) {
-    if (!reads[r] || !tracked(warp, regs[r])) continue;
-    bool written = false;  // a destination too: its write decides
-    for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
-      written = written || in.dst[k] == regs[r];
-    if (!written) m_unit->after_access(warp, regs[r], cycle, (m_hints[warp][i] >> r) & 1, o, i + 1);
-  }
 }
 
 std::uint64_t register_file::fixed_results(std::uint32_t warp, std::uint32_t scheduler,
@@ -94,8 +104,13 @@ std::uint64_t register_file::fixed_results(std::uint32_t warp, std::uint32_t sch
     if (next)
       for (std::uint32_t j = 0; j < next->num_src && j < 4; ++j)
         next_reads = next_reads || next->src[j] == r;
+    // After the write-back, as the warp's next instruction says (ON when it reads the
+    // register, else SS woken once the warp is in the lookahead); a result no later
+    // instruction uses is dead for good.
+    const std::uint32_t use =
+        next_use(warp, i, in, r) == register_gate::no_next_use ? register_gate::no_next_use : i + 1;
     wait = std::max(wait, m_unit->fixed_destination(warp, r, bank_of(r, warp, scheduler), cycle, i,
-                                                    latency, result, next_reads));
+                                                    latency, result, next_reads, use));
   }
   return wait;
 }

@@ -15,12 +15,14 @@
 //     load_results, load_written -> wait     a load's destinations and their write-back
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <systemc>
 #include <vector>
 
 #include "models/core/register_banks.h"
 #include "models/core/register_gate.h"
+#include "traces/register_hints.h"
 #include "traces/trace_types.h"
 
 namespace gputlm::core {
@@ -46,7 +48,9 @@ class register_file : public sc_core::sc_module {
   std::uint64_t conflicts() const { return m_banks.conflicts(); }
 
   // --- Register-level power management
-  void manage(register_gate& unit, std::uint32_t warp_slots);
+  // `ibuffer_entries`: the warp's instruction buffer, whose entries show the lookahead the
+  // uses of registers ahead.
+  void manage(register_gate& unit, std::uint32_t warp_slots, std::uint32_t ibuffer_entries);
   bool power_managed() const { return m_unit != nullptr; }
   // A register (not RZ) within the warp's allocation.
   bool tracked(std::uint32_t warp, std::uint16_t reg) const {
@@ -63,9 +67,26 @@ class register_file : public sc_core::sc_module {
   std::uint64_t read_operands(std::uint32_t warp, std::uint32_t scheduler, std::uint32_t i,
                               const traces::warp_instruction& in, std::uint64_t landed,
                               std::uint64_t cycle);
-  // The sources' modes after the read at `cycle`, from the warp's next instruction.
+  // The sources' modes after the read at `cycle`, from the warp's next instruction (`o`) and,
+  // per register, from the outlook of the instruction that next uses each
+  // (`outlook_at(j)`).
+  template <class OutlookAt>
   void operands_idle(std::uint32_t warp, std::uint32_t i, const traces::warp_instruction& in,
-                     std::uint64_t cycle, const outlook& o);
+                     std::uint64_t cycle, const outlook& o, OutlookAt&& outlook_at) {
+    std::uint16_t regs[6];
+    bool reads[6];
+    const std::size_t n = traces::registers_of(in, regs, reads);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (!reads[r] || !tracked(warp, regs[r])) continue;
+      bool written = false;  // a destination too: its write decides
+      for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k)
+        written = written || in.dst[k] == regs[r];
+      if (written) continue;
+      std::uint32_t wake_for = 0;
+      const outlook ro = idle_of(warp, i, in, regs[r], i + 1, o, wake_for, outlook_at);
+      m_unit->after_access(warp, regs[r], cycle, (m_hints[warp][i] >> r) & 1, ro, wake_for);
+    }
+  }
   // Destinations of a fixed-latency instruction (latency `latency`, result at `result`):
   // returns the cycles its write-back waits. `next`: the warp's next instruction (or null).
   std::uint64_t fixed_results(std::uint32_t warp, std::uint32_t scheduler, std::uint32_t i,
@@ -78,6 +99,27 @@ class register_file : public sc_core::sc_module {
   // Whether register `reg` of instruction `i` is next accessed by a write (hint W).
   bool dead_after(std::uint32_t warp, std::uint32_t i, const traces::warp_instruction& in,
                   std::uint16_t reg) const;
+  // The index of the instruction that next accesses register `reg` of instruction `i`
+  // (register_gate::no_next_use: none does); `i + 1` unless the unit predicts per register.
+  std::uint32_t next_use(std::uint32_t warp, std::uint32_t i, const traces::warp_instruction& in,
+                         std::uint16_t reg) const;
+  // Register `reg` of instruction `i` after the access: its outlook and the instruction the
+  // lookahead wakes it for (`wake_for`): the warp's next instruction's (`o`; `next`), or per
+  // register, the instruction j that next uses it: idle until both the warp's next
+  // instruction and j can issue (`outlook_at(j)`: j's operands; in order, j comes no sooner
+  // than the warp's next one), woken for j; no further use: dead for good.
+  template <class OutlookAt>
+  outlook idle_of(std::uint32_t warp, std::uint32_t i, const traces::warp_instruction& in,
+                  std::uint16_t reg, std::uint32_t next, const outlook& o, std::uint32_t& wake_for,
+                  OutlookAt&& outlook_at) const {
+    wake_for = m_per_register ? next_use(warp, i, in, reg) : next;
+    if (!m_per_register || wake_for == next || wake_for == register_gate::no_next_use) return o;
+    const outlook oj = outlook_at(wake_for);
+    // Woken once the instruction from which j is in the warp's instruction buffer is about
+    // to issue: the buffer's entries are what shows the lookahead a use ahead.
+    wake_for = std::max(next, wake_for - std::min(wake_for, m_ibuffer_entries));
+    return {std::max(o.idle, oj.idle), o.known && oj.known};
+  }
 
  private:
   // A register the unit manages; an access to one beyond the warp's allocation is counted.
@@ -86,6 +128,13 @@ class register_file : public sc_core::sc_module {
   register_gate* m_unit = nullptr;
   std::vector<std::vector<std::uint8_t>> m_hints;  // per warp slot: per instruction
   std::vector<std::uint8_t> m_scratch;
+  // Per register (the unit predicting per register): per warp slot, per instruction and
+  // register, the distance to its next use (traces::warp_next_uses).
+  bool m_per_register = false;
+  std::uint32_t m_ibuffer_entries = 2;
+  bool m_static_hints = false;
+  std::vector<std::vector<std::uint8_t>> m_next_use;
+  std::vector<std::uint32_t> m_scratch_at;
 };
 
 }  // namespace gputlm::core

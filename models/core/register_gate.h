@@ -30,6 +30,14 @@ class register_gate : public virtual sc_core::sc_interface {
   // Whether an instruction's registers start waking when it is decoded (WRF) rather than
   // when the scheduler's lookahead sees it about to be ready (Slumber).
   virtual bool wakes_at_decode() const = 0;
+  // Whether a register's idleness is predicted from its own next use (the instruction that
+  // next accesses it, known from the compiler) rather than from the warp's next instruction.
+  virtual bool idle_per_register() const = 0;
+  // Whether the compiler's hints are static (one per static operand, R where its instances
+  // disagree) rather than exact per dynamic instance.
+  virtual bool static_hints() const = 0;
+  // after_access's `next` for a register no later instruction of the warp accesses.
+  static constexpr std::uint32_t no_next_use = ~0u;
 
   // TB allocation, warp exit, TB end. allocate() is false when no contiguous run of free
   // registers is left (the warp's registers are then not tracked).
@@ -41,16 +49,18 @@ class register_gate : public virtual sc_core::sc_interface {
   virtual bool tracked(std::uint32_t warp, std::uint16_t reg) const = 0;
   virtual void untracked_access() = 0;  // an access beyond the allocation (counted)
   virtual std::uint64_t ready_seen(std::uint32_t warp, std::uint16_t reg) const = 0;
+  // The warp's instruction `index` issued at `cycle` from warp scheduler `scheduler`, seen
+  // by the lookahead from `ready` on.
   virtual void issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready,
-                      std::uint64_t cycle) = 0;
+                      std::uint64_t cycle, std::uint32_t scheduler) = 0;
   virtual std::uint64_t read(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank,
                              std::uint64_t cycle, std::uint32_t index) = 0;
   virtual void after_access(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle, bool dead,
                             const outlook& o, std::uint32_t next) = 0;
-  virtual std::uint64_t fixed_destination(std::uint32_t warp, std::uint16_t reg,
-                                          std::uint32_t bank, std::uint64_t cycle,
-                                          std::uint32_t index, std::uint64_t latency,
-                                          std::uint64_t result, bool next_reads) = 0;
+  virtual std::uint64_t fixed_destination(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank,
+                                          std::uint64_t cycle, std::uint32_t index,
+                                          std::uint64_t latency, std::uint64_t result,
+                                          bool next_reads, std::uint32_t next_use) = 0;
   virtual void load_destination(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle,
                                 std::uint32_t index) = 0;
   virtual void load_answered(std::uint32_t warp, std::uint64_t issued, std::uint64_t cycle,

@@ -1,11 +1,10 @@
 #include "models/core/smx.h"
 
-#include "models/common/block_factory.h"
-
 #include <algorithm>
 #include <cstring>
 
 #include "models/base/input_error.h"
+#include "models/common/block_factory.h"
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_component.h"
@@ -128,11 +127,12 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
 // accesses go to it from now on, and it gates the file's power component.
 void smx::validate_bound() {
   if (!registers) return;
-  registers->take_over(m_power->register_file(),
-                       static_cast<std::uint32_t>(*m_registers / std::max<std::uint64_t>(1, *m_warp_size)),
-                       static_cast<std::uint32_t>(max_warps()),
-                       static_cast<std::uint32_t>(*m_register_banks));
-  m_rf.manage(*registers.get(), static_cast<std::uint32_t>(max_warps()));
+  registers->take_over(
+      m_power->register_file(),
+      static_cast<std::uint32_t>(*m_registers / std::max<std::uint64_t>(1, *m_warp_size)),
+      static_cast<std::uint32_t>(max_warps()), static_cast<std::uint32_t>(*m_register_banks));
+  m_rf.manage(*registers.get(), static_cast<std::uint32_t>(max_warps()),
+              static_cast<std::uint32_t>(*m_ibuffer_entries));
   m_rf_managed = true;
   m_power->register_file_managed();
 }
@@ -505,8 +505,8 @@ bool smx::without_neighbour_port(const tb_state& tb, const warp_instruction& in)
         {k.reader->source(), 0, 0}, op,
         "kernel " + std::to_string(k.id) + " (" + k.name + ") uses " + op + ", which needs " +
             (neighbour ? "a neighbour this SM does not have"
-                     : "the SPU's communication buffers and block sync; this platform has none "
-                       "(run it on yaml/spu.yaml)"));
+                       : "the SPU's communication buffers and block sync; this platform has none "
+                         "(run it on yaml/spu.yaml)"));
   }
   sc_core::sc_stop();
   return true;
@@ -685,8 +685,8 @@ void smx::fetch(std::uint64_t now) {
     }
     const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
-    std::uint32_t take = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        {*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
+    std::uint32_t take = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>({*m_fetch_width, *m_ibuffer_entries - buffered, size - w.fetched}));
     w.fetched += take;
     w.last_fetch = take;
     if (m_rf_managed) w.prev_buffer_ready = w.buffer_ready;
@@ -992,7 +992,9 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     m_timers.push(result);
     if (free_at > now + 1) m_timers.push(free_at);
   }
-  if (m_rf_managed) m_rf.operands_idle(wi, index, in, now + read_wait, outlook_of(wi, w, now));
+  if (m_rf_managed)
+    m_rf.operands_idle(wi, index, in, now + read_wait, outlook_of(wi, w, now),
+                       [&](std::uint32_t j) { return outlook_of(wi, w, now, j); });
   if (w.issued == w.size) maybe_finish_warp(wi);
 }
 
@@ -1190,23 +1192,27 @@ void smx::load_written(const ldst_unit::pending_load& pl, warp_state& w, std::ui
   for (std::size_t k = 0; k < 2; ++k) {
     const std::uint16_t d = pl.dst[k];
     if (!m_rf.tracked(pl.warp, d)) continue;
+    std::uint32_t wake_for = 0;
+    const std::uint64_t t = at[k];
+    const register_file::outlook o =
+        m_rf.idle_of(pl.warp, pl.inst, w.insts[pl.inst], d, pl.inst + 1, outlook_of(pl.warp, w, t),
+                     wake_for, [&](std::uint32_t j) { return outlook_of(pl.warp, w, t, j); });
     registers->after_access(pl.warp, d, at[k],
-                            m_rf.dead_after(pl.warp, pl.inst, w.insts[pl.inst], d),
-                            outlook_of(pl.warp, w, at[k]), pl.inst + 1);
+                            m_rf.dead_after(pl.warp, pl.inst, w.insts[pl.inst], d), o, wake_for);
   }
 }
 
-register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w,
-                                       std::uint64_t now) const {
+register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w, std::uint64_t now,
+                                       std::uint32_t j) const {
   // No instruction left: idle for good (an exited warp's registers are OFF anyway).
-  if (w.issued >= w.size) return {std::uint64_t(1) << 40, true};
-  std::uint64_t ready = m_scoreboard.ready_by(wi, w.insts[w.issued]);
+  if (j >= w.size) return {std::uint64_t(1) << 40, true};
+  std::uint64_t ready = m_scoreboard.ready_by(wi, w.insts[j]);
   if (ready == never) {  // waits for a load: its predicted return, if it missed L1
     const std::uint64_t due = registers->load_due(wi);
     return due > now ? register_file::outlook{due - now, true} : register_file::outlook{0, false};
   }
   // Not in the buffer yet: the fetch lands it in the next cycle (the instruction cache hits).
-  if (w.issued >= w.fetched) ready = std::max(ready, now + 1);
+  if (j >= w.fetched) ready = std::max(ready, now + 1);
   return {ready > now + 1 ? ready - now - 1 : 0, true};
 }
 

@@ -285,13 +285,13 @@ class smx : public component, public block_sync_release {
       *this, "l1_requests_per_cycle", 1,
       "requests the LDST unit may send the L1 in one cycle, each once the L1 took the one "
       "before (GPGPU-Sim: -gpgpu_l1_banks with an L1 latency queue)"};
-  param<std::uint64_t> m_coalescing_segment{
-      *this, "coalescing_segment", 0,
-      "bytes per coalesced request: 32 (a sector), 64, 128 (a line); 0: the arch's (32 from 60 on)"};
+  param<std::uint64_t> m_coalescing_segment{*this, "coalescing_segment", 0,
+                                            "bytes per coalesced request: 32 (a sector), 64, 128 "
+                                            "(a line); 0: the arch's (32 from 60 on)"};
 
   // State
-  std::uint32_t m_id = 0;  // the index in the SMX array (gpu.smx[i])
-  std::uint32_t m_carveout_kernel = ~0u;  // the kernel the last carve-out was sent for
+  std::uint32_t m_id = 0;                          // the index in the SMX array (gpu.smx[i])
+  std::uint32_t m_carveout_kernel = ~0u;           // the kernel the last carve-out was sent for
   std::uint64_t m_sent_cycle = ~std::uint64_t(0);  // requests sent to the L1 in that cycle
   std::uint32_t m_sent_in_cycle = 0;
   std::vector<warp_state> m_warps;
@@ -394,7 +394,14 @@ class smx : public component, public block_sync_release {
   // Under a register-level power controller: what the warp's next instruction says about how
   // long its registers stay unused (register_gate.h), and when the instruction
   // `i` of a warp landed in its buffer.
-  register_file::outlook outlook_of(std::uint32_t wi, const warp_state& w, std::uint64_t now) const;
+  register_file::outlook outlook_of(std::uint32_t wi, const warp_state& w,
+                                    std::uint64_t now) const {
+    return outlook_of(wi, w, now, w.issued);
+  }
+  // The same for the warp's instruction j (not yet issued) from what the scoreboard holds
+  // now: the cycles until its operands are ready (the instructions before it aside).
+  register_file::outlook outlook_of(std::uint32_t wi, const warp_state& w, std::uint64_t now,
+                                    std::uint32_t j) const;
   static std::uint64_t landed(const warp_state& w, std::uint32_t i) {
     return i + w.last_fetch >= w.fetched ? w.buffer_ready : w.prev_buffer_ready;
   }

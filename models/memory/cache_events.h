@@ -24,8 +24,10 @@ class cache_events : public virtual sc_core::sc_interface {
   // A request entered the array's input queue at now_fs (not a kernel-end flush).
   virtual void request_arrived(std::uint64_t now_fs) { (void)now_fs; }
   // A request reaches the input queue at at_fs (<= now) after a pipeline that let it be seen
-  // coming (the L2's ROP delay).
-  virtual void request_ready(std::uint64_t at_fs) { (void)at_fs; }
+  // coming from seen_fs on (the L2's ROP delay).
+  virtual void request_ready(std::uint64_t at_fs, std::uint64_t seen_fs) {
+    (void)at_fs, (void)seen_fs;
+  }
   // The input queue's head was taken (looked up); `more`: requests wait behind it.
   virtual void input_taken(std::uint64_t now_fs, bool more) { (void)now_fs, (void)more; }
   // The input queue's head failed its reservation (MSHR, merge or miss-queue full, no

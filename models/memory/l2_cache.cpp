@@ -1,7 +1,6 @@
 #include "models/memory/l2_cache.h"
 
 #include "models/common/block_factory.h"
-
 #include "models/memory/sectors.h"
 #include "models/power/power_component.h"
 
@@ -352,10 +351,13 @@ void l2_cache::run() {
       m_rop.pop();
       m_rop_moved_at = now;
       m_in.push(r.gp);
-      // The request leaves the ROP pipeline, where it was seen coming since r.at.
+      // The request leaves the ROP pipeline, ready since r.at, seen coming since it entered.
       if (events.any()) {
-        const std::uint64_t at = now_fs() - (now - r.at) * clock().period().value();
-        events.notify([at](cache_events& o) { o.request_ready(at); });
+        const std::uint64_t period = clock().period().value();
+        const std::uint64_t at = now_fs() - (now - r.at) * period;
+        const std::uint64_t rop = m_rop_latency->value * period;
+        const std::uint64_t seen = at > rop ? at - rop : 0;  // it entered the ROP pipeline
+        events.notify([at, seen](cache_events& o) { o.request_ready(at, seen); });
       }
       next = std::min(next, now + 1);
       if (!m_rop.empty()) next = std::min(next, std::max(now + 1, m_rop.front().at));
@@ -406,10 +408,10 @@ void l2_cache::run() {
     changed = true;
     if (req.kind == access_kind::atomic) {  // the read-modify-write leaves the line dirty
       ++m_logic_changes;
-      m_logic->mark_dirty(gp->get_address(),
-                          req.sector_mask
-                              ? req.sector_mask
-                              : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
+      m_logic->mark_dirty(
+          gp->get_address(),
+          req.sector_mask ? req.sector_mask
+                          : sectors_of(*gp, static_cast<std::uint32_t>(m_cache.line_size->value)));
     }
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
     m_up.send(*gp);

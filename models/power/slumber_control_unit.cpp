@@ -12,6 +12,9 @@ slumber_control_unit::slumber_control_unit(const sc_core::sc_module_name& name,
     : component(name, ctx) {
   registers_export.bind(*this);
   declare_export("registers", registers_export);
+  // The unit's own hardware (counters, muxes, MSHR tracker, fetch-unit list, control
+  // logic): always on, its leakage from the power table's slumber_control_unit.logic.
+  declare_power("logic", {});
   add_statistics();
 }
 
@@ -19,11 +22,15 @@ void slumber_control_unit::validate() {
   m_counter_bits.require(*m_counter_bits >= 1 && *m_counter_bits <= 20, "expected 1..20 bits");
   for (const param<cycles>* l : {&m_l1_latency, &m_l2_latency, &m_dram_latency})
     l->require(l->get().value <= 100000, "expected 0..100000 cycles (400cycles)");
-  m_off_name.require(*m_ss_name != *m_ds_name && *m_ss_name != *m_off_name &&
-                         *m_ds_name != *m_off_name,
-                     "ss_state, ds_state and off_state must differ");
+  m_off_name.require(
+      *m_ss_name != *m_ds_name && *m_ss_name != *m_off_name && *m_ds_name != *m_off_name,
+      "ss_state, ds_state and off_state must differ");
   m_params.wrf = m_rule.is("wrf");
   m_params.counter_bits = static_cast<std::uint32_t>(*m_counter_bits);
+  m_lookahead_warps.require(*m_lookahead_warps <= 32, "expected 0..32 warps");
+  m_params.lookahead_warps = static_cast<std::uint32_t>(*m_lookahead_warps);
+  m_params.per_register = m_idle_prediction.is("register");
+  m_params.static_hints = m_hints.is("static");
   m_params.l1_latency = m_l1_latency->value;
   m_params.l2_latency = m_l2_latency->value;
   m_params.dram_latency = m_dram_latency->value;
@@ -34,9 +41,8 @@ void slumber_control_unit::take_over(power_component& rf, std::uint32_t warp_reg
   auto state = [&](const param<std::string>& which) {
     for (std::uint32_t s = 1; s < rf.states().size(); ++s)
       if (rf.states()[s].name == *which) return s;
-    which.require(false, "the register file this unit manages (" + rf.name() +
-                             ") has no state '" + *which +
-                             "' (not the first) in the platform's power table");
+    which.require(false, "the register file this unit manages (" + rf.name() + ") has no state '" +
+                             *which + "' (not the first) in the platform's power table");
     return 0u;
   };
   const std::uint32_t ss_state = state(m_ss_name), ds_state = state(m_ds_name),
@@ -153,6 +159,37 @@ std::uint64_t slumber_control_unit::close(std::uint32_t e, std::uint64_t end,
     ++m_stats.wakes;
   }
   return t_on == never ? never : std::max(t_on, p.not_on_before);
+}
+
+void slumber_control_unit::issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready,
+                                  std::uint64_t cycle, std::uint32_t scheduler) {
+  if (!m_params.wrf && m_params.lookahead_warps) {
+    if (scheduler >= m_scheduler_issues.size()) m_scheduler_issues.resize(scheduler + 1);
+    ready = std::min(cycle, std::max(ready, in_lookahead_from(scheduler, warp)));
+    scheduler_history& h = m_scheduler_issues[scheduler];
+    h.last[h.count++ % history] = {warp, cycle};
+  }
+  issue_record& r = m_issues[std::size_t(warp) * history + index % history];
+  r.ready = ready;
+  r.issued = cycle;
+}
+
+std::uint64_t slumber_control_unit::in_lookahead_from(std::uint32_t scheduler,
+                                                      std::uint32_t warp) const {
+  // Walking back through the scheduler's issues: once lookahead_warps + 1 other warps have
+  // issued before this one, the warp was beyond the lookahead when the earliest of them
+  // was the current warp, and inside it from the next cycle on.
+  const scheduler_history& h = m_scheduler_issues[scheduler];
+  std::uint32_t others[33];
+  std::uint32_t n = 0;
+  const std::uint64_t depth = std::min<std::uint64_t>(h.count, history);
+  for (std::uint64_t k = 1; k <= depth; ++k) {
+    const scheduler_issue& s = h.last[(h.count - k) % history];
+    if (s.warp == warp || std::find(others, others + n, s.warp) != others + n) continue;
+    others[n++] = s.warp;
+    if (n > m_params.lookahead_warps) return s.cycle + 1;
+  }
+  return 0;
 }
 
 void slumber_control_unit::accessed(std::uint32_t warp, std::uint32_t e, std::uint32_t bank,
@@ -292,6 +329,7 @@ void slumber_control_unit::after_access(std::uint32_t warp, std::uint16_t reg, s
   cycle = std::max(cycle, m_regs[e].t0);
   m_regs[e].wake_after = next;
   if (m_params.wrf) return begin(e, ds, cycle, never, on);
+  if (next == no_next_use && dead) return begin(e, off, cycle, never, on);  // dead for good
   if (!o.known) return begin(e, ss, cycle, cycle, ss);
   const mode m = choose(o.idle, dead);
   if (m == on) return begin(e, on, cycle, never, on);
@@ -305,7 +343,8 @@ void slumber_control_unit::after_access(std::uint32_t warp, std::uint16_t reg, s
 std::uint64_t slumber_control_unit::fixed_destination(std::uint32_t warp, std::uint16_t reg,
                                                       std::uint32_t bank, std::uint64_t cycle,
                                                       std::uint32_t index, std::uint64_t latency,
-                                                      std::uint64_t result, bool next_reads) {
+                                                      std::uint64_t result, bool next_reads,
+                                                      std::uint32_t next_use) {
   const std::uint32_t e = m_base[warp] + reg;
   ++m_stats.writes;
   accessed(warp, e, bank, result);
@@ -339,7 +378,8 @@ std::uint64_t slumber_control_unit::fixed_destination(std::uint32_t warp, std::u
   q.write_at = result + wait;
   q.written = result + wait;
   q.known = cycle;
-  q.wake_after = index + 1;
+  q.wake_after = next_use;
+  if (next_use == no_next_use && !m_params.wrf) q.after = off;  // dead for good after the write
   return wait;
 }
 
@@ -469,7 +509,8 @@ void slumber_control_unit::add_statistics() {
   };
   add_stat("utilisation_rf", utilisation(s.rf_access_cycles, [] { return 1.0; }),
            "cycles the register file was accessed / cycles");
-  add_stat("utilisation_bank", utilisation(s.bank_access_cycles, [this] { return double(banks()); }),
+  add_stat("utilisation_bank",
+           utilisation(s.bank_access_cycles, [this] { return double(banks()); }),
            "cycles a bank was accessed / (cycles x banks)");
   add_stat("utilisation_warp",
            utilisation(s.warp_access_cycles, [this] { return double(warp_slots()); }),

@@ -9,7 +9,9 @@
 // it its register file, whose power elements become the 128-byte warp registers.
 // yaml/mechanisms/slumber.yaml adds it. docs/power.md, "Slumber", states the decisions.
 //
-// Parameters: rule (slumber | wrf), counter_bits (the wake-up counter's width, default 10),
+// Parameters: rule (slumber | wrf), idle_prediction (register: from the register's own next
+// use; warp: from the warp's next instruction), hints (static | exact), lookahead_warps (3),
+// counter_bits (the wake-up counter's width, default 10),
 // l1_latency, l2_latency, dram_latency (the minimum round trips of a load served by the L1,
 // the L2 and DRAM that the MSHR tracker's prediction uses; cycles, default 0: the smallest
 // round trip the unit has observed so far, as a microbenchmark would measure it), ss_state,
@@ -62,14 +64,15 @@
 namespace gputlm::pm {
 
 struct slumber_params {
-  bool wrf = false;  // WRF's rule instead of Slumber's
+  bool wrf = false;                   // WRF's rule instead of Slumber's
+  std::uint32_t lookahead_warps = 3;  // beyond the current warp (0: unlimited)
+  bool per_register = true;           // idleness from the register's own next use
+  bool static_hints = true;           // one hint per static operand (else exact)
   std::uint32_t counter_bits = 10;
   std::uint64_t l1_latency = 0, l2_latency = 0, dram_latency = 0;  // cycles; 0: learned
 };
 
-class slumber_control_unit : public component,
-                             public core::register_gate,
-                             public gating_policy {
+class slumber_control_unit : public component, public core::register_gate, public gating_policy {
  public:
   static constexpr std::uint64_t never = ~0ull;
   enum mode : std::uint8_t { on, ss, ds, off };
@@ -98,6 +101,8 @@ class slumber_control_unit : public component,
                std::uint32_t off_state);
   bool wrf() const { return m_params.wrf; }
   bool wakes_at_decode() const override { return m_params.wrf; }
+  bool idle_per_register() const override { return !m_params.wrf && m_params.per_register; }
+  bool static_hints() const override { return m_params.static_hints; }
 
   // --- The TB scheduler's register allocation and the warps' ends
   // Warp slot `warp` gets `nregs` registers at `cycle`; false when no contiguous run of
@@ -108,9 +113,7 @@ class slumber_control_unit : public component,
 
   // --- Register accesses (reg below 255; registers beyond the allocation are not tracked)
   // Whether the register is tracked.
-  bool tracked(std::uint32_t warp, std::uint16_t reg) const override {
-    return reg < m_nregs[warp];
-  }
+  bool tracked(std::uint32_t warp, std::uint16_t reg) const override { return reg < m_nregs[warp]; }
   void untracked_access() override { ++m_stats.untracked_accesses; }
   // The cycle of the register's last write (after any wait for its wake-up).
   std::uint64_t written(std::uint32_t warp, std::uint16_t reg) const {
@@ -123,29 +126,31 @@ class slumber_control_unit : public component,
     const reg_plan& p = m_regs[m_base[warp] + reg];
     return std::max(p.written > m_wake[ss] ? p.written - m_wake[ss] : 0, p.known);
   }
-  // The warp issued its instruction `index` at `cycle`; the scheduler's lookahead saw it
-  // from `ready` on (Slumber: in the buffer and about to be ready; WRF: decoded). Called
-  // before the instruction's accesses.
-  void issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready,
-              std::uint64_t cycle) override {
-    issue_record& r = m_issues[warp * history + index % history];
-    r.ready = ready;
-    r.issued = cycle;
-  }
+  // The warp issued its instruction `index` at `cycle` from warp scheduler `scheduler`; the
+  // scheduler's lookahead saw it from `ready` on (Slumber: in the buffer and about to be
+  // ready, and, with lookahead_warps, once the warp was among the scheduler's next
+  // lookahead_warps warps after the current one; WRF: decoded). Called before the
+  // instruction's accesses.
+  void issued(std::uint32_t warp, std::uint32_t index, std::uint64_t ready, std::uint64_t cycle,
+              std::uint32_t scheduler) override;
   // A source read at `cycle` by the warp's instruction `index`: returns the cycles it waits.
   std::uint64_t read(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank, std::uint64_t cycle,
                      std::uint32_t index) override;
   // After an access: the register's new mode, from `cycle` (the access, after any wait) on.
   // `dead`: its next access is a write (the hint); `o`: what the warp's next instruction,
-  // `next` (its index), says.
+  // `next` (its index), says, or per register, the instruction that next uses it (o unknown
+  // when that is not the warp's next one; no_next_use: none, it stays OFF).
   void after_access(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle, bool dead,
                     const outlook& o, std::uint32_t next) override;
   // The destination of an instruction of fixed latency `latency` issued at `cycle`, its
   // result due at `result`: returns the cycles its write-back waits. `next_reads`: the
   // warp's next instruction reads it (then it stays ON after the write).
+  // `next_use`: the instruction that next accesses it (index + 1 but per register), which
+  // the lookahead wakes it for after the write.
   std::uint64_t fixed_destination(std::uint32_t warp, std::uint16_t reg, std::uint32_t bank,
                                   std::uint64_t cycle, std::uint32_t index, std::uint64_t latency,
-                                  std::uint64_t result, bool next_reads) override;
+                                  std::uint64_t result, bool next_reads,
+                                  std::uint32_t next_use) override;
   // The destination of the warp's load `index`, which leaves for the L1 at `cycle`.
   void load_destination(std::uint32_t warp, std::uint16_t reg, std::uint64_t cycle,
                         std::uint32_t index) override;
@@ -194,15 +199,31 @@ class slumber_control_unit : public component,
 
  private:
   void add_statistics();
-  choice_param m_rule{*this, "rule", "slumber", "the register-state rule: Slumber's or WRF's",
-                      {"slumber", "wrf"}};
+  choice_param m_rule{
+      *this, "rule", "slumber", "the register-state rule: Slumber's or WRF's", {"slumber", "wrf"}};
   param<std::uint64_t> m_counter_bits{*this, "counter_bits", 10, "wake-up counter bits (1..20)"};
-  param<cycles> m_l1_latency{*this, "l1_latency", {0},
-                             "minimum round trip of a load the L1 serves (0: learned)"};
-  param<cycles> m_l2_latency{*this, "l2_latency", {0},
-                             "minimum round trip of a load the L2 serves (0: learned)"};
-  param<cycles> m_dram_latency{*this, "dram_latency", {0},
-                               "minimum round trip of a load DRAM serves (0: learned)"};
+  choice_param m_idle_prediction{
+      *this,
+      "idle_prediction",
+      "register",
+      "what a register's idle period is predicted from: its own next use (register) or the "
+      "warp's next instruction (warp)",
+      {"register", "warp"}};
+  choice_param m_hints{*this,
+                       "hints",
+                       "static",
+                       "the compiler hints: one per static operand (PC, register), R where "
+                       "the warp's instances disagree (static), or exact per instance (exact)",
+                       {"static", "exact"}};
+  param<std::uint64_t> m_lookahead_warps{
+      *this, "lookahead_warps", 3,
+      "warps the scheduler's lookahead sees beyond the current one (0: every ready warp)"};
+  param<cycles> m_l1_latency{
+      *this, "l1_latency", {0}, "minimum round trip of a load the L1 serves (0: learned)"};
+  param<cycles> m_l2_latency{
+      *this, "l2_latency", {0}, "minimum round trip of a load the L2 serves (0: learned)"};
+  param<cycles> m_dram_latency{
+      *this, "dram_latency", {0}, "minimum round trip of a load DRAM serves (0: learned)"};
   param<std::string> m_ss_name{*this, "ss_state", "shallow_sleep",
                                "the register file's state used as SS"};
   param<std::string> m_ds_name{*this, "ds_state", "deep_sleep",
@@ -255,6 +276,20 @@ class slumber_control_unit : public component,
     std::uint64_t ready = 0, issued = 0;
   };
   std::vector<issue_record> m_issues;
+  // Per warp scheduler, its last `history` issues (warp slot, cycle), newest at count - 1:
+  // the order the lookahead's depth is counted in.
+  struct scheduler_issue {
+    std::uint32_t warp = 0;
+    std::uint64_t cycle = 0;
+  };
+  struct scheduler_history {
+    scheduler_issue last[history];
+    std::uint64_t count = 0;
+  };
+  std::vector<scheduler_history> m_scheduler_issues;
+  // From when `warp`, issuing now from `scheduler`, was among that scheduler's current warp
+  // and the next lookahead_warps warps (0: as far back as the history shows).
+  std::uint64_t in_lookahead_from(std::uint32_t scheduler, std::uint32_t warp) const;
 
   slumber_params m_params;
   power_component* m_rf = nullptr;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "models/common/clock_domain.h"
 #include "models/common/block_factory.h"
+#include "models/common/clock_domain.h"
 #include "models/common/component.h"
 
 namespace gputlm::pm {
@@ -36,9 +36,12 @@ void tri_modal_switch_controller::validate() {
   m_lookahead.require(m_lookahead->value <= 1000, "expected 0..1000 cycles (2cycles)");
   m_resq_entries.require(*m_resq_entries >= 1 && *m_resq_entries <= 4096,
                          "expected 1..4096 entries");
+  m_wake_latency.require(m_wake_latency->value <= 1000, "expected 0..1000 cycles (2cycles)");
   m_off_name.require(*m_off_name != *m_sleep_name, "must differ from sleep_state");
   m_params.block = m_granularity.is("block");
   m_params.lookahead = m_lookahead->value;
+  m_params.queued = m_sees.is("queued");
+  m_params.wake = m_wake_latency->value;
   m_params.reservation_queue = static_cast<std::uint32_t>(*m_resq_entries);
 }
 
@@ -123,12 +126,16 @@ void tri_modal_switch_controller::set_group(std::uint32_t g, std::uint32_t state
   if (!m_trace_mode.empty()) m_trace_mode[g].set(mode_of_group(g));
 }
 
-void tri_modal_switch_controller::settle_group(std::uint32_t g, std::uint64_t now_fs) {
+void tri_modal_switch_controller::settle_group(std::uint32_t g, std::uint64_t now_fs,
+                                               std::uint64_t seen_fs) {
   if (state_of_group(g) != 0 || (!m_params.block && m_input_busy)) return;
   const std::uint64_t since = m_idle_since[g];
   // (3) with the lookahead: idle for longer than `lookahead` cycles, it slept from the
-  // moment its use ended.
-  if (now_fs <= since || (now_fs - since) / m_period_fs <= m_params.lookahead) return;
+  // moment its use ended; seeing queued requests only, also when the access that ended the
+  // idleness was not yet queued then.
+  if (now_fs <= since) return;
+  const bool unseen = m_params.queued && seen_fs > since;
+  if (!unseen && (now_fs - since) / m_period_fs <= m_params.lookahead) return;
   set_group(g, m_sleep, since);
   ++m_stats.sleeps;
 }
@@ -138,7 +145,7 @@ std::uint64_t tri_modal_switch_controller::wake(std::uint32_t g, std::uint64_t n
   if (s == 0) return 0;
   set_group(g, 0, now_fs);
   ++m_stats.wakes;
-  return m_data->states()[s].wake_cycles;
+  return wake_cycles(s);
 }
 
 void tri_modal_switch_controller::request_arrived(std::uint64_t now_fs) {
@@ -152,13 +159,14 @@ void tri_modal_switch_controller::request_arrived(std::uint64_t now_fs) {
   }
 }
 
-void tri_modal_switch_controller::request_ready(std::uint64_t at_fs) {
+void tri_modal_switch_controller::request_ready(std::uint64_t at_fs, std::uint64_t seen_fs) {
   if (!m_data || m_params.block || m_head_failed) return;
-  settle_group(0, at_fs);
+  settle_group(0, at_fs, seen_fs);
   const std::uint32_t s = state_of_group(0);
   if (s != 0) {
-    const std::uint64_t w = m_data->states()[s].wake_cycles * m_period_fs;
-    const std::uint64_t since = m_data->changed_at(0);  // it entered Sleep or OFF then
+    const std::uint64_t w = wake_cycles(s) * m_period_fs;
+    // It entered Sleep or OFF then; seeing queued requests only, it wakes once it sees this.
+    const std::uint64_t since = std::max(m_data->changed_at(0), m_params.queued ? seen_fs : 0);
     // Woken ahead (dated back, as far as its last change allows) so as to be ON at at_fs.
     const std::uint64_t start = at_fs >= since + w ? at_fs - w : since;
     set_group(0, 0, start);

@@ -17,6 +17,8 @@
 //   the input empty (no request, or only one that failed its reservation, whose set is
 //     then held in the 32-entry reservation queue until a fill of that set) and no fill:
 //     -> Sleep, unless an access comes within `lookahead` cycles       (3)
+//     (`sees: all`, the default: any access to come; `sees: queued`: only a request already
+//     in a queue the controller watches when the idleness begins, the hardware's view)
 //   every TB of the SMX finished (the L1's flush) / the kernel exited (off_when_gpu_idle,
 //     the L2's): -> OFF                                                (5), (7)
 // Sleep keeps the data; OFF loses it: the lines of a group switched off are invalidated,
@@ -43,7 +45,9 @@ namespace gputlm::pm {
 
 struct snooze_params {
   bool block = false;                    // block granularity (else bank)
+  bool queued = false;                   // the lookahead sees queued requests only
   std::uint64_t lookahead = 2;           // cycles: no Sleep with an access this close
+  std::uint64_t wake = 0;                // wake-up cycles (0: the power table's)
   std::uint32_t reservation_queue = 32;  // entries (set indices)
 };
 
@@ -75,10 +79,11 @@ class tri_modal_switch_controller : public component,
   // unless the queue's head waits in the reservation queue).
   void request_arrived(std::uint64_t now_fs) override;
   // A request reaches the array's input queue at at_fs (<= now) after a pipeline that let
-  // the controller see it coming (the L2's ROP delay): as request_arrived, but the wake-up
-  // is hidden when the array was idle long enough (it started waking `wake` cycles early,
-  // as the lookahead allows); otherwise what is left of it shows.
-  void request_ready(std::uint64_t at_fs) override;
+  // the controller see it coming from seen_fs on (the L2's ROP delay): as request_arrived,
+  // but the wake-up is hidden when the array was idle long enough (it started waking `wake`
+  // cycles early, as the lookahead allows, not before seen_fs when it sees queued requests
+  // only); otherwise what is left of it shows.
+  void request_ready(std::uint64_t at_fs, std::uint64_t seen_fs) override;
   // The input queue's head was taken (looked up); `more`: requests wait behind it.
   void input_taken(std::uint64_t now_fs, bool more) override;
   // The input queue's head failed its reservation: its set enters the reservation queue and
@@ -136,8 +141,15 @@ class tri_modal_switch_controller : public component,
     return m_data->state_of(g * m_group_elements);
   }
   void set_group(std::uint32_t g, std::uint32_t state, std::uint64_t at_fs);
-  // The group's Sleep, if its idleness began more than `lookahead` before now_fs.
-  void settle_group(std::uint32_t g, std::uint64_t now_fs);
+  // The group's Sleep, if its idleness began more than `lookahead` before now_fs, the time
+  // of its next access, whose request the controller sees from seen_fs on (or when it sees
+  // queued requests only, if that request was not yet seen when the idleness began).
+  void settle_group(std::uint32_t g, std::uint64_t now_fs, std::uint64_t seen_fs);
+  void settle_group(std::uint32_t g, std::uint64_t now_fs) { settle_group(g, now_fs, now_fs); }
+  // A state's wake-up cycles (the `wake_latency` parameter's, when set).
+  std::uint64_t wake_cycles(std::uint32_t state) const {
+    return m_params.wake ? m_params.wake : m_data->states()[state].wake_cycles;
+  }
   // ON at now_fs; returns the wake-up cycles of the state it left (0 if it was ON).
   std::uint64_t wake(std::uint32_t g, std::uint64_t now_fs);
   void trace_modes();
@@ -158,8 +170,19 @@ class tri_modal_switch_controller : public component,
                              "bank",
                              "switched together: the whole array (bank) or a cache block (block)",
                              {"bank", "block"}};
-  param<cycles> m_lookahead{*this, "lookahead", {2},
-                            "no Sleep with an access this close (cycles, at most 1000)"};
+  param<cycles> m_lookahead{
+      *this, "lookahead", {2}, "no Sleep with an access this close (cycles, at most 1000)"};
+  choice_param m_sees{*this,
+                      "sees",
+                      "all",
+                      "what the lookahead sees: every access to come (all: an oracle) or the "
+                      "requests already queued when the idleness begins (queued)",
+                      {"all", "queued"}};
+  param<cycles> m_wake_latency{*this,
+                               "wake_latency",
+                               {0},
+                               "wake-up from Sleep or OFF (cycles, at most 1000; 0: the "
+                               "power table's)"};
   param<std::uint64_t> m_resq_entries{*this, "reservation_queue", 32,
                                       "reservation-queue entries (set indices), 1..4096"};
   param<std::string> m_sleep_name{*this, "sleep_state", "sleep",

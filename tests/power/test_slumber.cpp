@@ -31,14 +31,15 @@ struct bench {
                          pm::operating_point{1.0, ns},
                          8};
   std::unique_ptr<slumber_control_unit> unit;
-  explicit bench(bool wrf = false) {
-    unit = env.make<slumber_control_unit>("slumber", clk,
-                                          {{"rule", wrf ? "wrf" : "slumber"},
-                                           {"l1_latency", "20cycles"},
-                                           {"l2_latency", "200cycles"},
-                                           {"dram_latency", "400cycles"}},
-                                          "slumber_control_unit");
-    unit->configure(2, 4);
+  explicit bench(bool wrf = false, std::map<std::string, std::string> extra = {},
+                 std::uint32_t warps = 2) {
+    std::map<std::string, std::string> params{{"rule", wrf ? "wrf" : "slumber"},
+                                              {"l1_latency", "20cycles"},
+                                              {"l2_latency", "200cycles"},
+                                              {"dram_latency", "400cycles"}};
+    for (auto& [k, v] : extra) params[k] = v;
+    unit = env.make<slumber_control_unit>("slumber", clk, params, "slumber_control_unit");
+    unit->configure(warps, 4);
     unit->control(rf, ss, ds, off);
   }
   // Element-cycles spent in `state` up to `cycle` (after settling there).
@@ -60,8 +61,9 @@ TEST(slumber, alu_destinations_sleep_as_deep_as_their_latency_allows) {
   ASSERT_TRUE(b.unit->allocate(0, 8, 0));
   const std::uint64_t latency[4] = {2, 6, 15, 153};
   for (std::uint16_t r = 0; r < 4; ++r) {
-    b.unit->issued(0, r, 0, 100);  // instruction r, in the lookahead from 0
-    EXPECT_EQ(b.unit->fixed_destination(0, r, 0, 100, r, latency[r], 100 + latency[r], false), 0u)
+    b.unit->issued(0, r, 0, 100, 0);  // instruction r, in the lookahead from 0
+    EXPECT_EQ(
+        b.unit->fixed_destination(0, r, 0, 100, r, latency[r], 100 + latency[r], false, r + 1), 0u)
         << r;
   }
   EXPECT_EQ(b.unit->written(0, 3), 253u);
@@ -88,7 +90,7 @@ TEST(slumber, a_load_missing_l1_and_l2_powers_its_destination_off_until_the_coun
   // wait). R0 stays ON for the L1 lookup (20 cycles), then, the tracker predicting an L2 hit
   // (200), is OFF with its counter firing at 120 + 180 - 16 = 284: ON at 300, the
   // predicted return.
-  b.unit->issued(0, 0, 0, 100);
+  b.unit->issued(0, 0, 0, 100, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 100, 0), 0u);
   b.unit->load_destination(0, 0, 100, 0);
   EXPECT_EQ(b.unit->load_due(0), 300u);
@@ -102,14 +104,14 @@ TEST(slumber, a_load_missing_l1_and_l2_powers_its_destination_off_until_the_coun
   b.unit->after_access(0, 0, 450, false, {0, true}, 1);  // the next one is ready: ON
   // 451: IMUL R2, R0, R1 (instruction 1) issues the cycle it became ready: R1 (SS since
   // 287) wakes only now and the read waits its 4 cycles.
-  b.unit->issued(0, 1, 451, 451);
+  b.unit->issued(0, 1, 451, 451, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 451, 1), 4u);
   EXPECT_EQ(b.unit->read(0, 0, 0, 451, 1), 0u);
   // 500: LD R2 (instruction 2, about to be ready from 480: R2, OFF since its allocation,
   // wakes then and is ON at 496) with the tracker at "L2 miss": predicted 400, OFF from 520
   // with its counter firing at 520 + 380 - 16 = 884. The data come early (an L2 hit at
   // 600): the write wakes R2 on demand and waits the 16 cycles of OFF.
-  b.unit->issued(0, 2, 480, 500);
+  b.unit->issued(0, 2, 480, 500, 0);
   b.unit->load_destination(0, 2, 500, 2);
   EXPECT_EQ(b.unit->load_due(0), 900u);
   b.unit->load_answered(0, 500, 600, mem_request::by_l2);
@@ -134,7 +136,7 @@ TEST(slumber, a_load_missing_l1_and_l2_powers_its_destination_off_until_the_coun
 TEST(slumber, dead_registers_power_gate_and_an_exited_warp_is_off) {
   bench b;
   ASSERT_TRUE(b.unit->allocate(0, 2, 0));
-  b.unit->issued(0, 0, 0, 20);
+  b.unit->issued(0, 0, 0, 20, 0);
   EXPECT_EQ(b.unit->read(0, 0, 0, 20, 0), 0u);
   EXPECT_EQ(b.unit->read(0, 1, 1, 20, 0), 0u);
   // 100 idle cycles ahead: R0's next access is a write (OFF), R1's a read (DS).
@@ -158,15 +160,90 @@ TEST(slumber, the_lookahead_wakes_a_warps_sleeping_registers_when_it_is_about_to
   // warp's SS registers then, so instruction 2 reads R1 at 40 without waiting.
   bench b;
   ASSERT_TRUE(b.unit->allocate(0, 2, 0));
-  b.unit->issued(0, 0, 0, 20);
+  b.unit->issued(0, 0, 0, 20, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
   b.unit->after_access(0, 1, 20, false, {6, true}, 1);
   EXPECT_EQ(b.unit->in_mode(slumber_control_unit::ss), 1u);
-  b.unit->issued(0, 1, 26, 27);
-  b.unit->issued(0, 2, 40, 40);
+  b.unit->issued(0, 1, 26, 27, 0);
+  b.unit->issued(0, 2, 40, 40, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 40, 2), 0u);
   EXPECT_DOUBLE_EQ(b.cycles_in(ss, 50), 6);
   EXPECT_EQ(b.s().idle_ss.value(), 6u);
+}
+
+namespace {
+// Three warps of 2 registers on one scheduler. Warp 0 reads R1 at 20 (woken from OFF by the
+// lookahead from 0, ON at 16) with its next instruction 6 cycles away: SS, woken by the
+// lookahead. Warps 1 and 2 issue at 21, 22, 37 and 39; warp 0's next instruction, about to
+// be ready since 26, issues at 40 and reads R1. Returns the cycles that read waits.
+std::uint64_t three_warps(bench& b) {
+  for (std::uint32_t w = 0; w < 3; ++w) EXPECT_TRUE(b.unit->allocate(w, 2, 0));
+  b.unit->issued(0, 0, 0, 20, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, false, {6, true}, 1);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::ss), 1u);
+  b.unit->issued(1, 0, 0, 21, 0);
+  b.unit->issued(2, 0, 0, 22, 0);
+  b.unit->issued(1, 1, 0, 37, 0);
+  b.unit->issued(2, 1, 0, 39, 0);
+  b.unit->issued(0, 1, 26, 40, 0);
+  return b.unit->read(0, 1, 0, 40, 1);
+}
+}  // namespace
+
+TEST(slumber, the_lookahead_sees_only_the_next_warps_of_its_scheduler) {
+  // lookahead_warps 1: the current warp and the next one. Walking back from warp 0's issue
+  // at 40: warp 2 at 39 (one other warp), warp 1 at 37 (two: when warp 1 issued at 37, warp
+  // 0 came after warp 2, beyond the lookahead). So warp 0 is in the lookahead from 38, not
+  // 26: R1 wakes from SS at 38, ON at 42, and the read at 40 waits 2 cycles. SS [20,38).
+  bench b(false, {{"lookahead_warps", "1"}}, 3);
+  EXPECT_EQ(three_warps(b), 2u);
+  EXPECT_EQ(b.s().idle_ss.value(), 18u);
+}
+
+TEST(slumber, an_unlimited_lookahead_sees_a_warp_as_soon_as_it_is_about_to_be_ready) {
+  // lookahead_warps 0 (every ready warp): the same warps; R1 wakes at 26, ON at 30, and the
+  // read at 40 does not wait. SS [20,26).
+  bench b(false, {{"lookahead_warps", "0"}}, 3);
+  EXPECT_EQ(three_warps(b), 0u);
+  EXPECT_EQ(b.s().idle_ss.value(), 6u);
+}
+
+TEST(slumber, a_register_used_further_on_sleeps_until_the_lookahead_sees_its_next_use) {
+  // Per register (the default): R1, read at 20 by instruction 0, is next used by
+  // instruction 3, not the warp's next one, and instruction 3 waits for a load with no
+  // predicted end (the register file's outlook: unknown): SS (rule (b)), woken for
+  // instruction 3 only. Instructions 1 and 2 issue at 21 and 22 without waking it;
+  // instruction 3, about to be ready at 30 and issued at 40, wakes it at 30 (ON at 34): no
+  // wait. SS [20,30). (From the warp's next instruction, ready at once, R1 would have
+  // stayed ON.)
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, false, {0, false}, 3);
+  b.unit->issued(0, 1, 21, 21, 0);
+  b.unit->issued(0, 2, 22, 22, 0);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::ss), 1u);
+  b.unit->issued(0, 3, 30, 40, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 40, 3), 0u);
+  EXPECT_EQ(b.s().idle_ss.value(), 10u);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ss, 50), 10);
+}
+
+TEST(slumber, a_register_no_later_instruction_uses_is_off_for_good) {
+  // R1's last use at 20 (hint W, no next use): OFF from 20, no counter: OFF until the end
+  // at 100, 80 register-cycles, never woken.
+  bench b;
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, true, {0, true}, slumber_control_unit::no_next_use);
+  EXPECT_EQ(b.unit->in_mode(slumber_control_unit::off), 8u);  // with R0 and the 6 unallocated
+  EXPECT_EQ(b.s().idle_off.value(), 0u);
+  b.unit->settle(100 * ns);
+  EXPECT_EQ(b.s().idle_off.value(), 80u + 100);  // R1, and R0 never used since 0
+  EXPECT_EQ(b.s().wakes.value(), 1u);            // R1's wake-up for its read at 20 only
 }
 
 TEST(slumber, the_ten_bit_counter_saturates) {
@@ -174,10 +251,10 @@ TEST(slumber, the_ten_bit_counter_saturates) {
   // (DS from 20) is in SS from 1043; read at 2000 as soon as ready, it waits SS's 4 cycles.
   bench b;
   ASSERT_TRUE(b.unit->allocate(0, 2, 0));
-  b.unit->issued(0, 0, 0, 20);
+  b.unit->issued(0, 0, 0, 20, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
   b.unit->after_access(0, 1, 20, false, {5000, true}, 1);
-  b.unit->issued(0, 1, 2000, 2000);
+  b.unit->issued(0, 1, 2000, 2000, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 2000, 1), 4u);
   EXPECT_EQ(b.s().idle_ds.value(), 1023u);
   EXPECT_EQ(b.s().idle_ss.value(), 2000u - 1043);
@@ -189,14 +266,14 @@ TEST(slumber, wrf_makes_every_register_drowsy_after_each_access) {
   // ON until written (write-conservative); after each access the register is drowsy again.
   bench b(true);
   ASSERT_TRUE(b.unit->allocate(0, 4, 0));
-  b.unit->issued(0, 0, 90, 100);                 // decoded at 90
+  b.unit->issued(0, 0, 90, 100, 0);              // decoded at 90
   EXPECT_EQ(b.unit->read(0, 1, 0, 100, 0), 3u);  // ON at 103
   b.unit->load_destination(0, 0, 100, 0);
   b.unit->after_access(0, 1, 103, false, {200, true}, 1);
   b.unit->load_answered(0, 100, 450, mem_request::by_dram);
   EXPECT_EQ(b.unit->load_written(0, 0, 0, 450, mem_request::by_dram), 0u);
   b.unit->after_access(0, 0, 450, false, {0, true}, 1);
-  b.unit->issued(0, 1, 440, 451);
+  b.unit->issued(0, 1, 440, 451, 0);
   EXPECT_EQ(b.unit->read(0, 1, 0, 451, 1), 2u);  // decoded at 440: ON at 453
   // R0: DS [0,90) ON [90,450) DS [450,500); R1: DS [0,90) ON [90,103) DS [103,440)
   // ON [440,500); R2, R3 DS; R4..R7 unallocated, OFF.

@@ -2,8 +2,9 @@
 // control unit's own count of register-cycles in SS and DS agrees with the residency the
 // register file's power component accumulated from the state changes (two accounts of the
 // same time); WRF never uses SS; the register file's leakage falls below always-on's; the
-// waveform's register counts add up to the file's 1024 registers at every change; with
-// always_on nothing of Slumber appears.
+// waveform's register counts add up to the file's 1024 registers at every change; the
+// unit's own logic leaks its table's watts all run; with always_on nothing of Slumber
+// appears.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -39,8 +40,10 @@ TEST(slumber_run, the_unit_and_the_power_component_account_the_same_sleep) {
     const auto base = run(trace, "", std::string("slumber_base_") + trace);
     for (const char* policy : {"slumber", "wrf"}) {
       const auto j = run(trace,
-                         "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/slumber.yaml "
-                         "--set smx.slumber.rule=" + std::string(policy),
+                         "--with " GPUTLM_SOURCE_DIR
+                         "/yaml/mechanisms/slumber.yaml "
+                         "--set smx.slumber.rule=" +
+                             std::string(policy),
                          std::string("slumber_run_") + policy + "_" + trace);
       int smxs = 0;
       for (const auto& [unit_name, u] : j["blocks"].items()) {
@@ -64,6 +67,10 @@ TEST(slumber_run, the_unit_and_the_power_component_account_the_same_sleep) {
           EXPECT_EQ(ss, 0) << name;
         }
         EXPECT_LE(u["idle_periods_over_16"].get<double>(), u["idle_periods"].get<double>());
+        // The unit's own logic leaks 5.939 mW all run long (yaml/mechanisms/slumber.yaml).
+        EXPECT_NEAR(u["power.logic.static_joules"].get<double>(),
+                    5.939e-3 * j["simulated_seconds"].get<double>(), 1e-15)
+            << name;
       }
       EXPECT_EQ(smxs, 15) << policy;
       EXPECT_LT(rf_static(j), rf_static(base)) << policy << " " << trace;
@@ -117,9 +124,9 @@ TEST(slumber_run, a_control_unit_that_acts_on_nothing_is_an_input_error) {
              "  smx:\n"
              "    l1:\n"
              "      slumber: { type: slumber_control_unit }\n");
-  const auto r = run_command(gputlm_bin() + " elaborate " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml" +
-                                 " -q --with " + mech,
-                             "slumber_misplaced");
+  const auto r = run_command(
+      gputlm_bin() + " elaborate " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml" + " -q --with " + mech,
+      "slumber_misplaced");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err, "error: " + mech +
                        ":4:7: gpu.smx[0].l1.slumber: acts on no register file: bind an SMX's "

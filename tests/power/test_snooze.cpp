@@ -40,16 +40,14 @@ pm::power_spec table(const std::string& policy, const std::string& granularity =
 // The controller beside `cache` as the platform binds it (yaml/mechanisms/snooze-l1.yaml):
 // the cache's events to it, it to the cache's data array; then it takes the array over.
 template <class Cache>
-std::unique_ptr<pm::tri_modal_switch_controller> snooze_beside(block_env& env, clock_domain& clk,
-                                                               Cache& cache,
-                                                               const std::string& policy,
-                                                               bool off_when_gpu_idle) {
+std::unique_ptr<pm::tri_modal_switch_controller> snooze_beside(
+    block_env& env, clock_domain& clk, Cache& cache, const std::string& policy,
+    bool off_when_gpu_idle, std::map<std::string, std::string> params = {}) {
   if (policy.rfind("snooze_", 0) != 0) return nullptr;
-  auto ctrl = env.make<pm::tri_modal_switch_controller>(
-      "switch", clk,
-      {{"granularity", policy.substr(7)},
-       {"off_when_gpu_idle", off_when_gpu_idle ? "true" : "false"}},
-      "tri_modal_switch_controller");
+  params["granularity"] = policy.substr(7);
+  params["off_when_gpu_idle"] = off_when_gpu_idle ? "true" : "false";
+  auto ctrl = env.make<pm::tri_modal_switch_controller>("switch", clk, std::move(params),
+                                                        "tri_modal_switch_controller");
   cache.events.connect(*ctrl);
   ctrl->array.connect(dynamic_cast<memory::switched_array&>(*cache.array.get_interface()));
   ctrl->validate_bound();
@@ -65,11 +63,12 @@ struct bench {
   std::unique_ptr<traffic_generator> tg;
   std::unique_ptr<fixed_memory> mem;
   bench(pm::power_spec spec, std::vector<tg_request> script,
-        std::map<std::string, std::string> params = {})
+        std::map<std::string, std::string> params = {},
+        std::map<std::string, std::string> switch_params = {})
       : model(spec) {
     env.power = &model;
     l1 = env.make<l1_cache>("l1", clk, fermi_l1_params(std::move(params)), "l1_cache");
-    ctrl = snooze_beside(env, clk, *l1, spec.source, false);
+    ctrl = snooze_beside(env, clk, *l1, spec.source, false, std::move(switch_params));
     tg = std::make_unique<traffic_generator>("tg", clk, std::move(script));
     mem = std::make_unique<fixed_memory>("mem", clk, 50);
     tg->socket.bind(l1->core);
@@ -132,6 +131,52 @@ TEST(snooze, bank_granularity_mode_sequence_residency_and_wake_delays) {
   EXPECT_NEAR(d.transition_joules(), 3 * 10 * 1e-9 * (0.1 - 0.0228), 1e-21);
   const double static_j = on * 0.1 + sleep * 0.0228 + off * 0.0015;
   EXPECT_NEAR(d.static_joules(now), static_j, static_j * 1e-12);
+}
+
+TEST(snooze, seeing_queued_requests_only_a_bank_sleeps_in_a_gap_the_oracle_would_bridge) {
+  // `sees: queued`, lookahead 2. A: miss at 10 (fill at 60); B: hit at 1000; C: hit at
+  // 1002. As in the oracle's sequence up to B: OFF [0,10), ON [10,11), Sleep [11,60) (the
+  // fill was not queued at 11), ON [60,61), Sleep [61,1000), ON at 1000 (B waits the 2-cycle
+  // wake-up: 35 + 2), idle from 1001. C enters the input at 1002: nothing was queued when
+  // the idleness began at 1001, so the bank slept [1001,1002) although C comes within the
+  // lookahead; it wakes as C arrives and C waits the whole wake-up (35 + 2). Idle from 1003:
+  // Sleep [1003,2000). ON 4 cycles, OFF 10, Sleep the rest; four wakes and four sleeps.
+  bench b(table("snooze_bank"), {at(0x1000, 10), at(0x1000, 1000), at(0x1000, 1002)}, {},
+          {{"sees", "queued"}});
+  const std::uint64_t now = b.run(2000);
+  ASSERT_EQ(b.tg->completed, 3u);
+  EXPECT_EQ(b.tg->latency(0), 50u);
+  EXPECT_EQ(b.tg->latency(1), 35u + 2u);
+  EXPECT_EQ(b.tg->latency(2), 35u + 2u);
+  pm::power_component& d = b.data();
+  const double on = 4 * ns, off = 10 * ns, sleep = 2000 * ns - on - off;
+  EXPECT_NEAR(d.residency_seconds(0, now), on, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(1, now), sleep, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(2, now), off, 1e-18);
+  EXPECT_EQ(b.s("switch.wakes"), 4);
+  EXPECT_EQ(b.s("switch.sleeps"), 4);
+  EXPECT_EQ(b.s("switch.wake_wait_cycles"), 2 + 2);
+}
+
+TEST(snooze, the_oracle_lookahead_bridges_the_gap_and_wake_latency_overrides_the_table) {
+  // The same requests with `sees: all` (the default) and a 5-cycle wake-up: B waits 5
+  // (35 + 5, the bank ready at 1005); C at 1002 is within the 2-cycle lookahead of the
+  // idleness that began at 1001, so the bank stays ON and C waits what is left of B's
+  // wake-up, 3 cycles: ready at 1040 with B's answer, answered in the next cycle (one answer
+  // per cycle), 35 + 3 + 1. ON [10,11), [60,61), [1000,1003): 5 cycles; three wakes, three
+  // sleeps.
+  bench b(table("snooze_bank"), {at(0x1000, 10), at(0x1000, 1000), at(0x1000, 1002)}, {},
+          {{"wake_latency", "5cycles"}});
+  const std::uint64_t now = b.run(2000);
+  ASSERT_EQ(b.tg->completed, 3u);
+  EXPECT_EQ(b.tg->latency(1), 35u + 5u);
+  EXPECT_EQ(b.tg->latency(2), 35u + 3u + 1u);
+  pm::power_component& d = b.data();
+  EXPECT_NEAR(d.residency_seconds(0, now), 5 * ns, 1e-18);
+  EXPECT_NEAR(d.residency_seconds(2, now), 10 * ns, 1e-18);
+  EXPECT_EQ(b.s("switch.wakes"), 3);
+  EXPECT_EQ(b.s("switch.sleeps"), 3);
+  EXPECT_EQ(b.s("switch.wake_wait_cycles"), 5 + 3);
 }
 
 TEST(snooze, a_reservation_fail_lets_the_array_sleep_until_its_set_fills) {
@@ -203,9 +248,9 @@ TEST(snooze, a_table_without_sleep_and_off_is_an_input_error_at_the_controller) 
     bench b(s, {});
     FAIL() << "no error";
   } catch (const input_error& e) {
-    EXPECT_NE(std::string(e.what())
-                  .find("switch.off_state: the data array this controller switches (l1.data) has "
-                        "no state 'off' (not the first) in the platform's power table"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "switch.off_state: the data array this controller switches (l1.data) has "
+                  "no state 'off' (not the first) in the platform's power table"),
               std::string::npos)
         << e.what();
   }

@@ -37,6 +37,15 @@ std::string loop_warp() {
          "00f0 00000001 0 EXIT 0 0\n"
          "#END_TB\n";
 }
+// The TB of loop_warp(), read back from a trace written with it.
+std::shared_ptr<const tb_trace> loop_tb() {
+  const fs::path dir = test::scratch_dir();
+  test::one_kernel_trace(dir, loop_warp());
+  auto app = open_trace(dir.string());
+  std::size_t ci = 0;
+  while (app->commands()[ci].what == command::kind::memcpy_h2d) ++ci;
+  return app->kernel(ci).read_tb(0);
+}
 }  // namespace
 
 TEST(RegisterHints, HandMadeLoopBackwards) {
@@ -59,6 +68,37 @@ TEST(RegisterHints, HandMadeLoopBackwards) {
   EXPECT_TRUE(at(0x30, 5).static_write());
   EXPECT_TRUE(at(0x40, 4).static_write());
   EXPECT_TRUE(at(0x40, 1).static_write());
+}
+
+TEST(RegisterHints, StaticWithinTheWarpByHand) {
+  // Exact bits per instruction (bit r: the r-th register's next access is a write or none):
+  // 0 LDG [R4 R, R0 R] 0; 1 IADD [R0 R, R1 R] 0; 3 IADD [R0 W, R1 W] 3; 5 MOV [R5 W, R1 R] 1;
+  // 6 STG [R4 W, R1 W] 3. Static: the operands of PC 0x10 (instructions 1 and 3) disagree,
+  // so both are R at instruction 3 too: 0. The rest have one instance each.
+  const auto tb = loop_tb();
+  std::vector<std::uint8_t> bits, next(65536, 0);
+  warp_register_hints(tb->warps[0], bits, next);
+  EXPECT_EQ(bits, (std::vector<std::uint8_t>{0, 0, 0, 3, 0, 1, 3, 0}));
+  static_within_warp(tb->warps[0], bits);
+  EXPECT_EQ(bits, (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 1, 3, 0}));
+}
+
+TEST(RegisterHints, NextUsesByHand) {
+  // Per instruction, its registers in registers_of's order (sources, then destinations not
+  // also sources) and how many instructions later each is accessed again (0: never):
+  //   0 LDG:  R4 -> 6 (STG), R0 -> 1     1 IADD: R0 -> 2, R1 -> 2     2 BRA
+  //   3 IADD: R0 -> 0, R1 -> 2 (MOV)     4 BRA                        5 MOV: R5 -> 0, R1 -> 1
+  //   6 STG:  R4 -> 0, R1 -> 0           7 EXIT
+  const auto tb = loop_tb();
+  std::vector<std::uint8_t> next;
+  std::vector<std::uint32_t> at(65536, ~0u);
+  warp_next_uses(tb->warps[0], next, at);
+  std::vector<std::uint8_t> expected(8 * 6, 0);
+  auto set = [&](std::size_t i, std::size_t r, std::uint8_t d) { expected[i * 6 + r] = d; };
+  set(0, 0, 6), set(0, 1, 1), set(1, 0, 2), set(1, 1, 2), set(3, 1, 2), set(5, 1, 1);
+  EXPECT_EQ(next, expected);
+  EXPECT_TRUE(std::all_of(at.begin(), at.end(), [](std::uint32_t v) { return v == ~0u; }))
+      << "the scratch is left as it was given";
 }
 
 TEST(RegisterHints, CommandWritesTheTableAndRefusesBadInput) {
