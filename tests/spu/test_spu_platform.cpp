@@ -346,3 +346,26 @@ TEST(spu_platform, a_bad_kernel_note_is_named_before_the_run) {
 }
 
 }  // namespace
+
+TEST(spu_platform, the_thesis_leakage_accounting_charges_an_interface_unit_as_an_sm) {
+  // yaml/variants/spu-iu-sm.yaml: an interface unit leaks what an SM and its L1 leak in the
+  // same run (their components' own static energy, all always on, over the run), and the
+  // L1s and L2 banks leak the GTX480's 176.34 mW and 927.9 mW (data + tag + MSHR); the
+  // shipped platform charges neither cache and an interface unit 1183 mW.
+  const std::string t = stencil("n128", "n=128 b=32 s=4 iu=none");
+  auto j = run("iu_as_sm", t, "", "yaml/variants/spu-iu-sm.yaml");
+  auto shipped = run("iu_truncated", t);
+  ASSERT_FALSE(j.is_null());
+  ASSERT_FALSE(shipped.is_null());
+  auto watts = [](const nlohmann::json& run, const std::string& block, const std::string& key) {
+    return run["blocks"][block][key].get<double>() / run["simulated_seconds"].get<double>();
+  };
+  const double sm = watts(j, "gpu.smx[0]", "power.static_joules") +
+                    watts(j, "gpu.smx[0].l1", "power.static_joules");
+  EXPECT_NEAR(watts(j, "gpu.iu_north[0]", "power.truncated_sm.static_joules"), sm, 1e-9);
+  EXPECT_NEAR(sm, 1.85596, 1e-9);
+  EXPECT_NEAR(watts(j, "gpu.smx[3].l1", "power.static_joules"), 0.17634, 1e-9);
+  EXPECT_NEAR(watts(j, "gpu.l2[0]", "power.static_joules"), 0.928, 1e-9);
+  EXPECT_NEAR(watts(shipped, "gpu.iu_north[0]", "power.truncated_sm.static_joules"), 1.183, 1e-9);
+  EXPECT_EQ(shipped["blocks"]["gpu.l2[0]"]["power.static_joules"].get<double>(), 0.0);
+}
