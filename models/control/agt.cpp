@@ -1,9 +1,8 @@
 #include "models/control/agt.h"
 
-#include "models/common/block_factory.h"
-
 #include <cstring>
 
+#include "models/common/block_factory.h"
 #include "models/common/edge_scheduler.h"
 
 namespace gputlm::control {
@@ -19,6 +18,8 @@ agt::agt(const sc_core::sc_module_name& name, const block_context& ctx) : compon
   add_stat("misses", m_misses, "groups whose hashed entry was busy: record kept in global memory");
   add_stat("fetches", m_fetches, "group records fetched from global memory when scheduled");
   add_stat("fetch_cycles", m_fetch_cycles, "cycles of those fetches, in total");
+  add_stat("record_writes", m_writes,
+           "group records written to global memory at their launch (smx_scheduler.record_write)");
   add_stat("occupancy", m_occupancy, "entries used, weighted by cycles");
   add_stat(
       "max_used", [this] { return double(m_max_used); }, "most entries used at once");
@@ -130,16 +131,17 @@ void agt::send_fetches() {
   while (!m_mem_blocked && !m_to_send.empty()) {
     tlm::tlm_generic_payload* asked = m_to_send.front();
     m_to_send.pop_front();
-    // One 32-byte sector holds the 20-byte record.
+    // One 32-byte sector holds the 20-byte record: a fetch loads it, a launch stores it.
+    const bool write = asked->get_command() == tlm::TLM_WRITE_COMMAND;
     const std::uint64_t addr = asked->get_address() & ~std::uint64_t(31);
-    tlm::tlm_generic_payload& gp =
-        m_pool.acquire(addr & ~std::uint64_t(127), 32, tlm::TLM_READ_COMMAND);
+    tlm::tlm_generic_payload& gp = m_pool.acquire(
+        addr & ~std::uint64_t(127), 32, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     mem_request& r = payload_pool::request(gp);
-    r.kind = access_kind::global_load;
+    r.kind = write ? access_kind::global_store : access_kind::global_load;
     r.sector_mask = static_cast<std::uint8_t>(1u << ((addr >> 5) & 3));
     r.issue_time_fs = clock_domain::now_fs();
     r.origin = asked;
-    ++m_fetches;
+    ++(write ? m_writes : m_fetches);
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     const tlm::tlm_sync_enum s = mem->nb_transport_fw(gp, ph, d);
@@ -163,8 +165,9 @@ tlm::tlm_sync_enum agt::mem_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& pha
   if (&gp == m_mem_blocked) m_mem_blocked = nullptr;
   const mem_request& r = payload_pool::request(gp);
   auto* asked = static_cast<tlm::tlm_generic_payload*>(r.origin);
-  m_fetch_cycles +=
-      clock().cycle_at_fs(clock_domain::now_fs()) - clock().cycle_at_fs(r.issue_time_fs);
+  if (asked->get_command() == tlm::TLM_READ_COMMAND)
+    m_fetch_cycles +=
+        clock().cycle_at_fs(clock_domain::now_fs()) - clock().cycle_at_fs(r.issue_time_fs);
   m_pool.release(gp);
   edge_dispatcher::progress();
   asked->set_response_status(tlm::TLM_OK_RESPONSE);

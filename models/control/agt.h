@@ -13,8 +13,10 @@
 // through the memory hierarchy (real requests, real latency) when it schedules the group.
 // An entry frees when its last TB has been dispatched and has completed.
 // Sockets: `scheduler` (target): agt_command by b_transport (control_registers.h); a fetch
-// of a global group record by nb BEGIN_REQ (address in the payload), answered BEGIN_RESP
-// when the memory has returned it. `mem` (initiator): the fetches, as global loads.
+// of a global group record by nb BEGIN_REQ (address in the payload, a read), answered
+// BEGIN_RESP when the memory has returned it, or the record's write at launch (a write,
+// answered when the memory has taken it). `mem` (initiator): the fetches as global loads,
+// the writes as global stores, one 32-byte sector each.
 // Waveform: `entries_used`.
 #pragma once
 
@@ -78,7 +80,9 @@ class agt : public component {
                                  "aggregated group entries (power of two; 20 B each)"};
   param<cycles> m_lookup_latency{
       *this, "lookup_latency", {1}, "free-entry lookup per group (hash of the launching thread)"};
-  choice_param m_hash{*this, "hash", "thread",
+  choice_param m_hash{*this,
+                      "hash",
+                      "thread",
                       "entry index: thread (hw_tid & (entries - 1), the thesis's) or smx_thread "
                       "(with the SMX number bit-reversed into the high bits)",
                       {"thread", "smx_thread"}};
@@ -92,7 +96,7 @@ class agt : public component {
   tlm::tlm_generic_payload* m_mem_blocked = nullptr;  // the fetch whose END_REQ is withheld
   std::uint64_t m_sampled_at = 0;
   traced_value m_trace_used;
-  counter m_allocations, m_hits, m_misses, m_fetches, m_fetch_cycles;
+  counter m_allocations, m_hits, m_misses, m_fetches, m_fetch_cycles, m_writes;
   // Entries used, weighted by the cycles they stay so: 64 buckets over the table.
   histogram m_occupancy{std::max<std::uint64_t>(1, *m_entries / 64), 65};
   std::uint32_t m_max_used = 0;

@@ -1,10 +1,9 @@
 #include "models/control/smx_scheduler.h"
 
-#include "models/common/block_factory.h"
-
 #include <algorithm>
 #include <cstring>
 
+#include "models/common/block_factory.h"
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
 #include "models/power/power_component.h"
@@ -52,6 +51,8 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
   add_stat("group_tbs", m_group_tbs, "TBs of aggregated groups dispatched", dp);
   add_stat("group_record_fetches", m_record_fetches,
            "DTBL groups whose record was fetched from global memory", dp);
+  add_stat("group_record_writes", m_record_writes,
+           "DTBL groups whose record the launching SMX wrote to global memory", dp);
   add_stat("occupancy", m_occupancy,
            "resident warps in % of all SMXs' warp slots (5 % buckets), weighted by cycles", dp);
   add_stat(
@@ -80,15 +81,16 @@ std::string smx_scheduler::pending_work() const {
 
 void smx_scheduler::validate() {
   m_dispatch_rtl.validate();
+  m_record_prefetch.require(*m_record_prefetch <= 16, "expected 0..16 records");
   if (m_dispatch_rtl.is_rtl()) {
     const std::string with = " with dispatch.implementation: rtl";
     m_policy.require(m_policy.type() == "lrr",
-                          "must be lrr" + with + " (the RTL is LRR's dispatch unit)");
+                     "must be lrr" + with + " (the RTL is LRR's dispatch unit)");
     m_dtbl.require(!*m_dtbl, "must be false" + with + " (the RTL dispatches native TBs)");
-    m_dispatch_rtl.implementation().require(
-        smx.size() <= rtl::tb_dispatch_rtl::rtl_smxs,
-        "rtl: " + std::to_string(smx.size()) + " SMXs exceed the RTL's storage of " +
-            std::to_string(rtl::tb_dispatch_rtl::rtl_smxs));
+    m_dispatch_rtl.implementation().require(smx.size() <= rtl::tb_dispatch_rtl::rtl_smxs,
+                                            "rtl: " + std::to_string(smx.size()) +
+                                                " SMXs exceed the RTL's storage of " +
+                                                std::to_string(rtl::tb_dispatch_rtl::rtl_smxs));
   }
   m_tb_launch_latency.require(m_tb_launch_latency->value <= cycles::max_latency,
                               "must be at most " + units::format_cycles(cycles::max_latency));
@@ -115,8 +117,8 @@ void smx_scheduler::validate_bound() {
     warp = w;
   }
   try {
-    m_dispatch = rtl::make_tb_dispatch_rtl(m_dispatch_rtl, smx.size(), warp,
-                                           *m_concurrent_kernels_per_smx);
+    m_dispatch =
+        rtl::make_tb_dispatch_rtl(m_dispatch_rtl, smx.size(), warp, *m_concurrent_kernels_per_smx);
   } catch (const std::invalid_argument& e) {
     impl.require(false, std::string("rtl: ") + e.what());
   }
@@ -252,9 +254,9 @@ const paver::graph& smx_scheduler::locality_graph(std::size_t entry,
     m_locality_cache =
         std::make_unique<traces::locality_cache>(traces::open_locality_cache(w->trace().path()));
   double seconds = 0;
-  traces::locality_graph g = traces::cached_locality_graph(
-      *m_locality_cache, w->kernel(e.kernel).command_index,
-      bytes_per_reference, w->trace(), &seconds);
+  traces::locality_graph g =
+      traces::cached_locality_graph(*m_locality_cache, w->kernel(e.kernel).command_index,
+                                    bytes_per_reference, w->trace(), &seconds);
   w->analysis_seconds += seconds;
   m_locality = std::move(g.adj);
   return m_locality;
@@ -437,19 +439,34 @@ bool smx_scheduler::group_ready(std::uint32_t seq) {
     m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(g.ready_cycle - now)));
     return false;
   }
-  if (g.loaded) return true;
-  if (!g.fetching) {  // its record is in global memory: the AGT fetches it (real requests)
-    g.fetching = true;
-    ++m_record_fetches;
-    g.fetch = std::make_unique<tlm::tlm_generic_payload>();
-    g.fetch->set_command(tlm::TLM_READ_COMMAND);
-    g.fetch->set_address(g.address);
-    g.fetch->set_data_length(0);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*agt)->nb_transport_fw(*g.fetch, phase, d);
+  if (!g.loaded) fetch_record(g);  // its record is in global memory: the AGT fetches it
+  // The records of the groups behind it in the kernel's chain, fetched ahead.
+  std::uint32_t ahead = g.next;
+  for (std::uint64_t k = 0; k < *m_record_prefetch && ahead != none; ++k) {
+    group_state& n = m_groups[ahead];
+    if (!n.loaded && n.ready_cycle <= now) fetch_record(n);
+    ahead = n.next;
   }
-  return false;
+  return g.loaded;
+}
+
+void smx_scheduler::fetch_record(group_state& g) {
+  if (g.fetching || g.loaded) return;
+  g.fetching = true;
+  ++m_record_fetches;
+  record_access(g, g.fetch, tlm::TLM_READ_COMMAND);
+}
+
+void smx_scheduler::record_access(const group_state& g,
+                                  std::unique_ptr<tlm::tlm_generic_payload>& slot,
+                                  tlm::tlm_command cmd) {
+  slot = std::make_unique<tlm::tlm_generic_payload>();
+  slot->set_command(cmd);
+  slot->set_address(g.address);
+  slot->set_data_length(0);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  (*agt)->nb_transport_fw(*slot, phase, d);
 }
 
 tlm::tlm_sync_enum smx_scheduler::agt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -538,6 +555,10 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       g.ref = group_ref::global_bit | seq;
       g.loaded = false;
       g.address = group_record_base + std::uint64_t(seq) * 32;
+      if (*m_record_write) {  // step 2: the launching SMX stores the record (the AGT's path)
+        ++m_record_writes;
+        record_access(g, g.write, tlm::TLM_WRITE_COMMAND);
+      }
     }
     // Linked behind the kernel's last group (Next of LAGEI), LAGEI updated; a kernel whose
     // TBs were all scheduled is queued again, starting at this group.

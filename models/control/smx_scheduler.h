@@ -87,6 +87,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
     bool fetching = false;
     std::uint64_t address = 0;                        // its record in global memory
     std::unique_ptr<tlm::tlm_generic_payload> fetch;  // the AGT fetch of that record
+    std::unique_ptr<tlm::tlm_generic_payload> write;  // its write at launch
   };
   // Per mirrored entry: its groups, as sequence numbers.
   struct entry_groups {
@@ -101,6 +102,11 @@ class smx_scheduler : public component, private tb_scheduler_view {
   // An AGT command; `cycles` receives the cycles it took (an allocation's lookup).
   std::uint32_t agt_access(agt_command c, std::uint64_t* cycles = nullptr);
   void write_groups(std::size_t i);
+  // Starts the AGT's fetch of a group's record in global memory (once).
+  void fetch_record(group_state& g);
+  // Sends the AGT a read or a write of the group's record, its payload kept in `slot`.
+  void record_access(const group_state& g, std::unique_ptr<tlm::tlm_generic_payload>& slot,
+                     tlm::tlm_command cmd);
   // Whether entry i's next TB can be dispatched now (a group's must be ready and at hand).
   bool next_tb_ready(std::size_t i);
   bool group_ready(std::uint32_t seq) override;
@@ -128,6 +134,12 @@ class smx_scheduler : public component, private tb_scheduler_view {
                                            "kernels may share an SMX"};
   param<bool> m_dtbl{*this, "dtbl", false,
                      "DTBL: coalesce aggregated groups (`agg` from the KMU, `agt` to the AGT)"};
+  param<bool> m_record_write{*this, "record_write", true,
+                             "DTBL: the launching SMX writes a group that misses the AGT to "
+                             "its record in global memory at launch (thesis step 2)"};
+  param<std::uint64_t> m_record_prefetch{
+      *this, "record_prefetch", 0,
+      "DTBL: records of a kernel's chain fetched ahead of the group at its head (0..16)"};
   param<cycles> m_kde_search_latency{*this,
                                      "kde_search_latency",
                                      {1},
@@ -148,7 +160,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
 
   strategy_choice<tb_policy> m_policy{*this, "policy", "lrr", "TB scheduling policy",
                                       "TB scheduling policy (docs/tb-scheduling.md)"};
-  paver::graph m_locality;            // the graph of the kernel PAVER schedules
+  paver::graph m_locality;  // the graph of the kernel PAVER schedules
   std::unique_ptr<traces::locality_cache> m_locality_cache;
   std::vector<smx_state> m_smx;
   std::vector<std::uint32_t> m_entry_ids;    // KDE index of each entry in m_entries
@@ -167,7 +179,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
   counter m_tbs_dispatched;
   counter m_tbs_completed;
   // Dynamic parallelism (written for traces with device launches).
-  counter m_groups_coalesced, m_group_tbs, m_record_fetches;
+  counter m_groups_coalesced, m_group_tbs, m_record_fetches, m_record_writes;
   histogram m_child_wait{1000, 100};  // launch issued -> first TB dispatched (cycles)
   histogram m_occupancy{5, 21};       // resident warps in % of the chip's, cycle-weighted
   std::uint64_t m_sampled_at = 0, m_resident_warps = 0, m_warp_capacity = 0;

@@ -258,6 +258,68 @@ TEST(dynamic_parallelism, an_agt_collision_keeps_the_group_in_memory_and_fetches
   EXPECT_TRUE(b["finished"].get<bool>());
 }
 
+// The launching SMX writes a group that misses the AGT to its record at launch (thesis step
+// 2): the write allocates the record's sector in L2, so the fetch when the group is
+// scheduled hits there instead of going to DRAM. Without the write (record_write: false)
+// the same fetch misses L2: one more DRAM read, a longer fetch.
+TEST(dynamic_parallelism, a_record_written_at_launch_is_fetched_from_l2) {
+  kernel_file parent;
+  parent.name = "_Zagg";
+  parent.warp = [](std::uint32_t, std::uint32_t) {
+    return with_exit(launches("DTBL.LAUNCH", 2, 2, 2));
+  };
+  const std::string trace = write_trace(
+      "record_write", {parent, child(2, "_Zagg", 2), child(3, "_Zagg", 2)},
+      {"kernel-1.traceg", "DeviceKernel,kernel-2.traceg", "DeviceKernel,kernel-3.traceg"});
+  const run_result w = run(k_dtbl, trace, "record_write", "--set agt.entries=1");
+  const run_result n = run(k_dtbl, trace, "record_no_write",
+                           "--set agt.entries=1 --set smx_scheduler.record_write=false");
+  ASSERT_EQ(w.status, 0) << w.err;
+  ASSERT_EQ(n.status, 0) << n.err;
+  EXPECT_EQ(u(w.stats["blocks"]["gpu.agt"]["record_writes"]), 1u);
+  EXPECT_EQ(u(w.stats["blocks"]["gpu.smx_scheduler"]["group_record_writes"]), 1u);
+  EXPECT_EQ(u(n.stats["blocks"]["gpu.agt"]["record_writes"]), 0u);
+  auto sum = [](const run_result& r, const std::string& prefix, const std::string& stat) {
+    std::uint64_t total = 0;
+    for (const auto& [name, b] : r.stats["blocks"].items())
+      if (name.rfind(prefix, 0) == 0 && name.find('.', prefix.size()) == std::string::npos &&
+          b.contains(stat))
+        total += b[stat].get<std::uint64_t>();
+    return total;
+  };
+  // The write hits L2 at neither run's expense elsewhere: without it, the fetch is one more
+  // L2 miss and one more DRAM read.
+  EXPECT_EQ(sum(n, "gpu.l2[", "line_misses"), sum(w, "gpu.l2[", "line_misses") + 1);
+  EXPECT_LT(u(w.stats["blocks"]["gpu.agt"]["fetch_cycles"]),
+            u(n.stats["blocks"]["gpu.agt"]["fetch_cycles"]));
+}
+
+// record_prefetch: 1 fetches the record behind the chain's head while the head's TBs
+// dispatch. Three groups, one AGT entry: the second and third groups' records are in memory;
+// with the prefetch the third's fetch starts before the second group is scheduled, so it
+// starts no later than without.
+TEST(dynamic_parallelism, the_chain_prefetch_fetches_the_next_record_ahead) {
+  kernel_file parent;
+  parent.name = "_Zagg";
+  parent.warp = [](std::uint32_t, std::uint32_t) {
+    return with_exit(launches("DTBL.LAUNCH", 3, 2, 2));
+  };
+  const std::string trace = write_trace(
+      "prefetch", {parent, child(2, "_Zagg", 2), child(3, "_Zagg", 2), child(4, "_Zagg", 2)},
+      {"kernel-1.traceg", "DeviceKernel,kernel-2.traceg", "DeviceKernel,kernel-3.traceg",
+       "DeviceKernel,kernel-4.traceg"});
+  const run_result a = run(k_dtbl, trace, "prefetch_off", "--set agt.entries=1");
+  const run_result b = run(k_dtbl, trace, "prefetch_on",
+                           "--set agt.entries=1 --set smx_scheduler.record_prefetch=1");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(u(a.stats["blocks"]["gpu.agt"]["fetches"]), 2u);
+  EXPECT_EQ(u(b.stats["blocks"]["gpu.agt"]["fetches"]), 2u);
+  EXPECT_LE(u(kernel(b, "kernel-4.traceg")["start_cycle"]),
+            u(kernel(a, "kernel-4.traceg")["start_cycle"]));
+  EXPECT_TRUE(kernel(b, "kernel-4.traceg")["finished"].get<bool>());
+}
+
 // The thesis's hash uses the launching thread's id in its SMX: lane 0 of the first warp of
 // two TBs on SMX 0 and SMX 1 hash to the same entry, and the second group, launched while
 // the first holds it, keeps its record in memory. With the SMX in the hash
