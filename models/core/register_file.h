@@ -107,7 +107,8 @@ class register_file : public sc_core::sc_module {
   // lookahead wakes it for (`wake_for`): the warp's next instruction's (`o`; `next`), or per
   // register, the instruction j that next uses it: idle until both the warp's next
   // instruction and j can issue (`outlook_at(j)`: j's operands; in order, j comes no sooner
-  // than the warp's next one), woken for j; no further use: dead for good.
+  // than the warp's next one), woken for the instruction from which j is in the warp's
+  // instruction buffer (ibuffer_entries before j); no further use: dead for good.
   template <class OutlookAt>
   outlook idle_of(std::uint32_t warp, std::uint32_t i, const traces::warp_instruction& in,
                   std::uint16_t reg, std::uint32_t next, const outlook& o, std::uint32_t& wake_for,

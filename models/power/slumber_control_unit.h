@@ -22,9 +22,12 @@
 // delays, 4 / 13 / 16, as the thesis uses them):
 //   choose(T, dead): dead (next access a write) and T >= 16: OFF; T >= 13: DS; T >= 4: SS;
 //   else ON.
-//   source read at issue: T = the cycles until the warp's next instruction can issue
-//     (ready next cycle: 0, ON; waiting for a register with a known ready time: that; for a
-//     load that missed L1: its predicted return; no prediction: SS); a DS/OFF register's
+//   source read at issue: T = the cycles until the instruction that next uses the register
+//     can issue, and no sooner than the warp's next instruction (idle_prediction: register;
+//     `warp`: the warp's next instruction alone) (ready next cycle: 0, ON; waiting for a
+//     register with a known ready time: that; for a load that missed L1: its predicted
+//     return; no prediction: SS); no later use: OFF for good (the register file finds the
+//     next use, core::register_file::idle_of); a DS/OFF register's
 //     counter brings it to SS, SS's wake-up before the predicted end; the scheduler's
 //     lookahead wakes a warp's SS and DS registers to ON once the warp is about to issue.
 //   ALU destination at issue: T = the unit's fixed latency, choose(T, dead) (the next access
