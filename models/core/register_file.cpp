@@ -43,28 +43,27 @@ bool register_file::managed(std::uint32_t warp, std::uint16_t reg) {
   return false;
 }
 
-bool register_file::dead_after(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
-                               std::uint16_t reg) const {
+std::size_t register_file::operand_slot(const warp_instruction& in, std::uint16_t reg) {
   std::uint16_t regs[6];
   bool reads[6];
   const std::size_t n = traces::registers_of(in, regs, reads);
   for (std::size_t r = 0; r < n; ++r)
-    if (regs[r] == reg) return (m_hints[warp][i] >> r) & 1;
-  return false;
+    if (regs[r] == reg) return r;
+  return 6;
+}
+
+bool register_file::dead_after(std::uint32_t warp, std::uint32_t i, const warp_instruction& in,
+                               std::uint16_t reg) const {
+  const std::size_t r = operand_slot(in, reg);
+  return r < 6 && ((m_hints[warp][i] >> r) & 1);
 }
 
 std::uint32_t register_file::next_use(std::uint32_t warp, std::uint32_t i,
                                       const warp_instruction& in, std::uint16_t reg) const {
-  if (!m_per_register) return i + 1;
-  std::uint16_t regs[6];
-  bool reads[6];
-  const std::size_t n = traces::registers_of(in, regs, reads);
-  for (std::size_t r = 0; r < n; ++r)
-    if (regs[r] == reg) {
-      const std::uint8_t d = m_next_use[warp][std::size_t(i) * 6 + r];
-      return d ? i + d : register_gate::no_next_use;
-    }
-  return i + 1;
+  const std::size_t r = m_per_register ? operand_slot(in, reg) : 6;
+  if (r == 6) return i + 1;
+  const std::uint8_t d = m_next_use[warp][std::size_t(i) * 6 + r];
+  return d ? i + d : register_gate::no_next_use;
 }
 
 std::uint64_t register_file::read_operands(std::uint32_t warp, std::uint32_t scheduler,

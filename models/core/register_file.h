@@ -126,6 +126,9 @@ class register_file : public sc_core::sc_module {
   // A register the unit manages; an access to one beyond the warp's allocation is counted.
   bool managed(std::uint32_t warp, std::uint16_t reg);
   register_banks m_banks;
+  // The slot of register `reg` among the registers `in` accesses (traces::registers_of's
+  // order); 6 when `in` does not access it.
+  static std::size_t operand_slot(const traces::warp_instruction& in, std::uint16_t reg);
   register_gate* m_unit = nullptr;
   std::vector<std::vector<std::uint8_t>> m_hints;  // per warp slot: per instruction
   std::vector<std::uint8_t> m_scratch;
