@@ -34,6 +34,10 @@ void slumber_control_unit::validate() {
   m_params.l1_latency = m_l1_latency->value;
   m_params.l2_latency = m_l2_latency->value;
   m_params.dram_latency = m_dram_latency->value;
+  m_wrf_wake.require(m_wrf_wake->value <= 1000, "expected 0..1000 cycles");
+  m_params.wrf_wake = m_wrf_wake->value;
+  m_read_stage.require(m_read_stage->value <= 16, "expected 0..16 cycles");
+  m_params.read_stage = m_read_stage->value;
 }
 
 void slumber_control_unit::take_over(power_component& rf, std::uint32_t warp_registers,
@@ -73,6 +77,7 @@ void slumber_control_unit::control(power_component& rf, std::uint32_t ss_state,
   m_state[ds] = ds_state;
   m_state[off] = off_state;
   for (int m = ss; m <= off; ++m) m_wake[m] = rf.states()[m_state[m]].wake_cycles;
+  if (m_params.wrf && m_params.wrf_wake) m_wake[ds] = m_params.wrf_wake;
   m_regs.assign(rf.elements(), reg_plan{});
   rf.start_in(off_state);
   m_in_mode[off] = rf.elements();
@@ -314,7 +319,8 @@ std::uint64_t slumber_control_unit::read(std::uint32_t warp, std::uint16_t reg, 
   ++m_stats.reads;
   accessed(warp, e, bank, cycle);
   const std::uint64_t t_on = close(e, cycle, std::min(trigger(e, warp, index), cycle));
-  const std::uint64_t wait = t_on > cycle ? t_on - cycle : 0;
+  const std::uint64_t read_at = cycle + m_params.read_stage;  // in the operand collector
+  const std::uint64_t wait = t_on > read_at ? t_on - read_at : 0;
   if (wait) {
     ++m_stats.read_waits;
     m_stats.wake_wait_cycles += wait;

@@ -16,7 +16,11 @@
 // the L2 and DRAM that the MSHR tracker's prediction uses; cycles, default 0: the smallest
 // round trip the unit has observed so far, as a microbenchmark would measure it), ss_state,
 // ds_state, off_state (the register file's states used as SS, DS and OFF; default
-// shallow_sleep, deep_sleep, off).
+// shallow_sleep, deep_sleep, off), wrf_wake (WRF's drowsy wake-up: 1 cycle as in WRF's
+// paper, whose drowsy cells wake in a cycle; 0: ds_state's wake-up from the power table),
+// read_stage (cycles from issue to the operand collector's register read, 1 as in
+// GPGPU-Sim's pipeline, which the SMX folds into the units' latencies: a wake-up that ends
+// by then costs nothing).
 //
 // Slumber, per register (T: predicted idle cycles; thresholds are Table 6.1's wake-up
 // delays, 4 / 13 / 16, as the thesis uses them):
@@ -39,16 +43,16 @@
 //     source read (from the warp's state then).
 //   warp exited: all its registers OFF; registers allocated but unused, and unallocated
 //   ones, OFF (an OFF register wakes for the instruction that uses it).
-// WRF: after every access a register is drowsy (DS); the registers of an instruction start
-// waking when it is decoded into the instruction buffer; the destination of a pending
-// operation stays ON until it is written; an exited warp's registers stay drowsy until its
-// TB's registers are freed; unallocated registers are OFF.
+// WRF: after every access a register is drowsy (DS's leakage, wrf_wake's wake-up); the
+// registers of an instruction start waking when it is decoded into the instruction buffer; the
+// destination of a pending operation stays ON until it is written; an exited warp's registers stay
+// drowsy until its TB's registers are freed; unallocated registers are OFF.
 //
-// A register that is accessed before it is ON waits: a read delays its instruction, a
-// write its write-back (the SMX applies both). Event-driven: each register keeps its plan
-// (mode since t0, when its counter fires, what wakes it) and its residency is settled at its
-// next access or at the end, so nothing ticks; states and residency live in the power
-// component whose elements are the registers.
+// A register that is accessed before it is ON waits: a read (read_stage after issue) delays
+// its instruction, a write its write-back (the SMX applies both). Event-driven: each register keeps
+// its plan (mode since t0, when its counter fires, what wakes it) and its residency is settled at
+// its next access or at the end, so nothing ticks; states and residency live in the power component
+// whose elements are the registers.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +77,8 @@ struct slumber_params {
   bool static_hints = true;           // one hint per static operand (else exact)
   std::uint32_t counter_bits = 10;
   std::uint64_t l1_latency = 0, l2_latency = 0, dram_latency = 0;  // cycles; 0: learned
+  std::uint64_t wrf_wake = 1;    // WRF's drowsy wake-up, cycles (0: the table's DS wake-up)
+  std::uint64_t read_stage = 1;  // cycles from issue to the operand collector's bank read
 };
 
 class slumber_control_unit : public component, public core::register_gate, public gating_policy {
@@ -227,6 +233,16 @@ class slumber_control_unit : public component, public core::register_gate, publi
       *this, "l2_latency", {0}, "minimum round trip of a load the L2 serves (0: learned)"};
   param<cycles> m_dram_latency{
       *this, "dram_latency", {0}, "minimum round trip of a load DRAM serves (0: learned)"};
+  param<cycles> m_wrf_wake{*this,
+                           "wrf_wake",
+                           {1},
+                           "WRF's drowsy wake-up (WRF's paper: 1 cycle; 0: the power table's "
+                           "wake-up of ds_state)"};
+  param<cycles> m_read_stage{*this,
+                             "read_stage",
+                             {1},
+                             "cycles from an instruction's issue to its operand collector's "
+                             "register read, which a wake-up may overlap (GPGPU-Sim: 1)"};
   param<std::string> m_ss_name{*this, "ss_state", "shallow_sleep",
                                "the register file's state used as SS"};
   param<std::string> m_ds_name{*this, "ds_state", "deep_sleep",

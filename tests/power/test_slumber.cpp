@@ -1,11 +1,12 @@
 // The Slumber control unit on a hand-written warp, at 1 GHz (cycles are ns), with Table 6.1's
 // states on a register file of 8 warp registers: ON 1 mW, SS 0.94 mW (wake-up 4 cycles), DS
 // 0.42 mW (13), OFF 0 W (16), no transition energy; the MSHR tracker's latencies given (L1
-// 20, L2 200, DRAM 400 cycles). Each test drives the unit as the SMX does (reads at issue
-// with the scheduler's lookahead, destinations at issue, write-backs, warp exit, TB end) and
-// checks the mode each rule chooses, the cycles it stays there (what the counter says), the
-// waits of accesses that find a register asleep and the energy, all worked out by hand
-// from the rules of slumber_control_unit.h (docs/power.md, "Slumber").
+// 20, L2 200, DRAM 400 cycles), registers read at issue (read_stage 0) and WRF's drowsy
+// state waking in DS's 13 cycles (wrf_wake 0) unless a test says otherwise. Each test drives the
+// unit as the SMX does (reads at issue with the scheduler's lookahead, destinations at issue,
+// write-backs, warp exit, TB end) and checks the mode each rule chooses, the cycles it stays there
+// (what the counter says), the waits of accesses that find a register asleep and the energy, all
+// worked out by hand from the rules of slumber_control_unit.h (docs/power.md, "Slumber").
 #include <gtest/gtest.h>
 
 #include "models/common/mem_request.h"
@@ -36,7 +37,12 @@ struct bench {
     std::map<std::string, std::string> params{{"rule", wrf ? "wrf" : "slumber"},
                                               {"l1_latency", "20cycles"},
                                               {"l2_latency", "200cycles"},
-                                              {"dram_latency", "400cycles"}};
+                                              {"dram_latency", "400cycles"},
+                                              // worked with the read at issue and WRF
+                                              // on the table's DS (13 cycles) unless a
+                                              // test says otherwise
+                                              {"read_stage", "0cycles"},
+                                              {"wrf_wake", "0cycles"}};
     for (auto& [k, v] : extra) params[k] = v;
     unit = env.make<slumber_control_unit>("slumber", clk, params, "slumber_control_unit");
     unit->configure(warps, 4);
@@ -283,6 +289,41 @@ TEST(slumber, wrf_makes_every_register_drowsy_after_each_access) {
   EXPECT_DOUBLE_EQ(b.cycles_in(off, 500), 2000);
   EXPECT_EQ(b.s().read_waits.value(), 2u);
   EXPECT_EQ(b.s().wake_wait_cycles.value(), 5u);
+}
+
+TEST(slumber, a_wake_up_overlaps_the_cycle_from_issue_to_the_operand_read) {
+  // read_stage 1 (the default): the register is read in the operand collector a cycle
+  // after issue. R1, DS from 20 with its counter bringing it to SS at 1043 (as in the
+  // counter test above), is read by an instruction issued at 2000 the cycle it became
+  // ready: SS's 4-cycle wake-up from 2000 ends at 2004, the read is at 2001: 3 cycles.
+  bench b(false, {{"read_stage", "1cycles"}});
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 0, 20, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 20, 0), 0u);
+  b.unit->after_access(0, 1, 20, false, {5000, true}, 1);
+  b.unit->issued(0, 1, 2000, 2000, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 2000, 1), 3u);
+  EXPECT_EQ(b.s().wake_wait_cycles.value(), 3u);
+}
+
+TEST(slumber, wrf_as_its_paper_hides_the_one_cycle_drowsy_wake_up) {
+  // WRF's own paper (the defaults wrf_wake 1, read_stage 1): an instruction decoded at 100
+  // and issued at 100 reads R1 at 101; R1 (drowsy since allocation) wakes from the decode
+  // in 1 cycle, ON at 101: no wait. Drowsy again after the read; an instruction decoded at
+  // 200 and issued at 205 finds it ON since 201. R1: DS [0,100) ON [100,101) DS [101,200)
+  // ON [200,205) DS [205,300); R0 DS throughout; R2..R7 unallocated, OFF.
+  bench b(true, {{"read_stage", "1cycles"}, {"wrf_wake", "1cycles"}});
+  ASSERT_TRUE(b.unit->allocate(0, 2, 0));
+  b.unit->issued(0, 0, 100, 100, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 100, 0), 0u);
+  b.unit->after_access(0, 1, 101, false, {0, true}, 1);
+  b.unit->issued(0, 1, 200, 205, 0);
+  EXPECT_EQ(b.unit->read(0, 1, 0, 205, 1), 0u);
+  b.unit->after_access(0, 1, 205, false, {0, true}, 2);
+  EXPECT_DOUBLE_EQ(b.cycles_in(on, 300), 1 + 5);
+  EXPECT_DOUBLE_EQ(b.cycles_in(ds, 300), 300 + 294);
+  EXPECT_DOUBLE_EQ(b.cycles_in(off, 300), 6 * 300);
+  EXPECT_EQ(b.s().read_waits.value(), 0u);
 }
 
 TEST(slumber, registers_are_allocated_first_fit_and_counted_when_they_do_not_fit) {
