@@ -13,10 +13,10 @@
 #include <sstream>
 
 #include "models/base/command_line.h"
-#include "models/common/edge_scheduler.h"
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
 #include "models/base/units.h"
+#include "models/common/edge_scheduler.h"
 #include "models/common/vcd_writer.h"
 #include "models/core/smx.h"
 #include "models/power/power_model.h"
@@ -196,7 +196,7 @@ int run_main(const std::vector<std::string>& args) {
       "with", po::value<std::vector<std::string>>()->composing(),
       "add a mechanism: a YAML file of blocks and bindings merged onto the platform "
       "(yaml/mechanisms/; repeatable)")("stats", po::value<std::string>(),
-                                              "write statistics as JSON to FILE")(
+                                        "write statistics as JSON to FILE")(
       "vcd", po::value<std::string>(),
       "write waveforms to FILE.vcd (and a GTKWave layout FILE.gtkw)")(
       "trace", po::value<std::vector<std::string>>()->composing(),
@@ -378,6 +378,8 @@ int run_main(const std::vector<std::string>& args) {
           {trace_path, 0, 0}, k.name,
           "a DeviceKernel entry that no CDP.LAUNCH or DTBL.LAUNCH of the trace names");
   if (!all_finished || livelock.stopped) {
+    if (!livelock.stopped)  // a setting that explains it: one line naming it
+      for (component* c : p->components()) c->explain_deadlock();
     for (component* c : p->components())
       if (std::string w = c->pending_work(); !w.empty())
         std::cerr << "  " << c->name() << ": " << w << "\n";

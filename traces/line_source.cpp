@@ -192,8 +192,34 @@ std::unique_ptr<byte_source> byte_source::open(const std::string& path) {
 line_source::line_source(const std::string& path)
     : m_path(path),
       m_src(byte_source::open(path)),
+      m_kind(m_src->what()),
       m_buf(new char[256 * 1024]),
       m_cap(256 * 1024) {}
+
+void line_source::release() {
+  if (!m_src) return;
+  m_buf_offset = offset();
+  m_src.reset();
+  m_buf.reset();
+  m_cap = 0;
+  m_pos = m_end = 0;
+  m_eof = false;
+}
+
+void line_source::reopen() {
+  m_src = byte_source::open(m_path);
+  m_buf.reset(new char[256 * 1024]);
+  m_cap = 256 * 1024;
+  m_pos = m_end = 0;
+  m_eof = false;
+  if (m_buf_offset == 0) return;
+  try {
+    m_src->seek(m_buf_offset);
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const input_error*>(&e)) throw;
+    throw input_error(source_location{m_path, m_line_no + 1, 0}, "file", e.what());
+  }
+}
 
 bool line_source::fill() {
   if (m_eof) return false;
@@ -229,6 +255,7 @@ bool line_source::fill() {
 }
 
 bool line_source::next(std::string_view& line) {
+  if (!m_src) reopen();
   std::size_t scanned = m_pos;
   for (;;) {
     const char* start = m_buf.get() + scanned;
@@ -255,6 +282,11 @@ bool line_source::next(std::string_view& line) {
 
 void line_source::seek(std::uint64_t offset, std::uint64_t line_no) {
   m_line_no = line_no - 1;
+  if (!m_src) {
+    m_buf_offset = offset;
+    reopen();
+    return;
+  }
   if (offset >= m_buf_offset && offset <= m_buf_offset + m_end) {
     m_pos = std::size_t(offset - m_buf_offset);
     return;

@@ -46,13 +46,21 @@ class line_source {
   // The next line returned starts at `offset` and is numbered `line_no`.
   void seek(std::uint64_t offset, std::uint64_t line_no);
   const std::string& path() const { return m_path; }
-  bool compressed() const { return m_src->what() != byte_source::kind::plain; }
+  bool compressed() const { return m_kind != byte_source::kind::plain; }
+  // Closes the file and frees the buffer, keeping the position: the next next() or seek()
+  // reopens it (a compressed file decompresses again from its start up to the position).
+  // A run may hold thousands of kernel traces (device launches); only those being read
+  // keep a file descriptor.
+  void release();
+  bool open() const { return m_src != nullptr; }
 
  private:
   bool fill();
+  void reopen();
 
   std::string m_path;
-  std::unique_ptr<byte_source> m_src;
+  std::unique_ptr<byte_source> m_src;  // null while released
+  byte_source::kind m_kind;
   std::unique_ptr<char[]> m_buf;  // uninitialised: filled by reads only
   std::size_t m_cap = 0;
   std::size_t m_pos = 0, m_end = 0;  // unread bytes are m_buf[m_pos, m_end)

@@ -39,6 +39,7 @@ class text_kernel_reader final : public kernel_reader, private text::unknown_opc
         m_parser(m_info, m_opcodes, file, opts.strict, this) {
     read_header();
     m_info.device_launched = device_launched;
+    m_src.release();  // reopened at the first TB read (see load_tb)
   }
   ~text_kernel_reader() override { stop_thread(); }
 
@@ -65,6 +66,10 @@ class text_kernel_reader final : public kernel_reader, private text::unknown_opc
       m_frontier_off = m_src.offset();
       m_frontier_line = m_src.next_line_no();
     }
+    // Once as many TBs have been read as the grid has, the kernel is (most likely) done:
+    // its file is closed until a TB is read again, so that only the kernels being read hold
+    // a file descriptor and a buffer.
+    if (++m_loads >= tb_count()) m_src.release();
     return tb;
   }
 
@@ -255,6 +260,7 @@ class text_kernel_reader final : public kernel_reader, private text::unknown_opc
   }
 
   line_source m_src;
+  std::uint64_t m_loads = 0;  // TBs read so far (a TB read twice counts twice)
   text::instruction_parser m_parser;
   std::unordered_map<std::uint32_t, tb_pos> m_index;
   std::uint64_t m_frontier_off = 0, m_frontier_line = 1;

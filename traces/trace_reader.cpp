@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "traces/binary_format.h"
 #include "traces/text_reader.h"
@@ -80,11 +81,16 @@ kernel_reader::result kernel_reader::load_caught(std::uint32_t id) {
 }
 
 void kernel_reader::start_worker_locked(std::unique_lock<std::mutex>&) {
-  if (m_running || m_stop) return;
+  if (m_running || m_stop || m_no_thread) return;
   // A worker that ran out of work has already released the mutex for good.
   if (m_thread.joinable()) m_thread.join();
   m_running = true;
-  m_thread = std::thread([this] { worker(); });
+  try {
+    m_thread = std::thread([this] { worker(); });
+  } catch (const std::system_error&) {  // out of threads: read on the caller's thread
+    m_running = false;
+    m_no_thread = true;
+  }
 }
 
 bool kernel_reader::next_prefetch_locked(std::uint32_t& id) {
@@ -158,6 +164,14 @@ std::shared_ptr<const tb_trace> kernel_reader::read_tb(std::uint32_t linear_id) 
       m_cv_work.notify_one();
     }
     start_worker_locked(lock);
+    if (!m_running && m_no_thread) {  // no reader thread could be started: read it here
+      m_urgent = false;
+      lock.unlock();
+      std::lock_guard<std::mutex> g(m_load_mutex);
+      result r = load_caught(linear_id);
+      if (r.error) std::rethrow_exception(r.error);
+      return r.tb;
+    }
     m_cv_ready.wait(lock);
   }
 }

@@ -117,6 +117,7 @@ class kernel_reader {
   std::condition_variable m_cv_ready;  // read_tb() waits for its TB
   std::thread m_thread;
   bool m_running = false;
+  bool m_no_thread = false;  // the system refused a reader thread: read_tb() reads itself
   bool m_stop = false;
   std::vector<std::uint32_t> m_order;  // empty and m_identity: 0, 1, 2, ...
   bool m_identity = true;

@@ -41,7 +41,7 @@ struct block_context {
   block_config& config;
   clock_domain& clock;
   stats_registry& stats;
-  control::workload_ref& work;       // the trace being replayed (set before the run starts)
+  control::workload_ref& work;      // the trace being replayed (set before the run starts)
   power_registry* power = nullptr;  // the platform's power table (none: nothing modelled)
   // How many elements of each of its socket and port arrays the platform's bindings use
   // ("smx" -> 15 for smx[0] .. smx[14]); none: nothing binds an array.
@@ -106,6 +106,9 @@ class component : public sc_core::sc_module, public param_owner {
   // What the block is waiting for, for the diagnosis of a run that ends with work left
   // (empty when idle).
   virtual std::string pending_work() const { return {}; }
+  // Called when a run ends with work left: throws input_error when a setting of this block
+  // explains it (a limit the workload cannot run under), naming that setting.
+  virtual void explain_deadlock() const {}
   // The storage a research mechanism adds to this block, for `gputlm elaborate` ("" for
   // none): e.g. PAVER's per-SMX registers, the AGT.
   virtual std::string added_hardware() const { return {}; }

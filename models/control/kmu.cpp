@@ -1,10 +1,9 @@
 #include "models/control/kmu.h"
 
-#include "models/common/block_factory.h"
-
 #include <algorithm>
 #include <cstring>
 
+#include "models/common/block_factory.h"
 #include "models/common/edge_scheduler.h"
 #include "models/control/register_layout.h"
 #include "models/control/workload.h"
@@ -75,6 +74,19 @@ std::string kmu::pending_work() const {
     s += " (pool full: raise kmu.pending_launch_limit, as the application would with "
          "cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount))";
   return s;
+}
+
+void kmu::explain_deadlock() const {
+  // Launches block while the pool is full, and their parents' TBs hold the SMXs the pooled
+  // children need: the workload cannot run under this limit (the CUDA runtime would fail
+  // the launch with cudaErrorLaunchPendingCountExceeded).
+  m_pending_launch_limit.require(
+      m_waiting.empty(),
+      "is too small for this workload: the launch pool is full (" +
+          std::to_string(m_pool_queue.size()) + " device kernels) and " +
+          std::to_string(m_waiting.size()) +
+          " launches wait for room while their parents hold the SMXs; raise it, as the "
+          "application would with cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount)");
 }
 
 void kmu::host_thread() {

@@ -42,6 +42,7 @@ class kmu : public component {
   kmu(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
   std::string pending_work() const override;
+  void explain_deadlock() const override;
 
   tlm_utils::simple_initiator_socket<kmu> kd{"kd"};
   std::vector<std::unique_ptr<launch_socket>> smx;

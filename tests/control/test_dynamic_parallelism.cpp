@@ -544,3 +544,33 @@ TEST(dynamic_parallelism, a_flat_run_writes_the_group_when_asked) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("--stats-group: unknown group 'dynamic'"), std::string::npos) << bad.err;
 }
+
+// A launch pool too small for the workload: a Kernel Distributor of one entry, which the
+// parent holds until it ends, and a pool of one. The parent's four TBs each launch two
+// children; the first child fills the pool and cannot leave it for the KD, the next launch
+// waits for room, and the parent, whose warp waits with it, never ends: no progress is
+// possible. That is the setting's doing, not the model's: one line naming
+// kmu.pending_launch_limit, exit 2, no statistics. With a pool of 8 the same trace runs.
+TEST(dynamic_parallelism, a_launch_pool_too_small_for_the_workload_names_its_limit) {
+  kernel_file parent;
+  parent.tbs = 4;
+  parent.warp = [](std::uint32_t t, std::uint32_t) {
+    return with_exit(launches("CDP.LAUNCH", 2, 2 + 2 * t));
+  };
+  std::vector<kernel_file> ks{parent};
+  std::vector<std::string> order{"kernel-1.traceg"};
+  for (std::uint32_t c = 2; c < 10; ++c) {
+    ks.push_back(child(c));
+    order.push_back("DeviceKernel,kernel-" + std::to_string(c) + ".traceg");
+  }
+  const std::string trace = write_trace("pool_limit", ks, order);
+  const std::string small = "--set kd.entries=1 --set kmu.pending_launch_limit=";
+  const run_result r = run(k_kepler, trace, "pool_limit", small + "1");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("kmu.pending_launch_limit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("launch pool is full"), std::string::npos) << r.err;
+  const run_result ok = run(k_kepler, trace, "pool_limit_ok", small + "8");
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(ok.stats["kernels"].size(), 9u);
+}

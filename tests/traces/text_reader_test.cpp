@@ -452,3 +452,59 @@ TEST(TextReader, LongLinesGrowTheBuffer) {
 
 }  // namespace
 }  // namespace gputlm::traces
+
+namespace gputlm::traces {
+namespace {
+std::size_t open_descriptors() {
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) n += !e.path().empty();
+  return n;
+}
+}  // namespace
+
+// A run may list thousands of kernels (device launches): a reader holds its file only while
+// TBs are read from it, so descriptors do not grow with the kernel count (1,500 kernels,
+// more than the usual limit of 1,024 open files; a tenth of them gzip-compressed). Each
+// kernel's TB 1, then TB 0 (a re-read after the kernel's last TB reopens the file), is
+// the one written for it.
+TEST(TextReader, ThousandsOfKernelsHoldFewFileDescriptors) {
+  const int kernels = 1500;
+  auto dir = scratch_dir();
+  std::string list;
+  for (int k = 1; k <= kernels; ++k) {
+    std::string body;
+    for (int t = 0; t < 2; ++t) {
+      char line[128];
+      std::snprintf(line, sizeof line, "%04x ffffffff 1 R1 LDG.E 1 R2 4 1 0x%x 4\n", 16 * t,
+                    0x1000 * k + 0x100 * t);
+      body += "#BEGIN_TB\nthread block = " + std::to_string(t) + ",0,0\nwarp = 0\ninsts = 2\n" +
+              line + "0100 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    }
+    const std::string text = header(3, false, "(2,1,1)", "(32,1,1)") + body;
+    const std::string name = "kernel-" + std::to_string(k) + ".traceg";
+    if (k % 10 == 0) {
+      write_file(dir / (name + ".gz"), test::gzip_compress(text));
+    } else {
+      write_file(dir / name, text);
+    }
+    list += name + "\n";
+  }
+  write_file(dir / "kernelslist.g", list);
+  const std::size_t before = open_descriptors();
+  auto app = open_trace(dir.string(), {});
+  for (int k = 0; k < kernels; ++k) EXPECT_EQ(app->kernel(std::size_t(k)).tb_count(), 2u);
+  EXPECT_LE(open_descriptors(), before + 4);
+  for (int k = 0; k < kernels; ++k) {
+    kernel_reader& r = app->kernel(std::size_t(k));
+    for (std::uint32_t id : {1u, 0u}) {
+      auto tb = r.read_tb(id);
+      ASSERT_EQ(tb->warps.size(), 1u);
+      const warp_trace& w = tb->warps[0];
+      ASSERT_EQ(w.insts.size(), 2u);
+      EXPECT_EQ(lane_addresses(w, w.insts[0])[0], 0x1000u * (k + 1) + 0x100u * id) << k;
+    }
+  }
+  EXPECT_LE(open_descriptors(), before + 4);
+}
+
+}  // namespace gputlm::traces
