@@ -2,17 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <regex>
 #include <set>
 #include <stdexcept>
 
 #include "models/base/closest_match.h"
+#include "models/base/index_expr.h"
 #include "models/base/units.h"
 #include "models/common/block_factory.h"
-#include "models/base/index_expr.h"
 
 namespace gputlm::platforms {
 namespace {
@@ -129,9 +129,9 @@ std::unique_ptr<platform> platform::load(const std::string& file,
                             " socket is never bound (add it to a 'bind:' list)");
   for (const auto& [path, s] : p->m_ports)
     if (!s.bound && !s.ref->optional)
-      throw input_error(s.owner->config().where(), path,
-                        "port (" + s.ref->iface_name +
-                            ") is never bound (add it to a 'bind:' list)");
+      throw input_error(
+          s.owner->config().where(), path,
+          "port (" + s.ref->iface_name + ") is never bound (add it to a 'bind:' list)");
   for (component* c : p->m_order) c->validate_bound();
   for (component* c : p->m_order)
     if (const std::string why = c->unattached(); !why.empty())
@@ -271,8 +271,7 @@ void platform::resolve_vars() {
       throw input_error(v.value.where, "vars." + v.name,
                         "expected an integer, an expression or a text, not a list");
     const bool expression =
-        !v.value.text.empty() &&
-        std::all_of(v.value.text.begin(), v.value.text.end(), [](char c) {
+        !v.value.text.empty() && std::all_of(v.value.text.begin(), v.value.text.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ' ||
                  std::strchr("+-*/%()", c) != nullptr;
         });
@@ -299,7 +298,8 @@ void platform::resolve_vars() {
       ex.eval(value);
       // The name it misses is itself waiting: a cycle.
       bool cycle = false;
-      for (const var_spec* o : left) cycle = cycle || ex.why() == "'" + o->name + "' is not one of the platform's vars";
+      for (const var_spec* o : left)
+        cycle = cycle || ex.why() == "'" + o->name + "' is not one of the platform's vars";
       throw input_error(v.value.where, "vars." + v.name,
                         "bad expression '" + v.value.text + "': " +
                             (cycle ? "its variables refer to one another in a cycle" : ex.why()));
@@ -318,9 +318,9 @@ void platform::resolve_counts(block_spec& spec) {
                         "expected a positive integer or an expression of vars, got '" +
                             spec.count_text + "': " + ex.why());
     if (n < 1)
-      throw input_error(spec.count_where, key,
-                        "count must be at least 1 ('" + spec.count_text + "' is " +
-                            std::to_string(n) + ")");
+      throw input_error(
+          spec.count_where, key,
+          "count must be at least 1 ('" + spec.count_text + "' is " + std::to_string(n) + ")");
     if (std::uint64_t(n) > max_block_count)
       throw input_error(spec.count_where, key,
                         "count must be at most " + std::to_string(max_block_count) + " ('" +
@@ -364,11 +364,12 @@ void platform::make_clocks() {
                             (ex.why().empty() ? "" : ": " + ex.why()));
     if (n < 1 || std::uint64_t(n) > max_block_count)
       throw input_error(c.count.where, "clocks." + c.name + ".count",
-                        "must be 1 to " + std::to_string(max_block_count) + " ('" +
-                            c.count.text + "' is " + std::to_string(n) + ")");
+                        "must be 1 to " + std::to_string(max_block_count) + " ('" + c.count.text +
+                            "' is " + std::to_string(n) + ")");
     m_clock_counts[c.name] = static_cast<std::uint64_t>(n);
     for (std::int64_t k = 0; k < n; ++k)
-      m_clocks.push_back(std::make_unique<clock_domain>(indexed(c.name, std::uint64_t(k)), *hz, volts));
+      m_clocks.push_back(
+          std::make_unique<clock_domain>(indexed(c.name, std::uint64_t(k)), *hz, volts));
   }
 }
 
@@ -475,8 +476,8 @@ void platform::instantiate(
         if (k < 0 || std::uint64_t(k) >= m_clock_counts.at(seg.name))
           throw input_error(c->where, path + ".clock",
                             "'" + c->text + "' is " + seg.name + "[" + std::to_string(k) +
-                                "]; the domain has " +
-                                std::to_string(m_clock_counts.at(seg.name)) + " instances");
+                                "]; the domain has " + std::to_string(m_clock_counts.at(seg.name)) +
+                                " instances");
         name = indexed(seg.name, static_cast<std::uint64_t>(k));
       } else if (!seg.has_index && m_clock_counts.count(name)) {
         throw input_error(c->where, path + ".clock",
@@ -660,8 +661,8 @@ void platform::derive_arrays(const block_spec& spec, const std::string& parent_p
             const segment seg = parse_segment(segs[j]);
             std::string piece = seg.name;
             if (seg.has_index)
-              piece = indexed(seg.name, eval_index(b, segs[j], seg.index == "*" ? "i" : seg.index,
-                                                   m_vars, i));
+              piece = indexed(
+                  seg.name, eval_index(b, segs[j], seg.index == "*" ? "i" : seg.index, m_vars, i));
             block += "." + piece;
           }
           const segment last = parse_segment(segs.back());
@@ -686,9 +687,9 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
       if (seg.name.empty()) throw input_error(b.where, b.key, "empty path segment");
       std::string piece = seg.name;
       if (seg.has_index)
-        piece = indexed(seg.name, eval_index(b, segs[k], seg.index == "*" ? "i" : seg.index,
-                                             m_vars,
-                                             have_i ? std::optional<std::int64_t>(i) : std::nullopt));
+        piece =
+            indexed(seg.name, eval_index(b, segs[k], seg.index == "*" ? "i" : seg.index, m_vars,
+                                         have_i ? std::optional<std::int64_t>(i) : std::nullopt));
       path += "." + piece;
       if (k + 1 < segs.size() && !m_by_path.count(path))
         throw input_error(b.where, b.key, "no block '" + path + "'");
@@ -715,8 +716,8 @@ void platform::bind_one(const binding_spec& b, const std::string& scope) {
                                             : ""));
   }
 
-  for (std::int64_t i = 0; i < range; ++i) bind_endpoints(b, resolve(sides.side[0], i),
-                                                           resolve(sides.side[1], i));
+  for (std::int64_t i = 0; i < range; ++i)
+    bind_endpoints(b, resolve(sides.side[0], i), resolve(sides.side[1], i));
 }
 
 std::string platform::endpoints_of(const std::string& block) const {
@@ -773,12 +774,14 @@ void platform::bind_endpoints(const binding_spec& b, const std::string& from,
   auto et = m_exports.find(to);
   if (pf == m_ports.end())
     throw input_error(b.where, b.key,
-                      "'" + from + "' is an export; the left side must be a port (the block that "
-                                   "calls the interface)");
+                      "'" + from +
+                          "' is an export; the left side must be a port (the block that "
+                          "calls the interface)");
   if (et == m_exports.end())
     throw input_error(b.where, b.key,
-                      "'" + to + "' is a port; the right side must be an export (the block that "
-                                 "provides the interface)");
+                      "'" + to +
+                          "' is a port; the right side must be an export (the block that "
+                          "provides the interface)");
   port_state& ps = pf->second;
   const export_state& es = et->second;
   if (ps.ref->iface != es.ref->iface)
@@ -791,8 +794,9 @@ void platform::bind_endpoints(const binding_spec& b, const std::string& from,
                           " (it takes one binding)");
   sc_core::sc_interface* impl = es.ref->exp->get_interface();
   if (!impl)
-    throw std::logic_error(to + ": export not bound to its implementation before the platform's "
-                                "bindings");
+    throw std::logic_error(to +
+                           ": export not bound to its implementation before the platform's "
+                           "bindings");
   ps.ref->bind(*impl);
   ++ps.bound;
   ps.bound_at = b.where;
@@ -834,8 +838,8 @@ void dump_block(std::ostream& os, const block_spec& spec, const component& c, in
   if (spec.count) os << in << "count: " << *spec.count << "\n";
   // A per-instance domain as the YAML names it (`core[i]`), else the domain.
   auto as_written = spec.values.find("clock");
-  const bool per_instance = as_written != spec.values.end() &&
-                            as_written->second.text.find('[') != std::string::npos;
+  const bool per_instance =
+      as_written != spec.values.end() && as_written->second.text.find('[') != std::string::npos;
   os << in << "clock: " << (per_instance ? as_written->second.text : c.clock().name()) << "\n";
   // A parameter group (a strategy's `policy.*`, an implementation's `dispatch.*`) nested
   // under its key: the choice itself as its `type`.
@@ -933,6 +937,7 @@ void platform::dump_config(std::ostream& os) const {
         if (i > 0)  // (the first state, ON, takes no wake-up or break-even time)
           os << ", wake: " << units::format_cycles(st.wake_cycles)
              << ", break_even: " << units::format_cycles(st.break_even_cycles);
+        if (st.clock_watts != 0) os << ", clock: " << units::format_power(st.clock_watts);
         os << "}\n";
       }
       if (!c.events.empty()) {

@@ -16,8 +16,8 @@
 namespace gputlm::platforms {
 namespace {
 
-const std::vector<std::string> k_top_keys{"base",      "platform",  "vars",  "clocks",
-                                          "gpu",       "overrides", "waveforms", "power"};
+const std::vector<std::string> k_top_keys{"base", "platform",  "vars",      "clocks",
+                                          "gpu",  "overrides", "waveforms", "power"};
 const std::vector<std::string> k_reserved_block_keys{"type", "count", "clock", "bind"};
 
 [[noreturn]] void fail(const ynode& n, const std::string& key, const std::string& msg) {
@@ -43,7 +43,8 @@ config_value to_value(const ynode& n, const std::string& key) {
   } else if (n.is_sequence()) {
     v.is_sequence = true;
     for (const ynode& item : n.items) {
-      if (!item.is_scalar()) throw input_error(item.where(), key, "list items must be plain values");
+      if (!item.is_scalar())
+        throw input_error(item.where(), key, "list items must be plain values");
       v.items.push_back(item.scalar());
     }
   } else if (n.is_null()) {
@@ -154,7 +155,8 @@ std::uint64_t cycles_value(const ynode& n, const std::string& key) {
   return *v;
 }
 
-// One power state: `on: 1.2W` or `sleep: {static: 0.3W, wake: 2cycles, break_even: 10cycles}`.
+// One power state: `on: 1.2W` or `sleep: {static: 0.3W, wake: 2cycles, break_even: 10cycles}`,
+// optionally with `clock: 0.2W` (dynamic power while in the state).
 pm::state_spec parse_power_state(const ynode::entry& self, const std::string& path) {
   const ynode& n = self.value;
   pm::state_spec st;
@@ -172,11 +174,13 @@ pm::state_spec parse_power_state(const ynode::entry& self, const std::string& pa
         st.wake_cycles = cycles_value(a.value, path + ".wake");
       else if (k == "break_even")
         st.break_even_cycles = cycles_value(a.value, path + ".break_even");
+      else if (k == "clock")
+        st.clock_watts = power_value(a.value, path + ".clock");
       else
-        fail(a, path + "." + k, unknown_key_message(k, {"static", "wake", "break_even"}));
+        fail(a, path + "." + k, unknown_key_message(k, {"static", "wake", "break_even", "clock"}));
     }
   } else {
-    fail(n, path, "expected a power or {static, wake, break_even}");
+    fail(n, path, "expected a power or {static, wake, break_even, clock}");
   }
   return st;
 }
@@ -327,8 +331,8 @@ platform_spec load_platform_yaml(const std::string& file, const std::vector<std:
       throw input_error(b->where(), "base",
                         "a mechanism file adds to the platform it is given with: it has no base");
     for (const auto& e : mech.entries)
-      if (e.key != "gpu" && e.key != "vars" && e.key != "power" &&
-          e.key != "waveforms" && e.key != "overrides")
+      if (e.key != "gpu" && e.key != "vars" && e.key != "power" && e.key != "waveforms" &&
+          e.key != "overrides")
         fail(e, e.key,
              unknown_key_message(e.key, {"gpu", "vars", "power", "waveforms", "overrides"}) +
                  " (a mechanism file holds blocks, bindings, vars, overrides, power entries)");

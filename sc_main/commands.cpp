@@ -424,7 +424,7 @@ int run_main(const std::vector<std::string>& args) {
   if (pm::power_model* pw = p->power()) {
     // Chip totals; per block and component in the blocks' `power.*` statistics.
     pw->settle(end_fs);
-    const double st = pw->static_joules(end_fs), dyn = pw->dynamic_joules();
+    const double st = pw->static_joules(end_fs), dyn = pw->dynamic_joules(end_fs);
     stats.set_summary("static_joules", st);
     stats.set_summary("dynamic_joules", dyn);
     stats.set_summary("energy_joules", st + dyn);
@@ -436,7 +436,8 @@ int run_main(const std::vector<std::string>& args) {
       nlohmann::json& j = by[e->key];
       if (j.is_null()) j = {{"static_joules", 0.0}, {"dynamic_joules", 0.0}, {"instances", 0}};
       j["static_joules"] = j["static_joules"].get<double>() + e->component->static_joules(end_fs);
-      j["dynamic_joules"] = j["dynamic_joules"].get<double>() + e->component->dynamic_joules();
+      j["dynamic_joules"] =
+          j["dynamic_joules"].get<double>() + e->component->dynamic_joules(end_fs);
       j["instances"] = j["instances"].get<int>() + 1;
     }
     nlohmann::json section;

@@ -17,7 +17,8 @@ PLATFORMS = {
     # GTX480: leakage 46.4 W (S004 Table 6.4, GPUWattch); 40 nm (gpuwattch_gtx480.xml).
     "fermi": dict(node=40, sms=15, l2=12, channels=6, routers=1, noc="crossbar",
                   static_total=46.4, static_src="46.4 W chip leakage (S004 Table 6.4, GPUWattch)",
-                  constant=0.0, dram="gddr5", atom=64, dram_bg=1.0, l1_sectors=True),
+                  constant=0.0, dram="gddr5", atom=64, dram_bg=1.0, l1_sectors=True,
+                  idle_core=1.59, idle_src="gpuwattch_gtx480.xml idle_core_power"),
     # K20c: no leakage figure in the references; the Fermi per-SM and per-bank values scaled
     # to 28 nm.
     "kepler": dict(node=28, sms=13, l2=20, channels=10, routers=1, noc="crossbar",
@@ -31,7 +32,8 @@ PLATFORMS = {
                   static_total=(18.62 + 31 * 0.645) / 0.6,
                   static_src="AccelWattch QV100 INT+FP static 18.62 W + 31 x 0.645 W = 38.6 W "
                              "for the SMs, taken as 60 % of the chip's static power",
-                  constant=32.325, dram="hbm2", atom=32, dram_bg=0.25),
+                  constant=32.325, dram="hbm2", atom=32, dram_bg=0.25,
+                  idle_core=0.2828, idle_src="accelwattch_sass_sim.xml idle_core_power"),
     # LATOA: 56 Fermi-like cores (GPGPU-Sim 3.2 GTX480 model): the Fermi per-SM and per-bank
     # values; an 8 x 8 mesh.
     "latoa": dict(node=40, sms=56, l2=8, channels=8, routers=64, noc="mesh",
@@ -86,6 +88,11 @@ SNOOZE = [("sleep", 0.228, 2, 10), ("off", 0.015, 2, 40)]
 SLUMBER = [("shallow_sleep", 0.94, 4, 8), ("deep_sleep", 0.42, 13, 26), ("off", 0.0, 16, 32)]
 # uC-States: a gated group has zero static power (S002 sec. 5); wake-up (assumed) 10 cycles.
 GATED = [("off", 0.0, 10, 20)]
+# An SM holding no TB draws the idle-core dynamic power (GPUWattch/AccelWattch IDLE_COREP:
+# idle_core_power per idle core): the `core` component's `idle` state, as clock power. An
+# SM at work draws none there: its clock is in the per-event energies (GPUWattch's
+# accounting). Platforms without a figure of their own: the GTX480's x the node scale.
+FERMI_IDLE_CORE = 1.59
 
 FERMI_SM_STATIC = 46.4 * (1 - NONCORE) / 15           # W per SM
 FERMI_L2_STATIC = 46.4 * NONCORE * L2_SHARE / 12     # W per L2 bank
@@ -106,6 +113,14 @@ def states(on, extra):
         parts.append("%s: {static: %s, wake: %dcycles, break_even: %dcycles}" %
                      (name, watts(on * frac), wake, be))
     return "{" + ", ".join(parts) + "}"
+
+
+def idle_core(out, p, k):
+    w = p.get("idle_core", FERMI_IDLE_CORE * k)
+    src = p.get("idle_src", "the GTX480's %s W x %.2f for %d nm" % (FERMI_IDLE_CORE, k, p["node"]))
+    out.append("      # %s" % src)
+    out.append("      core:")
+    out.append("        states: {busy: 0W, idle: {static: 0W, clock: %s}}" % watts(w))
 
 
 def component(out, name, on, events, extra=(), granularity=None):
@@ -151,6 +166,7 @@ def table(name):
     for c, frac in split.items():
         extra = SLUMBER if c == "register_file" else GATED
         component(out, c, sm * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in SM_EVENTS[c].items()}, extra)
+    idle_core(out, p, k)
     out.append("    l1_cache:")
     for c, frac in L1_SHARE.items():
         component(out, c, sm * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in L1_EVENTS[c].items()},

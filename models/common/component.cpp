@@ -42,8 +42,8 @@ std::uint64_t component::bound_array(const std::string& name, std::uint64_t min,
                           "' needs at least " + std::to_string(min) + " (bind them by path)");
   if (n > max)
     throw input_error(config().where(), config().path() + "." + name,
-                      "the bindings name " + name + "[0] to " + name + "[" +
-                          std::to_string(n - 1) + "]: at most " + std::to_string(max));
+                      "the bindings name " + name + "[0] to " + name + "[" + std::to_string(n - 1) +
+                          "]: at most " + std::to_string(max));
   return n;
 }
 
@@ -68,7 +68,7 @@ double component::block_joules(bool with_static, bool with_dynamic) const {
   double j = 0;
   for (const auto* c : m_power_components)
     j += (with_static ? c->static_joules(now_fs()) : 0.0) +
-         (with_dynamic ? c->dynamic_joules() : 0.0);
+         (with_dynamic ? c->dynamic_joules(now_fs()) : 0.0);
   return j;
 }
 
@@ -82,9 +82,8 @@ pm::power_component& component::declare_power(const std::string& name,
         power_component::unmodelled(std::string(this->name()) + "." + name, events, elements));
     return *m_unmodelled_power.back();
   }
-  const power_registry::declared d =
-      m_power->declare_component(this->name(), type(), name, events, capacity_bytes, elements,
-                                 m_clock);
+  const power_registry::declared d = m_power->declare_component(this->name(), type(), name, events,
+                                                                capacity_bytes, elements, m_clock);
   power_component& pc = d.component;
   if (!d.modelled) return pc;
 
@@ -93,8 +92,12 @@ pm::power_component& component::declare_power(const std::string& name,
       p + "static_joules", [&pc] { return pc.static_joules(now_fs()); },
       "static (leakage) energy, J");
   add_stat(
-      p + "dynamic_joules", [&pc] { return pc.dynamic_joules(); },
-      "dynamic energy (events and state transitions), J");
+      p + "dynamic_joules", [&pc] { return pc.dynamic_joules(now_fs()); },
+      "dynamic energy (events, state transitions and clock power), J");
+  if (pc.has_clock_power())
+    add_stat(
+        p + "clock_joules", [&pc] { return pc.clock_joules(now_fs()); },
+        "energy of the states' clock power (idle dynamic power), part of dynamic_joules, J");
   pc.on_gated([this, &pc, p] {  // a gate switches it: it may change state
     add_stat(
         p + "transition_joules", [&pc] { return pc.transition_joules(); },
@@ -103,7 +106,9 @@ pm::power_component& component::declare_power(const std::string& name,
   });
   add_stat(
       p + "average_watts",
-      [&pc] { return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules()); },
+      [&pc] {
+        return per_simulated_second(pc.static_joules(now_fs()) + pc.dynamic_joules(now_fs()));
+      },
       "(static + dynamic energy) / simulated time, W");
   for (std::uint32_t st = 0; st < pc.states().size(); ++st)
     add_stat(

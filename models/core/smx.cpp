@@ -427,6 +427,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
     update_fetchable(next_free);
   }
   m_trace_tbs.set(m_trace_tbs + 1);
+  if (m_resident_tbs++ == 0) m_power->core_busy(now_fs());
   m_trace_active_warps.set(m_live_warps);
   {
     const std::uint64_t cycle = clock().now_cycle();
@@ -557,6 +558,7 @@ void smx::finish_tb(std::uint32_t slot) {
   }
   edge_dispatcher::progress();
   m_trace_tbs.set(m_trace_tbs - 1);
+  if (--m_resident_tbs == 0) m_power->core_idle(now_fs());
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   tbcr->nb_transport_bw(*gp, phase, delay);

@@ -305,6 +305,7 @@ class smx : public component, public block_sync_release {
   std::vector<blocked_state> m_blocked;
   scoreboard m_scoreboard;
   std::vector<tb_state> m_tbs;
+  std::uint32_t m_resident_tbs = 0;                       // TBs held (the core is idle without one)
   std::vector<std::vector<std::uint32_t>> m_sched_warps;  // per scheduler, oldest first
   // Per scheduler, one bit per warp slot it owns (slot k * schedulers + s is bit k):
   // - live: the warps in its list;

@@ -9,8 +9,8 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
   m_fetch_decode->bind_counters(&m_n.fetch);
   m_scheduler = &owner.declare_power("scheduler", {"issue"});
   m_scheduler->bind_counters(&m_n.issue);
-  m_register_file = &owner.declare_power("register_file", {"read", "write"}, register_file_bytes,
-                                         register_banks);
+  m_register_file =
+      &owner.declare_power("register_file", {"read", "write"}, register_file_bytes, register_banks);
   m_register_file->bind_counters(m_n.register_file);
   m_collector = &owner.declare_power("operand_collector", {"collect"});
   m_collector->bind_counters(&m_n.collect);
@@ -21,6 +21,10 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
     m_pipe_component[p] = &owner.declare_power(names[p], {"op"});
     m_pipe_component[p]->bind_counters(&m_n.pipe[p]);
   }
+  m_core = &owner.declare_power("core", {});
+  for (std::uint32_t s = 1; s < m_core->states().size(); ++s)
+    if (m_core->states()[s].name == "idle") m_idle_state = s;
+  if (m_idle_state) m_core->start_in(m_idle_state);  // no TB yet
   m_any_gated = gated_components();
 }
 

@@ -12,6 +12,10 @@
 //   sp, sfu, dp, int, tensor, branch, ldst   op   one active lane's operation (ldst: one
 //                      warp memory instruction, address generation and coalescing)
 //   shared_memory      access     one bank-conflict-free wave of a shared-memory access
+//   core               (none)     the core as a whole, GPUWattch's IDLE_COREP: its first
+//                      state while the SMX holds a TB, a state named `idle` (if the table
+//                      gives one) while it holds none, whose clock power is the idle core's
+//                      dynamic power (docs/power.md, "Idle cores")
 // Power states of these components are accounted like any other. Under a gating policy
 // every component reports its use where its events are counted (at issue: fetch/decode,
 // the scheduler, the register banks of the instruction's source and destination registers,
@@ -57,6 +61,13 @@ class smx_power {
     if (p < pipes) m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
   }
   void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
+  // The SMX got its first TB / gave up its last one at now_fs (the core component's state).
+  void core_busy(std::uint64_t now_fs) {
+    if (m_idle_state) m_core->set_all(0, now_fs);
+  }
+  void core_idle(std::uint64_t now_fs) {
+    if (m_idle_state) m_core->set_all(m_idle_state, now_fs);
+  }
 
   // A gate switches some component of the SMX: the SMX then reports each use (the calls
   // below; without a gate they return 0 and may be skipped).
@@ -82,6 +93,8 @@ class smx_power {
   } m_n;
   pm::power_component* m_pipe_component[pipes] = {};
   pm::power_component *m_fetch_decode, *m_scheduler, *m_register_file, *m_collector, *m_shared;
+  pm::power_component* m_core;
+  std::uint32_t m_idle_state = 0;  // the core's `idle` state (0: the table gives none)
   std::uint32_t m_register_banks;
   bool m_rf_managed = false;
   bool m_any_gated = false;

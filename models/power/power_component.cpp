@@ -14,6 +14,8 @@ power_component::power_component(std::string name, std::vector<power_state> stat
       m_period_fs(at.period_fs),
       m_static_scale(at.volts / reference_volts),
       m_dynamic_scale(m_static_scale * m_static_scale),
+      m_nominal_period_fs(at.period_fs),
+      m_clock_scale(m_dynamic_scale),
       m_state(elements, static_cast<std::uint8_t>(initial_state)),
       m_since(elements, 0),
       m_count(m_states.size(), 0),
@@ -28,6 +30,7 @@ power_component::power_component(std::string name, std::vector<power_state> stat
     throw std::invalid_argument("power component " + m_name + ": bad states or voltage");
   m_count[initial_state] = elements;
   m_ustate = static_cast<std::uint8_t>(initial_state);
+  for (const power_state& s : m_states) m_has_clock = m_has_clock || s.clock_watts != 0;
 }
 
 void power_component::materialize() {
@@ -103,22 +106,36 @@ void power_component::set_state(std::uint32_t element, std::uint32_t state, std:
   if (old == 0) charge_from_on(state, 1);
 }
 
-void power_component::set_voltage(double volts, std::uint64_t now_fs) {
+void power_component::set_operating_point(const operating_point& at, std::uint64_t now_fs) {
   if (now_fs < m_epoch_fs) now_fs = m_epoch_fs;
-  // Close the epoch: its static energy at the old voltage; every element re-enters its
-  // state at now_fs.
+  // Close the epoch: its static and clock energy at the old point; every element re-enters
+  // its state at now_fs.
   for (std::uint32_t s = 0; s < m_states.size(); ++s) {
     const double fs = double(epoch_residency(s, now_fs));
     m_residency_before[s] += fs;
     m_static_before += fs * 1e-15 * m_states[s].static_watts * m_static_scale;
+    m_clock_before += fs * 1e-15 * m_states[s].clock_watts * m_clock_scale;
     m_closed[s] = 0;
     m_sum_since[s] = wide(m_count[s]) * now_fs;
   }
   m_epoch_fs = now_fs;
   m_dynamic_before = event_joules();
   for (std::size_t e = 0; e < m_events.size(); ++e) m_epoch_count[e] = m_counts[e];
-  m_static_scale = volts / reference_volts;
+  m_static_scale = at.volts / reference_volts;
   m_dynamic_scale = m_static_scale * m_static_scale;
+  m_period_fs = at.period_fs;
+  m_clock_scale = m_dynamic_scale;
+  if (m_period_fs && m_nominal_period_fs)  // f / f0 = period0 / period
+    m_clock_scale *= double(m_nominal_period_fs) / double(m_period_fs);
+}
+
+double power_component::clock_joules(std::uint64_t now_fs) const {
+  if (!m_has_clock) return 0;
+  if (now_fs < m_epoch_fs) now_fs = m_epoch_fs;
+  double j = 0;
+  for (std::uint32_t s = 0; s < m_states.size(); ++s)
+    j += double(epoch_residency(s, now_fs)) * 1e-15 * m_states[s].clock_watts;
+  return m_clock_before + j * m_clock_scale;
 }
 
 double power_component::event_joules() const {
@@ -162,9 +179,12 @@ void power_component::reshape(std::uint32_t elements) {
     throw std::logic_error(m_name + ": reshaped after it changed state");
   // Static power is per element: the component's total stays what the table gives.
   const double scale = double(this->elements()) / double(elements);
-  for (power_state& st : m_states)
+  for (power_state& st : m_states) {
     st.static_watts =
         st.whole_static_watts >= 0 ? st.whole_static_watts / elements : st.static_watts * scale;
+    st.clock_watts =
+        st.whole_clock_watts >= 0 ? st.whole_clock_watts / elements : st.clock_watts * scale;
+  }
   m_state.assign(elements, 0);
   m_since.assign(elements, 0);
   m_count.assign(m_states.size(), 0);

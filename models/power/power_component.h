@@ -18,6 +18,12 @@
 // power scales with V/1V and dynamic energy with (V/1V)^2, from the block's clock domain's
 // voltage at the start and at every DVFS change.
 //
+// Clock power: a state may draw dynamic power while an element is in it (the clock tree and
+// idle toggling: GPUWattch's IDLE_COREP, what clock gating saves in uC-States), given at
+// 1 V and the block's clock frequency as elaborated; at a supply V and frequency f it scales
+// with (V/1V)^2 x f/f0. Its energy is residency x power, part of the dynamic energy and
+// also totalled apart (clock_joules).
+//
 // Transition energy: when an element goes from ON (state 0) into a state s, it is charged
 // E = break_even_s x clock period x (P_on - P_s) (per element, at the current supply): the
 // energy whose leakage saving takes break_even_s cycles to earn back, the break-even time
@@ -44,6 +50,8 @@ struct power_state {
                                         // cycles of its leakage saving (transition energy)
   double whole_static_watts = -1;       // the whole component's, as the table gives it (-1:
                                         // not known; reshape() scales the element's)
+  double clock_watts = 0;               // per element, dynamic, at 1 V and the nominal clock
+  double whole_clock_watts = -1;        // the whole component's (as whole_static_watts)
 };
 
 struct power_event {
@@ -121,15 +129,24 @@ class power_component {
   void reshape(std::uint32_t elements);
 
   // The supply changed at `now_fs` (DVFS).
-  void set_voltage(double volts, std::uint64_t now_fs);
-  // The block's clock period changed (DVFS): later transitions are charged with it.
-  void set_period(std::uint64_t period_fs) { m_period_fs = period_fs; }
+  void set_voltage(double volts, std::uint64_t now_fs) {
+    set_operating_point({volts, m_period_fs}, now_fs);
+  }
+  // The supply and the clock changed at `now_fs` (DVFS): static and clock energy so far at
+  // the old point; later transitions are charged with the new period.
+  void set_operating_point(const operating_point& at, std::uint64_t now_fs);
 
   // Totals up to `now_fs`.
   double static_joules(std::uint64_t now_fs) const;
-  // Events and transitions.
-  double dynamic_joules() const { return event_joules() + m_transition_joules; }
+  // Events, transitions and clock power.
+  double dynamic_joules(std::uint64_t now_fs) const {
+    return event_joules() + m_transition_joules + clock_joules(now_fs);
+  }
   double event_joules() const;
+  // Energy of the states' clock power up to now_fs.
+  double clock_joules(std::uint64_t now_fs) const;
+  // Some state draws clock power.
+  bool has_clock_power() const { return m_has_clock; }
   double transition_joules() const { return m_transition_joules; }
   // Transitions from ON into another state so far.
   std::uint64_t transitions() const { return m_transitions; }
@@ -157,8 +174,12 @@ class power_component {
   std::vector<power_state> m_states;
   std::vector<power_event> m_events;
   std::uint64_t m_period_fs;
-  double m_static_scale;   // V / 1V
-  double m_dynamic_scale;  // (V / 1V)^2
+  double m_static_scale;              // V / 1V
+  double m_dynamic_scale;             // (V / 1V)^2
+  std::uint64_t m_nominal_period_fs;  // the clock the states' clock power is given at
+  double m_clock_scale;               // (V / 1V)^2 x f / f0
+  double m_clock_before = 0;          // clock energy before this epoch
+  bool m_has_clock = false;
   // While every element has only changed with all the others (set_all), they share one
   // state and entry time (m_ustate, m_usince) and the per-element vectors are not kept.
   bool m_uniform = true;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "models/common/clock_domain.h"
 #include "models/base/input_error.h"
+#include "models/common/clock_domain.h"
 
 namespace gputlm::pm {
 
@@ -112,7 +112,7 @@ power_model::entry& power_model::declare(const std::string& block, const std::st
   std::vector<power_state> states;
   for (const auto& st : spec->states)
     states.push_back({st.name, st.static_watts / elements, st.wake_cycles, st.break_even_cycles,
-                      st.static_watts});
+                      st.static_watts, st.clock_watts / elements, st.clock_watts});
   e->component =
       std::make_unique<power_component>(block + "." + name, std::move(states), std::move(evs),
                                         operating_point{volts, period_fs}, elements);
@@ -143,8 +143,8 @@ void power_model::check_table() const {
 
 power_registry::declared power_model::declare_component(
     const std::string& block, const std::string& block_type, const std::string& name,
-    const std::vector<std::string>& events, std::uint64_t capacity_bytes,
-    std::uint32_t elements, clock_domain& clock) {
+    const std::vector<std::string>& events, std::uint64_t capacity_bytes, std::uint32_t elements,
+    clock_domain& clock) {
   entry& e = declare(block, block_type, name, events, capacity_bytes, elements, clock.voltage(),
                      clock.period().value());
   power_component& pc = *e.component;
@@ -155,8 +155,7 @@ power_registry::declared power_model::declare_component(
         gate->set_period(pc, c.period().value());
         gate->settle(pc, now);
       }
-      pc.set_voltage(c.voltage(), now);
-      pc.set_period(c.period().value());
+      pc.set_operating_point({c.voltage(), c.period().value()}, now);
     });
   return {pc, e.modelled};
 }
@@ -182,9 +181,9 @@ double power_model::static_joules(std::uint64_t now_fs) const {
   return j;
 }
 
-double power_model::dynamic_joules() const {
+double power_model::dynamic_joules(std::uint64_t now_fs) const {
   double j = 0;
-  for (const auto& e : m_entries) j += e->component->dynamic_joules();
+  for (const auto& e : m_entries) j += e->component->dynamic_joules(now_fs);
   return j;
 }
 

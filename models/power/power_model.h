@@ -70,7 +70,7 @@ class power_model final : public power_registry {
 
   const std::vector<std::unique_ptr<entry>>& entries() const { return m_entries; }
   double static_joules(std::uint64_t now_fs) const;
-  double dynamic_joules() const;
+  double dynamic_joules(std::uint64_t now_fs) const;
 
  private:
   // A policy's configuration (its parameters' values), kept while it lives.

@@ -2,7 +2,9 @@
 // block type and power component, the power states (static power of the whole component,
 // wake-up latency, break-even time, which sets the energy of a transition from ON into the
 // state; the first state is ON, the state every element starts in), the dynamic energy
-// per activity event, all at 1 V, and optionally the size of one element
+// per activity event and optionally a clock power (dynamic power drawn while in the
+// state, at the clock domain's frequency as elaborated), all at 1 V, and optionally the size of one
+// element
 // (`granularity: 32B` splits a cache's data array into 32-byte lines). Also the source of
 // the coefficients and the gating policy (a strategy chosen by name, with its parameters).
 // Every value keeps its source location for error messages.
@@ -23,6 +25,8 @@ struct state_spec {
   std::uint64_t wake_cycles = 0;
   std::uint64_t break_even_cycles = 0;
   source_location where;
+  double clock_watts = 0;  // dynamic power while in the state (clock tree, idle toggling):
+                           // whole component, at 1 V and the domain's nominal frequency
 };
 
 struct event_spec {

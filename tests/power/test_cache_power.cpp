@@ -96,9 +96,9 @@ TEST(cache_power, a_bank_sleeps_when_idle_and_its_energy_matches_the_hand_count)
   EXPECT_NEAR(data.transition_joules(), transitions, 1e-21);
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.transition_joules"), transitions, 1e-21);
   // Fill write 45 pJ, two reads 2 x 40 pJ, and the transitions.
-  EXPECT_NEAR(data.dynamic_joules(), 45e-12 + 2 * 40e-12 + transitions, 1e-21);
-  EXPECT_NEAR(b.component("l1_cache.tag").dynamic_joules(), 3 * 4e-12, 1e-24);
-  EXPECT_NEAR(b.component("l1_cache.mshr").dynamic_joules(), 3e-12, 1e-24);
+  EXPECT_NEAR(data.dynamic_joules(now), 45e-12 + 2 * 40e-12 + transitions, 1e-21);
+  EXPECT_NEAR(b.component("l1_cache.tag").dynamic_joules(now), 3 * 4e-12, 1e-24);
+  EXPECT_NEAR(b.component("l1_cache.mshr").dynamic_joules(now), 3e-12, 1e-24);
   // The block's statistics report the same figures.
   EXPECT_NEAR(stat(b.env.stats, "l1", "power.data.static_joules"), data_static,
               data_static * 1e-12);
@@ -163,7 +163,7 @@ TEST(cache_power, a_dvfs_change_scales_static_by_v_and_dynamic_by_v_squared) {
   // Dynamic: fill write 45 pJ, lookup 4 pJ and allocate 3 pJ at 1 V; the hit's read 40 pJ
   // and lookup 4 pJ at 0.8 V.
   const double expected_dynamic = 45e-12 + 4e-12 + 3e-12 + (40e-12 + 4e-12) * v * v;
-  EXPECT_NEAR(b.model.dynamic_joules(), expected_dynamic, 1e-24);
+  EXPECT_NEAR(b.model.dynamic_joules(now), expected_dynamic, 1e-24);
 }
 
 TEST(cache_power, a_write_that_evicts_or_goes_around_does_not_use_the_data_array) {

@@ -50,7 +50,7 @@ TEST(power_component, residency_and_energy_of_a_hand_built_sequence) {
   EXPECT_NEAR(p.transition_joules(), to_sleep + to_off, 1e-21);
   EXPECT_NEAR(p.transition_joules(), 471.2e-12, 1e-21);
   EXPECT_NEAR(p.event_joules(), 5 * 20e-12 + 2 * 25e-12, 1e-24);
-  EXPECT_NEAR(p.dynamic_joules(), 150e-12 + 471.2e-12, 1e-21);
+  EXPECT_NEAR(p.dynamic_joules(end), 150e-12 + 471.2e-12, 1e-21);
   EXPECT_EQ(p.event_count(ev_read), 5u);
   EXPECT_EQ(p.in_state(on), 3u);
   EXPECT_EQ(p.in_state(off), 1u);
@@ -65,20 +65,20 @@ TEST(power_component, a_supply_below_1v_scales_static_by_v_and_dynamic_by_v_squa
   p.record(ev_read, 10);
   const std::uint64_t end = 1000 * ns;
   EXPECT_NEAR(p.static_joules(end), 20e-9, 20e-9 * 1e-12);
-  EXPECT_NEAR(p.dynamic_joules(), 50e-12, 1e-24);
+  EXPECT_NEAR(p.dynamic_joules(end), 50e-12, 1e-24);
   p.set_state(3, sleep_, end);
   EXPECT_NEAR(p.transition_joules(), 38.6e-12, 1e-21);
 }
 
 TEST(power_component, dvfs_scales_static_by_v_and_dynamic_by_v_squared) {
   power_component p = bank();
-  p.record(ev_read, 10);                  // at 1.0 V
-  p.set_voltage(0.8, 500 * ns);        // all four lines ON throughout
-  p.record(ev_read, 10);                  // at 0.8 V
+  p.record(ev_read, 10);         // at 1.0 V
+  p.set_voltage(0.8, 500 * ns);  // all four lines ON throughout
+  p.record(ev_read, 10);         // at 0.8 V
   const std::uint64_t end = 1000 * ns;
   const double expected_static = 4 * 10e-3 * (500e-9 * 1.0 + 500e-9 * 0.8);
   EXPECT_NEAR(p.static_joules(end), expected_static, expected_static * 1e-12);
-  EXPECT_NEAR(p.dynamic_joules(), 10 * 20e-12 * (1.0 + 0.64), 1e-24);
+  EXPECT_NEAR(p.dynamic_joules(end), 10 * 20e-12 * (1.0 + 0.64), 1e-24);
 }
 
 TEST(power_component, an_l2_of_32_byte_lines_is_one_component_of_147k_elements) {
@@ -86,8 +86,7 @@ TEST(power_component, an_l2_of_32_byte_lines_is_one_component_of_147k_elements) 
   const std::uint32_t lines = 4608 * 1024 / 32;
   power_component l2("l2_lines", {{"on", 1e-6, 0, 0}, {"off", 1e-8, 2, 40}}, {},
                      operating_point{1.0, ns}, lines);
-  for (std::uint32_t i = 0; i < lines; i += 2)
-    l2.set_state(i, 1, 10 * ns);
+  for (std::uint32_t i = 0; i < lines; i += 2) l2.set_state(i, 1, 10 * ns);
   EXPECT_EQ(l2.in_state(1), lines / 2);
   EXPECT_NEAR(l2.residency_seconds(0, 20 * ns), double(lines) * 10e-9 + double(lines / 2) * 10e-9,
               1e-15);
@@ -149,7 +148,7 @@ TEST(idle_timeout, lines_sleep_after_the_timeout_and_wake_with_the_states_latenc
   // policy test records no events).
   EXPECT_EQ(p.transitions(), 5u);
   EXPECT_NEAR(p.transition_joules(), 5 * 77.2e-12, 1e-21);
-  EXPECT_NEAR(p.dynamic_joules(), 386e-12, 1e-21);
+  EXPECT_NEAR(p.dynamic_joules(end), 386e-12, 1e-21);
 }
 
 TEST(idle_timeout, applies_only_to_the_components_it_names_and_rejects_bad_parameters) {
@@ -220,7 +219,38 @@ TEST(power_component, set_all_equals_every_element_moved_one_by_one) {
   // By hand: ON 10-50 and 300-300 for all four, line 2 also 700-900: 4 x 40 + 200 = 360 ns.
   EXPECT_NEAR(whole.residency_seconds(on, end), 360e-9, 1e-21);
   // Moves from ON: 4 to Sleep at 50, 4 to Sleep at 300 (0.8 V), line 2 to OFF at 900.
-  EXPECT_NEAR(whole.transition_joules(), 4 * to_sleep + 4 * to_sleep * 0.8 + to_off * 0.8,
-              1e-21);
+  EXPECT_NEAR(whole.transition_joules(), 4 * to_sleep + 4 * to_sleep * 0.8 + to_off * 0.8, 1e-21);
   for (std::uint32_t e = 0; e < 4; ++e) EXPECT_EQ(whole.state_of(e), std::uint32_t(off));
+}
+
+// Clock power (dynamic power while in a state): a component of two elements given ON at
+// 0.8 W static + 0.2 W clock and a clock-gated state at 0.8 W static + 0 W clock (whole
+// component), at 1 V and 700 MHz (a 1,428,571 fs period). Element 1 is clock-gated from
+// cycle 2048 to cycle 8192: 6144 cycles = 8.777 us, so the clock energy falls by
+// 0.1 W x 8.777 us = 0.878 uJ and the static energy does not move. Then at cycle 10000 the
+// point drops to 0.55 V / 100 MHz: for the next 100 ns both elements' 0.2 W of clock power
+// scales by 0.55^2 x 100/700 = 0.0432.
+TEST(power_component, clock_power_is_charged_per_state_and_scales_with_v_squared_and_f) {
+  constexpr std::uint64_t period = 1428571;  // fs, 700 MHz
+  power_component p("core", {{"on", 0.4, 0, 0, 0.8, 0.1, 0.2}, {"cg", 0.4, 1, 0, 0.8, 0.0, 0.0}},
+                    {}, operating_point{1.0, period}, 2);
+  EXPECT_TRUE(p.has_clock_power());
+  p.set_state(1, 1, 2048 * period);
+  p.set_state(1, 0, 8192 * period);
+  const std::uint64_t t1 = 10000 * period;
+  const double gated_s = 6144 * period * 1e-15;
+  EXPECT_NEAR(gated_s, 8.777e-6, 1e-9);
+  const double full = 0.2 * (t1 * 1e-15);  // both elements' clock power throughout
+  EXPECT_NEAR(p.clock_joules(t1), full - 0.1 * gated_s, 1e-15);
+  EXPECT_NEAR(full - p.clock_joules(t1), 0.878e-6, 1e-9);
+  EXPECT_NEAR(p.static_joules(t1), 0.8 * (t1 * 1e-15), 1e-15);
+  EXPECT_NEAR(p.dynamic_joules(t1), p.clock_joules(t1), 1e-21);  // no events, no transitions
+  p.set_operating_point({0.55, 10'000'000}, t1);                 // 100 MHz
+  const std::uint64_t t2 = t1 + 100 * ns;
+  const double scale = 0.55 * 0.55 * double(period) / 1e7;
+  EXPECT_NEAR(scale, 0.0432, 1e-4);
+  EXPECT_NEAR(p.clock_joules(t2) - p.clock_joules(t1), 0.2 * 100e-9 * scale, 1e-18);
+  // A component whose states draw no clock power reports none.
+  EXPECT_FALSE(bank().has_clock_power());
+  EXPECT_EQ(bank().clock_joules(1000 * ns), 0.0);
 }

@@ -27,10 +27,11 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
 
 TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
   for (const char* trace : {"vectoradd", "bfs"}) {
-    const auto j = run(trace,
-                       "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml --with " GPUTLM_SOURCE_DIR
-                       "/yaml/mechanisms/snooze-l2.yaml",
-                       std::string("snooze_run_") + trace);
+    const auto j =
+        run(trace,
+            "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml --with " GPUTLM_SOURCE_DIR
+            "/yaml/mechanisms/snooze-l2.yaml",
+            std::string("snooze_run_") + trace);
     const auto kernels = j["kernels"].size();
     ASSERT_GE(kernels, 1u);
     int l1s = 0, l2s = 0;
@@ -48,12 +49,10 @@ TEST(snooze_run, switch_offs_follow_kernel_ends_on_a_whole_gpu) {
       }
       // Bank granularity: each signal turns the bank OFF, leaves it asleep (dirty), or
       // finds it OFF already (untouched since the last one).
-      EXPECT_LE(b["offs"].get<double>() + b["dirty_kept"].get<double>(), signals)
-          << name;
+      EXPECT_LE(b["offs"].get<double>() + b["dirty_kept"].get<double>(), signals) << name;
       EXPECT_GE(b["offs"].get<double>() + b["dirty_kept"].get<double>(), 1) << name;
       // Every wake-up follows a Sleep or the OFF the array starts in or was switched to.
-      EXPECT_LE(b["wakes"].get<double>(),
-                b["sleeps"].get<double>() + b["offs"].get<double>() + 1)
+      EXPECT_LE(b["wakes"].get<double>(), b["sleeps"].get<double>() + b["offs"].get<double>() + 1)
           << name;
     }
     EXPECT_EQ(l1s, 15) << trace;
@@ -69,8 +68,7 @@ TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
   // change to 1 (written when the lookahead confirms it, 3 cycles into the idleness), and
   // the run's statistics are those of the same run without tracing.
   const std::string dir = std::string(GPUTLM_TEST_TMP) + "/";
-  const std::string sets =
-      "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml ";
+  const std::string sets = "--with " GPUTLM_SOURCE_DIR "/yaml/mechanisms/snooze-l1.yaml ";
   const auto traced =
       run("bfs", sets + "--vcd " + dir + "snooze_mode.vcd --trace 'smx[0].l1.switch.mode*'",
           "snooze_traced");
