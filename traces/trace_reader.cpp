@@ -17,6 +17,24 @@ namespace gputlm::traces {
 
 // ---------------------------------------------------------------- kernel_reader
 
+namespace {
+// Reader threads whose worker has returned, not yet joined: an unjoined thread keeps its
+// stack mapped (8 MiB of address space), and a run may start a worker for each of tens of
+// thousands of kernels. A worker ending puts its own handle here; the next worker started
+// by any reader, and every reader's destruction, joins them.
+std::mutex g_finished_mutex;
+std::vector<std::thread> g_finished;
+
+void join_finished() {
+  std::vector<std::thread> done;
+  {
+    std::lock_guard<std::mutex> g(g_finished_mutex);
+    done.swap(g_finished);
+  }
+  for (std::thread& t : done) t.join();
+}
+}  // namespace
+
 kernel_reader::kernel_reader(std::string source, const open_options& opts)
     : m_opts(opts), m_source(std::move(source)) {
   m_graveyard->direct = m_opts.read_ahead == 0;
@@ -68,6 +86,7 @@ void kernel_reader::stop_thread() {
   m_cv_work.notify_all();
   m_cv_ready.notify_all();
   if (m_thread.joinable()) m_thread.join();
+  join_finished();  // (this reader's worker, if it ended on its own, is among them)
 }
 
 kernel_reader::result kernel_reader::load_caught(std::uint32_t id) {
@@ -82,14 +101,19 @@ kernel_reader::result kernel_reader::load_caught(std::uint32_t id) {
 
 void kernel_reader::start_worker_locked(std::unique_lock<std::mutex>&) {
   if (m_running || m_stop || m_no_thread) return;
-  // A worker that ran out of work has already released the mutex for good.
-  if (m_thread.joinable()) m_thread.join();
+  join_finished();
   m_running = true;
+  {
+    std::lock_guard<std::mutex> g(m_graveyard->mutex);
+    m_graveyard->direct = false;  // TBs dropped from now on are freed by the worker
+  }
   try {
     m_thread = std::thread([this] { worker(); });
   } catch (const std::system_error&) {  // out of threads: read on the caller's thread
     m_running = false;
     m_no_thread = true;
+    std::lock_guard<std::mutex> g(m_graveyard->mutex);
+    m_graveyard->direct = true;
   }
 }
 
@@ -137,6 +161,17 @@ void kernel_reader::worker() {
     m_cv_ready.notify_all();
   }
   m_running = false;
+  // Out of work: TBs dropped from now on are freed where they are dropped, and those
+  // already queued now (a reader whose kernel is done would otherwise hold them all).
+  {
+    std::lock_guard<std::mutex> g(m_graveyard->mutex);
+    m_graveyard->direct = true;
+  }
+  m_graveyard->clear();
+  if (!m_stop) {  // ended on its own: the next worker started (or the destructor) joins it
+    std::lock_guard<std::mutex> g(g_finished_mutex);
+    g_finished.push_back(std::move(m_thread));
+  }
   m_cv_ready.notify_all();
 }
 

@@ -460,13 +460,23 @@ std::size_t open_descriptors() {
   for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) n += !e.path().empty();
   return n;
 }
+// The process's address space (VmSize, KiB).
+std::uint64_t address_space_kib() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7));
+  return 0;
+}
 }  // namespace
 
 // A run may list thousands of kernels (device launches): a reader holds its file only while
 // TBs are read from it, so descriptors do not grow with the kernel count (1,500 kernels,
-// more than the usual limit of 1,024 open files; a tenth of them gzip-compressed). Each
-// kernel's TB 1, then TB 0 (a re-read after the kernel's last TB reopens the file), is
-// the one written for it.
+// more than the usual limit of 1,024 open files; a tenth of them gzip-compressed), and
+// each reader's thread, once out of work, is joined, so its stack (8 MiB of address space)
+// does not stay mapped: 1,500 such stacks would be 12 GiB; the address space may grow by
+// 1 GiB at most. Each kernel's TB 1, then TB 0 (a re-read after the kernel's last TB
+// reopens the file), is the one written for it.
 TEST(TextReader, ThousandsOfKernelsHoldFewFileDescriptors) {
   const int kernels = 1500;
   auto dir = scratch_dir();
@@ -491,6 +501,7 @@ TEST(TextReader, ThousandsOfKernelsHoldFewFileDescriptors) {
   }
   write_file(dir / "kernelslist.g", list);
   const std::size_t before = open_descriptors();
+  const std::uint64_t space_before = address_space_kib();
   auto app = open_trace(dir.string(), {});
   for (int k = 0; k < kernels; ++k) EXPECT_EQ(app->kernel(std::size_t(k)).tb_count(), 2u);
   EXPECT_LE(open_descriptors(), before + 4);
@@ -505,6 +516,7 @@ TEST(TextReader, ThousandsOfKernelsHoldFewFileDescriptors) {
     }
   }
   EXPECT_LE(open_descriptors(), before + 4);
+  EXPECT_LT(address_space_kib(), space_before + (1u << 20));
 }
 
 }  // namespace gputlm::traces
