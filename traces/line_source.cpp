@@ -193,8 +193,8 @@ line_source::line_source(const std::string& path)
     : m_path(path),
       m_src(byte_source::open(path)),
       m_kind(m_src->what()),
-      m_buf(new char[256 * 1024]),
-      m_cap(256 * 1024) {}
+      m_buf(new char[buffer_bytes]),
+      m_cap(buffer_bytes) {}
 
 void line_source::release() {
   if (!m_src) return;
@@ -208,16 +208,19 @@ void line_source::release() {
 
 void line_source::reopen() {
   m_src = byte_source::open(m_path);
-  m_buf.reset(new char[256 * 1024]);
-  m_cap = 256 * 1024;
+  m_buf.reset(new char[buffer_bytes]);
+  m_cap = buffer_bytes;
   m_pos = m_end = 0;
   m_eof = false;
-  if (m_buf_offset == 0) return;
+  if (m_buf_offset != 0) seek_source(m_buf_offset, m_line_no + 1);
+}
+
+void line_source::seek_source(std::uint64_t offset, std::uint64_t line_no) {
   try {
-    m_src->seek(m_buf_offset);
+    m_src->seek(offset);
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const input_error*>(&e)) throw;
-    throw input_error(source_location{m_path, m_line_no + 1, 0}, "file", e.what());
+    throw input_error(source_location{m_path, line_no, 0}, "file", e.what());
   }
 }
 
@@ -291,12 +294,7 @@ void line_source::seek(std::uint64_t offset, std::uint64_t line_no) {
     m_pos = std::size_t(offset - m_buf_offset);
     return;
   }
-  try {
-    m_src->seek(offset);
-  } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const input_error*>(&e)) throw;
-    throw input_error(source_location{m_path, line_no, 0}, "file", e.what());
-  }
+  seek_source(offset, line_no);
   m_buf_offset = offset;
   m_pos = m_end = 0;
   m_eof = false;

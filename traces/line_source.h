@@ -52,11 +52,13 @@ class line_source {
   // A run may hold thousands of kernel traces (device launches); only those being read
   // keep a file descriptor.
   void release();
-  bool open() const { return m_src != nullptr; }
 
  private:
+  static constexpr std::size_t buffer_bytes = 256 * 1024;
   bool fill();
   void reopen();
+  // m_src->seek(offset), its errors as input_error at line `line_no`.
+  void seek_source(std::uint64_t offset, std::uint64_t line_no);
 
   std::string m_path;
   std::unique_ptr<byte_source> m_src;  // null while released

@@ -43,10 +43,7 @@ kernel_reader::kernel_reader(std::string source, const open_options& opts)
 kernel_reader::~kernel_reader() {
   stop_thread();
   // TBs still held by the consumer are freed where they are dropped from now on.
-  {
-    std::lock_guard<std::mutex> g(m_graveyard->mutex);
-    m_graveyard->direct = true;
-  }
+  m_graveyard->set_direct(true);
   m_graveyard->clear();
 }
 
@@ -103,17 +100,13 @@ void kernel_reader::start_worker_locked(std::unique_lock<std::mutex>&) {
   if (m_running || m_stop || m_no_thread) return;
   join_finished();
   m_running = true;
-  {
-    std::lock_guard<std::mutex> g(m_graveyard->mutex);
-    m_graveyard->direct = false;  // TBs dropped from now on are freed by the worker
-  }
+  m_graveyard->set_direct(false);  // TBs dropped from now on are freed by the worker
   try {
     m_thread = std::thread([this] { worker(); });
   } catch (const std::system_error&) {  // out of threads: read on the caller's thread
     m_running = false;
     m_no_thread = true;
-    std::lock_guard<std::mutex> g(m_graveyard->mutex);
-    m_graveyard->direct = true;
+    m_graveyard->set_direct(true);
   }
 }
 
@@ -163,10 +156,7 @@ void kernel_reader::worker() {
   m_running = false;
   // Out of work: TBs dropped from now on are freed where they are dropped, and those
   // already queued now (a reader whose kernel is done would otherwise hold them all).
-  {
-    std::lock_guard<std::mutex> g(m_graveyard->mutex);
-    m_graveyard->direct = true;
-  }
+  m_graveyard->set_direct(true);
   m_graveyard->clear();
   if (!m_stop) {  // ended on its own: the next worker started (or the destructor) joins it
     std::lock_guard<std::mutex> g(g_finished_mutex);

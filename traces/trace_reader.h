@@ -102,6 +102,10 @@ class kernel_reader {
     bool direct = false;  // no reader thread to free them (any more): free at once
     void bury(tb_trace* tb);
     void clear();  // frees the queued TBs
+    void set_direct(bool d) {
+      std::lock_guard<std::mutex> g(mutex);
+      direct = d;
+    }
   };
   void worker();
   void start_worker_locked(std::unique_lock<std::mutex>& lock);

@@ -1,13 +1,12 @@
 // The platform's power table as written in YAML (`power:` section, docs/power.md): per
 // block type and power component, the power states (static power of the whole component,
 // wake-up latency, break-even time, which sets the energy of a transition from ON into the
-// state; the first state is ON, the state every element starts in), the dynamic energy
-// per activity event and optionally a clock power (dynamic power drawn while in the
-// state, at the clock domain's frequency as elaborated), all at 1 V, and optionally the size of one
-// element
-// (`granularity: 32B` splits a cache's data array into 32-byte lines). Also the source of
-// the coefficients and the gating policy (a strategy chosen by name, with its parameters).
-// Every value keeps its source location for error messages.
+// state; the first state is ON, the state every element starts in; optionally a clock
+// power, dynamic power drawn while in the state at the clock domain's frequency as
+// elaborated), the dynamic energy per activity event, all at 1 V, and optionally the size
+// of one element (`granularity: 32B` splits a cache's data array into 32-byte lines). Also the
+// source of the coefficients and the gating policy (a strategy chosen by name, with its
+// parameters). Every value keeps its source location for error messages.
 #pragma once
 
 #include <cstdint>
