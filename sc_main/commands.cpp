@@ -326,7 +326,8 @@ int run_main(const std::vector<std::string>& args) {
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (work.error) throw *work.error;  // a trace turned out bad during the run
+  if (work.error) throw *work.error;        // a trace turned out bad during the run
+  if (vcd && vcd->failed()) vcd->finish();  // (throws: nothing written)
 
   clock_domain& core = p->top().clock();
   // The simulation's end: the last instant run (the kernel's time may lag it, see

@@ -14,6 +14,8 @@
 // the value is the problem). Bad input is an input_error at the option's value.
 #include "sc_main/import_config.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
@@ -29,9 +31,10 @@
 #include "models/base/command_line.h"
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
-#include "models/common/param.h"
 #include "models/base/units.h"
+#include "models/common/param.h"
 #include "models/memory/address_decoder.h"
+#include "platforms/platform.h"
 #include "sc_main/commands.h"
 
 namespace po = boost::program_options;
@@ -238,16 +241,15 @@ const block_layout k_l1{
     "gpu.smx.l1", "l1_cache", nullptr,
     with_cache_keys({}, {"miss_queue", "banks", "bank_interleave", "hit_latency", "miss_latency",
                          "bypass_global_loads", "bypass_global_stores", "flush_at_kernel_end",
-                         "dirty_line_cap", "lookups_per_cycle", "unified_size",
-                         "shared_options"})};
+                         "dirty_line_cap", "lookups_per_cycle", "unified_size", "shared_options"})};
 const block_layout k_iu{
     "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
-const block_layout k_icnt{"gpu.icnt",
-                          "crossbar",
-                          "icnt",
-                          {"flit_size", "input_buffer", "output_buffer",
-                           "ejection_buffer", "arbiter", "internal_speedup", "latency",
-                           "partition_indexing", "mem_channels", "address_map"}};
+const block_layout k_icnt{
+    "gpu.icnt",
+    "crossbar",
+    "icnt",
+    {"flit_size", "input_buffer", "output_buffer", "ejection_buffer", "arbiter", "internal_speedup",
+     "latency", "partition_indexing", "mem_channels", "address_map"}};
 const block_layout k_l2_iu{"gpu.l2_ni",
                            "network_interface",
                            nullptr,
@@ -424,6 +426,13 @@ class importer {
     return number(o, trim(o.value), "the value");
   }
   bool flag(const option_entry& o) const { return number(o) != 0; }
+  // A factor of the chip's structure (clusters, cores, channels, sub-partitions): each is
+  // checked itself, so that a product names the factor that is wrong and cannot overflow.
+  std::uint64_t structure_count(const option_entry& o) const {
+    const std::uint64_t n = number(o);
+    if (n < 1 || n > 1024) bad(o, "must be 1 to 1024");
+    return n;
+  }
   // A list of n unsigned integers separated by `sep`.
   std::vector<std::uint64_t> numbers(const option_entry& o, char sep, std::size_t n,
                                      const std::string& form) const {
@@ -477,8 +486,8 @@ class importer {
   void map_structure() {
     const option_entry* clusters = get("-gpgpu_n_clusters");
     const option_entry* per_cluster = get("-gpgpu_n_cores_per_cluster");
-    const std::uint64_t nc = clusters ? number(*clusters) : 10;
-    const std::uint64_t cpc = per_cluster ? number(*per_cluster) : 3;
+    const std::uint64_t nc = clusters ? structure_count(*clusters) : 10;
+    const std::uint64_t cpc = per_cluster ? structure_count(*per_cluster) : 3;
     m_sms = nc * cpc;
     const option_entry* sm_source = clusters ? clusters : per_cluster;
     std::string sm_comment =
@@ -494,8 +503,8 @@ class importer {
 
     const option_entry* mem = get("-gpgpu_n_mem");
     const option_entry* subs = get("-gpgpu_n_sub_partition_per_mchannel");
-    m_channels = mem ? number(*mem) : 8;
-    m_subs = subs ? number(*subs) : 1;
+    m_channels = mem ? structure_count(*mem) : 8;
+    m_subs = subs ? structure_count(*subs) : 1;
     const std::string mem_text =
         mem ? mem->name + " " + mem->value : "(not set: GPGPU-Sim default 8)";
     const std::string subs_text =
@@ -938,7 +947,8 @@ class importer {
     } else {
       if (adaptive) set("gpu.smx.unified_l1", "false", *adaptive);
       for (const char* name : {"-gpgpu_unified_l1d_size", "-gpgpu_shmem_option"})
-        if (auto* o = get(name)) consume(*o, k_l1.path, o->name + ": used only with the adaptive config, which is off");
+        if (auto* o = get(name))
+          consume(*o, k_l1.path, o->name + ": used only with the adaptive config, which is off");
     }
   }
 
@@ -1359,6 +1369,91 @@ std::string read_text(const std::string& path, const char* what) {
   return ss.str();
 }
 
+// "gpu.smx[3].registers" -> "gpu.smx.registers": the key as mapped_keys names it.
+std::string without_indices(const std::string& key) {
+  std::string out;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (key[i] == '[') {
+      const std::size_t close = key.find(']', i);
+      if (close != std::string::npos) {
+        i = close;
+        continue;
+      }
+    }
+    out += key[i];
+  }
+  return out;
+}
+
+// Line `n` (1-based) of `text`, or "".
+std::string line_of(const std::string& text, std::uint64_t n) {
+  std::istringstream in(text);
+  std::string line;
+  for (std::uint64_t i = 1; std::getline(in, line); ++i)
+    if (i == n) return line;
+  return "";
+}
+
+// An import that would not elaborate is refused before anything is written: the platform
+// is elaborated from a scratch copy (this process's one elaboration) and a key it refuses
+// is reported at the option of the inputs it came from, or at the config when it kept
+// gputlm's default.
+void check_elaborates(const imported_platform& p, const std::vector<option_entry>& entries,
+                      const std::string& config) {
+  namespace fs = std::filesystem;
+  const fs::path scratch =
+      fs::temp_directory_path() / ("gputlm-import-" + std::to_string(::getpid()) + ".yaml");
+  struct remove_on_exit {
+    fs::path path;
+    ~remove_on_exit() {
+      std::error_code ec;
+      fs::remove(path, ec);
+      unregister_partial(path.string());
+    }
+  } guard{scratch};
+  register_partial(scratch.string());
+  {
+    std::ofstream out(scratch, std::ios::binary);
+    out << p.yaml;
+    if (!out.flush())
+      throw input_error({scratch.string(), 0, 0}, "import-config",
+                        "cannot write the scratch copy of the imported platform");
+  }
+  try {
+    (void)platforms::platform::load(scratch.string(), {}, {});
+  } catch (const input_error& e) {
+    if (e.where().file != scratch.string()) throw;
+    const std::string key = without_indices(e.key());
+    std::string line = line_of(p.yaml, e.where().line);
+    const std::size_t hash = line.find('#');
+    const std::string comment = hash == std::string::npos ? "" : trim(line.substr(hash + 1));
+    std::string value = trim(line.substr(0, hash));
+    if (const std::size_t colon = value.find(':'); colon != std::string::npos)
+      value = trim(value.substr(colon + 1));
+    // The option the key was written from, else the first option its comment names.
+    std::string option;
+    for (const auto& [k, o] : p.mapped_keys)
+      if (k == key) option = o;
+    for (std::size_t at = comment.find('-'); option.empty() && at != std::string::npos;
+         at = comment.find('-', at + 1)) {
+      std::size_t end = at;
+      while (end < comment.size() && !is_space(comment[end]) && comment[end] != ',') ++end;
+      const std::string name = comment.substr(at, end - at);
+      for (const option_entry& o : entries)
+        if (o.name == name) option = name;
+    }
+    const option_entry* source = nullptr;
+    for (const option_entry& o : entries)
+      if (o.name == option) source = &o;  // the last occurrence wins, as when importing
+    const std::string gives = key + (value.empty() ? "" : " = " + value);
+    if (source)
+      throw input_error(source->value_where, source->name,
+                        "gives " + gives + ", which does not elaborate: " + e.message());
+    throw input_error({config, 0, 0}, "import-config",
+                      "the imported platform does not elaborate: " + gives + ": " + e.message());
+  }
+}
+
 }  // namespace
 
 imported_platform import_gpgpusim_config(const std::string& config_text,
@@ -1397,7 +1492,24 @@ int import_config_main(const std::vector<std::string>& args) {
   const std::string config_text = read_text(config, "CONFIG");
   const std::string trace_text = trace.empty() ? "" : read_text(trace, "TRACE_CONFIG");
 
+  // Accel-Sim's trace.config given alone (or first) would import as GPGPU-Sim's default
+  // 30-SM chip: refused, naming what it holds.
+  {
+    const std::vector<option_entry> own = parse_options(config_text, config);
+    const bool trace_only =
+        !own.empty() && std::all_of(own.begin(), own.end(), [](const option_entry& o) {
+          return o.name.rfind("-trace_", 0) == 0 || o.name.rfind("-specialized_unit_", 0) == 0;
+        });
+    if (trace_only)
+      throw input_error(own.front().where, "CONFIG",
+                        "holds only Accel-Sim trace.config options (" + own.front().name +
+                            ", ...): give the GPGPU-Sim configuration first, "
+                            "import-config gpgpusim.config trace.config -o FILE");
+  }
   imported_platform p = import_gpgpusim_config(config_text, config, trace_text, trace);
+  std::vector<option_entry> entries = parse_options(config_text, config);
+  for (option_entry& e : parse_options(trace_text, trace)) entries.push_back(std::move(e));
+  check_elaborates(p, entries, config);
   write_file_atomically(output, p.yaml);
   if (!p.unmapped.empty()) {
     const std::string sources = config + (trace.empty() ? "" : " and " + trace);

@@ -9,6 +9,7 @@
 #include <systemc>
 #include <vector>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
 #include "sc_main/commands.h"
@@ -98,9 +99,12 @@ int trace_main(std::vector<std::string> args) {
                  "--help)\n";
     return gputlm::exit_ok;
   }
+  const std::string near =
+      gputlm::closest_match(sub, {"info", "convert", "gen", "locality", "footprint", "hints"});
   throw gputlm::input_error(
       {"<command line>", 0, 0}, "trace " + sub,
-      "unknown trace command (info, convert, gen, locality, footprint, hints)");
+      "unknown trace command (info, convert, gen, locality, footprint, hints)" +
+          (near.empty() ? std::string() : "; did you mean 'trace " + near + "'?"));
 }
 
 }  // namespace
@@ -137,9 +141,13 @@ int sc_main(int argc, char** argv) {
       status = gputlm::experiment::experiment_main(args);
     else if (command == "import-config")
       status = gputlm::cli::import_config_main(args);
-    else
+    else {
+      const std::string near = gputlm::closest_match(
+          command, {"elaborate", "run", "trace", "experiment", "import-config"});
       throw gputlm::input_error({"<command line>", 0, 0}, command,
-                                "unknown command (try 'gputlm --help')");
+                                near.empty() ? "unknown command (try 'gputlm --help')"
+                                             : "unknown command; did you mean '" + near + "'?");
+    }
     finish(status);
   } catch (const gputlm::input_error& e) {
     std::cerr << "error: " << e.what() << std::endl;

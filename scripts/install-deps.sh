@@ -15,6 +15,7 @@ packages=(
   libzstd-dev liblzma-dev zlib1g-dev   # trace compression (binary blocks, .xz, .gz)
   libxxhash-dev             # trace checksums, content keys of the experiment caches
   python3-matplotlib        # experiment plots (scripts/plot-experiment.py)
+  python3-pandas            # tables of python/gputlm (docs/experiments.md)
   slurm-wlm munge           # experiments on a Slurm cluster (tests start a local one)
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev

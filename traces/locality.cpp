@@ -491,8 +491,12 @@ locality_graph cached_locality_graph(const locality_cache& cache, std::size_t co
   std::error_code ec;
   if (fs::is_regular_file(file, ec)) {
     try {
+      // Used only when it is this kernel's graph: the file is named by the trace's content
+      // hash, but a file copied or renamed into the folder is checked before it is trusted.
       locality_graph g = read_metis_file(file);
-      if (g.granularity == granularity) {
+      const kernel_info& k = app.kernel(command_index).info();
+      if (g.granularity == granularity && g.kernel_id == k.id && g.kernel_name == k.name &&
+          g.tbs == k.grid.count() && g.adj.size() == g.tbs) {
         g.from_cache = true;
         return g;
       }

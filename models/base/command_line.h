@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 
 namespace gputlm {
@@ -22,6 +23,13 @@ inline boost::program_options::variables_map parse_command_line(
   try {
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : opts.options()) names.push_back("--" + o->long_name());
+    const std::string near = closest_match(e.get_option_name(), names);
+    throw input_error(
+        command_line, "",
+        std::string(e.what()) + (near.empty() ? "" : "; did you mean '" + near + "'?"));
   } catch (const po::error& e) {
     throw input_error(command_line, "", e.what());
   }

@@ -1,10 +1,15 @@
 // Output files (see output_files.h).
 #include "models/base/output_files.h"
 
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <csignal>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -30,9 +35,46 @@ constexpr std::size_t k_path_max = 4096;
 std::array<std::array<char, k_path_max>, k_slots> g_partial{};
 std::array<volatile sig_atomic_t, k_slots> g_used{};
 
+// A staging folder (one at a time): its folder descriptor, opened when registered, lets the
+// handler list and unlink its files with system calls alone (getdents64, unlinkat: no
+// allocation), then remove it.
+std::array<char, k_path_max> g_folder{};
+volatile sig_atomic_t g_folder_fd = -1;
+
+void remove_partial_folder() {
+  const int fd = g_folder_fd;
+  if (fd < 0) return;
+  alignas(8) static char buf[8192];
+  struct entry {  // struct linux_dirent64
+    std::uint64_t ino;
+    std::int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[1];
+  };
+  for (int pass = 0; pass < 64; ++pass) {  // (unlinking while listing: list again)
+    ::lseek(fd, 0, SEEK_SET);
+    bool removed = false;
+    for (;;) {
+      const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        const entry* e = reinterpret_cast<const entry*>(buf + at);
+        const char* name = buf + at + offsetof(entry, name);
+        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))))
+          removed |= ::unlinkat(fd, name, 0) == 0;
+        at += e->reclen;
+      }
+    }
+    if (!removed) break;
+  }
+  ::rmdir(g_folder.data());
+}
+
 extern "C" void on_interrupt(int sig) {
   for (std::size_t i = 0; i < k_slots; ++i)
     if (g_used[i]) ::unlink(g_partial[i].data());
+  remove_partial_folder();
   const char* msg = sig == SIGINT ? "error: interrupted (SIGINT): stopped, no output written\n"
                                   : "error: terminated (SIGTERM): stopped, no output written\n";
   ssize_t n = ::write(STDERR_FILENO, msg, std::strlen(msg));
@@ -58,6 +100,20 @@ void check_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
       throw input_error(k_cmdline, option, "directory '" + dir.string() + "' is not writable");
     if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)
       throw input_error(k_cmdline, option, "'" + path + "' is not writable");
+    // A place access() allows may still refuse a file (/proc, /sys, a read-only mount):
+    // the file the output is written through is made once now and removed.
+    const std::string probe = path + ".partial";
+    register_partial(probe);
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int err = errno;
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(probe.c_str());
+    }
+    unregister_partial(probe);
+    if (fd < 0 && err != EEXIST)
+      throw input_error(k_cmdline, option,
+                        "'" + path + "' cannot be written: " + std::strerror(err));
     const fs::path r = resolved(path);
     for (const auto& [other, other_option] : seen)
       if (other == r)
@@ -120,6 +176,19 @@ void unregister_partial(const std::string& path) {
       g_used[i] = 0;
       return;
     }
+}
+
+void register_partial_folder(const std::string& path) {
+  unregister_partial_folder();
+  if (path.size() >= k_path_max) return;
+  std::memcpy(g_folder.data(), path.c_str(), path.size() + 1);
+  g_folder_fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+void unregister_partial_folder() {
+  const int fd = g_folder_fd;
+  g_folder_fd = -1;
+  if (fd >= 0) ::close(fd);
 }
 
 void install_interrupt_handlers() {

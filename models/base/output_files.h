@@ -38,6 +38,11 @@ void write_file_atomically(const std::string& path,
 void register_partial(const std::string& path);
 void unregister_partial(const std::string& path);
 
+// A staging folder of plain files being filled (one at a time): removed with its files by
+// the interrupt handler.
+void register_partial_folder(const std::string& path);
+void unregister_partial_folder();
+
 // SIGINT and SIGTERM: remove the registered `.partial` files, print one line on stderr and
 // exit with 128 + the signal number.
 void install_interrupt_handlers();

@@ -5,7 +5,8 @@
 //
 //   param<bytes>    m_size{*this, "size", {16 * 1024}, "capacity of the data array"};
 //   param<cycles>   m_hit_latency{*this, "hit_latency", {1}, "tag+data access time"};
-//   param<std::string> m_replacement{*this, "replacement", "lru", "victim choice", {"lru", "fifo"}};
+//   param<std::string> m_replacement{*this, "replacement", "lru", "victim choice",
+//                                    {"lru", "fifo"}};
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "models/common/block_config.h"
 #include "models/base/quantities.h"
 #include "models/base/units.h"
+#include "models/common/block_config.h"
 
 namespace gputlm {
 
@@ -90,17 +91,17 @@ class param_base {
 template <typename T>
 struct param_traits;
 
-#define GPUTLM_SCALAR_TRAITS(T, PARSE, FORMAT, HINT)                          \
-  template <>                                                                 \
-  struct param_traits<T> {                                                    \
-    static bool parse(const std::string& s, T& out) {                         \
-      auto v = PARSE(s);                                                      \
-      if (!v) return false;                                                   \
-      out = T{*v};                                                            \
-      return true;                                                            \
-    }                                                                         \
-    static std::string format(const T& v) { return FORMAT; }                  \
-    static const char* hint() { return HINT; }                                \
+#define GPUTLM_SCALAR_TRAITS(T, PARSE, FORMAT, HINT)         \
+  template <>                                                \
+  struct param_traits<T> {                                   \
+    static bool parse(const std::string& s, T& out) {        \
+      auto v = PARSE(s);                                     \
+      if (!v) return false;                                  \
+      out = T{*v};                                           \
+      return true;                                           \
+    }                                                        \
+    static std::string format(const T& v) { return FORMAT; } \
+    static const char* hint() { return HINT; }               \
   };
 
 GPUTLM_SCALAR_TRAITS(std::uint64_t, units::parse_uint, std::to_string(v), "a non-negative integer")
@@ -122,6 +123,18 @@ GPUTLM_SCALAR_TRAITS(energy, units::parse_energy, units::format_energy(v.joules)
 
 std::string quote_yaml_scalar(const std::string& s);
 
+// A bound every parameter of a type keeps, or nullptr: checked where the value is read.
+template <typename T>
+inline const char* param_bound(const T&) {
+  return nullptr;
+}
+// A latency, interval or timeout of a block: at most 2^32 cycles (hours of simulated
+// time; a larger one is a typo, and would overflow the femtosecond time base).
+template <>
+inline const char* param_bound<cycles>(const cycles& c) {
+  return c.value > (1ull << 32) ? "must be at most 4294967296cycles" : nullptr;
+}
+
 template <>
 struct param_traits<std::string> {
   static bool parse(const std::string& s, std::string& out) {
@@ -140,6 +153,7 @@ class param : public param_base {
     if (config_value* v = lookup()) {
       if (v->is_sequence || !param_traits<T>::parse(v->text, m_value)) bad_value(*v);
       read_from(*v);
+      if (const char* why = param_bound(m_value)) require(false, why);
     }
   }
 

@@ -9,8 +9,9 @@
 #include <stdexcept>
 #include <systemc>
 
-#include "models/common/clock_domain.h"
+#include "models/base/input_error.h"
 #include "models/base/output_files.h"
+#include "models/common/clock_domain.h"
 
 namespace gputlm {
 namespace {
@@ -47,7 +48,7 @@ vcd_writer::vcd_writer(std::string path, options opts)
   m_out.open(m_path + ".partial", std::ios::binary | std::ios::trunc);
   if (!m_out) {
     unregister_partial(m_path + ".partial");
-    throw std::runtime_error("cannot write " + m_path + ".partial");
+    throw input_error({m_path, 0, 0}, "--vcd", "cannot be written");
   }
 }
 
@@ -208,6 +209,12 @@ bool vcd_writer::in_window(std::uint64_t& now) {
   if (now < m_opts.from_fs || now > m_opts.to_fs) return false;
   if (!m_open) open_window(m_opts.from_fs);  // the values as they were when the window opened
   if (now != m_last_time) {
+    // A write that failed (a full disk) stops the run at once rather than at its end: the
+    // caller asks failed() after the simulation.
+    if (!m_out && !m_failed) {
+      m_failed = true;
+      sc_core::sc_stop();
+    }
     m_out << "#" << now << "\n";
     m_last_time = now;
   }
@@ -302,7 +309,7 @@ void vcd_writer::write_gtkw() const {
     g << "@1000200\n-" << name << "\n";
   }
   g.close();
-  if (!g) throw std::runtime_error("cannot write " + gtkw_path());
+  if (!g) throw input_error({gtkw_path(), 0, 0}, "--vcd", "cannot write the GTKWave layout");
   std::filesystem::rename(gtkw_path() + ".partial", gtkw_path());
   unregister_partial(gtkw_path() + ".partial");
 }
@@ -314,10 +321,13 @@ void vcd_writer::finish() {
   m_end_fs = end;
   if (end != m_last_time && end > m_last_time) m_out << "#" << end << "\n";
   m_out.close();
-  if (!m_out) {  // (a full disk): nothing half-written stays
+  if (!m_out || m_failed) {  // (a full disk): nothing half-written stays
+    m_out.close();
     std::error_code ec;
     std::filesystem::remove(m_path + ".partial", ec);
-    throw std::runtime_error("cannot write " + m_path);
+    unregister_partial(m_path + ".partial");
+    throw input_error({m_path, 0, 0}, "--vcd",
+                      "cannot write the waveform (disk full?): stopped, nothing written");
   }
   std::filesystem::rename(m_path + ".partial", m_path);
   unregister_partial(m_path + ".partial");

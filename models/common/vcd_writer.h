@@ -70,6 +70,8 @@ class vcd_writer {
   // Writes what is left, renames PATH.partial to PATH and writes the .gtkw file; then runs
   // the on_finish() actions (the RTL blocks' own waveforms, in their order).
   void finish();
+  // A write failed (the run was stopped at that instant): finish() reports it.
+  bool failed() const { return m_failed || !m_out; }
   void on_finish(std::function<void()> action) { m_on_finish.push_back(std::move(action)); }
   const options& opts() const { return m_opts; }
   // A file beside the waveform: FILE.vcd -> FILE.<tag>.vcd (a block's RTL signals).
@@ -113,7 +115,8 @@ class vcd_writer {
   options m_opts;
   std::ofstream m_out;
   std::vector<signal> m_signals;
-  bool m_open = false;  // header written and the window opened
+  bool m_open = false;    // header written and the window opened
+  bool m_failed = false;  // a write failed: the run was stopped
   std::uint64_t m_last_time = ~0ull;
   std::uint64_t m_end_fs = 0;  // end of the written window (set by finish)
   std::vector<std::function<void()>> m_on_finish;

@@ -36,6 +36,7 @@ const char* to_string(stall_reason r) {
 namespace {
 // Bounds that keep an SMX's state a sane size (checked before anything is sized).
 constexpr std::uint64_t max_registers = std::uint64_t(1) << 20;
+constexpr std::uint64_t max_shared_memory = std::uint64_t(16) << 20;
 constexpr std::uint64_t max_register_banks = 1024;
 constexpr std::uint64_t max_threads_bound = 4096;  // 128 warps of 32
 constexpr std::uint64_t max_tbs_bound = 1024;
@@ -159,6 +160,8 @@ void smx::validate() {
   m_max_tbs.require(*m_max_tbs <= max_tbs_bound,
                     "must be at most " + std::to_string(max_tbs_bound));
   m_registers.require(*m_registers >= 1, "must be at least 1");
+  // (the largest GPU's is 228 KiB: a larger one is a typo, or bytes read as KiB)
+  m_shared_memory.require(m_shared_memory->value <= max_shared_memory, "must be at most 16MiB");
   m_shared_memory_banks.require(*m_shared_memory_banks >= 1 && *m_shared_memory_banks <= 64,
                                 "must be 1 to 64");
   m_warp_schedulers.require(*m_warp_schedulers >= 1, "must be at least 1");
@@ -167,10 +170,13 @@ void smx::validate() {
   m_max_threads.require(max_warps() <= 64 * *m_warp_schedulers,
                         "gives more than 64 warps per warp scheduler (warp_schedulers is " +
                             std::to_string(*m_warp_schedulers) + ")");
-  m_max_issue_per_warp.require(*m_max_issue_per_warp >= 1, "must be at least 1");
-  m_fetch_width.require(*m_fetch_width >= 1, "must be at least 1");
-  m_fetch_warps.require(*m_fetch_warps >= 1, "must be at least 1");
-  m_ibuffer_entries.require(*m_ibuffer_entries >= 1, "must be at least 1");
+  // (per-cycle widths and the instruction buffer: an SMX holds at most 128 warps)
+  m_max_issue_per_warp.require(*m_max_issue_per_warp >= 1 && *m_max_issue_per_warp <= 64,
+                               "must be 1 to 64");
+  m_fetch_width.require(*m_fetch_width >= 1 && *m_fetch_width <= 64, "must be 1 to 64");
+  m_fetch_warps.require(*m_fetch_warps >= 1 && *m_fetch_warps <= 128, "must be 1 to 128");
+  m_ibuffer_entries.require(*m_ibuffer_entries >= 1 && *m_ibuffer_entries <= 1024,
+                            "must be 1 to 1024");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->count.require(*u->count <= max_units, "must be at most " + std::to_string(max_units));

@@ -16,7 +16,8 @@ kernel_note parse_kernel_note(const std::string& text, const source_location& at
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw input_error(at, "spu note", "expected key=value, got '" + item + "'");
-    kv[item.substr(0, eq)] = item.substr(eq + 1);
+    if (!kv.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+      throw input_error(at, "spu note " + item.substr(0, eq), "given twice");
   }
   auto take = [&](const char* key) -> std::string {
     auto it = kv.find(key);
@@ -58,8 +59,7 @@ kernel_note parse_kernel_note(const std::string& text, const source_location& at
   k.south = number("south", max_addr);
   if (!kv.empty()) throw input_error(at, "spu note " + kv.begin()->first, "unknown key");
   if (k.b == 0 || k.n % k.b != 0 || k.k % k.b != 0 || k.k == 0)
-    throw input_error(at, "spu note b",
-                      "N and K must be non-zero multiples of the tile size b");
+    throw input_error(at, "spu note b", "N and K must be non-zero multiples of the tile size b");
   if (k.global_sync && k.barriers == 0)
     throw input_error(at, "spu note barriers", "the global sync needs barriers > 0");
   return k;

@@ -1,13 +1,12 @@
 // The SPU's runtime (spu_runtime.h).
 #include "models/spu/spu_runtime.h"
 
-#include "models/common/block_factory.h"
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "models/base/input_error.h"
+#include "models/common/block_factory.h"
 #include "models/control/workload.h"
 
 namespace gputlm::spu {
@@ -77,15 +76,15 @@ GPUTLM_STRATEGY(control::tb_policy, "spu", spu_strategy,
 spu_runtime::spu_runtime(const sc_core::sc_module_name& name, const block_context& ctx)
     : component(name, ctx) {
   for (std::uint64_t i = 0; i < bound_count("sm"); ++i) {
-    sm.push_back(std::make_unique<required_port<core::neighbour_port>>(
-        ("sm_" + std::to_string(i)).c_str()));
+    sm.push_back(
+        std::make_unique<required_port<core::neighbour_port>>(("sm_" + std::to_string(i)).c_str()));
     declare_port("sm[" + std::to_string(i) + "]", *sm.back());
   }
   for (std::size_t side = 0; side < 4; ++side) {
     const std::string n = side_name(spu::side(side));
     for (std::uint64_t i = 0; i < bound_count(n); ++i) {
-      units[side].push_back(std::make_unique<required_port<unit_control>>(
-          (n + "_" + std::to_string(i)).c_str()));
+      units[side].push_back(
+          std::make_unique<required_port<unit_control>>((n + "_" + std::to_string(i)).c_str()));
       declare_port(n + "[" + std::to_string(i) + "]", *units[side].back());
     }
   }
@@ -145,11 +144,10 @@ void spu_runtime::validate_bound() {
   m_p.require(m_vius.empty() || m_vius.size() == sm.size(),
               "either every SMX of the grid has its unit (viu[i]) or none");
   for (std::size_t side = 0; side < 4; ++side)
-    m_p.require(m_ius[side].size() == p, "a " + grid + " grid needs " + std::to_string(p) +
-                                             " interface units on its " +
-                                             side_name(spu::side(side)) + " side (" +
-                                             side_name(spu::side(side)) + "[0.." +
-                                             std::to_string(p - 1) + "])");
+    m_p.require(m_ius[side].size() == p,
+                "a " + grid + " grid needs " + std::to_string(p) + " interface units on its " +
+                    side_name(spu::side(side)) + " side (" + side_name(spu::side(side)) + "[0.." +
+                    std::to_string(p - 1) + "])");
 }
 
 std::unique_ptr<control::tb_policy> spu_runtime::make_tb_policy(std::size_t) {
@@ -204,9 +202,9 @@ void spu_runtime::check_workload() {
       ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
     }
     if (!k)
-      throw input_error(at, "spu note kernel",
-                        "no kernel " + std::to_string(n.kernel) + " in the trace (its kernels: " +
-                            ids + ")");
+      throw input_error(
+          at, "spu note kernel",
+          "no kernel " + std::to_string(n.kernel) + " in the trace (its kernels: " + ids + ")");
     const traces::kernel_info& info = k->reader->info();
     const std::uint32_t side = n.n / n.b;
     if (!n.iu_in_grid && (info.grid.x != side || info.grid.y != side || info.grid.z != 1))
@@ -215,6 +213,16 @@ void spu_runtime::check_workload() {
                             std::to_string(info.grid.x) + "," + std::to_string(info.grid.y) + "," +
                             std::to_string(info.grid.z) + ") is not the note's N/b x N/b = " +
                             std::to_string(side) + " x " + std::to_string(side));
+    // The runtime sizes its plan from the grid: its last CTA must be in the kernel's trace
+    // before that claim is trusted (a text trace is skimmed up to it, once).
+    if (!n.iu_in_grid) try {
+        (void)k->reader->read_tb(side * side - 1);
+      } catch (const input_error& e) {
+        throw input_error(at, "spu note n",
+                          "kernel " + std::to_string(n.kernel) + "'s grid of " +
+                              std::to_string(side) + " x " + std::to_string(side) +
+                              " CTAs is not in its trace: " + e.message());
+      }
   }
 }
 

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <map>
 
+#include "sc_main/experiment/interruption.h"
+
 extern char** environ;
 
 namespace gputlm::experiment {
@@ -35,7 +37,9 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_file,
   pid_t pid = -1;
   const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  return rc == 0 ? pid : -1;
+  if (rc != 0) return -1;
+  track_child(pid);  // an interrupt reaches it
+  return pid;
 }
 
 int status_of(int raw) {
@@ -47,6 +51,7 @@ int status_of(int raw) {
 pid_t wait_any(int& raw) {
   for (;;) {
     const pid_t pid = waitpid(-1, &raw, 0);
+    if (pid >= 0) untrack_child(pid);
     if (pid >= 0 || errno != EINTR) return pid;
   }
 }
@@ -59,7 +64,12 @@ int run_command(const std::vector<std::string>& argv, const std::string& out_fil
   if (pid < 0) return 127;
   int raw = 0;
   while (waitpid(pid, &raw, 0) < 0)
-    if (errno != EINTR) return 127;
+    if (errno != EINTR) {
+      untrack_child(pid);
+      return 127;
+    }
+  untrack_child(pid);
+  interruption_point();  // (the child got the signal too)
   return status_of(raw);
 }
 
@@ -85,7 +95,8 @@ void process_pool::run(const std::function<void()>& progress) {
     if (progress) progress();
   };
   while (next < m_queue.size() || !live.empty()) {
-    while (live.size() < m_parallel && next < m_queue.size()) {
+    // Once interrupted, nothing new starts; the children got the signal and are waited for.
+    while (live.size() < m_parallel && next < m_queue.size() && !pending_signal()) {
       const std::size_t j = next++;
       const auto t0 = clock::now();
       if (m_queue[j].commands.empty())
@@ -93,7 +104,10 @@ void process_pool::run(const std::function<void()>& progress) {
       else if (!start(j, 0, t0))
         finish(j, 127, t0);
     }
-    if (live.empty()) continue;
+    if (live.empty()) {
+      if (pending_signal()) break;
+      continue;
+    }
     int raw = 0;
     const pid_t pid = wait_any(raw);
     if (pid < 0) break;  // (no children left: cannot happen while `live` has some)
@@ -102,12 +116,14 @@ void process_pool::run(const std::function<void()>& progress) {
     const running r = it->second;
     live.erase(it);
     const int status = status_of(raw);
+    if (pending_signal()) continue;  // (its job is not reported: the run ends below)
     if (status == 0 && r.command + 1 < m_queue[r.job].commands.size()) {
       if (!start(r.job, r.command + 1, r.start)) finish(r.job, 127, r.start);
     } else {
       finish(r.job, status, r.start);
     }
   }
+  interruption_point();
 }
 
 }  // namespace gputlm::experiment

@@ -1,5 +1,6 @@
 #include "sc_main/experiment/runner.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "platforms/yaml_tree.h"
 #include "sc_main/commands.h"
 #include "sc_main/experiment/experiment_spec.h"
+#include "sc_main/experiment/interruption.h"
 #include "sc_main/experiment/process_pool.h"
 #include "sc_main/experiment/results.h"
 #include "sc_main/experiment/slurm.h"
@@ -62,6 +64,51 @@ class scratch_dir {
 
  private:
   std::string m_path;
+};
+
+// The outputs of one run (results.csv, results.json, plots/, report.md), written beside
+// their final names and renamed into place together with SIGINT and SIGTERM held, so that
+// an interrupt leaves the previous set (or none), never a mix of two runs. Partials are
+// removed when the set is not committed.
+class staged_outputs {
+ public:
+  explicit staged_outputs(std::string out) : m_out(std::move(out)) {}
+  ~staged_outputs() {
+    if (m_committed) return;
+    std::error_code ec;
+    for (const std::string& f : m_files) fs::remove(partial(f), ec);
+    fs::remove_all(plots_partial(), ec);
+  }
+  std::string partial(const std::string& name) const { return m_out + "/" + name + ".partial"; }
+  std::string plots_partial() const { return m_out + "/plots.partial"; }
+  void write(const std::string& name, const std::string& content) {
+    m_files.push_back(name);
+    std::ofstream os(partial(name), std::ios::binary);
+    os << content;
+    if (!os.flush()) throw input_error({m_out + "/" + name, 0, 0}, "", "cannot write (disk full?)");
+  }
+  void commit() {
+    sigset_t hold, old;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &hold, &old);
+    std::error_code ec;
+    for (const std::string& f : m_files) fs::rename(partial(f), m_out + "/" + f, ec);
+    if (fs::is_directory(plots_partial(), ec)) {
+      fs::create_directories(m_out + "/plots", ec);
+      for (const auto& e : fs::directory_iterator(plots_partial(), ec))
+        fs::rename(e.path(), m_out + "/plots/" + e.path().filename().string(), ec);
+      fs::remove_all(plots_partial(), ec);
+    }
+    m_committed = true;
+    ::sigprocmask(SIG_SETMASK, &old, nullptr);
+  }
+
+ private:
+  std::string m_out;
+  std::vector<std::string> m_files;
+  bool m_committed = false;
 };
 
 std::string read_all(const std::string& path) {
@@ -263,8 +310,7 @@ void runner::check_metrics(const std::vector<std::vector<std::vector<std::string
         std::string msg =
             "'" + path + "' matches no statistic of platform '" + m_x.platforms[p].name + "'";
         if (m_x.configurations.size() > 1) msg += " under any configuration";
-        const std::string best =
-            closest_match(std::regex_replace(path, index, "[*]"), folded);
+        const std::string best = closest_match(std::regex_replace(path, index, "[*]"), folded);
         if (!best.empty()) msg += "; did you mean '" + best + "'?";
         throw input_error(m.where, "metrics." + m.name, msg);
       }
@@ -489,9 +535,11 @@ int runner::write_outputs(std::vector<point_result> points) {
     }
     evaluate_metrics(m_x, stats, p);
   }
+  interruption_point();
   const experiment_results results(m_x, std::move(points), GPUTLM_GIT_COMMIT);
-  cli::write_file_atomically(m_o.out + "/results.csv", results.csv());
-  cli::write_file_atomically(m_o.out + "/results.json", results.json());
+  staged_outputs staged(m_o.out);
+  staged.write("results.csv", results.csv());
+  staged.write("results.json", results.json());
 
   // Plots: scripts/plot-experiment.py with Debian's python3 and matplotlib.
   std::vector<std::string> plots;
@@ -499,15 +547,17 @@ int runner::write_outputs(std::vector<point_result> points) {
   const std::string script = std::string(GPUTLM_SOURCE_DIR) + "/scripts/plot-experiment.py";
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   const std::string log = m_scratch.path() + "/plot.log";
-  const int st =
-      run_command({python, script, m_o.out + "/results.json", m_o.out + "/plots"}, log, "");
+  const int st = run_command(
+      {python, script, staged.partial("results.json"), staged.plots_partial()}, log, "");
   if (st == 0) {
     for (const auto& pl : m_x.plots) plots.push_back(pl.file);
   } else {
     note = "No plots: " + error_line(log);
     std::cerr << "warning: plots not made: " << error_line(log) << "\n";
   }
-  cli::write_file_atomically(m_o.out + "/report.md", results.markdown(plots, note));
+  staged.write("report.md", results.markdown(plots, note));
+  interruption_point();
+  staged.commit();
 
   const std::size_t failed = results.failed();
   std::cout << "experiment " << m_x.name << ": " << results.points().size() << " points ("
@@ -543,6 +593,8 @@ int runner::dry_run() const {
 }
 
 int runner::run() {
+  install_forwarding_handlers();
+  if (m_o.slurm && !m_o.dry_run) check_slurm_cluster(m_scratch.path());
   check_platforms();
   if (m_o.dry_run) return dry_run();
   generate_workloads();
@@ -553,6 +605,7 @@ int runner::run() {
     fs::copy_file(g.made, g.file + ".partial", fs::copy_options::overwrite_existing);
     fs::rename(g.file + ".partial", g.file);
   }
+  interruption_point();
   std::vector<point_result> points = plan();
   std::vector<bool> ran(points.size(), false);
   if (m_o.collect) {
@@ -582,7 +635,8 @@ int experiment_main(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")("file", po::value<std::string>(),
                                                  "experiment file")(
       "output,o", po::value<std::string>(), "output folder (default build/experiments/<name>)")(
-      "jobs,j", po::value<long long>(), "points run at once, 1..1024 (default: the number of cores)")(
+      "jobs,j", po::value<long long>(),
+      "points run at once, 1..1024 (default: the number of cores)")(
       "slurm",
       "submit the points to Slurm as one job array (sbatch --array) instead of running them here")(
       "partition", po::value<std::string>(), "with --slurm: the partition (sbatch --partition)")(
@@ -640,10 +694,19 @@ int experiment_main(const std::vector<std::string>& args) {
   o.out = fs::absolute(o.shown).lexically_normal().string();
   if (o.collect && !fs::is_directory(o.out + "/points", ec))
     throw input_error(command_line, "--collect",
-                      "'" + o.shown + "' holds no points of an experiment (run it with --slurm "
-                      "--no-wait first, into this folder)");
-  runner r(o, std::move(x));
-  return r.run();
+                      "'" + o.shown +
+                          "' holds no points of an experiment (run it with --slurm "
+                          "--no-wait first, into this folder)");
+  const std::string shown = o.shown;
+  try {
+    runner r(o, std::move(x));  // (its scratch folder is gone before the handler below)
+    return r.run();
+  } catch (const interrupted& i) {
+    std::cerr << "error: " << (i.signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)")
+              << ": stopped with its running points; the points that had finished are kept in "
+              << shown << "/points (a rerun reuses them), the other outputs are as they were\n";
+    return 128 + i.signal;
+  }
 }
 
 }  // namespace gputlm::experiment

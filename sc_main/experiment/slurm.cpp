@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/base/input_error.h"
 #include "sc_main/commands.h"
 #include "sc_main/experiment/process_pool.h"
 
@@ -23,6 +24,8 @@ std::string first_line(const std::string& text) {
   const auto nl = text.find('\n');
   return nl == std::string::npos ? text : text.substr(0, nl);
 }
+
+const source_location k_slurm_option{"<command line>", 0, 0};
 
 }  // namespace
 
@@ -69,11 +72,26 @@ std::string submit_job_array(const std::string& dir, const std::string& workdir,
   id = id.substr(0, id.find(';'));
   if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
     const std::string why = first_line(read_all(err));
-    throw std::runtime_error("sbatch could not submit the job array (status " +
-                             std::to_string(status) +
-                             (why.empty() ? std::string(")") : "): " + why));
+    throw input_error(k_slurm_option, "--slurm",
+                      "sbatch could not submit the job array (status " + std::to_string(status) +
+                          (why.empty() ? std::string(")") : "): " + why));
   }
   return id;
+}
+
+void check_slurm_cluster(const std::string& scratch) {
+  const std::string out = scratch + "/sinfo.out", err = scratch + "/sinfo.err";
+  const int status = run_command({"sinfo", "-h", "-o", "%P"}, out, err);
+  if (status == 127)
+    throw input_error(k_slurm_option, "--slurm",
+                      "sinfo cannot be run: Slurm's client commands are not installed "
+                      "(Debian: slurm-client)");
+  if (status != 0) {
+    const std::string why = first_line(read_all(err));
+    throw input_error(k_slurm_option, "--slurm",
+                      "no Slurm cluster answers (sinfo, status " + std::to_string(status) +
+                          (why.empty() ? std::string(")") : "): " + why));
+  }
 }
 
 std::size_t slurm_tasks_active(const std::string& id, const std::string& scratch) {

@@ -19,9 +19,13 @@ struct slurm_options {
   bool wait = true;
 };
 
+// Before any work of a --slurm run: a cluster answers (sinfo reaches its controller).
+// Throws input_error naming --slurm, with sinfo's message, when none does.
+void check_slurm_cluster(const std::string& scratch);
+
 // Writes `dir`/job.sh and submits it, its tasks to run in `workdir`; returns the job id.
-// With `wait`, returns when every task has ended. Throws std::runtime_error with sbatch's
-// message when it cannot submit.
+// With `wait`, returns when every task has ended. Throws input_error naming --slurm with
+// sbatch's message when it cannot submit.
 std::string submit_job_array(const std::string& dir, const std::string& workdir,
                              const std::string& job_name, const std::vector<slurm_task>& tasks,
                              const slurm_options& options);

@@ -2,6 +2,7 @@
 // status, standard output and standard error.
 #pragma once
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,26 @@ inline command_result run_command(const std::string& cmd, const std::string& tag
   r.out = slurp(base + ".out");
   r.err = slurp(base + ".err");
   return r;
+}
+
+// Starts `cmd` through /bin/sh without waiting (exec'd: the pid is the command's own), for
+// tests that signal a running command. `env` (NAME=value, or "") is set in the child only.
+inline pid_t start_command(const std::string& cmd, const std::string& env = "") {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (!env.empty()) ::putenv(const_cast<char*>(env.c_str()));
+    ::execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Sends `sig` to `pid` and waits for it: its exit status, or -1 when it did not exit.
+inline int signal_and_wait(pid_t pid, int sig) {
+  ::kill(pid, sig);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
 
 #ifdef GPUTLM_TEST_TMP

@@ -464,4 +464,17 @@ TEST(experiment_run, bad_options_are_one_line_before_any_work) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.rfind("error: <command line>: --collect: ", 0), 0u) << r.err;
   EXPECT_TRUE(fs::is_empty(dir + "/empty"));
+  // --slurm where no cluster answers (a configuration naming no controller): one line at
+  // --slurm before any work (it was an internal error after the workloads were made).
+  write_text(dir + "/no-cluster.conf", "ClusterName=none\n");
+  auto s = run_command("SLURM_CONF=" + dir + "/no-cluster.conf " + gputlm_bin() + " experiment " +
+                           file + " -o " + dir + "/slurm-out --slurm",
+                       "exp_options_slurm");
+  EXPECT_EQ(s.status, 2) << s.err;
+  EXPECT_EQ(std::count(s.err.begin(), s.err.end(), '\n'), 1) << s.err;
+  EXPECT_EQ(s.err.rfind("error: <command line>: --slurm: ", 0), 0u) << s.err;
+  EXPECT_TRUE(s.err.find("no Slurm cluster answers") != std::string::npos ||
+              s.err.find("Slurm's client commands are not installed") != std::string::npos)
+      << s.err;
+  EXPECT_FALSE(fs::exists(dir + "/slurm-out"));
 }

@@ -549,3 +549,82 @@ TEST(import_config, the_imported_titanv_elaborates_and_equals_volta_on_every_map
     EXPECT_EQ(text_of(at(a, path)), text_of(at(b, path)));
   }
 }
+
+// An import that would not elaborate (zero SMs, zero kernel slots, 10^12 registers, a
+// 10^12-cycle latency, a 10^12-byte shared memory, zero sub-partitions) is refused: one line naming
+// the option at its line and column in the source config, exit 2, nothing written, no scratch copy
+// left.
+TEST(import_config, an_import_that_would_not_elaborate_names_its_option_and_writes_nothing) {
+  const std::string dir = std::string(GPUTLM_TEST_TMP) + "/import_bounds";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  struct bad_value {
+    const char* option;
+    const char* value;
+    const char* says;
+  };
+  const bad_value cases[] = {
+      {"-gpgpu_n_clusters", "0", "must be 1 to 1024"},  // a factor of gpu.smx.count
+      {"-gpgpu_max_concurrent_kernel", "0", "gives gpu.kd.entries = 0, which does not elaborate"},
+      {"-gpgpu_shader_registers", "1000000000000", "gpu.smx.registers = 1000000000000"},
+      {"-gpgpu_l1_latency", "1000000000000",
+       "gpu.smx.l1.hit_latency = 1000000000000cycles, which does not elaborate: must be at most "
+       "4294967296cycles"},
+      {"-gpgpu_shmem_size", "1000000000000", "must be at most 16MiB"},
+      {"-gpgpu_n_sub_partition_per_mchannel", "0", "must be 1 to 1024"},
+      {"-gpgpu_inst_fetch_throughput", "1000000000000", "gpu.smx.fetch_warps"},
+  };
+  const std::string scratch = (std::filesystem::temp_directory_path() / "gputlm-import-").string();
+  for (const bad_value& c : cases) {
+    SCOPED_TRACE(c.option);
+    // The TITAN V config with this option's line replaced (appended when it has none).
+    std::istringstream in(k_titanv_config);
+    std::string text;
+    std::uint64_t line_no = 0, n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      if (line.rfind(std::string(c.option) + " ", 0) == 0) {
+        line = std::string(c.option) + " " + c.value;
+        line_no = n;
+      }
+      text += line + "\n";
+    }
+    if (!line_no) {
+      text += std::string(c.option) + " " + c.value + "\n";
+      line_no = n + 1;
+    }
+    gputlm::testing::write_text(dir + "/c.config", text);
+    const std::string out = dir + "/out.yaml";
+    auto r = gputlm::testing::run_command(
+        gputlm::testing::gputlm_bin() + " import-config " + dir + "/c.config -o " + out,
+        "import_bounds");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("error: " + dir + "/c.config:" + std::to_string(line_no) + ":", 0), 0u)
+        << r.err;
+    EXPECT_NE(r.err.find(c.option), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+      EXPECT_NE(e.path().string().rfind(scratch, 0), 0u) << e.path();
+  }
+}
+
+// Accel-Sim's trace.config given alone would import GPGPU-Sim's default 30-SM chip: refused
+// in one line naming its first option, nothing written.
+TEST(import_config, a_trace_config_alone_is_refused) {
+  const std::string dir = std::string(GPUTLM_TEST_TMP) + "/import_trace_only";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  gputlm::testing::write_text(dir + "/trace.config", k_titanv_trace);
+  auto r = gputlm::testing::run_command(gputlm::testing::gputlm_bin() + " import-config " + dir +
+                                            "/trace.config -o " + dir + "/out.yaml",
+                                        "import_trace_only");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("CONFIG: holds only Accel-Sim trace.config options"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out.yaml"));
+}

@@ -88,23 +88,15 @@ TEST(outputs, an_interrupted_run_leaves_no_partial_file) {
   ASSERT_EQ(g.status, 0) << g.err;
   for (int sig : {SIGTERM, SIGINT}) {
     const std::string tag = d + "/run" + std::to_string(sig);
-    const pid_t pid = ::fork();
+    const pid_t pid =
+        start_command(gputlm_bin() + " run " + k_fermi + " " + d + "/big --vcd " + tag +
+                      ".vcd --stats " + tag + ".json >" + tag + ".out 2>" + tag + ".err");
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      const std::string cmd = gputlm_bin() + " run " + k_fermi + " " + d + "/big --vcd " + tag +
-                              ".vcd --stats " + tag + ".json >" + tag + ".out 2>" + tag + ".err";
-      ::execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
     // Wait until the run writes its waveform (the simulation has started), then stop it.
     for (int i = 0; i < 6000 && !fs::exists(tag + ".vcd.partial"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_TRUE(fs::exists(tag + ".vcd.partial"));
-    ::kill(pid, sig);
-    int raw = 0;
-    ::waitpid(pid, &raw, 0);
-    ASSERT_TRUE(WIFEXITED(raw));
-    EXPECT_EQ(WEXITSTATUS(raw), 128 + sig);
+    EXPECT_EQ(signal_and_wait(pid, sig), 128 + sig);
     const std::string err = slurp(tag + ".err");
     EXPECT_EQ(lines(err), 1u) << err;
     EXPECT_NE(err.find(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"),
@@ -116,6 +108,50 @@ TEST(outputs, an_interrupted_run_leaves_no_partial_file) {
   EXPECT_FALSE(any_partial(d));
 }
 
+// A place that access() allows but that refuses a file (/proc) is refused before the run;
+// a waveform whose writes fail during the run (a file-size limit standing in for a full
+// disk) stops the run there: one line, exit 2, neither the waveform nor the statistics.
+TEST(outputs, an_unwritable_waveform_is_one_line_and_stops_the_run) {
+  const std::string d = scratch("vcd_fail");
+  auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + k_trace + " --vcd /proc/gputlm.vcd",
+                       "outputs_vcd_proc");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("--vcd: '/proc/gputlm.vcd' cannot be written"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");  // refused before the run
+  auto full = run_command("trap '' XFSZ; ulimit -f 16; exec " + gputlm_bin() + " run " + k_fermi +
+                              " " + k_trace + " --vcd " + d + "/w.vcd --stats " + d + "/s.json",
+                          "outputs_vcd_full");
+  EXPECT_EQ(full.status, 2);
+  EXPECT_EQ(lines(full.err), 1u) << full.err;
+  EXPECT_NE(full.err.find("cannot write the waveform"), std::string::npos) << full.err;
+  EXPECT_TRUE(fs::is_empty(d)) << "something was written in " << d;
+}
+
+// `trace locality` stages its files in a folder beside its output: an interrupt while it
+// works (the staging folder is made before the graphs are built) removes that folder with
+// what it holds; no output folder is made.
+TEST(outputs, an_interrupted_locality_leaves_no_staging_folder) {
+  const std::string d = scratch("locality_interrupt");
+  auto g = run_command(gputlm_bin() + " trace gen vectoradd -p n=4194304 -o " + d + "/big",
+                       "outputs_locality_gen");
+  ASSERT_EQ(g.status, 0) << g.err;
+  for (int sig : {SIGINT, SIGTERM}) {
+    const std::string out = d + "/loc" + std::to_string(sig);
+    const pid_t pid = start_command(gputlm_bin() + " trace locality " + d + "/big -o " + out +
+                                    " --no-cache >/dev/null 2>" + out + ".err");
+    ASSERT_GE(pid, 0);
+    const std::string staging = out + ".tmp-" + std::to_string(pid);
+    for (int i = 0; i < 6000 && !fs::exists(staging); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(fs::exists(staging));
+    EXPECT_EQ(signal_and_wait(pid, sig), 128 + sig);
+    EXPECT_FALSE(fs::exists(staging)) << staging;
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_EQ(lines(slurp(out + ".err")), 1u);
+  }
+}
+
 // `gputlm` alone: an error line naming what is missing, then the usage, on stderr; exit
 // status 2.
 TEST(outputs, no_command_prints_usage_to_stderr) {
@@ -124,6 +160,26 @@ TEST(outputs, no_command_prints_usage_to_stderr) {
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("error: <command line>: no command (", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("\nusage: gputlm <command>"), std::string::npos) << r.err;
+}
+
+// A misspelled command, trace command, option or generator gets the nearest name.
+TEST(outputs, misspelled_names_get_a_suggestion) {
+  struct typo {
+    const char* args;
+    const char* says;
+  };
+  const typo cases[] = {
+      {"elabrate x.yaml", "elabrate: unknown command; did you mean 'elaborate'?"},
+      {"trace gne", "did you mean 'trace gen'?"},
+      {"run --stast x", "unrecognised option '--stast'; did you mean '--stats'?"},
+      {"trace gen vectorad -o x", "unknown kernel 'vectorad'; did you mean 'vectoradd'?"},
+  };
+  for (const typo& t : cases) {
+    auto r = run_command(gputlm_bin() + " " + t.args, "outputs_typo");
+    EXPECT_EQ(r.status, 2) << t.args;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(t.says), std::string::npos) << r.err;
+  }
 }
 
 // The commands that write folders or platforms check their outputs before any work, as
@@ -142,27 +198,27 @@ TEST(outputs, the_other_commands_check_their_outputs_first) {
   auto refused = [](const command_result& r, const std::string& option, const std::string& what) {
     EXPECT_EQ(r.status, 2) << what << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << ": " << r.err;
-    EXPECT_EQ(r.err.rfind("error: <command line>: " + option + ": ", 0), 0u) << what << ": "
-                                                                              << r.err;
+    EXPECT_EQ(r.err.rfind("error: <command line>: " + option + ": ", 0), 0u)
+        << what << ": " << r.err;
   };
   // trace gen onto an existing trace: refused (its files kept); --force replaces it.
-  ASSERT_EQ(run_command(gputlm_bin() + " trace gen vectoradd -p n=1024 -o " + d + "/t", "o_gen1")
-                .status,
-            0);
+  ASSERT_EQ(
+      run_command(gputlm_bin() + " trace gen vectoradd -p n=1024 -o " + d + "/t", "o_gen1").status,
+      0);
   const auto before = listing(d + "/t");
-  refused(run_command(gputlm_bin() + " trace gen histogram -o " + d + "/t", "o_gen2"),
-          "--output", "trace gen over a trace");
+  refused(run_command(gputlm_bin() + " trace gen histogram -o " + d + "/t", "o_gen2"), "--output",
+          "trace gen over a trace");
   EXPECT_EQ(listing(d + "/t"), before);
-  EXPECT_EQ(run_command(gputlm_bin() + " trace gen histogram --force -o " + d + "/t", "o_gen3")
-                .status,
-            0);
+  EXPECT_EQ(
+      run_command(gputlm_bin() + " trace gen histogram --force -o " + d + "/t", "o_gen3").status,
+      0);
   EXPECT_NE(slurp(d + "/t/kernel-1.traceg").find("histogram"), std::string::npos);
   // trace locality into the trace's own folder.
   fs::copy(k_trace, d + "/va", fs::copy_options::recursive);
   const auto va = listing(d + "/va");
-  refused(run_command(gputlm_bin() + " trace locality " + d + "/va -o " + d + "/va/graphs",
-                      "o_loc"),
-          "-o", "locality into the trace");
+  refused(
+      run_command(gputlm_bin() + " trace locality " + d + "/va -o " + d + "/va/graphs", "o_loc"),
+      "-o", "locality into the trace");
   EXPECT_EQ(listing(d + "/va"), va);
   // import-config over its own input.
   fs::copy_file(k_src + "/tests/data/titanv.gpgpusim.config", d + "/g.config");

@@ -300,10 +300,11 @@ TEST(spu_platform, bad_spu_input) {
              "--set gpu.spu.pass_mode=overlapped", "run it with pass_mode: by_pass");
 }
 
-// A copy of `trace` whose kernelslist.g has its SPU note (line 2) replaced by `note`: the run
-// fails before the simulation with one line naming kernelslist.g:2, `says`, exit 2.
+// A copy of `trace` whose kernelslist.g has its SPU note (line 2) replaced by `note` (and,
+// given `grid`, its kernel's header claiming that grid): the run fails before the simulation
+// with one line naming kernelslist.g:2, `says`, exit 2.
 void expect_bad_note(const std::string& tag, const std::string& trace, const std::string& note,
-                     const std::string& says) {
+                     const std::string& says, const std::string& grid = "") {
   const std::string dir = k_tmp + "/spu_note_" + tag;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -318,7 +319,14 @@ void expect_bad_note(const std::string& tag, const std::string& trace, const std
     list += line + "\n";
   }
   write_text(dir + "/kernelslist.g", list);
-  std::filesystem::copy_file(trace + "/kernel-1.traceg", dir + "/kernel-1.traceg");
+  std::string kernel = slurp(trace + "/kernel-1.traceg");
+  if (!grid.empty()) {
+    const std::string claim = "-grid dim = (4,4,1)";
+    const std::size_t at = kernel.find(claim);
+    ASSERT_NE(at, std::string::npos);
+    kernel.replace(at, claim.size(), "-grid dim = " + grid);
+  }
+  write_text(dir + "/kernel-1.traceg", kernel);
   const std::string stats = k_tmp + "/spu_note_" + tag + ".json";
   std::filesystem::remove(stats);
   auto r = run_command(k_bin + " run " + k_src + "/yaml/spu.yaml " + dir + " --stats " + stats,
@@ -343,6 +351,12 @@ TEST(spu_platform, a_bad_kernel_note_is_named_before_the_run) {
                   "no kernel 7 in the trace (its kernels: 1)");
   expect_bad_note("grid", trace, "# spu kernel=1 n=128 k=32 b=16" + rest,
                   "CTA grid (4,4,1) is not the note's N/b x N/b = 8 x 8");
+  expect_bad_note("twice", trace, "# spu kernel=1 n=64 n=64 k=32 b=16" + rest,
+                  "spu note n: given twice");
+  // A header and a note agreeing on 2^30 CTAs the file does not hold: checked against the
+  // file before the plan is sized from it (it took 7.7 GB and ended in bad_alloc).
+  expect_bad_note("claim", trace, "# spu kernel=1 n=65536 k=32 b=2" + rest,
+                  "grid of 32768 x 32768 CTAs is not in its trace", "(32768,32768,1)");
 }
 
 }  // namespace

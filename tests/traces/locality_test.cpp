@@ -354,6 +354,32 @@ TEST(LocalityCache, SecondCallReusesTheFile) {
   EXPECT_GT(again, 0.0);
   EXPECT_EQ(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 2);
 
+  // Another kernel's graph under this kernel's name (a file copied from another trace's
+  // folder) is not trusted: it names another kernel and another grid, and is rebuilt.
+  {
+    const fs::path other = dir / "va.gtb";
+    {
+      auto w = make_binary_writer(other.string());
+      generators::generate("vectoradd", {"n=8192"}, 70, *w);
+    }
+    auto va = open_trace(other.string());
+    std::size_t vk = 0;
+    while (va->commands()[vk].what == command::kind::memcpy_h2d) ++vk;
+    const locality_graph foreign = cached_locality_graph(other.string(), std::uint32_t(vk), 4, *va);
+    ASSERT_NE(foreign.tbs, first.tbs);
+    fs::path mine;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (read_metis_file(e.path().string()).granularity == 4) mine = e.path();
+    ASSERT_FALSE(mine.empty());
+    write_metis_file(mine.string(), foreign);
+    const locality_graph checked =
+        cached_locality_graph(trace.string(), std::uint32_t(kernel), 4, *app, &again);
+    EXPECT_FALSE(checked.from_cache);
+    EXPECT_GT(again, 0.0);
+    EXPECT_EQ(checked.adj, first.adj);
+    EXPECT_EQ(read_metis_file(mine.string()).kernel_name, first.kernel_name);  // rewritten
+  }
+
   // A damaged cache file is rebuilt; where no folder can be made, the graph is built only.
   for (const auto& e : fs::directory_iterator(folder)) test::write_file(e.path(), "garbage\n");
   EXPECT_EQ(cached_locality_graph(trace.string(), std::uint32_t(kernel), 4, *app, &again).adj,

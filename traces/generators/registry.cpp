@@ -1,6 +1,7 @@
 // The table of kernel generators and the generate() entry points.
 #include "traces/generators/registry.h"
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 
 namespace gputlm::traces::generators {
@@ -28,9 +29,16 @@ const kernel_generator& find_kernel_generator(const std::string& name) {
   for (const auto& g : kernel_generators())
     if (g.name == name) return g;
   std::string known;
-  for (const auto& g : kernel_generators()) known += (known.empty() ? "" : ", ") + g.name;
+  std::vector<std::string> names;
+  for (const auto& g : kernel_generators()) {
+    known += (known.empty() ? "" : ", ") + g.name;
+    names.push_back(g.name);
+  }
+  const std::string near = closest_match(name, names);
   throw input_error(source_location{"<command line>", 0, 0}, "KERNEL",
-                    "unknown kernel '" + name + "' (known: " + known + ")");
+                    "unknown kernel '" + name + "'" +
+                        (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                        " (known: " + known + ")");
 }
 
 void generate(const std::string& kernel, const std::vector<std::string>& params, std::uint32_t arch,
