@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -45,10 +46,41 @@ nlohmann::json opt_json(const std::optional<double>& v) {
 }
 
 // A report cell: three significant decimals for ratios, %.6g for raw values.
-std::string shown(const std::optional<double>& v, bool ratio) {
-  if (!v) return "—";
-  return ratio ? fmt::format("{:.3f}", *v) : fmt::format("{:.6g}", *v);
-}
+// One number format for each kind of number in a metric's tables (measured values;
+// differences; a ratio keeps three decimals), so that a table never mixes 8.9e-05, 0.871664
+// and 0: integers when every value is one, else fixed decimals that give the largest
+// magnitude four significant digits (0 to 9 decimals).
+class number_format {
+ public:
+  number_format() = default;
+  explicit number_format(const std::vector<double>& values) {
+    bool integers = true;
+    double largest = 0;
+    for (double v : values) {
+      if (!std::isfinite(v)) continue;
+      integers = integers && v == std::floor(v);
+      largest = std::max(largest, std::fabs(v));
+    }
+    if (integers || largest == 0) return;
+    const int magnitude = static_cast<int>(std::floor(std::log10(largest)));
+    m_decimals = std::clamp(3 - magnitude, 0, 9);
+  }
+  static number_format ratio() {
+    number_format f;
+    f.m_decimals = 3;
+    return f;
+  }
+  std::string operator()(const std::optional<double>& v) const {
+    if (!v) return "—";
+    if (!std::isfinite(*v)) return fmt::format("{}", *v);
+    std::string s = fmt::format("{:.{}f}", *v, m_decimals);
+    if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);  // -0.00
+    return s;
+  }
+
+ private:
+  int m_decimals = 0;
+};
 
 std::string row_label(const std::string& row, const metric& m) {
   if (row == "geomean") return m.geometric_mean ? "**geomean**" : "**mean**";
@@ -383,11 +415,30 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   o << "| points | " << m_points.size() << ": " << m_points.size() - failed() << " ok, " << failed()
     << " failed; " << m_points.size() - reused() << " run, " << reused() << " reused |\n\n";
 
+  // Metric m's formats of measured values and of compared values (and the paper's, which
+  // are of the compared kind), each from every number of its kind in the report.
+  const auto formats_of = [&](std::size_t m) {
+    const metric& met = m_x.metrics[m];
+    std::vector<double> values, compared;
+    for (const auto& platform : m_cells[m])
+      for (const auto& configuration : platform)
+        for (const summary_cell& cell : configuration) {
+          if (cell.value) values.push_back(*cell.value);
+          if (cell.compared) compared.push_back(*cell.compared);
+        }
+    for (const auto& pv : m_x.paper)
+      if (pv.metric == met.name) compared.push_back(pv.value);
+    const bool ratio =
+        met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
+    return std::make_pair(
+        number_format(values),
+        ratio ? number_format::ratio()
+              : number_format(met.compare == compare_kind::none ? values : compared));
+  };
   const auto names = rows();
   for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
     const metric& met = m_x.metrics[m];
-    const bool ratio =
-        met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
+    const auto [value_format, compared_format] = formats_of(m);
     o << "## " << met.label << "\n\n`" << met.name << " = " << met.text << "`";
     if (!met.unit.empty()) o << " (" << met.unit << ")";
     switch (met.compare) {
@@ -427,15 +478,15 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
         for (std::size_t c = 0; c < m_x.configurations.size(); ++c) {
           const summary_cell& s = m_cells[m][p][c][r];
           if (met.compare == compare_kind::none) {
-            o << " " << shown(s.value, false);
+            o << " " << value_format(s.value);
           } else {
-            o << " " << shown(s.compared, ratio);
-            if (r < m_x.workloads.size()) o << " (" << shown(s.value, false) << ")";
+            o << " " << compared_format(s.compared);
+            if (r < m_x.workloads.size()) o << " (" << value_format(s.value) << ")";
           }
           for (const auto& pv : m_x.paper)
             if (!still && pv.metric == met.name && pv.platform == m_x.platforms[p].name &&
                 pv.configuration == m_x.configurations[c].name && pv.workload == names[r])
-              o << " · paper " << shown(pv.value, ratio);
+              o << " · paper " << compared_format(pv.value);
           o << " |";
         }
         o << "\n";
@@ -454,16 +505,13 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
       std::size_t m = index_of_metric(m_x, pv.metric), p = 0, c = 0;
       while (m_x.platforms[p].name != pv.platform) ++p;
       while (m_x.configurations[c].name != pv.configuration) ++c;
-      const metric& met = m_x.metrics[m];
-      const bool ratio =
-          met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
+      const number_format shown = formats_of(m).second;
       o << "| " << pv.metric << " | " << pv.platform << " | " << pv.configuration << " | "
         << pv.workload << " | ";
       if (cannot_move(m, p))
         o << "cannot move on this platform | not compared | ";
       else
-        o << shown(paper_side(m, p, c, pv.workload), ratio) << " | " << shown(pv.value, ratio)
-          << " | ";
+        o << shown(paper_side(m, p, c, pv.workload)) << " | " << shown(pv.value) << " | ";
       o << pv.as_reported << " | " << pv.source << " |\n";
     }
     o << "\n";

@@ -245,3 +245,26 @@ TEST(experiment_results, no_paper_value_stands_beside_a_comparison_that_cannot_m
       << md;
   EXPECT_EQ(md.find("0.500"), std::string::npos) << "the paper's value is not printed";
 }
+
+// A report's table keeps one format per kind of number of a metric: the hit difference's
+// column (values 0.5 - 0.5 = 0, 0.3 - 0.3 = 0 and 0.6 - 0.1 = 0.5 here, with 8.89e-05
+// added to a) is printed with the decimals that give its largest magnitude four significant
+// digits, never in scientific notation or with a shortest form per cell; integer values stay
+// integers; ratios keep three decimals.
+TEST(experiment_results, a_metric_s_numbers_share_one_format) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{
+      point(0, 0, 0, {100, 10, 0.5, 2}),   point(1, 0, 0, {50, 5, 0.5000889, 4}),
+      point(0, 1, 0, {200, 40, 0.2, 1}),   point(0, 1, 1, {400, 60, 0.4, 3}),
+      point(1, 1, 0, {100, 20, 0.3, 1}),   point(1, 1, 1, {200, 30, 0.3, 9}),
+      point(0, 2, 0, {1000, 100, 0.1, 8}), point(1, 2, 0, {250, 400, 0.6, 8})};
+  const experiment_results res(x, pts, "test");
+  const std::string md = res.markdown({}, "");
+  // hit (difference): largest |difference| 0.5 -> magnitude -1 -> 4 decimals; measured hit
+  // values (largest 0.6) the same. a: 0.5000889 - 0.5 = 8.89e-05 -> 0.0001; b: 0.3 - 0.3 = 0.
+  EXPECT_NE(md.find("| a | 0.0000 (0.5000) | 0.0001 (0.5001) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| b | 0.0000 (0.3000) | 0.0000 (0.3000) |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("e-05"), std::string::npos) << md;
+  // cycles (speedup): ratios with three decimals, the measured cycles as integers.
+  EXPECT_NE(md.find("| a | 1.000 (100) | 2.000 (50) |"), std::string::npos) << md;
+}
