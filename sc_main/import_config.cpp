@@ -1511,12 +1511,16 @@ int import_config_main(const std::vector<std::string>& args) {
   for (option_entry& e : parse_options(trace_text, trace)) entries.push_back(std::move(e));
   check_elaborates(p, entries, config);
   write_file_atomically(output, p.yaml);
-  if (!p.unmapped.empty()) {
-    const std::string sources = config + (trace.empty() ? "" : " and " + trace);
-    std::cerr << "warning: " << p.unmapped.size()
-              << (p.unmapped.size() == 1 ? " option of " : " options of ") << sources
-              << (p.unmapped.size() == 1 ? " has" : " have")
-              << " no gputlm equivalent: " << join(p.unmapped, ", ") << "\n";
+  // One warning line per option without an equivalent, at its place in the inputs (where
+  // the last occurrence, the one GPGPU-Sim uses, is), so that none hides in a long list.
+  for (const std::string& u : p.unmapped) {
+    const std::string name = u.substr(0, u.find(' '));
+    const std::string detail = u.size() > name.size() ? u.substr(name.size() + 1) : "";
+    source_location at{config, 0, 0};
+    for (const option_entry& e : entries)
+      if (e.name == name) at = e.where;
+    std::cerr << "warning: " << at.to_string() << ": " << name << ": no gputlm equivalent"
+              << (detail.empty() ? "" : " " + detail) << "\n";
   }
   std::cout << "import-config: wrote " << output << " (" << p.mapped_options.size()
             << " options mapped)\n";

@@ -16,6 +16,7 @@ packages=(
   libxxhash-dev             # trace checksums, content keys of the experiment caches
   python3-matplotlib        # experiment plots (scripts/plot-experiment.py)
   python3-pandas            # tables of python/gputlm (docs/experiments.md)
+  graphviz                  # dot, to draw `gputlm elaborate --dot` (docs/platforms.md)
   slurm-wlm munge           # experiments on a Slurm cluster (tests start a local one)
   googletest libgtest-dev libgmock-dev
   libbenchmark-dev

@@ -214,6 +214,9 @@ class runner {
   };
 
   void check_platforms();
+  const std::string& yaml_hash(const std::string& file);
+  // The content key of elaborating platform p under configuration c (its statistic list).
+  std::string check_key(std::size_t p, std::size_t c);
   void check_metrics(const std::vector<std::vector<std::vector<std::string>>>& names);
   void generate_workloads();
   std::string trace_of(std::size_t w, std::uint32_t r) const;
@@ -240,6 +243,10 @@ class runner {
   scratch_dir m_scratch;
   std::vector<generated> m_generated;
   std::map<std::string, std::string> m_trace_hash;  // trace path -> content hash
+  std::map<std::string, std::string> m_yaml_hash;   // YAML file -> hash of it and its bases
+  // Statistic lists of the elaborations run now, by check_key: kept in DIR/checks once the
+  // output folder exists, so that a rerun (a metric changed, say) does not elaborate again.
+  std::map<std::string, std::string> m_new_checks;
 };
 
 void runner::check_platforms() {
@@ -249,8 +256,22 @@ void runner::check_platforms() {
   auto file = [&](std::size_t p, std::size_t c, const char* ext) {
     return m_scratch.path() + "/elaborate-" + std::to_string(p) + "-" + std::to_string(c) + ext;
   };
+  // An elaboration done for an earlier run of the same platform, mechanisms, overrides and
+  // executable is not done again: its statistic list is in DIR/checks (status 0).
+  std::vector<std::vector<std::string>> cached(P, std::vector<std::string>(C));
+  std::vector<std::vector<std::string>> keys(P, std::vector<std::string>(C));
   for (std::size_t p = 0; p < P; ++p)
     for (std::size_t c = 0; c < C; ++c) {
+      keys[p][c] = check_key(p, c);
+      // (the kept file's first line names its key: a file renamed or copied under another
+      // key is not used)
+      const std::string kept = read_all(m_o.out + "/checks/" + keys[p][c] + ".txt");
+      const std::string head = "# " + keys[p][c] + "\n";
+      if (kept.rfind(head, 0) == 0) {
+        std::ofstream(file(p, c, ".out"), std::ios::binary) << kept.substr(head.size());
+        keys[p][c].clear();  // (nothing new to keep)
+        continue;
+      }
       std::vector<std::string> argv{m_exe, "elaborate", m_x.platform_file(p, c), "-q",
                                     "--list-stats"};
       const auto args = m_x.configurations[c].arguments();
@@ -283,7 +304,9 @@ void runner::check_platforms() {
         throw std::runtime_error("elaborating platform '" + m_x.platforms[p].name +
                                  "' with configuration '" + cfg.name + "' failed: " + line);
       }
-      std::istringstream in(read_all(file(p, c, ".out")));
+      const std::string listed = read_all(file(p, c, ".out"));
+      if (!keys[p][c].empty()) m_new_checks[keys[p][c]] = listed;
+      std::istringstream in(listed);
       for (std::string l; std::getline(in, l);)
         if (!l.empty()) names[p][c].push_back(l.substr(0, l.find(' ')));  // (without a group)
     }
@@ -411,18 +434,25 @@ std::vector<point_result> runner::points() const {
   return out;
 }
 
+const std::string& runner::yaml_hash(const std::string& file) {
+  auto it = m_yaml_hash.find(file);
+  if (it != m_yaml_hash.end()) return it->second;
+  std::vector<std::string> chain;
+  platforms::load_yaml_with_bases(file, &chain);
+  content_hasher h;
+  for (const auto& f : chain) h.add_file(f);
+  return m_yaml_hash.emplace(file, h.hex()).first->second;
+}
+
+std::string runner::check_key(std::size_t p, std::size_t c) {
+  content_hasher h;
+  h.add("elaborate --list-stats").add(m_version).add(yaml_hash(m_x.platform_file(p, c)));
+  for (const auto& m : m_x.configurations[c].mechanisms) h.add("with").add(yaml_hash(m));
+  for (const auto& s : m_x.configurations[c].sets) h.add(s.set_option());
+  return h.hex();
+}
+
 std::vector<point_result> runner::plan() {
-  // The platform files' contents (with their bases), by file.
-  std::map<std::string, std::string> platform_hash;
-  auto hash_of = [&](const std::string& file) -> const std::string& {
-    auto it = platform_hash.find(file);
-    if (it != platform_hash.end()) return it->second;
-    std::vector<std::string> chain;
-    platforms::load_yaml_with_bases(file, &chain);
-    content_hasher h;
-    for (const auto& f : chain) h.add_file(f);
-    return platform_hash.emplace(file, h.hex()).first->second;
-  };
   std::vector<point_result> all = points();
   for (point_result& pt : all) {
     const std::string trace = trace_of(m_x.source_of(pt.workload, pt.configuration), pt.repetition);
@@ -433,10 +463,10 @@ std::vector<point_result> runner::plan() {
     h.add("gputlm")
         .add(m_version)
         .add("platform")
-        .add(hash_of(m_x.platform_file(pt.platform, pt.configuration)))
+        .add(yaml_hash(m_x.platform_file(pt.platform, pt.configuration)))
         .add("sets");
     for (const auto& m : m_x.configurations[pt.configuration].mechanisms)
-      h.add("with").add(hash_of(m));
+      h.add("with").add(yaml_hash(m));
     for (const auto& s : m_x.configurations[pt.configuration].sets) h.add(s.set_option());
     h.add("trace").add(th->second).add("options");
     for (const auto& o : m_x.run_options) h.add(o);
@@ -479,11 +509,18 @@ void runner::run_local(std::vector<point_result>& points) {
 int runner::run_slurm(std::vector<point_result>& points) {
   const std::string dir = m_o.out + "/slurm";
   fs::create_directories(dir);
+  // The tasks run a copy of this executable named by its content hash, which the points'
+  // keys include: a rebuild while the job is queued would otherwise run new code under them.
+  const std::string exe = dir + "/gputlm-" + m_version.substr(0, 16);
+  fs::copy_file(m_exe, exe + ".partial", fs::copy_options::overwrite_existing);
+  fs::rename(exe + ".partial", exe);
   std::vector<slurm_task> tasks;
   for (const auto& p : points) {
     if (p.reused) continue;
     fs::create_directories(point_dir(p));
-    tasks.push_back({run_args(p), point_dir(p) + "/run.log"});
+    std::vector<std::string> argv = run_args(p);
+    argv[0] = exe;
+    tasks.push_back({std::move(argv), point_dir(p) + "/run.log"});
   }
   if (tasks.empty()) return 0;
   const std::string id = submit_job_array(dir, m_o.out, m_x.name, tasks, m_o.batch);
@@ -600,6 +637,9 @@ int runner::run() {
   generate_workloads();
   // Nothing is written before here: bad input leaves no output folder behind.
   fs::create_directories(m_o.out + "/workloads");
+  fs::create_directories(m_o.out + "/checks");
+  for (const auto& [key, listed] : m_new_checks)
+    cli::write_file_atomically(m_o.out + "/checks/" + key + ".txt", "# " + key + "\n" + listed);
   for (const auto& g : m_generated) {
     if (g.made.empty()) continue;
     fs::copy_file(g.made, g.file + ".partial", fs::copy_options::overwrite_existing);

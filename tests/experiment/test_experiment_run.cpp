@@ -142,6 +142,39 @@ TEST(experiment_run, the_csv_holds_the_points_statistics_and_a_rerun_reuses_them
   for (const auto& [f, t] : stamps) EXPECT_EQ(fs::last_write_time(f), t) << f;
   EXPECT_EQ(read_csv(out + "/results.csv").size(), 5u);
 
+  // The checks are kept too: one statistic list per platform x configuration, each headed
+  // by its key. A rerun reads them instead of elaborating: with the L2's statistics edited
+  // out of one list, the l2 metric's check fails, which only the kept list can make it do.
+  std::vector<std::string> checks;
+  for (const auto& e : fs::directory_iterator(out + "/checks")) checks.push_back(e.path());
+  ASSERT_EQ(checks.size(), 2u);
+  for (const std::string& c : {checks[0], checks[1]}) {
+    const std::string key = fs::path(c).stem().string();
+    std::string text = slurp(c);
+    ASSERT_EQ(text.rfind("# " + key + "\n", 0), 0u) << c;
+    std::istringstream in(text);
+    std::string kept;
+    for (std::string line; std::getline(in, line);)
+      if (line.find("gpu.l2[") == std::string::npos) kept += line + "\n";
+    write_text(c, kept);
+  }
+  r = experiment(file, out, "exp_run2_checks");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("metrics.l2"), std::string::npos) << r.err;
+  // A list under another key's name (renamed, copied) is not used: both configurations are
+  // elaborated again (the one whose list was moved away, the one given the wrong list), and
+  // their lists kept anew.
+  fs::remove(checks[0]);
+  fs::rename(checks[1], checks[0]);
+  r = experiment(file, out, "exp_run2_renamed");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("4 points (0 run, 4 reused)"), std::string::npos) << r.out;
+  for (const std::string& c : {checks[0], checks[1]}) {
+    const std::string text = slurp(c);
+    EXPECT_EQ(text.rfind("# " + fs::path(c).stem().string() + "\n", 0), 0u) << c;
+    EXPECT_NE(text.find("gpu.l2["), std::string::npos) << c;
+  }
+
   // Changing one trace reruns that workload's points only.
   auto g = run_command(gputlm_bin() + " trace gen vectoradd -p n=3000 -o " + dir + "/va_new",
                        "exp_run_gen");

@@ -113,6 +113,14 @@ TEST_F(slurm_cluster, a_job_array_gives_the_local_run_statistics) {
   EXPECT_NE(batch.out.find("3 points (3 run, 0 reused), 0 failed"), std::string::npos) << batch.out;
   EXPECT_TRUE(fs::exists(dir + "/slurm/slurm/job.sh"));
   expect_same_points(dir + "/local", dir + "/slurm");
+  // The tasks ran a copy of the executable made for the job (gputlm-<content hash>), so a
+  // rebuild while the job is queued cannot run new code under the points' keys.
+  std::string copy;
+  for (const auto& e : fs::directory_iterator(dir + "/slurm/slurm"))
+    if (e.path().filename().string().rfind("gputlm-", 0) == 0) copy = e.path().string();
+  ASSERT_FALSE(copy.empty());
+  EXPECT_EQ(slurp(copy), slurp(gputlm_bin()));
+  EXPECT_NE(slurp(dir + "/slurm/slurm/job.sh").find(copy), std::string::npos);
 
   // --no-wait, then --collect once the job has ended.
   auto submit =

@@ -116,6 +116,11 @@ TEST(cli, dot_file) {
   EXPECT_EQ(text.rfind("digraph", 0), 0u);
   EXPECT_NE(text.find("\"gpu.smx[0].ni\" -> \"gpu.icnt\" [label=\"out -> smx[0]\"]"),
             std::string::npos);
+  // Graphviz (installed by scripts/install-deps.sh) draws it without a complaint.
+  auto svg = run_command("dot -Tsvg " + dot + " -o " + dot + ".svg", "dot_svg");
+  EXPECT_EQ(svg.status, 0) << svg.err;
+  EXPECT_EQ(svg.err, "");
+  EXPECT_NE(slurp(dot + ".svg").find("<svg"), std::string::npos);
 }
 
 TEST(cli, bad_misspelled_key_suggests) {
