@@ -178,6 +178,8 @@ void smx::validate() {
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1 && *m_ibuffer_entries <= 1024,
                             "must be 1 to 1024");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
+  m_register_port_throughput.require(*m_register_port_throughput <= 64,
+                                     "must be at most 64 (0 reads as 1)");
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
     u->count.require(*u->count <= max_units, "must be at most " + std::to_string(max_units));
   m_sp.count.require(*m_sp.count >= 1, "an SMX needs at least one SP unit");

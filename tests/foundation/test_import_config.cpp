@@ -582,6 +582,7 @@ TEST(import_config, an_import_that_would_not_elaborate_names_its_option_and_writ
       {"-gpgpu_shmem_size", "1000000000000", "must be at most 16MiB"},
       {"-gpgpu_n_sub_partition_per_mchannel", "0", "must be 1 to 1024"},
       {"-gpgpu_inst_fetch_throughput", "1000000000000", "gpu.smx.fetch_warps"},
+      {"-gpgpu_reg_file_port_throughput", "1000000000000", "must be at most 64"},
   };
   const std::string tmp = dir + "/tmp";  // the command's temporary folder (TMPDIR)
   std::filesystem::create_directories(tmp);
