@@ -1369,6 +1369,14 @@ std::string read_text(const std::string& path, const char* what) {
   return ss.str();
 }
 
+// The last occurrence of option `name` in `entries` (the one GPGPU-Sim uses), or nullptr.
+const option_entry* last_of(const std::vector<option_entry>& entries, const std::string& name) {
+  const option_entry* last = nullptr;
+  for (const option_entry& e : entries)
+    if (e.name == name) last = &e;
+  return last;
+}
+
 // "gpu.smx[3].registers" -> "gpu.smx.registers": the key as mapped_keys names it.
 std::string without_indices(const std::string& key) {
   std::string out;
@@ -1431,20 +1439,15 @@ void check_elaborates(const imported_platform& p, const std::vector<option_entry
     if (const std::size_t colon = value.find(':'); colon != std::string::npos)
       value = trim(value.substr(colon + 1));
     // The option the key was written from, else the first option its comment names.
-    std::string option;
+    const option_entry* source = nullptr;
     for (const auto& [k, o] : p.mapped_keys)
-      if (k == key) option = o;
-    for (std::size_t at = comment.find('-'); option.empty() && at != std::string::npos;
+      if (k == key) source = last_of(entries, o);
+    for (std::size_t at = comment.find('-'); !source && at != std::string::npos;
          at = comment.find('-', at + 1)) {
       std::size_t end = at;
       while (end < comment.size() && !is_space(comment[end]) && comment[end] != ',') ++end;
-      const std::string name = comment.substr(at, end - at);
-      for (const option_entry& o : entries)
-        if (o.name == name) option = name;
+      source = last_of(entries, comment.substr(at, end - at));
     }
-    const option_entry* source = nullptr;
-    for (const option_entry& o : entries)
-      if (o.name == option) source = &o;  // the last occurrence wins, as when importing
     const std::string gives = key + (value.empty() ? "" : " = " + value);
     if (source)
       throw input_error(source->value_where, source->name,
@@ -1494,20 +1497,17 @@ int import_config_main(const std::vector<std::string>& args) {
 
   // Accel-Sim's trace.config given alone (or first) would import as GPGPU-Sim's default
   // 30-SM chip: refused, naming what it holds.
-  {
-    const std::vector<option_entry> own = parse_options(config_text, config);
-    const bool trace_only =
-        !own.empty() && std::all_of(own.begin(), own.end(), [](const option_entry& o) {
-          return o.name.rfind("-trace_", 0) == 0 || o.name.rfind("-specialized_unit_", 0) == 0;
-        });
-    if (trace_only)
-      throw input_error(own.front().where, "CONFIG",
-                        "holds only Accel-Sim trace.config options (" + own.front().name +
-                            ", ...): give the GPGPU-Sim configuration first, "
-                            "import-config gpgpusim.config trace.config -o FILE");
-  }
-  imported_platform p = import_gpgpusim_config(config_text, config, trace_text, trace);
   std::vector<option_entry> entries = parse_options(config_text, config);
+  const bool trace_only =
+      !entries.empty() && std::all_of(entries.begin(), entries.end(), [](const option_entry& o) {
+        return o.name.rfind("-trace_", 0) == 0 || o.name.rfind("-specialized_unit_", 0) == 0;
+      });
+  if (trace_only)
+    throw input_error(entries.front().where, "CONFIG",
+                      "holds only Accel-Sim trace.config options (" + entries.front().name +
+                          ", ...): give the GPGPU-Sim configuration first, "
+                          "import-config gpgpusim.config trace.config -o FILE");
+  imported_platform p = import_gpgpusim_config(config_text, config, trace_text, trace);
   for (option_entry& e : parse_options(trace_text, trace)) entries.push_back(std::move(e));
   check_elaborates(p, entries, config);
   write_file_atomically(output, p.yaml);
@@ -1516,9 +1516,8 @@ int import_config_main(const std::vector<std::string>& args) {
   for (const std::string& u : p.unmapped) {
     const std::string name = u.substr(0, u.find(' '));
     const std::string detail = u.size() > name.size() ? u.substr(name.size() + 1) : "";
-    source_location at{config, 0, 0};
-    for (const option_entry& e : entries)
-      if (e.name == name) at = e.where;
+    const option_entry* e = last_of(entries, name);
+    const source_location at = e ? e->where : source_location{config, 0, 0};
     std::cerr << "warning: " << at.to_string() << ": " << name << ": no gputlm equivalent"
               << (detail.empty() ? "" : " " + detail) << "\n";
   }

@@ -2,7 +2,6 @@
 // thesis, UC Riverside 2021, §3.2) as METIS graph files plus a JSON summary
 // (docs/tb-scheduling.md, "The locality graph").
 #include <fmt/format.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -145,14 +144,12 @@ int locality_main(const std::vector<std::string>& args) {
   check_output_folder("-o", out.string(), {trace_path});  // not into the trace itself
   // The staging folder is made and registered (an interrupt then removes it) with SIGINT
   // and SIGTERM held, and moved into place so at the end: all of it, or none.
-  sigset_t hold, old;
-  sigemptyset(&hold);
-  sigaddset(&hold, SIGINT);
-  sigaddset(&hold, SIGTERM);
-  ::sigprocmask(SIG_BLOCK, &hold, &old);
-  const fs::path staging = make_staging(out);
-  register_partial_folder(staging.string());
-  ::sigprocmask(SIG_SETMASK, &old, nullptr);
+  const fs::path staging = [&] {
+    interrupts_held held;
+    fs::path s = make_staging(out);
+    register_partial_folder(s.string());
+    return s;
+  }();
   try {
     std::optional<locality_cache> cache;
     if (!vm.count("no-cache")) cache = open_locality_cache(trace_path);
@@ -167,10 +164,9 @@ int locality_main(const std::vector<std::string>& args) {
       graphs.push_back(std::move(g));
     }
     write_json((staging / "locality.json").string(), locality_summary_json(graphs));
-    ::sigprocmask(SIG_BLOCK, &hold, &old);
+    interrupts_held held;
     commit_staging(staging, out);
     unregister_partial_folder();
-    ::sigprocmask(SIG_SETMASK, &old, nullptr);
   } catch (...) {
     unregister_partial_folder();
     std::error_code ec;

@@ -191,6 +191,16 @@ void unregister_partial_folder() {
   if (fd >= 0) ::close(fd);
 }
 
+interrupts_held::interrupts_held() {
+  sigset_t hold;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGINT);
+  sigaddset(&hold, SIGTERM);
+  ::sigprocmask(SIG_BLOCK, &hold, &m_old);
+}
+
+interrupts_held::~interrupts_held() { ::sigprocmask(SIG_SETMASK, &m_old, nullptr); }
+
 void install_interrupt_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;

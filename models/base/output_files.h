@@ -3,6 +3,8 @@
 // process is interrupted (SIGINT, SIGTERM) so that nothing half-written is left behind.
 #pragma once
 
+#include <signal.h>
+
 #include <functional>
 #include <ostream>
 #include <string>
@@ -42,6 +44,19 @@ void unregister_partial(const std::string& path);
 // the interrupt handler.
 void register_partial_folder(const std::string& path);
 void unregister_partial_folder();
+
+// SIGINT and SIGTERM held (delivered when it ends) while a set of outputs is made or moved
+// into place together, so that an interrupt finds all of it or none.
+class interrupts_held {
+ public:
+  interrupts_held();
+  ~interrupts_held();
+  interrupts_held(const interrupts_held&) = delete;
+  interrupts_held& operator=(const interrupts_held&) = delete;
+
+ private:
+  sigset_t m_old;
+};
 
 // SIGINT and SIGTERM: remove the registered `.partial` files, print one line on stderr and
 // exit with 128 + the signal number.

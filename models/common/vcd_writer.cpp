@@ -322,7 +322,6 @@ void vcd_writer::finish() {
   if (end != m_last_time && end > m_last_time) m_out << "#" << end << "\n";
   m_out.close();
   if (!m_out || m_failed) {  // (a full disk): nothing half-written stays
-    m_out.close();
     std::error_code ec;
     std::filesystem::remove(m_path + ".partial", ec);
     unregister_partial(m_path + ".partial");

@@ -45,7 +45,6 @@ nlohmann::json opt_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-// A report cell: three significant decimals for ratios, %.6g for raw values.
 // One number format for each kind of number in a metric's tables (measured values;
 // differences; a ratio keeps three decimals), so that a table never mixes 8.9e-05, 0.871664
 // and 0: integers when every value is one, else fixed decimals that give the largest
@@ -415,9 +414,10 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   o << "| points | " << m_points.size() << ": " << m_points.size() - failed() << " ok, " << failed()
     << " failed; " << m_points.size() - reused() << " run, " << reused() << " reused |\n\n";
 
-  // Metric m's formats of measured values and of compared values (and the paper's, which
+  // Each metric's formats of measured values and of compared values (and the paper's, which
   // are of the compared kind), each from every number of its kind in the report.
-  const auto formats_of = [&](std::size_t m) {
+  std::vector<std::pair<number_format, number_format>> formats;
+  for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
     const metric& met = m_x.metrics[m];
     std::vector<double> values, compared;
     for (const auto& platform : m_cells[m])
@@ -430,15 +430,15 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
       if (pv.metric == met.name) compared.push_back(pv.value);
     const bool ratio =
         met.compare == compare_kind::normalized || met.compare == compare_kind::speedup;
-    return std::make_pair(
+    formats.emplace_back(
         number_format(values),
         ratio ? number_format::ratio()
               : number_format(met.compare == compare_kind::none ? values : compared));
-  };
+  }
   const auto names = rows();
   for (std::size_t m = 0; m < m_x.metrics.size(); ++m) {
     const metric& met = m_x.metrics[m];
-    const auto [value_format, compared_format] = formats_of(m);
+    const auto& [value_format, compared_format] = formats[m];
     o << "## " << met.label << "\n\n`" << met.name << " = " << met.text << "`";
     if (!met.unit.empty()) o << " (" << met.unit << ")";
     switch (met.compare) {
@@ -505,7 +505,7 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
       std::size_t m = index_of_metric(m_x, pv.metric), p = 0, c = 0;
       while (m_x.platforms[p].name != pv.platform) ++p;
       while (m_x.configurations[c].name != pv.configuration) ++c;
-      const number_format shown = formats_of(m).second;
+      const number_format& shown = formats[m].second;
       o << "| " << pv.metric << " | " << pv.platform << " | " << pv.configuration << " | "
         << pv.workload << " | ";
       if (cannot_move(m, p))

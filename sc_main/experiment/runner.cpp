@@ -88,11 +88,7 @@ class staged_outputs {
     if (!os.flush()) throw input_error({m_out + "/" + name, 0, 0}, "", "cannot write (disk full?)");
   }
   void commit() {
-    sigset_t hold, old;
-    sigemptyset(&hold);
-    sigaddset(&hold, SIGINT);
-    sigaddset(&hold, SIGTERM);
-    ::sigprocmask(SIG_BLOCK, &hold, &old);
+    interrupts_held held;
     std::error_code ec;
     for (const std::string& f : m_files) fs::rename(partial(f), m_out + "/" + f, ec);
     if (fs::is_directory(plots_partial(), ec)) {
@@ -102,7 +98,6 @@ class staged_outputs {
       fs::remove_all(plots_partial(), ec);
     }
     m_committed = true;
-    ::sigprocmask(SIG_SETMASK, &old, nullptr);
   }
 
  private:
@@ -215,6 +210,9 @@ class runner {
 
   void check_platforms();
   const std::string& yaml_hash(const std::string& file);
+  // Adds what platform p under configuration c depends on besides the executable: the
+  // platform file with its bases, the mechanism files and the overrides.
+  void add_configuration(content_hasher& h, std::size_t p, std::size_t c);
   // The content key of elaborating platform p under configuration c (its statistic list).
   std::string check_key(std::size_t p, std::size_t c);
   void check_metrics(const std::vector<std::vector<std::vector<std::string>>>& names);
@@ -258,7 +256,6 @@ void runner::check_platforms() {
   };
   // An elaboration done for an earlier run of the same platform, mechanisms, overrides and
   // executable is not done again: its statistic list is in DIR/checks (status 0).
-  std::vector<std::vector<std::string>> cached(P, std::vector<std::string>(C));
   std::vector<std::vector<std::string>> keys(P, std::vector<std::string>(C));
   for (std::size_t p = 0; p < P; ++p)
     for (std::size_t c = 0; c < C; ++c) {
@@ -444,11 +441,16 @@ const std::string& runner::yaml_hash(const std::string& file) {
   return m_yaml_hash.emplace(file, h.hex()).first->second;
 }
 
-std::string runner::check_key(std::size_t p, std::size_t c) {
-  content_hasher h;
-  h.add("elaborate --list-stats").add(m_version).add(yaml_hash(m_x.platform_file(p, c)));
+void runner::add_configuration(content_hasher& h, std::size_t p, std::size_t c) {
+  h.add("platform").add(yaml_hash(m_x.platform_file(p, c))).add("sets");
   for (const auto& m : m_x.configurations[c].mechanisms) h.add("with").add(yaml_hash(m));
   for (const auto& s : m_x.configurations[c].sets) h.add(s.set_option());
+}
+
+std::string runner::check_key(std::size_t p, std::size_t c) {
+  content_hasher h;
+  h.add("elaborate --list-stats").add(m_version);
+  add_configuration(h, p, c);
   return h.hex();
 }
 
@@ -460,14 +462,8 @@ std::vector<point_result> runner::plan() {
     if (th == m_trace_hash.end())
       th = m_trace_hash.emplace(trace, content_hasher().add_tree(trace).hex()).first;
     content_hasher h;
-    h.add("gputlm")
-        .add(m_version)
-        .add("platform")
-        .add(yaml_hash(m_x.platform_file(pt.platform, pt.configuration)))
-        .add("sets");
-    for (const auto& m : m_x.configurations[pt.configuration].mechanisms)
-      h.add("with").add(yaml_hash(m));
-    for (const auto& s : m_x.configurations[pt.configuration].sets) h.add(s.set_option());
+    h.add("gputlm").add(m_version);
+    add_configuration(h, pt.platform, pt.configuration);
     h.add("trace").add(th->second).add("options");
     for (const auto& o : m_x.run_options) h.add(o);
     pt.key = h.hex();
