@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -144,7 +145,8 @@ void platform::apply_spec_overrides() {
     auto segs = split_path(o.key);
     if (segs.front() == "clocks") {
       if (segs.size() != 3)
-        throw input_error(o.value.where, o.key, "expected clocks.<domain>.frequency|voltage");
+        throw input_error(o.value.where, o.key,
+                          "expected clocks.<domain>.frequency|voltage|pstates");
       auto it = std::find_if(m_spec.clocks.begin(), m_spec.clocks.end(),
                              [&](const clock_spec& c) { return c.name == segs[1]; });
       if (it == m_spec.clocks.end()) {
@@ -159,8 +161,11 @@ void platform::apply_spec_overrides() {
         it->frequency = o.value;
       else if (segs[2] == "voltage")
         it->voltage = o.value;
+      else if (segs[2] == "pstates")
+        it->pstates = o.value;
       else
-        throw input_error(o.value.where, o.key, "a clock domain has frequency and voltage only");
+        throw input_error(o.value.where, o.key,
+                          "a clock domain has frequency, voltage and pstates only");
       o.applied = true;
       continue;
     }
@@ -351,8 +356,10 @@ void platform::make_clocks() {
                           "'" + c.voltage.text + "' is above 5V");
       volts = *v;
     }
+    const std::vector<pstate> states = parse_pstates(c, *hz, volts);
     if (c.count.text.empty() && !c.count.is_sequence) {
       m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
+      m_clocks.back()->set_pstates(states);
       continue;
     }
     // One domain per instance.
@@ -367,10 +374,50 @@ void platform::make_clocks() {
                         "must be 1 to " + std::to_string(max_block_count) + " ('" + c.count.text +
                             "' is " + std::to_string(n) + ")");
     m_clock_counts[c.name] = static_cast<std::uint64_t>(n);
-    for (std::int64_t k = 0; k < n; ++k)
+    for (std::int64_t k = 0; k < n; ++k) {
       m_clocks.push_back(
           std::make_unique<clock_domain>(indexed(c.name, std::uint64_t(k)), *hz, volts));
+      m_clocks.back()->set_pstates(states);
+    }
   }
+}
+
+// `pstates: [706MHz@1V, 100MHz@0.55V]`: frequency@voltage, highest frequency first, the
+// voltage never rising as the frequency falls, the domain's own point one of them.
+std::vector<pstate> platform::parse_pstates(const clock_spec& c, double hz, double volts) {
+  std::vector<pstate> states;
+  if (c.pstates.text.empty() && !c.pstates.is_sequence) return states;
+  const std::string key = "clocks." + c.name + ".pstates";
+  const source_location& at = c.pstates.where;
+  if (!c.pstates.is_sequence || c.pstates.items.empty())
+    throw input_error(at, key, "expected a list like [706MHz@1V, 100MHz@0.55V]");
+  if (c.pstates.items.size() > 16) throw input_error(at, key, "at most 16 P-states");
+  for (const std::string& item : c.pstates.items) {
+    const std::size_t a = item.find('@');
+    const auto f = units::parse_frequency(item.substr(0, a));
+    const auto v = a == std::string::npos ? std::nullopt : units::parse_voltage(item.substr(a + 1));
+    if (!f || !v)
+      throw input_error(at, key,
+                        "expected frequency@voltage like 100MHz@0.55V, got '" + item + "'");
+    if (*f < 1e6 || *f > 1e10)
+      throw input_error(at, key, "'" + item + "': frequency outside 1MHz..10GHz");
+    if (*v <= 0 || *v > 5) throw input_error(at, key, "'" + item + "': voltage outside 0..5V");
+    if (!states.empty() && (*f >= states.back().hz || *v > states.back().volts))
+      throw input_error(
+          at, key,
+          "'" + item + "' after '" + c.pstates.items[states.size() - 1] +
+              "': list them from the highest frequency down, the voltage never rising");
+    states.push_back({*f, *v});
+  }
+  const bool listed = std::any_of(states.begin(), states.end(), [&](const pstate& p) {
+    return std::fabs(p.hz - hz) <= 1e-9 * hz && std::fabs(p.volts - volts) <= 1e-9;
+  });
+  if (!listed)
+    throw input_error(at, key,
+                      "the domain's own point (" + c.frequency.text + ", " +
+                          (c.voltage.text.empty() ? std::string("1V") : c.voltage.text) +
+                          ") is not one of its P-states");
+  return states;
 }
 
 clock_domain* platform::clock(const std::string& name) const {
@@ -514,7 +561,7 @@ void platform::instantiate(
 
     block_config& config = *cfg;
     m_configs.push_back(std::move(cfg));
-    block_context ctx{config, *clk, m_stats, m_work, m_power.get(), &m_arrays[path]};
+    block_context ctx{config, *clk, m_stats, m_work, m_power.get(), &m_arrays[path], &m_clocks};
     // The name object stays alive while the children are built, so SystemC makes them
     // children of this module (gpu.smx[3].l1).
     sc_core::sc_module_name nm(inst.c_str());
@@ -836,11 +883,13 @@ void dump_block(std::ostream& os, const block_spec& spec, const component& c, in
   std::string in(2 * depth, ' ');
   os << in << "type: " << spec.type << "\n";
   if (spec.count) os << in << "count: " << *spec.count << "\n";
-  // A per-instance domain as the YAML names it (`core[i]`), else the domain.
+  // A per-instance domain as the YAML names it (`core[i]`), else the domain; a block that
+  // inherits its parent's writes none (instance 0's domain would pin every instance to it).
   auto as_written = spec.values.find("clock");
   const bool per_instance =
       as_written != spec.values.end() && as_written->second.text.find('[') != std::string::npos;
-  os << in << "clock: " << (per_instance ? as_written->second.text : c.clock().name()) << "\n";
+  if (as_written != spec.values.end() || depth == 1)
+    os << in << "clock: " << (per_instance ? as_written->second.text : c.clock().name()) << "\n";
   // A parameter group (a strategy's `policy.*`, an implementation's `dispatch.*`) nested
   // under its key: the choice itself as its `type`.
   const auto& params = c.params();
@@ -900,6 +949,13 @@ void platform::dump_config(std::ostream& os) const {
     os << "    frequency: " << units::format_frequency(c->frequency()) << "\n";
     os << "    voltage: " << units::format_voltage(c->voltage()) << "\n";
     if (instance) os << "    count: " << m_clock_counts.at(seg.name) << "\n";
+    if (!c->pstates().empty()) {
+      os << "    pstates: [";
+      for (std::size_t k = 0; k < c->pstates().size(); ++k)
+        os << (k ? ", " : "") << units::format_frequency(c->pstates()[k].hz) << "@"
+           << units::format_voltage(c->pstates()[k].volts);
+      os << "]\n";
+    }
   }
   os << "gpu:\n";
   dump_block(os, m_spec.top, top(), 1, m_by_path);

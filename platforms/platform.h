@@ -78,6 +78,7 @@ class platform {
 
   platform() = default;
   void make_clocks();
+  static std::vector<pstate> parse_pstates(const clock_spec& c, double hz, double volts);
   void apply_spec_overrides();
   void resolve_vars();
   void resolve_counts(block_spec& spec);

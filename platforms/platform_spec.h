@@ -45,6 +45,7 @@ struct clock_spec {
   config_value frequency;
   config_value voltage;             // text empty: 1V
   config_value count;               // text empty: one domain
+  config_value pstates;             // `[706MHz@1V, 100MHz@0.55V]`; empty: none
   source_location where;
 };
 

@@ -395,9 +395,11 @@ platform_spec load_platform_yaml(const std::string& file, const std::vector<std:
         c.voltage = v;
       else if (kv.key == "count")
         c.count = v;
+      else if (kv.key == "pstates")
+        c.pstates = v;
       else
         fail(kv, path + "." + kv.key,
-             unknown_key_message(kv.key, {"frequency", "voltage", "count"}));
+             unknown_key_message(kv.key, {"frequency", "voltage", "count", "pstates"}));
     }
     if (c.frequency.text.empty()) fail(d, path, "clock domain has no frequency");
     p.clocks.push_back(std::move(c));

@@ -16,6 +16,12 @@ namespace gputlm {
 
 class edge_scheduler;
 
+// One operating point a domain's regulator can set (a P-state): frequency and supply.
+struct pstate {
+  double hz = 0;
+  double volts = 1;
+};
+
 class clock_domain {
  public:
   clock_domain(std::string name, double hz, double volts);
@@ -94,6 +100,10 @@ class clock_domain {
 
   // DVFS: change frequency and voltage at the current simulation time.
   void set_operating_point(double hz, double volts);
+  // The P-states a regulator may set (`clocks.<d>.pstates`, highest frequency first; the
+  // elaborated point is one of them), empty when the platform lists none.
+  const std::vector<pstate>& pstates() const { return m_pstates; }
+  void set_pstates(std::vector<pstate> p) { m_pstates = std::move(p); }
   // Called after every change, with the domain (for energy accounting, tracing...).
   void on_change(std::function<void(const clock_domain&)> listener) {
     m_listeners.push_back(std::move(listener));
@@ -125,6 +135,7 @@ class clock_domain {
   mutable std::uint64_t m_now_cycle = 0;
   mutable bool m_now_on_edge = false;
   std::vector<std::function<void(const clock_domain&)>> m_listeners;
+  std::vector<pstate> m_pstates;
   std::unique_ptr<edge_scheduler> m_scheduler;
 };
 

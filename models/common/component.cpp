@@ -25,7 +25,15 @@ component::component(const sc_core::sc_module_name& name, const block_context& c
       m_stats(ctx.stats),
       m_work(ctx.work),
       m_power(ctx.power),
-      m_arrays(ctx.arrays) {}
+      m_arrays(ctx.arrays),
+      m_clocks(ctx.clocks) {}
+
+clock_domain* component::find_clock(const std::string& name) const {
+  if (m_clocks)
+    for (const auto& c : *m_clocks)
+      if (c->name() == name) return c.get();
+  return nullptr;
+}
 
 std::uint64_t component::bound_count(const std::string& name) const {
   if (!m_arrays) return 0;

@@ -46,6 +46,9 @@ struct block_context {
   // How many elements of each of its socket and port arrays the platform's bindings use
   // ("smx" -> 15 for smx[0] .. smx[14]); none: nothing binds an array.
   const std::map<std::string, std::uint64_t>* arrays = nullptr;
+  // The platform's clock domains, for a block wired to their supplies (a voltage regulator
+  // names the domains it drives; no other block looks at another's domain).
+  const std::vector<std::unique_ptr<clock_domain>>* clocks = nullptr;
 };
 
 class component : public sc_core::sc_module, public param_owner {
@@ -80,6 +83,8 @@ class component : public sc_core::sc_module, public param_owner {
   clock_domain& clock() const { return m_clock; }
   stats_registry& stats() const { return m_stats; }
   control::workload_ref& work() const { return m_work; }
+  // The platform's clock domain `name` (nullptr: none), for a block driving supplies.
+  clock_domain* find_clock(const std::string& name) const;
 
   const std::vector<socket_ref>& sockets() const { return m_sockets; }
   const std::vector<port_ref>& ports() const { return m_ports; }
@@ -189,6 +194,7 @@ class component : public sc_core::sc_module, public param_owner {
   std::vector<port_ref> m_ports;
   std::vector<export_ref> m_exports;
   const std::map<std::string, std::uint64_t>* m_arrays;
+  const std::vector<std::unique_ptr<clock_domain>>* m_clocks;
 };
 
 }  // namespace gputlm

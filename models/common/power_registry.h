@@ -35,6 +35,12 @@ class power_registry {
                                      clock_domain& clock) = 0;
   // The last running kernel exited at now_fs: every gate hears.
   virtual void gpu_idle(std::uint64_t now_fs) = 0;
+  // The static and clock power (W) drawn now by the modelled components clocked by `clock`,
+  // in their current states and at its current operating point: what an idle block of that
+  // domain costs (the ideal power-gating counterfactual of a DVFS study).
+  virtual double idle_watts(const clock_domain& clock) = 0;
+  // The energy (J, static and dynamic) of those components up to now.
+  virtual double joules(const clock_domain& clock) = 0;
 
  protected:
   ~power_registry() = default;

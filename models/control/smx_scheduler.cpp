@@ -36,6 +36,10 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
     declare_socket("agt", *agt);
   }
   m_smx.resize(smxs);
+  m_dvr.assign(smxs, 0);
+  monitor.bind(*this);
+  declare_export("monitor", monitor);
+  declare_port("events", events);
   SC_METHOD(dispatch);
   sensitive << m_wake;
   dont_initialize();
@@ -193,6 +197,7 @@ void smx_scheduler::doorbell_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   m_policy->source_added(*this, source_of(m_entries.back(), entry));
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+  events.notify([&](dispatch_events& o) { o.tbs_arrived(clock().now_cycle()); });
 }
 
 core::tb_demand smx_scheduler::demand_of(const kde_record& e) const {
@@ -214,11 +219,47 @@ bool smx_scheduler::fits(const smx_state& s, const kde_record& e, std::uint32_t 
 }
 
 bool smx_scheduler::fits(std::size_t smx, std::size_t entry, std::uint32_t count) const {
-  return fits(m_smx[smx], m_entries[entry], count);
+  return !m_dvr[smx] && fits(m_smx[smx], m_entries[entry], count);
 }
 
 std::uint32_t smx_scheduler::capacity(std::size_t smx, std::size_t entry) const {
-  return core::tbs_per_smx(m_smx[smx].caps, demand_of(m_entries[entry]));
+  return m_dvr[smx] ? 0 : core::tbs_per_smx(m_smx[smx].caps, demand_of(m_entries[entry]));
+}
+
+std::uint32_t smx_scheduler::resident_warps(std::size_t smx) const {
+  const smx_state& s = m_smx[smx];
+  return s.threads / std::max<std::uint32_t>(1, s.caps.warp_size);
+}
+
+std::uint32_t smx_scheduler::warp_slots(std::size_t smx) const {
+  const smx_state& s = m_smx[smx];
+  return s.caps.max_threads / std::max<std::uint32_t>(1, s.caps.warp_size);
+}
+
+bool smx_scheduler::tbs_waiting() const {
+  return std::any_of(m_entries.begin(), m_entries.end(),
+                     [](const kde_record& e) { return e.tbs_left(); });
+}
+
+bool smx_scheduler::next_tb_fits(std::size_t smx) const {
+  return std::any_of(m_entries.begin(), m_entries.end(),
+                     [&](const kde_record& e) { return e.tbs_left() && fits(m_smx[smx], e, 1); });
+}
+
+void smx_scheduler::divert(std::size_t smx, bool on) {
+  m_dvr[smx] = on;
+  if (!on) m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+}
+
+const char* smx_scheduler::diversion_unsupported() const {
+  return m_dispatch_rtl.is_rtl()
+             ? "the RTL dispatch unit (dispatch.implementation: rtl) keeps its own resource "
+               "table and cannot skip a diverted SMX"
+             : "";
+}
+
+std::uint32_t smx_scheduler::open_kernels() const {
+  return work().ptr ? work().ptr->open_kernels() : 0;
 }
 
 std::uint64_t smx_scheduler::now() const { return clock().now_cycle(); }
@@ -387,6 +428,7 @@ void smx_scheduler::dispatch() {
   sc_core::sc_time delay = clock().delay_cycles(*m_tb_launch_latency);
   (*smx[static_cast<std::size_t>(smx_index)])->nb_transport_fw(gp, phase, delay);
   wake_next_cycle();
+  events.notify([&](dispatch_events& o) { o.tb_dispatched(std::size_t(smx_index), now); });
 }
 
 void smx_scheduler::unlink_group(std::size_t i, std::uint32_t seq) {
@@ -607,6 +649,7 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   for (std::uint32_t seq : joined_seq) m_groups[seq].ready_cycle = ready;
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  events.notify([&](dispatch_events& o) { o.tbs_arrived(clock().now_cycle()); });
 }
 
 tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
@@ -654,10 +697,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     }
     if (--g.running == 0 && g.next_blk == g.blocks) {
       if (!group_ref::is_global(g.ref)) m_agt_seq[g.ref] = none;
-      if (workload* w = work().ptr) {
-        w->kernel(desc.kernel).finished = true;
-        w->kernel(desc.kernel).end_cycle = now;
-      }
+      if (workload* w = work().ptr) w->finish(desc.kernel, now);
     }
   }
 
@@ -677,10 +717,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     const std::size_t i = static_cast<std::size_t>(found);
     if (--m_entries[i].tbs_running == 0 && !m_entries[i].tbs_left()) {
       const std::uint32_t kernel = m_entries[i].kernel;
-      if (workload* w = work().ptr) {
-        w->kernel(kernel).finished = true;
-        w->kernel(kernel).end_cycle = now;
-      }
+      if (workload* w = work().ptr) w->finish(kernel, now);
       kernel_done(kernel);
       m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(i));
       m_entry_ids.erase(m_entry_ids.begin() + static_cast<std::ptrdiff_t>(i));
@@ -691,6 +728,7 @@ tlm::tlm_sync_enum smx_scheduler::smx_bw(int id, tlm::tlm_generic_payload& gp,
     }
   }
   m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+  events.notify([&](dispatch_events& o) { o.tb_completed(std::size_t(id), now); });
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }

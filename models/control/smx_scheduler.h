@@ -37,6 +37,7 @@
 #include "models/common/component.h"
 #include "models/common/mem_request.h"
 #include "models/control/control_registers.h"
+#include "models/control/dispatch_monitor.h"
 #include "models/control/dispatch_policies.h"
 #include "models/control/tb_dispatch_backend.h"
 #include "models/control/tb_policy.h"
@@ -45,7 +46,7 @@
 
 namespace gputlm::control {
 
-class smx_scheduler : public component, private tb_scheduler_view {
+class smx_scheduler : public component, private tb_scheduler_view, private dispatch_monitor {
  public:
   SC_HAS_PROCESS(smx_scheduler);
   using socket_type = tlm_utils::simple_initiator_socket_tagged<smx_scheduler>;
@@ -64,6 +65,10 @@ class smx_scheduler : public component, private tb_scheduler_view {
   std::unique_ptr<tlm_utils::simple_initiator_socket<smx_scheduler>> agt;  // with dtbl
   // Policy spu: the block that places the TBs (the SPU's runtime), bound by the platform.
   optional_port<tb_policy_source> policy_source_port{"policy_source"};
+  // A controller beside it (docs/architecture.md): occupancy and the Diversion Control
+  // Register (`monitor`), and TBs sent, completed and arriving (`events`).
+  sc_core::sc_export<dispatch_monitor> monitor{"monitor"};
+  observers<dispatch_events> events{"events"};
 
  private:
   struct smx_state {
@@ -155,6 +160,17 @@ class smx_scheduler : public component, private tb_scheduler_view {
   tb_policy_source* policy_source() const override { return policy_source_port.get(); }
   std::uint64_t now() const override;
 
+  // dispatch_monitor (and smx_count above)
+  std::uint32_t resident_warps(std::size_t smx) const override;
+  std::uint32_t warp_slots(std::size_t smx) const override;
+  bool tbs_waiting() const override;
+  bool next_tb_fits(std::size_t smx) const override;
+  bool tbs_bound_to(std::size_t smx) const override { return m_policy->holds_tbs_for(smx); }
+  void divert(std::size_t smx, bool on) override;
+  bool diverted(std::size_t smx) const override { return m_dvr[smx] != 0; }
+  const char* diversion_unsupported() const override;
+  std::uint32_t open_kernels() const override;
+
   rtl::rtl_choice m_dispatch_rtl{*this, "dispatch", "tb_dispatch", "the TB dispatch unit"};
   std::unique_ptr<tb_dispatch_backend> m_dispatch;  // the RTL unit, when chosen
 
@@ -163,6 +179,7 @@ class smx_scheduler : public component, private tb_scheduler_view {
   paver::graph m_locality;  // the graph of the kernel PAVER schedules
   std::unique_ptr<traces::locality_cache> m_locality_cache;
   std::vector<smx_state> m_smx;
+  std::vector<std::uint8_t> m_dvr;           // Diversion Control Register: 1 = no TB to this SMX
   std::vector<std::uint32_t> m_entry_ids;    // KDE index of each entry in m_entries
   std::vector<kde_record> m_entries;         // mirror of the valid KDEs
   std::vector<entry_groups> m_entry_groups;  // their groups (DTBL)

@@ -333,6 +333,11 @@ tb_choice laperm_policy::pick(tb_scheduler_view& v) {
   return none;
 }
 
+bool laperm_policy::holds_tbs_for(std::size_t smx) const {
+  if (m_mode == mode::tb_pri || m_bound.empty()) return false;
+  return !empty(m_bound[unit_of(smx)], 1, m_p.levels);
+}
+
 std::string laperm_policy::pending() const {
   std::size_t sources = 0, tbs = 0;
   auto count = [&](const level_queues& qs) {

@@ -110,6 +110,12 @@ class tb_policy {
   }
   // What the policy still holds, for a deadlock report ("" for nothing).
   virtual std::string pending() const { return {}; }
+  // TBs wait that the policy places on SMX `smx` alone (LaPerm's queue bound to it): a
+  // controller diverting SMXs must not strand them there (docs/dvfs.md).
+  virtual bool holds_tbs_for(std::size_t smx) const {
+    (void)smx;
+    return false;
+  }
   // Every block is bound (elaboration's end): checks what the policy needs of the chip
   // (throws input_error) and takes what the platform bound for it.
   virtual void bound(tb_scheduler_view& v) { (void)v; }
@@ -222,6 +228,7 @@ class laperm_policy : public tb_policy {
   std::uint64_t source_added(tb_scheduler_view& v, const tb_source& s) override;
   std::string hardware(std::size_t smxs) const override;
   std::string pending() const override;
+  bool holds_tbs_for(std::size_t smx) const override;
 
   std::uint32_t priority(std::uint32_t depth) const { return std::min(depth, m_p.levels); }
 

@@ -28,6 +28,7 @@ workload::workload(std::unique_ptr<traces::application_trace> trace) : m_trace(s
     k.name = cmds[i].kernel_file;
     k.device = device;
     m_device_kernels += device;
+    m_open += !device;
     m_kernels.push_back(std::move(k));
   }
 }
@@ -126,7 +127,16 @@ std::uint32_t workload::device_child(std::uint32_t id, std::uint32_t parent,
     throw input_error({source, 0, 0}, where,
                       "launches kernel " + std::to_string(id) + " (" + child.name +
                           ") a second time: the launches form a cycle or repeat");
+  ++m_open;
   return it->second;
+}
+
+void workload::finish(std::uint32_t k, std::uint64_t cycle) {
+  kernel_run& run = m_kernels.at(k);
+  if (run.finished) return;
+  run.finished = true;
+  run.end_cycle = cycle;
+  --m_open;
 }
 
 }  // namespace gputlm::control

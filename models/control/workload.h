@@ -95,6 +95,11 @@ class workload {
   // DeviceKernel entry, and it was not launched before (a trace launching a kernel twice
   // has a cycle of launches). Throws input_error naming the launch otherwise.
   std::uint32_t device_child(std::uint32_t id, std::uint32_t parent, const std::string& where);
+  // Kernel k's last TB completed at `cycle`.
+  void finish(std::uint32_t k, std::uint64_t cycle);
+  // Kernels still to finish: host kernels not finished and device kernels launched (by
+  // their launch instruction) and not finished. 0: the workload is done.
+  std::uint32_t open_kernels() const { return m_open; }
 
   // The first bad-input error met while the simulation ran (e.g. a truncated TB); the run
   // stops and reports it.
@@ -108,6 +113,7 @@ class workload {
   std::vector<kernel_run> m_kernels;
   std::unordered_map<std::uint32_t, std::uint32_t> m_by_id;  // trace id -> index
   std::uint32_t m_device_kernels = 0;
+  std::uint32_t m_open = 0;
 };
 
 // What block_context carries: set by `gputlm run` before the simulation starts.

@@ -191,4 +191,12 @@ void power_component::reshape(std::uint32_t elements) {
   m_count[0] = elements;
 }
 
+double power_component::idle_watts() const {
+  double w = 0;
+  for (std::size_t s = 0; s < m_states.size(); ++s)
+    w += double(m_count[s]) *
+         (m_states[s].static_watts * m_static_scale + m_states[s].clock_watts * m_clock_scale);
+  return w;
+}
+
 }  // namespace gputlm::pm

@@ -148,6 +148,8 @@ class power_component {
   // Some state draws clock power.
   bool has_clock_power() const { return m_has_clock; }
   double transition_joules() const { return m_transition_joules; }
+  // Static and clock power now (W): every element's state's, at the current supply.
+  double idle_watts() const;
   // Transitions from ON into another state so far.
   std::uint64_t transitions() const { return m_transitions; }
   // Element-seconds spent in `state` (sum over elements).

@@ -148,6 +148,7 @@ power_registry::declared power_model::declare_component(
   entry& e = declare(block, block_type, name, events, capacity_bytes, elements, clock.voltage(),
                      clock.period().value());
   power_component& pc = *e.component;
+  e.clock = &clock;
   if (e.modelled)  // DVFS: transitions so far charged at the old supply and period
     clock.on_change([&pc](const clock_domain& c) {
       const std::uint64_t now = clock_domain::now_fs();
@@ -158,6 +159,28 @@ power_registry::declared power_model::declare_component(
       pc.set_operating_point({c.voltage(), c.period().value()}, now);
     });
   return {pc, e.modelled};
+}
+
+double power_model::sum_on(const clock_domain& clock,
+                           double (*of)(const power_component&, std::uint64_t)) {
+  const std::uint64_t now = clock_domain::now_fs();
+  double sum = 0;
+  for (auto& e : m_entries) {
+    if (e->clock != &clock || !e->modelled) continue;
+    if (gating_policy* gate = e->component->gate()) gate->settle(*e->component, now);
+    sum += of(*e->component, now);
+  }
+  return sum;
+}
+
+double power_model::idle_watts(const clock_domain& clock) {
+  return sum_on(clock, [](const power_component& c, std::uint64_t) { return c.idle_watts(); });
+}
+
+double power_model::joules(const clock_domain& clock) {
+  return sum_on(clock, [](const power_component& c, std::uint64_t now) {
+    return c.static_joules(now) + c.dynamic_joules(now);
+  });
 }
 
 void power_model::gpu_idle(std::uint64_t now_fs) {

@@ -27,6 +27,7 @@ class power_model final : public power_registry {
     std::string key;    // l1_cache.data
     std::unique_ptr<power_component> component;
     bool modelled;  // the table has coefficients for it
+    const clock_domain* clock = nullptr;  // its block's (declare_component)
   };
 
   // At most this many elements per component (a gating policy keeps state per element).
@@ -65,6 +66,8 @@ class power_model final : public power_registry {
   // The last running kernel exited at now_fs (the SMX scheduler tells): every gate hears
   // (the policies and the controllers gating components).
   void gpu_idle(std::uint64_t now_fs) override;
+  double idle_watts(const clock_domain& clock) override;
+  double joules(const clock_domain& clock) override;
   // Applies every gate's pending transitions up to now_fs (before reading totals).
   void settle(std::uint64_t now_fs);
 
@@ -84,6 +87,8 @@ class power_model final : public power_registry {
   std::unique_ptr<gating_policy> m_policy;  // default
   std::map<std::string, std::unique_ptr<gating_policy>> m_by_type;
   std::unique_ptr<gating_policy> make(const policy_spec& s);
+  // Σ of(component, now) over the modelled components clocked by `clock`, gates settled.
+  double sum_on(const clock_domain& clock, double (*of)(const power_component&, std::uint64_t));
   std::vector<std::unique_ptr<entry>> m_entries;
   std::map<std::string, std::set<std::string>> m_declared;  // block type -> components
 };

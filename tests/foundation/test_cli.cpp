@@ -108,6 +108,24 @@ TEST(cli, dump_config_round_trips) {
   }
 }
 
+// A child inheriting a per-instance domain (the L1 of smx[3] on sm[3]) keeps it through a
+// dump: the dump names no domain for it, as the YAML does not.
+TEST(cli, dump_config_keeps_inherited_per_instance_domains) {
+  const std::string yaml = std::string(GPUTLM_SOURCE_DIR) + "/yaml/variants/kepler-dvfs.yaml";
+  const std::string dumped = std::string(GPUTLM_TEST_TMP) + "/dump_dvfs.yaml";
+  auto a = run_command(gputlm_bin() + " elaborate " + yaml, "dump_dvfs_a");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_NE(a.out.find("gpu.smx[3].l1 (l1_cache, sm[3])"), std::string::npos) << a.out;
+  auto d = run_command(gputlm_bin() + " elaborate " + yaml + " --dump-config", "dump_dvfs_d");
+  ASSERT_EQ(d.status, 0) << d.err;
+  write_text(dumped, d.out);
+  auto b = run_command(gputlm_bin() + " elaborate " + dumped, "dump_dvfs_b");
+  ASSERT_EQ(b.status, 0) << b.err;
+  // The same blocks on the same domains (the first line names the file).
+  EXPECT_EQ(a.out.substr(a.out.find('\n')), b.out.substr(b.out.find('\n')));
+  EXPECT_NE(d.out.find("pstates: [706MHz@1V, 100MHz@550mV]"), std::string::npos);
+}
+
 TEST(cli, dot_file) {
   std::string dot = std::string(GPUTLM_TEST_TMP) + "/fermi.dot";
   auto r = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --dot " + dot, "dot");
