@@ -36,6 +36,10 @@ run_progress::run_progress(platforms::platform& p, control::workload& w, bool al
   for (const auto& [block, stats] : p.stats().blocks()) {
     auto it = stats.find("warp_instructions");
     if (it != stats.end() && it->second.count) m_warp_instructions.push_back(it->second.count);
+    // The SMX scheduler's (the SMXs count their own too): the block that dispatches.
+    auto done = stats.find("tbs_completed");
+    if (done != stats.end() && done->second.count && stats.count("tbs_dispatched"))
+      m_tbs_completed.push_back(done->second.count);
   }
   edge_dispatcher::instance().set_tick([this] { show(); });
   m_timer = std::thread([this] {
@@ -72,14 +76,15 @@ void run_progress::show() {
   std::uint64_t done = 0;
   for (const counter* c : m_warp_instructions) done += c->value();
   // The trace's total is not known before it is read: estimate it from the thread blocks
-  // finished out of the host-launched kernels' grids.
+  // completed (not dispatched: a kernel that fits the GPU in one wave has every TB
+  // dispatched at its start) out of the kernels' grids.
   std::uint64_t tbs = 0, tbs_done = 0;
   for (auto& k : m_work.kernels()) {
     if (!k.reader) continue;
     const auto& g = k.reader->info().grid;
     tbs += std::uint64_t(g.x) * g.y * g.z;
-    tbs_done += k.tbs.size();
   }
+  for (const counter* c : m_tbs_completed) tbs_done += c->value();
   const std::uint64_t cycle = m_platform.top().clock().cycle_at_fs(clock_domain::now_fs());
   std::string line = fmt::format("\r\033[Kcycle {} · {} warp instructions", human(double(cycle)),
                                  human(double(done)));

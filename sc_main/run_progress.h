@@ -38,6 +38,7 @@ class run_progress {
   platforms::platform& m_platform;
   control::workload& m_work;
   std::vector<const counter*> m_warp_instructions;  // each SMX's
+  std::vector<const counter*> m_tbs_completed;      // the SMX scheduler's
   clock::time_point m_start;
   bool m_always = false;
   bool m_shown = false;

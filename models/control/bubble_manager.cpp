@@ -263,10 +263,11 @@ void bubble_manager::sample() {
         break;
       case smx_mode::low: {
         if (resumed || !waiting) break;
-        // Resumed when no undiverted SMX can take the next TB, or TBs wait for it alone.
+        // Resumed when no undiverted SMX can take the next TB, or TBs wait for it alone
+        // (whatever keep_bound says: they can go nowhere else).
         bool taken = false;
         for (std::size_t d = 0; d < n && !taken; ++d) taken = accepts(d);
-        if (taken && !bound_here(s)) break;
+        if (taken && !scheduler->tbs_bound_to(s)) break;
         if (regulator->request(s, pstate_level::nominal)) {
           set_mode(s, smx_mode::resuming);
           ++m_resumes;

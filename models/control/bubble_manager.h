@@ -91,9 +91,10 @@ class bubble_manager : public component, public dispatch_events, public pm::regu
                       "free warp slot (any)",
                       {"next_tb", "any"}};
   param<bool> m_keep_bound{*this, "keep_bound", true,
-                           "an SMX the TB policy holds TBs for (LaPerm's bound queue) is not "
-                           "diverted, stops draining, and resumes for them (false: Fig. 36 "
-                           "as written, blind to the binding)"};
+                           "an SMX the TB policy holds TBs for (LaPerm's bound queue, PAVER's "
+                           "group registers) is not diverted and stops draining (false: "
+                           "diverted and drained as Fig. 36 is written; a low SMX resumes "
+                           "for such TBs either way)"};
 
   sc_core::sc_event m_sample_event;
   std::uint64_t m_next_sample = ~std::uint64_t(0);  // the cycle asked for (none: max)

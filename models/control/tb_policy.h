@@ -174,6 +174,10 @@ class paver_policy : public tb_policy {
         m_others(std::move(others)) {}
   tb_choice pick(tb_scheduler_view& v) override;
   std::string hardware(std::size_t smxs) const override;
+  // The TB group an SMX's registers hold is issued there.
+  bool holds_tbs_for(std::size_t smx) const override {
+    return smx < m_regs.size() && m_regs[smx].waiting() > 0;
+  }
 
   // Statistics.
   std::uint64_t steals = 0, stolen_tbs = 0, next_tb_stalls = 0, groups_made = 0;

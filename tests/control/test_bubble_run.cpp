@@ -3,7 +3,8 @@
 // reads what the run wrote (the TB log, the manager's waveform) and compares it with what
 // the thesis's rules imply:
 // - a diverted SMX (DVR set, or the whole GPU low) is never a TB's destination, under LRR,
-//   TB-Pri and SMX-Bind, and the waveform's diversions and drains are the counted ones;
+//   BCS, PAVER's RB-TS, TB-Pri and Adaptive-Bind, and the waveform's diversions and drains
+//   are the counted ones;
 // - with every SMX below the threshold at every instant, at least one SMX stays undiverted
 //   (Fig. 36 diverts an SMX only while another undiverted SMX can take the next TB) and
 //   every TB finishes;
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "tests/common/run_command.h"
+#include "tests/common/vcd_read.h"
 
 using namespace gputlm::testing;
 
@@ -101,66 +103,6 @@ std::vector<tb_run> tb_runs(const nlohmann::json& j, const std::string& trace_di
   return out;
 }
 
-// A VCD read back (after tests/foundation/test_vcd.cpp's reader), every change in the
-// file's order, which is the order the model made them (two changes of one signal at one
-// time are both there: a bit cleared and set again in one instant). Signals by their
-// dotted name as declared (a block `smx[3]` is scope smx(3)); times in fs.
-struct vcd_file {
-  struct change {
-    std::uint64_t fs;
-    std::string name;
-    std::uint64_t value;
-  };
-  std::vector<change> changes;
-  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> of;
-
-  explicit vcd_file(const std::string& text) {
-    std::map<std::string, std::string> name_of;
-    std::vector<std::string> scopes;
-    std::istringstream in(text);
-    std::string tok;
-    std::uint64_t now = 0, unit_fs = 0;
-    auto apply = [&](const std::string& code, std::uint64_t v) {
-      auto it = name_of.find(code);
-      if (it == name_of.end()) return;
-      changes.push_back({now * unit_fs, it->second, v});
-      of[it->second].emplace_back(now * unit_fs, v);
-    };
-    while (in >> tok) {
-      if (tok == "$timescale") {
-        std::string ts;
-        while (in >> tok && tok != "$end") ts += tok;
-        const std::map<std::string, std::uint64_t> units{
-            {"fs", 1}, {"ps", 1000}, {"ns", 1000000}, {"us", 1000000000}};
-        const auto digits = ts.find_first_not_of("0123456789");
-        unit_fs = std::stoull(ts.substr(0, digits)) * units.at(ts.substr(digits));
-      } else if (tok == "$scope") {
-        std::string kind, name;
-        in >> kind >> name >> tok;
-        scopes.push_back(name);
-      } else if (tok == "$upscope") {
-        in >> tok;
-        scopes.pop_back();
-      } else if (tok == "$var") {
-        std::string type, width, code, name;
-        in >> type >> width >> code >> name >> tok;
-        std::string full;
-        for (const auto& sc : scopes) full += sc + ".";
-        name_of[code] = full + name;
-      } else if (tok[0] == '#') {
-        now = std::stoull(tok.substr(1));
-      } else if (tok[0] == 'b' || tok[0] == 'r') {
-        std::string code;
-        in >> code;
-        if (tok[0] == 'b') apply(code, std::stoull(tok.substr(1), nullptr, 2));
-      } else if ((tok[0] == '0' || tok[0] == '1') && tok.size() > 1) {
-        apply(tok.substr(1), tok[0] == '1');
-      }
-    }
-    EXPECT_GT(unit_fs, 0u) << "no $timescale";
-  }
-};
-
 const std::string bubble_scope = "gpu.smx_scheduler.bubble.";
 std::string dvr(int s) { return bubble_scope + "smx(" + std::to_string(s) + ").dvr"; }
 std::string drn(int s) { return bubble_scope + "smx(" + std::to_string(s) + ").drn"; }
@@ -182,6 +124,7 @@ struct interval {
 // The intervals a 1-bit signal is 1, in cycles (one cleared and set again in one instant:
 // two intervals meeting there).
 std::vector<interval> ones(const vcd_file& v, const std::string& name) {
+  EXPECT_GT(v.unit_fs, 0u) << "no $timescale";
   std::vector<interval> out;
   auto it = v.of.find(name);
   EXPECT_NE(it, v.of.end()) << name << " not in the waveform";
@@ -226,6 +169,8 @@ TEST(bubble_run, diversion_is_honoured_by_every_policy) {
   const std::string trace = bfs_trace("bubble_bfs_policies");
   const std::map<std::string, std::string> policies{
       {"lrr", ""},
+      {"bcs", ""},
+      {"rb_ts", ""},
       {"tb_pri", " --set kmu.pool_order=priority"},
       {"adaptive_bind", " --set kmu.pool_order=smx_bound"}};
   for (const auto& [policy, extra] : policies) {
@@ -343,7 +288,7 @@ TEST(bubble_run, every_tb_finishes_with_all_smxs_below_threshold) {
   for (int s = 0; s < smxs; ++s) on[dvr(s)] = false;
   int most_diverted = 0;
   bool gpu_low = false;
-  for (const auto& c : v.changes) {
+  for (const auto& c : v.in_order) {
     if (c.name == gpu_dvfs) gpu_low = gpu_low || c.value != 0;
     if (!on.count(c.name)) continue;
     on[c.name] = c.value != 0;

@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "tests/common/run_command.h"
 
@@ -339,6 +340,28 @@ TEST(experiment_run, a_run_shows_its_progress_when_asked) {
                        "exp_progress_b");
   ASSERT_EQ(q.status + p.status, 0);
   EXPECT_EQ(slurp(dir + "/a.json"), slurp(dir + "/b.json"));
+}
+
+// A kernel that fits the GPU in one wave (one TB: a dependent FFMA chain of one warp, about
+// a second) has its TB dispatched at once: its progress is the TBs completed, so every line
+// before the end shows no estimate of the total, and the last one 100 %.
+TEST(experiment_run, progress_counts_completed_tbs_not_dispatched_ones) {
+  const std::string dir = fresh_dir("exp_progress_wave");
+  auto g = run_command(gputlm_bin() + " trace gen fu_chain -p iterations=60000 -o " + dir + "/fc",
+                       "exp_progress_wave_gen");
+  ASSERT_EQ(g.status, 0) << g.err;
+  auto r = run_command(
+      gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir + "/fc --progress --no-tb-log",
+      "exp_progress_wave");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> lines;
+  std::istringstream in(r.err);
+  for (std::string line; std::getline(in, line);)
+    if (line.find("warp instructions") != std::string::npos) lines.push_back(line);
+  ASSERT_FALSE(lines.empty()) << r.err;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    EXPECT_EQ(lines[i].find(" of ~"), std::string::npos) << lines[i];
+  EXPECT_NE(lines.back().find("(100 %)"), std::string::npos) << lines.back();
 }
 
 // A workload's per-configuration forms: each point runs its configuration's form (the

@@ -15,10 +15,13 @@
 #include "models/common/vcd_writer.h"
 #include "models/memory/dram_channel.h"
 #include "tests/common/run_command.h"
+#include "tests/common/vcd_read.h"
 #include "tests/memory/mem_testbench.h"
 
 using gputlm::traced_value;
 using gputlm::vcd_writer;
+
+using gputlm::testing::vcd_file;
 
 namespace {
 struct driver : sc_core::sc_module {
@@ -53,50 +56,6 @@ std::map<std::uint64_t, std::uint64_t> read_changes(const std::string& text, con
   }
   return out;
 }
-
-// A VCD read back: each signal's changes {time in fs -> value} by its full dotted name as
-// the file declares it (scopes joined with '.', e.g. "gpu.kd.kde(0).tbs_finished").
-struct vcd_file {
-  std::map<std::string, std::map<std::uint64_t, std::uint64_t>> changes;
-  std::map<std::string, std::string> code_of;
-
-  explicit vcd_file(const std::string& text) {
-    std::map<std::string, std::string> name_of;  // code -> name
-    std::vector<std::string> scopes;
-    std::istringstream in(text);
-    std::string tok;
-    std::uint64_t now = 0;
-    auto apply = [&](const std::string& code, std::uint64_t v) {
-      auto it = name_of.find(code);
-      if (it != name_of.end()) changes[it->second][now] = v;
-    };
-    while (in >> tok) {
-      if (tok == "$scope") {
-        std::string kind, name;
-        in >> kind >> name >> tok;
-        scopes.push_back(name);
-      } else if (tok == "$upscope") {
-        in >> tok;
-        scopes.pop_back();
-      } else if (tok == "$var") {
-        std::string type, width, code, name;
-        in >> type >> width >> code >> name >> tok;
-        std::string full;
-        for (const auto& sc : scopes) full += sc + ".";
-        name_of[code] = full + name;
-        code_of[full + name] = code;
-      } else if (tok[0] == '#') {
-        now = std::stoull(tok.substr(1));
-      } else if (tok[0] == 'b') {
-        std::string code;
-        in >> code;
-        apply(code, std::stoull(tok.substr(1), nullptr, 2));
-      } else if ((tok[0] == '0' || tok[0] == '1') && tok.size() > 1) {
-        apply(tok.substr(1), tok[0] == '1');
-      }
-    }
-  }
-};
 
 gputlm::test::tg_request read_at(std::uint64_t addr, std::uint64_t cycle, unsigned len) {
   gputlm::test::tg_request r;

@@ -10,6 +10,7 @@
 
 #include "models/control/bubble_manager.h"
 #include "models/power/dvfs_regulator.h"
+#include "models/power/power_model.h"
 #include "tests/memory/mem_testbench.h"
 
 using namespace gputlm;
@@ -50,8 +51,10 @@ struct bench {
   clock_domain* core;
 
   explicit bench(std::size_t smxs, std::map<std::string, std::string> manager = {},
-                 std::map<std::string, std::string> regulator = {})
+                 std::map<std::string, std::string> regulator = {},
+                 pm::power_model* power = nullptr)
       : sched(smxs) {
+    env.power = power;
     core = &env.clock("core", 706e6);
     for (std::size_t i = 0; i < smxs; ++i)
       env.clock("sm[" + std::to_string(i) + "]", 706e6)
@@ -63,7 +66,7 @@ struct bench {
                      *core,
                      env.stats,
                      env.work,
-                     nullptr,
+                     power,
                      nullptr,
                      &env.clocks};
     reg = std::make_unique<dvfs_regulator>("regulator", rc);
@@ -338,4 +341,49 @@ TEST(bubble_manager, keep_bound_false_diverts_as_fig_36_is_written) {
   EXPECT_TRUE(b.sched.dvr[0]);
   EXPECT_TRUE(b.sched.dvr[1]);  // its bound TBs wait for it: stranded until it resumes
   EXPECT_FALSE(b.sched.dvr[2]);
+}
+
+// A block on SMX 0's domain with one power component: 1 W static and 0.5 W clock power at
+// 1 V and 706 MHz, 2 nJ per event.
+struct powered : component {
+  pm::power_component& pc;
+  powered(const sc_core::sc_module_name& n, const block_context& ctx)
+      : component(n, ctx), pc(declare_power("core", {"op"})) {}
+};
+
+// Static power scales with V, event energy with V^2, clock power with V^2 x f/f0 (f0 =
+// 706 MHz): worked by hand across a change to 100 MHz / 0.55 V, and split by P-state.
+TEST(dvfs_regulator, energy_follows_the_operating_point) {
+  pm::power_spec spec;
+  spec.present = true;
+  spec.components.push_back(
+      test::power_entry("powered", "core", {{"on", 1.0, 0, 0, {}, 0.5}}, {{"op", 2e-9, {}}}));
+  pm::power_model model(spec);
+  bench b(1, {}, {}, &model);
+  b.sched.open = 0;
+  block_context pc{b.env.config("gpu.smx[0]", "powered", {}),
+                   b.sm(0),
+                   b.env.stats,
+                   b.env.work,
+                   &model,
+                   nullptr,
+                   &b.env.clocks};
+  powered blk("smx0", pc);
+  b.run_to(1000);
+  blk.pc.record(0, 10);  // at 1 V
+  ASSERT_TRUE(b.reg->request(0, pstate_level::lowest));
+  b.run_to(2000);
+  blk.pc.record(0, 10);  // at 0.55 V
+  const double T = double(core_fs) * 1e-15, half = double(core_fs / 2) * 1e-15;
+  const double t_switch = 1500 * T + half;  // requested at 1000 T + half, plus 500 T
+  const double t_end = 2000 * T + half;
+  const double clock_low = 0.55 * 0.55 * double(core_fs) / 1e7;  // V^2 x f/f0
+  const double before = 1.0 * t_switch + 0.5 * t_switch + 10 * 2e-9;
+  const double after =
+      0.55 * (t_end - t_switch) + 0.5 * clock_low * (t_end - t_switch) + 10 * 2e-9 * 0.3025;
+  const std::uint64_t now = clock_domain::now_fs();
+  EXPECT_NEAR(model.static_joules(now) + model.dynamic_joules(now), before + after, 1e-15);
+  EXPECT_NEAR(b.stat("regulator", "sm[0].p0_joules"), before, 1e-15);
+  EXPECT_NEAR(b.stat("regulator", "sm[0].p1_joules"), after, 1e-15);
+  EXPECT_NEAR(b.reg->idle_watts(0), 0.55 + 0.5 * clock_low, 1e-12);
 }
