@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -356,10 +355,11 @@ void platform::make_clocks() {
                           "'" + c.voltage.text + "' is above 5V");
       volts = *v;
     }
-    const std::vector<pstate> states = parse_pstates(c, *hz, volts);
+    const std::vector<pstate> states = parse_pstates(c);
     if (c.count.text.empty() && !c.count.is_sequence) {
       m_clocks.push_back(std::make_unique<clock_domain>(c.name, *hz, volts));
       m_clocks.back()->set_pstates(states);
+      check_own_pstate(c, *m_clocks.back());
       continue;
     }
     // One domain per instance.
@@ -378,13 +378,15 @@ void platform::make_clocks() {
       m_clocks.push_back(
           std::make_unique<clock_domain>(indexed(c.name, std::uint64_t(k)), *hz, volts));
       m_clocks.back()->set_pstates(states);
+      check_own_pstate(c, *m_clocks.back());
     }
   }
 }
 
 // `pstates: [706MHz@1V, 100MHz@0.55V]`: frequency@voltage, highest frequency first, the
-// voltage never rising as the frequency falls, the domain's own point one of them.
-std::vector<pstate> platform::parse_pstates(const clock_spec& c, double hz, double volts) {
+// voltage never rising as the frequency falls (check_own_pstate: the domain's own point one
+// of them).
+std::vector<pstate> platform::parse_pstates(const clock_spec& c) {
   std::vector<pstate> states;
   if (c.pstates.text.empty() && !c.pstates.is_sequence) return states;
   const std::string key = "clocks." + c.name + ".pstates";
@@ -409,15 +411,16 @@ std::vector<pstate> platform::parse_pstates(const clock_spec& c, double hz, doub
               "': list them from the highest frequency down, the voltage never rising");
     states.push_back({*f, *v});
   }
-  const bool listed = std::any_of(states.begin(), states.end(), [&](const pstate& p) {
-    return std::fabs(p.hz - hz) <= 1e-9 * hz && std::fabs(p.volts - volts) <= 1e-9;
-  });
-  if (!listed)
-    throw input_error(at, key,
-                      "the domain's own point (" + c.frequency.text + ", " +
-                          (c.voltage.text.empty() ? std::string("1V") : c.voltage.text) +
-                          ") is not one of its P-states");
   return states;
+}
+
+// The domain (just made) is at one of the P-states it lists.
+void platform::check_own_pstate(const clock_spec& c, const clock_domain& d) {
+  if (d.pstates().empty() || d.own_pstate() < d.pstates().size()) return;
+  throw input_error(c.pstates.where, "clocks." + c.name + ".pstates",
+                    "the domain's own point (" + c.frequency.text + ", " +
+                        (c.voltage.text.empty() ? std::string("1V") : c.voltage.text) +
+                        ") is not one of its P-states");
 }
 
 clock_domain* platform::clock(const std::string& name) const {

@@ -78,7 +78,8 @@ class platform {
 
   platform() = default;
   void make_clocks();
-  static std::vector<pstate> parse_pstates(const clock_spec& c, double hz, double volts);
+  static std::vector<pstate> parse_pstates(const clock_spec& c);
+  static void check_own_pstate(const clock_spec& c, const clock_domain& d);
   void apply_spec_overrides();
   void resolve_vars();
   void resolve_counts(block_spec& spec);

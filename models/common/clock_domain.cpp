@@ -37,6 +37,14 @@ sc_time clock_domain::delay_cycles(std::uint64_t n) const {
   return fs(edge_fs(next_cycle_at_fs(now) + n) - now);
 }
 
+std::size_t clock_domain::own_pstate() const {
+  for (std::size_t k = 0; k < m_pstates.size(); ++k)
+    if (std::fabs(m_pstates[k].hz - m_hz) <= 1e-9 * m_hz &&
+        std::fabs(m_pstates[k].volts - m_volts) <= 1e-9 * m_volts)
+      return k;
+  return m_pstates.size();
+}
+
 void clock_domain::set_operating_point(double hz, double volts) {
   std::uint64_t edge = next_cycle_at_fs(now_fs());
   m_epoch_fs = edge_time(edge).value();

@@ -103,6 +103,9 @@ class clock_domain {
   // The P-states a regulator may set (`clocks.<d>.pstates`, highest frequency first; the
   // elaborated point is one of them), empty when the platform lists none.
   const std::vector<pstate>& pstates() const { return m_pstates; }
+  // The index of the domain's current point among its P-states (equal to 1e-9 relative),
+  // pstates().size() when it is none of them.
+  std::size_t own_pstate() const;
   void set_pstates(std::vector<pstate> p) { m_pstates = std::move(p); }
   // Called after every change, with the domain (for energy accounting, tracing...).
   void on_change(std::function<void(const clock_domain&)> listener) {

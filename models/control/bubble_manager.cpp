@@ -20,12 +20,13 @@ bubble_manager::bubble_manager(const sc_core::sc_module_name& name, const block_
   sensitive << m_sample_event;
   dont_initialize();
   add_stat("samples", m_samples, "samples the monitoring logic acted on");
-  // (Every sample instant of the run, counted from the occupancy changes.)
+  // (Every sample instant of the run, counted from the occupancy changes: up to each SMX's
+  // last change, plus the instants since then.)
   auto tail = [this](bool bubbles) {
     std::uint64_t n = 0;
-    const std::uint64_t now = clock().now_cycle(), s = m_sample->value;
+    const std::uint64_t now = clock().now_cycle();
     for (std::size_t i = 0; i < m_since.size(); ++i)
-      if (!bubbles || below(i)) n += now / s - m_since[i] / s;
+      if (!bubbles || below(i)) n += instants(i, now);
     return n;
   };
   add_stat(
@@ -45,11 +46,9 @@ bubble_manager::bubble_manager(const sc_core::sc_module_name& name, const block_
       "ideal_pg_joules",
       [this] {
         double j = m_ideal_joules;
-        const std::uint64_t now = clock().now_cycle(), s = m_sample->value;
+        const std::uint64_t now = clock().now_cycle();
         for (std::size_t i = 0; i < m_since.size(); ++i)
-          if (below(i))
-            j += double(now / s - m_since[i] / s) * double(m_sample_seconds_fs) * 1e-15 *
-                 regulator->idle_watts(i);
+          if (below(i)) j += idle_joules(i, instants(i, now));
         return j;
       },
       "energy ideal power gating would save: each bubble sample's SMX domain static and clock "
@@ -68,7 +67,7 @@ void bubble_manager::validate() {
                    "must be 1 to 1000000 cycles");
   m_threshold.require(*m_threshold > 0 && *m_threshold <= 1, "must be in (0, 1]");
   m_window.require(*m_window >= 1 && *m_window <= 100000, "must be 1 to 100000 samples");
-  m_sample_seconds_fs = m_sample->value * std::uint64_t(clock().period().value());
+  m_sample_fs = m_sample->value * std::uint64_t(clock().period().value());
 }
 
 void bubble_manager::validate_bound() {
@@ -104,22 +103,27 @@ void bubble_manager::add_traces(vcd_writer& vcd) {
   m_gpu_trace.trace(vcd, name(), "gpu_dvfs", 1);
 }
 
-bool bubble_manager::below(std::size_t smx) const {
-  return double(m_warps[smx]) < *m_threshold * double(scheduler->warp_slots(smx));
+bool bubble_manager::in_bubble(std::uint32_t warps, std::size_t smx) const {
+  return double(warps) < *m_threshold * double(scheduler->warp_slots(smx));
 }
 
-bool bubble_manager::below_now(std::size_t smx) const {
-  return double(scheduler->resident_warps(smx)) < *m_threshold * double(scheduler->warp_slots(smx));
+bool bubble_manager::all_idle() const {
+  for (std::size_t s = 0; s < m_mode.size(); ++s)
+    if (scheduler->resident_warps(s) != 0) return false;
+  return true;
+}
+
+double bubble_manager::idle_joules(std::size_t smx, std::uint64_t samples) {
+  return double(samples) * double(m_sample_fs) * 1e-15 * regulator->idle_watts(smx);
 }
 
 void bubble_manager::count_samples(std::size_t smx, std::uint64_t until) {
-  const std::uint64_t s = m_sample->value;
-  const std::uint64_t n = until / s - m_since[smx] / s;  // instants in (since, until]
+  const std::uint64_t n = instants(smx, until);
   if (n == 0) return;
   m_smx_samples += n;
   if (below(smx)) {
     m_bubble_samples += n;
-    m_ideal_joules += double(n) * double(m_sample_seconds_fs) * 1e-15 * regulator->idle_watts(smx);
+    m_ideal_joules += idle_joules(smx, n);
   }
 }
 
@@ -157,13 +161,11 @@ bool bubble_manager::sampling_needed() const {
   if (m_gpu == gpu_mode::low || waiting) return waiting;
   // A draining SMX; with room any, an active SMX in a bubble; or every SMX idle.
   const bool any_room = m_room.is("any") && m_mode.size() > 1;
-  bool idle = true;
   for (std::size_t s = 0; s < m_mode.size(); ++s) {
     if (m_mode[s] == smx_mode::draining) return true;
     if (any_room && m_mode[s] == smx_mode::active && below_now(s)) return true;
-    idle = idle && scheduler->resident_warps(s) == 0;
   }
-  return *m_gpu_level && idle;
+  return *m_gpu_level && all_idle();
 }
 
 // The next sample instant after `now`, when a sample can act and none is asked for.
@@ -212,9 +214,7 @@ void bubble_manager::sample() {
     }
     return wake(now);
   }
-  bool idle = true;
-  for (std::size_t s = 0; s < n; ++s) idle = idle && scheduler->resident_warps(s) == 0;
-  if (*m_gpu_level && idle && !waiting && scheduler->open_kernels() > 0) {
+  if (*m_gpu_level && !waiting && all_idle() && scheduler->open_kernels() > 0) {
     if (regulator->request(voltage_regulator::gpu_level, pstate_level::lowest)) {
       m_gpu = gpu_mode::going_low;
       m_gpu_trace.set(1);

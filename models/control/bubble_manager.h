@@ -61,12 +61,22 @@ class bubble_manager : public component, public dispatch_events, public pm::regu
 
  private:
   void sample();
-  bool below(std::size_t smx) const;      // at its last occupancy change
-  bool below_now(std::size_t smx) const;  // now, from the scheduler
+  bool in_bubble(std::uint32_t warps, std::size_t smx) const;                 // below the threshold
+  bool below(std::size_t smx) const { return in_bubble(m_warps[smx], smx); }  // last change
+  bool below_now(std::size_t smx) const {  // now, from the scheduler
+    return in_bubble(scheduler->resident_warps(smx), smx);
+  }
+  bool all_idle() const;
+  // Sample instants in (the SMX's last occupancy change, until].
+  std::uint64_t instants(std::size_t smx, std::uint64_t until) const {
+    return until / m_sample->value - m_since[smx] / m_sample->value;
+  }
+  // The SMX domain's static and clock energy over `samples` sample periods.
+  double idle_joules(std::size_t smx, std::uint64_t samples);
   bool sampling_needed() const;
   void wake(std::uint64_t now);
   void occupancy_changed(std::size_t smx, std::uint64_t now);
-  // Sample instants in (since, until] and how many had SMX s in a bubble.
+  // Counts SMX s's sample instants up to `until` (and those in a bubble).
   void count_samples(std::size_t smx, std::uint64_t until);
   void set_mode(std::size_t smx, smx_mode m);
   bool lower(std::size_t smx);
@@ -98,7 +108,7 @@ class bubble_manager : public component, public dispatch_events, public pm::regu
 
   sc_core::sc_event m_sample_event;
   std::uint64_t m_next_sample = ~std::uint64_t(0);  // the cycle asked for (none: max)
-  std::uint64_t m_sample_seconds_fs = 0;            // one sample period
+  std::uint64_t m_sample_fs = 0;                    // one sample period
   bool m_done = false;                              // the workload finished
   std::vector<smx_mode> m_mode;
   std::vector<std::uint32_t> m_drain_samples;

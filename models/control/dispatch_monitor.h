@@ -25,7 +25,6 @@ class dispatch_monitor : public virtual sc_core::sc_interface {
   virtual bool tbs_bound_to(std::size_t smx) const = 0;
   // The DVR bit of an SMX; clearing it lets the scheduler dispatch to it again at once.
   virtual void divert(std::size_t smx, bool on) = 0;
-  virtual bool diverted(std::size_t smx) const = 0;
   // Whether every TB placement goes through the diversion mask ("" if so; else why not,
   // e.g. the RTL dispatch unit keeps its own resource table).
   virtual const char* diversion_unsupported() const = 0;

@@ -167,7 +167,6 @@ class smx_scheduler : public component, private tb_scheduler_view, private dispa
   bool next_tb_fits(std::size_t smx) const override;
   bool tbs_bound_to(std::size_t smx) const override { return m_policy->holds_tbs_for(smx); }
   void divert(std::size_t smx, bool on) override;
-  bool diverted(std::size_t smx) const override { return m_dvr[smx] != 0; }
   const char* diversion_unsupported() const override;
   std::uint32_t open_kernels() const override;
 

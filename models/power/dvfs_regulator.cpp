@@ -40,9 +40,7 @@ void dvfs_regulator::validate() {
                                    "not drive");
     domain d;
     d.clock = c;
-    for (std::size_t k = 0; k < c->pstates().size(); ++k)
-      if (c->pstates()[k].hz == c->frequency() && c->pstates()[k].volts == c->voltage())
-        d.nominal = k;
+    d.nominal = c->own_pstate();  // (one of them: the platform checked)
     d.current = d.nominal;
     d.seconds.assign(c->pstates().size(), 0);
     d.joules.assign(c->pstates().size(), 0);
@@ -66,10 +64,8 @@ void dvfs_regulator::validate() {
         double low = 0, all = 0;
         for (std::size_t di = 0; di < m_smx_domains; ++di) {
           const domain& d = m_domains[di];
-          const std::size_t k = d.seconds.size() - 1;
-          const double open = double(now_fs() - d.since_fs) * 1e-15;
-          for (std::size_t j = 0; j <= k; ++j) all += d.seconds[j] + (d.current == j ? open : 0);
-          low += d.seconds[k] + (d.current == k ? open : 0);
+          for (std::size_t k = 0; k < d.seconds.size(); ++k) all += seconds_at(d, k);
+          low += seconds_at(d, d.seconds.size() - 1);
         }
         return all > 0 ? low / all : 0.0;
       },
@@ -82,11 +78,7 @@ void dvfs_regulator::validate() {
       const std::string point = units::format_frequency(c.pstates()[k].hz) + "/" +
                                 units::format_voltage(c.pstates()[k].volts);
       add_stat(
-          at + "_seconds",
-          [this, di, k] {
-            const domain& d = m_domains[di];
-            return d.seconds[k] + (d.current == k ? double(now_fs() - d.since_fs) * 1e-15 : 0);
-          },
+          at + "_seconds", [this, di, k] { return seconds_at(m_domains[di], k); },
           "time domain " + c.name() + " spent at P-state " + std::to_string(k) + " (" + point +
               ")");
       if (power())
@@ -108,17 +100,15 @@ std::string dvfs_regulator::added_hardware() const {
          units::format_cycles(m_transition->value) + " per transition";
 }
 
-bool dvfs_regulator::busy(std::size_t target) const {
+bool dvfs_regulator::in_transition(std::size_t target) const {
   if (m_gpu_busy) return true;
   if (target != gpu_level) return m_busy[target] != 0;
   return std::any_of(m_busy.begin(), m_busy.end(), [](std::uint8_t b) { return b != 0; });
 }
 
-bool dvfs_regulator::in_transition(std::size_t target) const { return busy(target); }
-
 bool dvfs_regulator::request(std::size_t target, pstate_level level) {
   if (target != gpu_level && target >= m_smx_domains) return false;
-  if (busy(target)) return false;
+  if (in_transition(target)) return false;
   const std::uint64_t now = now_fs();
   // Going up: the voltage rises now, the frequency when the transition ends.
   each_domain(target, [&](domain& d) {

@@ -66,7 +66,10 @@ class dvfs_regulator : public component, public voltage_regulator {
   std::size_t index_of(const domain& d, pstate_level level) const {
     return level == pstate_level::nominal ? d.nominal : d.clock->pstates().size() - 1;
   }
-  bool busy(std::size_t target) const;
+  // Time at P-state k so far: its closed stays and the open one.
+  double seconds_at(const domain& d, std::size_t k) const {
+    return d.seconds[k] + (d.current == k ? double(now_fs() - d.since_fs) * 1e-15 : 0);
+  }
   // The domains a target drives (an SMX's, or every one for gpu_level).
   template <class F>
   void each_domain(std::size_t target, F&& f) {

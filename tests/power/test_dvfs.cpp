@@ -38,7 +38,6 @@ struct mock_scheduler : control::dispatch_monitor {
   bool next_tb_fits(std::size_t s) const override { return waiting && fits[s]; }
   bool tbs_bound_to(std::size_t s) const override { return bound[s]; }
   void divert(std::size_t s, bool on) override { dvr[s] = on; }
-  bool diverted(std::size_t s) const override { return dvr[s]; }
   const char* diversion_unsupported() const override { return ""; }
   std::uint32_t open_kernels() const override { return open; }
 };
