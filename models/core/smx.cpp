@@ -62,6 +62,7 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_socket("launch", launch);
   declare_port("neighbour", neighbour);
   declare_port("registers", registers);
+  declare_port("priority", priority);
   declare_port("events", events);
   tb_release.bind(*this);
   declare_export("tb_release", tb_release);
@@ -648,6 +649,13 @@ void smx::cycle() {
   m_accounted = now + 1;
   m_trace_issued.set(issued);
   m_trace_stall.set(m_sched_warps.empty() ? 0 : std::uint64_t(m_reason[0]));
+  if (events.any()) {
+    const warp_census c = census();
+    if (c != m_published) {
+      m_published = c;
+      events.notify([&](smx_events& o) { o.warps_waiting(c, now); });
+    }
+  }
 
   if (m_work_next_cycle && (m_live_warps > 0 || m_ldst.queued() != 0))
     wake_at(now + 1);
@@ -1127,6 +1135,7 @@ void smx::send_requests(std::uint64_t now) {
     r.kind = q.kind;
     r.issue_time_fs = clock_domain::now_fs();
     r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
+    if (priority) r.priority = priority->priority_of(census(), q.warp, now);
     ++m_memory_requests;
   }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -43,6 +43,7 @@
 #include "models/core/ldst_unit.h"
 #include "models/core/neighbour_port.h"
 #include "models/core/register_file.h"
+#include "models/core/request_priority.h"
 #include "models/core/scoreboard.h"
 #include "models/core/smx_events.h"
 #include "models/core/smx_power.h"
@@ -102,6 +103,8 @@ class smx : public component, public block_sync_release {
   optional_port<neighbour_port> neighbour{"neighbour"};
   // A register-level power controller beside the SMX (register_gate.h): Slumber or WRF.
   optional_port<register_gate> registers{"registers"};
+  // A mechanism that ranks its memory requests (request_priority.h): CLAMS.
+  optional_port<request_priority> priority{"priority"};
   // Its observation point (smx_events.h): controllers beside it hear what it does.
   observers<smx_events> events{"events"};
   sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
@@ -389,6 +392,18 @@ class smx : public component, public block_sync_release {
   // Whether warp wi is parked by the scoreboard on its next instruction and one of that
   // instruction's registers still waits for a load (`never`): check() would park it again.
   bool waits_for_a_load(std::uint32_t wi) const;
+  // The live warps and those waiting for memory (smx_events.h): parked until a load
+  // returns, or waiting for an LDST unit the L1 pushes back on.
+  warp_census census() const {
+    warp_census c{m_live_warps, 0};
+    const bool pushed_back = m_ldst.blocked();
+    for (const sched_masks& m : m_sched_masks) {
+      c.memory_wait += m.parked_by_reason[std::size_t(stall_reason::scoreboard)];
+      if (pushed_back) c.memory_wait += __builtin_popcountll(m.ldst_wait & ~m.parked);
+    }
+    return c;
+  }
+  warp_census m_published;  // the census last published (warps_waiting)
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_file m_rf{"rf"};
   std::unique_ptr<smx_power> m_power;

@@ -1,6 +1,7 @@
 // What an SMX publishes on its observation point (port `events`; any number of observers
 // bound, docs/architecture.md): its TBs' starts and ends, its warps' exits, each warp fetch
-// and issue (with the pipeline it went to) and the register operands read and written. A
+// and issue (with the pipeline it went to), the register operands read and written, and how
+// many of its warps wait for memory. A
 // controller beside the SMX (a gating control unit, a DVFS governor, an occupancy monitor)
 // hears of them without the SMX knowing it is there. Cycles are the SMX's clock's; every
 // method does nothing unless an observer overrides it.
@@ -13,6 +14,20 @@ namespace gputlm::core {
 
 // The SMX's execution pipelines, as an instruction is issued to one (none: barriers, exits
 // and the extension ops, which take an issue slot but no unit).
+// An SMX's warps: resident (live) warps, and of them those waiting for memory: parked until
+// a load's data (or a memory barrier, or a device-runtime call) returns, or, while the L1
+// pushes back on the LDST unit, waiting to issue to it.
+struct warp_census {
+  std::uint32_t live = 0;
+  std::uint32_t memory_wait = 0;
+  bool operator==(const warp_census& o) const {
+    return live == o.live && memory_wait == o.memory_wait;
+  }
+  bool operator!=(const warp_census& o) const { return !(*this == o); }
+  // Every resident warp waits for memory (a stalled core, LATOA's sense).
+  bool stalled() const { return live != 0 && memory_wait >= live; }
+};
+
 enum class unit_pipe : std::uint8_t { sp, sfu, dp, int_alu, tensor, branch, ldst, none, count_ };
 
 class smx_events : public virtual sc_core::sc_interface {
@@ -33,6 +48,11 @@ class smx_events : public virtual sc_core::sc_interface {
   virtual void issued(std::uint32_t warp, unit_pipe pipe, std::uint32_t lanes,
                       std::uint32_t reads, std::uint32_t writes, std::uint64_t cycle) {
     (void)warp, (void)pipe, (void)lanes, (void)reads, (void)writes, (void)cycle;
+  }
+  // The census changed, as seen at the end of the evaluated cycle `cycle` (it holds until
+  // the next such call: between evaluated cycles the SMX's warps do not change).
+  virtual void warps_waiting(const warp_census& census, std::uint64_t cycle) {
+    (void)census, (void)cycle;
   }
 };
 

@@ -43,6 +43,11 @@ class cache_events : public virtual sc_core::sc_interface {
   virtual void flushed(std::uint64_t now_fs) { (void)now_fs; }
   // A request's answer waited `cycles` for its data array to wake.
   virtual void request_waited(std::uint64_t cycles) { (void)cycles; }
+  // The MSHR's filled entries changed to `used` of `entries` (an L1's; LATOA's core-state
+  // classifier reads it).
+  virtual void mshr_changed(std::uint32_t used, std::uint32_t entries, std::uint64_t now_fs) {
+    (void)used, (void)entries, (void)now_fs;
+  }
 };
 
 class switched_array : public virtual sc_core::sc_interface {

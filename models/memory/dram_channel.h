@@ -107,9 +107,10 @@ class dram_channel : public component {
   param<cycles> m_tWR{*this, "tWR", {12}, "last write data to precharge"};
   param<cycles> m_tCCDL{*this, "tCCDL", {0}, "column to column in one bank group"};
   param<cycles> m_tRTPL{*this, "tRTPL", {0}, "read to precharge with bank groups"};
-  strategy_choice<dram_chooser> m_chooser{*this, "scheduler", "fr_fcfs", "DRAM request chooser",
-                                          "which queued request each command serves "
-                                          "(dram_chooser.h: fr_fcfs, fcfs)"};
+  strategy_choice<dram_chooser> m_chooser{
+      *this, "scheduler", "fr_fcfs", "DRAM request chooser",
+      "which queued request each command serves "
+      "(dram_chooser.h: fr_fcfs, fcfs; clams_chooser.h: clams, clams_dynamic)"};
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
   param<bool> m_sector_atoms{*this, "sector_atoms", false,
                              "each 32-byte sector of a request is a column access of its own "

@@ -47,6 +47,21 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_port("events", events);
   array.bind(m_array);
   declare_export("array", array);
+  mshr_state.bind(*this);
+  declare_export("mshr_state", mshr_state);
+}
+
+bool l1_cache::mshr_newest(std::size_t k, std::size_t& slots,
+                           std::vector<std::uint32_t>& warps) const {
+  const int idx = mshr_inspectable() ? mshr().newest(k) : -1;
+  if (idx < 0) return false;
+  slots = mshr().slot_count(idx);
+  m_requesters.clear();
+  mshr().requesters(idx, m_requesters);
+  // A requester is the SMX's payload (try_access); a fill of the L1's own has none.
+  for (void* r : m_requesters)
+    if (r) warps.push_back(payload_pool::request(*static_cast<tlm::tlm_generic_payload*>(r)).warp);
+  return true;
 }
 
 std::uint32_t l1_cache::carveout_ways(std::uint64_t shared) const {
@@ -336,6 +351,11 @@ void l1_cache::sample_mshr(std::uint64_t now) {
     m_stats_v.mshr_slots.sample(m_last_slots, dt);
   }
   m_sampled_at = now;
+  if (events.any() && m_logic->mshr().used() != m_last_used) {
+    const auto used = static_cast<std::uint32_t>(m_logic->mshr().used());
+    const auto entries = static_cast<std::uint32_t>(m_logic->mshr().capacity());
+    events.notify([&](cache_events& o) { o.mshr_changed(used, entries, clock_domain::now_fs()); });
+  }
   m_last_used = m_logic->mshr().used();
   m_last_slots = m_logic->mshr().slots_used();
   m_trace_mshr.set(static_cast<unsigned>(m_last_used));

@@ -50,16 +50,17 @@
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_events.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
+#include "models/memory/mshr_view.h"
 #include "models/memory/tlm_channels.h"
-#include "models/memory/cache_events.h"
 #include "models/rtl/rtl_source.h"
 
 namespace gputlm::memory {
 
-class l1_cache : public component {
+class l1_cache : public component, public mshr_view {
  public:
   SC_HAS_PROCESS(l1_cache);
   l1_cache(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -74,8 +75,15 @@ class l1_cache : public component {
   // What a controller beside it sees (cache_events.h): its events and its data array.
   observers<cache_events> events{"events"};
   sc_core::sc_export<switched_array> array{"array"};
+  // Its MSHR, read-only (mshr_view.h).
+  sc_core::sc_export<mshr_view> mshr_state{"mshr_state"};
+  std::size_t mshr_capacity() const override { return mshr().capacity(); }
+  std::size_t mshr_merge_limit() const override { return mshr().merge_limit(); }
+  std::size_t mshr_used() const override { return mshr().used(); }
+  bool mshr_inspectable() const override { return m_mshr_backend == nullptr; }
+  bool mshr_newest(std::size_t k, std::size_t& slots,
+                   std::vector<std::uint32_t>& warps) const override;
 
-  // Observable state (for later issues: warp migration reads MSHR occupancy).
   const mshr_table& mshr() const { return m_logic->mshr(); }
   const cache_logic& logic() const { return *m_logic; }
   std::size_t miss_queue_occupancy() const { return m_miss_queue.size(); }
@@ -165,6 +173,7 @@ class l1_cache : public component {
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
   switched_tags m_array;
+  mutable std::vector<void*> m_requesters;  // mshr_newest's scratch
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;

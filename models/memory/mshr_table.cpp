@@ -79,6 +79,37 @@ std::vector<int> mshr_table::order() const {
   return out;
 }
 
+int mshr_table::newest(std::size_t k) const {
+  // The k-th smallest age (allocations since), by k + 1 passes over the entries: k is small
+  // (LATOA reads the second newest) and nothing is allocated.
+  std::uint32_t above = 0;  // ages already passed over: the k newest are younger than this
+  bool first = true;
+  int found = -1;
+  for (std::size_t pass = 0; pass <= k; ++pass) {
+    found = -1;
+    std::uint32_t best = ~0u;
+    for (std::size_t idx = 0; idx < m_entries.size(); ++idx) {
+      if (!m_entries[idx].live()) continue;
+      const std::uint32_t age = m_seq - m_entries[idx].seq;
+      if ((first || age > above) && age < best) {
+        best = age;
+        found = static_cast<int>(idx);
+      }
+    }
+    if (found < 0) return -1;
+    above = best;
+    first = false;
+  }
+  return found;
+}
+
+void mshr_table::requesters(int idx, std::vector<void*>& out) const {
+  const entry& e = m_entries[idx];
+  if (!e.live()) return;
+  out.push_back(e.first_requester);
+  for (std::size_t k = 1; k < e.slots; ++k) out.push_back(more(idx, k).requester);
+}
+
 void mshr_table::unhash(std::uint64_t line, int idx) {
   const std::size_t mask = m_hash.size() - 1;
   std::size_t hole = home(line);

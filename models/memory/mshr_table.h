@@ -87,6 +87,10 @@ class mshr_table {
 
   // Live entries, oldest first.
   std::vector<int> order() const;
+  // The k-th newest live entry (0: the newest), or -1 when fewer than k + 1 are live.
+  int newest(std::size_t k) const;
+  // Appends entry idx's requesters, in arrival order, to `out`.
+  void requesters(int idx, std::vector<void*>& out) const;
 
   // Hands the table's operations to `backend` (a fresh, empty table of the same size).
   void use_backend(std::unique_ptr<mshr_backend> backend);
@@ -101,6 +105,9 @@ class mshr_table {
   void count_sectors(int idx, std::uint8_t sectors, bool reset);
   // Slot k >= 1 of entry idx.
   slot& more(int idx, std::size_t k) { return m_more[std::size_t(idx) * (m_merge - 1) + k - 1]; }
+  const slot& more(int idx, std::size_t k) const {
+    return m_more[std::size_t(idx) * (m_merge - 1) + k - 1];
+  }
 
   std::vector<entry> m_entries;
   std::vector<slot> m_more;  // per entry, slots 1 .. merge - 1

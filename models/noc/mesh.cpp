@@ -7,6 +7,8 @@
 namespace gputlm::noc {
 
 mesh::mesh(const sc_core::sc_module_name& name, const block_context& ctx) : network(name, ctx) {
+  topology.bind(*this);
+  declare_export("topology", topology);
   // The routers, buffers and links are sized by these: checked first.
   m_columns.require(*m_columns >= 1 && *m_columns <= 16, "must be 1..16");
   m_rows.require(*m_rows >= 1 && *m_rows <= 16, "must be 1..16");

@@ -10,16 +10,23 @@
 // Sockets: `smx[i]` (target) from the L1s; `mem[j]` (initiator) to the L2 banks.
 #pragma once
 
+#include "models/noc/mesh_topology.h"
 #include "models/noc/network.h"
 
 namespace gputlm::noc {
 
-class mesh : public network {
+class mesh : public network, public mesh_topology {
  public:
   mesh(const sc_core::sc_module_name& name, const block_context& ctx);
   void validate() override;
 
   std::uint32_t node_of_smx(std::uint32_t i) const { return m_smx_node[i]; }
+  // mesh_topology (export `topology`)
+  sc_core::sc_export<mesh_topology> topology{"topology"};
+  std::uint32_t columns() const override { return static_cast<std::uint32_t>(*m_columns); }
+  std::uint32_t rows() const override { return static_cast<std::uint32_t>(*m_rows); }
+  std::uint32_t smx_count() const override { return static_cast<std::uint32_t>(m_smx_node.size()); }
+  std::uint32_t smx_node(std::uint32_t smx) const override { return m_smx_node[smx]; }
   std::uint32_t node_of_mem(std::uint32_t j) const { return m_mem_node[j]; }
   // Routers a packet crosses between two nodes (Manhattan distance + 1).
   std::uint32_t routers_between(std::uint32_t a, std::uint32_t b) const;

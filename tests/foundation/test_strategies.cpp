@@ -128,7 +128,7 @@ TEST(strategies, the_other_kinds_take_both_forms_too) {
                                "st_kinds_bad");
   EXPECT_EQ(old.status, 2);
   EXPECT_NE(old.err.find("gpu.dram[0].scheduler: unknown DRAM request chooser 'fifo' (one of "
-                         "fcfs, fr_fcfs)"),
+                         "clams, clams_dynamic, fcfs, fr_fcfs)"),
             std::string::npos)
       << old.err;
   const std::string v = k_tmp + "/strategy_warps.yaml";

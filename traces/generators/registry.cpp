@@ -20,7 +20,9 @@ const std::vector<kernel_generator>& kernel_generators() {
       mm2_generator(),         mm3_generator(),          hotspot_generator(),
       srad_generator(),        blackscholes_generator(), backprop_generator(),
       pchase_generator(),      smem_bank_generator(),    stream_generator(),
-      atomics_generator(),     fu_chain_generator(),
+      atomics_generator(),     fu_chain_generator(),     kmeans_generator(),
+      nn_generator(),          fwt_generator(),          scan_generator(),
+      mum_walk_generator(),
   };
   return all;
 }

@@ -77,5 +77,10 @@ kernel_generator join_dtbl_generator();
 kernel_generator amr_generator();
 kernel_generator amr_cdp_generator();
 kernel_generator amr_dtbl_generator();
+kernel_generator kmeans_generator();
+kernel_generator nn_generator();
+kernel_generator fwt_generator();
+kernel_generator scan_generator();
+kernel_generator mum_walk_generator();
 
 }  // namespace gputlm::traces::generators
