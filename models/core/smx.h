@@ -403,7 +403,6 @@ class smx : public component, public block_sync_release {
     }
     return c;
   }
-  warp_census m_published;  // the census last published (warps_waiting)
   std::array<unit_pool, static_cast<std::size_t>(pipe::count_)> m_units;
   register_file m_rf{"rf"};
   std::unique_ptr<smx_power> m_power;
@@ -469,6 +468,7 @@ class smx : public component, public block_sync_release {
   traced_value m_trace_issued;
   traced_value m_trace_stall;
   traced_value m_trace_tbs;
+  warp_census m_published;  // the census last published (warps_waiting)
 };
 
 }  // namespace gputlm::core

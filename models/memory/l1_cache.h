@@ -173,7 +173,6 @@ class l1_cache : public component, public mshr_view {
   std::unique_ptr<cache_logic> m_logic;
   std::unique_ptr<cache_power> m_power;
   switched_tags m_array;
-  mutable std::vector<void*> m_requesters;  // mshr_newest's scratch
   payload_pool m_pool;
   tlm_utils::peq_with_cb_and_phase<l1_cache> m_peq{this, &l1_cache::peq_cb};
   request_channel m_down;
@@ -235,6 +234,7 @@ class l1_cache : public component, public mshr_view {
   traced_value m_trace_mshr, m_trace_mshr_slots, m_trace_miss_queue;
   traced_value m_trace_hit_queue, m_trace_reply_queue;
   traced_value m_trace_busy, m_trace_stalled;
+  mutable std::vector<void*> m_requesters;  // mshr_newest's scratch
 };
 
 }  // namespace gputlm::memory

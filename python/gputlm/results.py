@@ -4,7 +4,8 @@ results.json (docs/experiments.md, "Outputs") holds the experiment's platforms,
 configurations, workloads, metrics ({name, value, compare, mean, label, unit, baseline}), its
 points ({platform, configuration, workload, repetition, key, status, reused, seconds, error,
 stats, metrics: {name: value}}), the summary ({metric: {platform: {configuration: {cell:
-{value, compared, of?, count?}}}}}, a cell being a workload, "group:<g>" or "geomean") and the
+{value, compared, of?, count?, min?, max?}}}}}, a cell being a workload, "group:<g>" or
+"geomean"; min and max a repeated workload's range over its repetitions) and the
 paper values. results.csv, written beside it, has the same points for spreadsheets; these
 functions read results.json only.
 

@@ -210,6 +210,15 @@ void experiment_results::summarise() {
     if (n != m_x.workloads[w].repetitions) return std::nullopt;
     return s / double(n);
   };
+  // A workload's value in each of its repetitions (none where the point failed).
+  auto by_repetition = [&](std::size_t m, std::size_t p, std::size_t c, std::size_t w) {
+    std::vector<std::optional<double>> v(m_x.workloads[w].repetitions);
+    for (const auto& r : m_points)
+      if (r.platform == p && r.configuration == c && r.workload == w && r.ok &&
+          r.repetition < v.size())
+        v[r.repetition] = r.values[m];
+    return v;
+  };
   for (std::size_t m = 0; m < M; ++m) {
     const metric& met = m_x.metrics[m];
     std::size_t base = 0;
@@ -220,6 +229,20 @@ void experiment_results::summarise() {
         for (std::size_t w = 0; w < W; ++w) {
           row[w].value = mean(m, p, c, w);
           row[w].compared = compare(met, row[w].value, mean(m, p, base, w));
+          if (m_x.workloads[w].repetitions < 2) continue;
+          // The spread over repetitions, each compared with the baseline's same repetition
+          // (as results.csv's vs_baseline): for positive values the comparison of the means
+          // lies within it.
+          const auto v = by_repetition(m, p, c, w), b = by_repetition(m, p, base, w);
+          std::vector<double> shown;
+          for (std::size_t r = 0; r < v.size(); ++r) {
+            const auto x = met.compare == compare_kind::none ? v[r] : compare(met, v[r], b[r]);
+            if (!x) break;
+            shown.push_back(*x);
+          }
+          if (shown.size() != v.size()) continue;
+          row[w].min = *std::min_element(shown.begin(), shown.end());
+          row[w].max = *std::max_element(shown.begin(), shown.end());
         }
         // Groups, then all workloads.
         for (std::size_t g = W; g < names.size(); ++g) {
@@ -351,6 +374,7 @@ std::string experiment_results::json() const {
           const summary_cell& s = m_cells[m][p][c][r];
           nlohmann::json cellj = {{"value", opt_json(s.value)}, {"compared", opt_json(s.compared)}};
           if (s.of) cellj["of"] = s.of, cellj["count"] = s.count;
+          if (s.min) cellj["min"] = *s.min, cellj["max"] = *s.max;
           j["summary"][m_x.metrics[m].name][m_x.platforms[p].name][m_x.configurations[c].name]
            [names[r]] = cellj;
         }

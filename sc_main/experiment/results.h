@@ -1,7 +1,7 @@
 // The outputs of an experiment (docs/experiments.md, "Outputs"): each point's metrics taken
-// from its statistics, the summary per metric (mean over repetitions, compared with the
-// baseline configuration, geometric or arithmetic mean over workloads and groups), and
-// their forms: results.csv, results.json and report.md.
+// from its statistics, the summary per metric (mean over repetitions and their spread,
+// compared with the baseline configuration, geometric or arithmetic mean over workloads and
+// groups), and their forms: results.csv, results.json and report.md.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,10 @@ void evaluate_metrics(const experiment_spec& x, const nlohmann::json& stats, poi
 struct summary_cell {
   std::optional<double> value, compared;
   std::size_t of = 0, count = 0;  // aggregate rows: workloads in it, and with a value
+  // A workload with repetitions: the least and greatest over its repetitions of the number
+  // the summary shows (each repetition compared with the baseline's same repetition, or its
+  // value when the metric is not compared); none when a repetition has no such number.
+  std::optional<double> min, max;
 };
 
 class experiment_results {

@@ -73,3 +73,5 @@ TEST(platform_samples, volta) { replay_all_samples("volta"); }
 TEST(platform_samples, kepler_with_dtbl) { replay_all_samples("variants/kepler-dtbl"); }
 // The SPU: its stencil in passes, every other sample placed as LRR does.
 TEST(platform_samples, spu) { replay_all_samples("spu", true); }
+TEST(platform_samples, uc_bigcore) { replay_all_samples("uc-bigcore"); }
+TEST(platform_samples, uc_smallcore) { replay_all_samples("variants/uc-smallcore"); }

@@ -130,6 +130,58 @@ TEST(experiment_results, a_failed_point_leaves_its_cells_empty_and_the_mean_says
             std::string::npos);
 }
 
+// A workload with repetitions keeps the spread of what the summary shows: the least and
+// greatest over its repetitions, each compared with the baseline's same repetition. b runs
+// twice: base {200, 400} cycles, fast {160, 200}.
+TEST(experiment_results, a_repeated_workload_keeps_the_spread_of_its_repetitions) {
+  const experiment_spec x = spec();
+  std::vector<point_result> pts{
+      point(0, 0, 0, {100, 10, 0.5, 2}),   point(1, 0, 0, {50, 5, 0.75, 4}),
+      point(0, 1, 0, {200, 40, 0.2, 1}),   point(0, 1, 1, {400, 60, 0.4, 3}),
+      point(1, 1, 0, {160, 20, 0.3, 1}),   point(1, 1, 1, {200, 90, 0.3, 9}),
+      point(0, 2, 0, {1000, 100, 0.1, 8}), point(1, 2, 0, {250, 400, 0.6, 8})};
+  const experiment_results res(x, pts, "test");
+  auto cell = [&](const char* metric, std::size_t c, const std::string& row) {
+    return res.cell(std::size_t(x.find_metric(metric) - x.metrics.data()), 0, c, row);
+  };
+  // cycles, a speedup: 200/160 = 1.25 and 400/200 = 2; the mean's 300/180 lies between.
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "b").min, 1.25);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "b").max, 2.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 1, "b").compared, 300.0 / 180.0);
+  // The baseline against itself: 1 in both repetitions.
+  EXPECT_DOUBLE_EQ(*cell("cycles", 0, "b").min, 1.0);
+  EXPECT_DOUBLE_EQ(*cell("cycles", 0, "b").max, 1.0);
+  // l2, normalised: 20/40 = 0.5 and 90/60 = 1.5.
+  EXPECT_DOUBLE_EQ(*cell("l2", 1, "b").min, 0.5);
+  EXPECT_DOUBLE_EQ(*cell("l2", 1, "b").max, 1.5);
+  // hit, a difference: 0.3 - 0.2 = +0.1 and 0.3 - 0.4 = -0.1.
+  EXPECT_NEAR(*cell("hit", 1, "b").min, -0.1, 1e-12);
+  EXPECT_NEAR(*cell("hit", 1, "b").max, 0.1, 1e-12);
+  // raw, not compared: the values themselves, 1 and 9.
+  EXPECT_DOUBLE_EQ(*cell("raw", 1, "b").min, 1.0);
+  EXPECT_DOUBLE_EQ(*cell("raw", 1, "b").max, 9.0);
+  // One repetition, or a mean over workloads: no spread.
+  EXPECT_FALSE(cell("cycles", 1, "a").min);
+  EXPECT_FALSE(cell("cycles", 1, "geomean").min);
+  EXPECT_FALSE(cell("cycles", 1, "group:g1").max);
+  // results.json writes them in b's cells only.
+  const auto j = nlohmann::json::parse(res.json());
+  const auto& fast = j["summary"]["cycles"]["fermi"]["fast"];
+  EXPECT_EQ(fast["b"]["min"], 1.25);
+  EXPECT_EQ(fast["b"]["max"], 2.0);
+  EXPECT_FALSE(fast["a"].contains("min"));
+  EXPECT_FALSE(fast["geomean"].contains("max"));
+  EXPECT_EQ(j["summary"]["raw"]["fermi"]["base"]["b"]["max"], 3.0);
+  // A failed repetition, of the configuration or of the baseline: no spread.
+  for (std::size_t failed : {3u, 5u}) {
+    std::vector<point_result> some = pts;
+    some[failed].ok = false;
+    const experiment_results r(x, some, "test");
+    EXPECT_FALSE(r.cell(0, 0, 1, "b").min) << failed;
+    EXPECT_FALSE(r.cell(0, 0, 1, "b").max) << failed;
+  }
+}
+
 TEST(experiment_results, csv_rows_hold_every_metric_and_its_comparison) {
   const experiment_spec x = spec();
   std::vector<point_result> pts{point(0, 0, 0, {100, 10, 0.5, 2}),

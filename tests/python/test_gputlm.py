@@ -476,6 +476,178 @@ class PlotScript(Case):
                              (2, "usage: plot-experiment.py RESULTS.json OUTDIR\n"))
 
 
+# Two platforms: on volta gto moves (va 0.983, a range over repetitions 0.97..0.99; mm
+# 1.051), on pascal nothing moves (every ratio 1, every difference 0), so pascal's panels are
+# not drawn. va is repeated; mm is in group dense.
+def cell(value, compared, spread=None):
+    c = {"value": value, "compared": compared}
+    if spread:
+        c["min"], c["max"] = spread
+    return c
+
+
+def small_effects():
+    def ratios(platform, config):
+        moved = platform == "volta" and config != "lrr"
+        return {"va": cell(80, 0.983 if moved else 1.0, (0.97, 0.99) if moved else (1, 1)),
+                "mm": cell(90, 1.051 if moved else 1.0),
+                "group:dense": cell(None, 1.051 if moved else 1.0),
+                "geomean": cell(None, 1.0164 if moved else 1.0)}
+
+    def differences(platform, config):
+        moved = platform == "volta" and config != "lrr"
+        return {"va": cell(0.5, 0.25 if moved else 0.0, (0.125, 0.375) if moved else (0, 0)),
+                "mm": cell(0.25, -0.125 if moved else 0.0),
+                "group:dense": cell(None, -0.125 if moved else 0.0),
+                "geomean": cell(None, 0.0625 if moved else 0.0)}
+
+    def measured(platform, config):
+        return {"va": cell(1500.75 if config == "gto" else 1200.25, None, (1400, 1601)),
+                "mm": cell(900, None), "group:dense": cell(900, None),
+                "geomean": cell(1050.25, None)}
+
+    configs = ["lrr", "gto", "l=1", "l=2"]
+    return {
+        "experiment": {"name": "small", "baseline": "lrr"},
+        "platforms": ["volta", "pascal"], "configurations": configs,
+        "workloads": [{"name": "va", "group": None, "repetitions": 2},
+                      {"name": "mm", "group": "dense", "repetitions": 1}],
+        "groups": ["dense"],
+        "metrics": [
+            {"name": "cycles", "label": "Speedup", "compare": "speedup", "mean": "geometric"},
+            {"name": "hit", "label": "Hit rate", "compare": "difference", "mean": "arithmetic"},
+            {"name": "energy", "label": "Energy", "compare": "none", "mean": "arithmetic"},
+            {"name": "ipc", "label": "IPC", "compare": "normalized", "mean": "arithmetic"}],
+        "sweeps": [{"name": "l", "parameter": "smx.l1.hit_latency", "values": ["1", "2"],
+                    "configurations": ["l=1", "l=2"]}],
+        "summary": {m: {p: {c: f(p, c) for c in configs} for p in ("volta", "pascal")}
+                    for m, f in (("cycles", ratios), ("hit", differences),
+                                 ("energy", measured), ("ipc", ratios))},
+        "paper": [],
+        "plots": [{"metric": "cycles", "kind": "bars", "file": "cycles"},
+                  {"metric": "hit", "kind": "bars", "file": "hit"},
+                  {"metric": "energy", "kind": "bars", "file": "energy"},
+                  {"metric": "ipc", "kind": "bars", "file": "ipc"},
+                  {"metric": "cycles", "kind": "line", "sweep": "l", "file": "line"}],
+    }
+
+
+@needs_matplotlib
+class PlotContent(Case):
+    """What the plots show, read back from matplotlib's objects (the SVG's text is paths)."""
+
+    def setUp(self):
+        from gputlm import plots
+        self.plots = plots
+        self.tmp = tempfile.TemporaryDirectory()
+        self.data = small_effects()
+
+    def tearDown(self):
+        self.plots.plt.close("all")
+        self.tmp.cleanup()
+
+    def draw(self, file, data=None):
+        results = write(self.tmp.name, "results.json", json.dumps(data or self.data))
+        for plot, draw, args in self.plots.load(results):
+            if plot["file"] == file:
+                fig = draw(*args)
+                fig.canvas.draw()
+                return fig
+        raise AssertionError(file)
+
+    def notes(self, fig):
+        return [t.get_text() for t in fig.texts]
+
+    def value_labels(self, ax):
+        return [t.get_text() for t in ax.texts if t.get_fontsize() == self.plots.LABEL_PT]
+
+    def ranges(self, ax):
+        """Each error bar as (x, low, high)."""
+        from matplotlib.container import ErrorbarContainer
+        return [(seg[0][0], seg[0][1], seg[1][1]) for c in ax.containers
+                if isinstance(c, ErrorbarContainer) for seg in c.lines[2][0].get_segments()]
+
+    def test_a_panel_where_nothing_moves_is_not_drawn(self):
+        fig = self.draw("cycles")
+        self.assertEqual([ax.get_title(loc="left") for ax in fig.axes], ["volta"])
+        self.assertIn("pascal: every value 1.000 (not drawn)", self.notes(fig))
+        fig = self.draw("hit")  # a difference: 0 is the baseline's own value
+        self.assertEqual(len(fig.axes), 1)
+        self.assertIn("pascal: every value 0.0000 (not drawn)", self.notes(fig))
+        fig = self.draw("energy")  # not compared: every panel drawn
+        self.assertEqual([ax.get_title(loc="left") for ax in fig.axes], ["volta", "pascal"])
+
+    def test_no_panel_left_still_makes_the_files(self):
+        data = self.data
+        data["summary"]["cycles"]["volta"] = data["summary"]["cycles"]["pascal"]
+        fig = self.draw("cycles", data)
+        self.assertEqual(fig.axes, [])
+        self.assertIn("volta: every value 1.000 (not drawn)\npascal: every value 1.000 "
+                      "(not drawn)", self.notes(fig))
+        results = write(self.tmp.name, "results.json", json.dumps(data))
+        out = os.path.join(self.tmp.name, "out")
+        self.assertEqual(self.plots.main(["plot-experiment.py", results, out]), 0)
+        self.assertIn("cycles.png", os.listdir(out))
+
+    def test_ratios_close_to_1_are_zoomed(self):
+        ax = self.draw("cycles").axes[0]
+        lo, hi = ax.get_ylim()
+        # Every number (0.97 the lowest end of a range, 1.051 the highest value) and 1 are in
+        # view; 0 is not.
+        self.assertTrue(0 < lo < 0.97 and 1.051 < hi, (lo, hi))
+        # The bars start at 1: va's gto bar reaches down to 0.983, mm's up to 1.051.
+        bars = [(round(r.get_y(), 9), round(r.get_height(), 9)) for r in ax.patches]
+        self.assertEqual(bars[:2], [(1.0, round(0.983 - 1, 9)), (1.0, round(1.051 - 1, 9))])
+        # A ratio reaching 2.5 is not zoomed: bars from 0, the axis from 0.
+        data = self.data
+        data["summary"]["cycles"]["volta"]["gto"]["mm"]["compared"] = 2.5
+        ax = self.draw("cycles", data).axes[0]
+        self.assertEqual(ax.get_ylim()[0], 0.0)
+        self.assertEqual(round(ax.patches[0].get_y(), 9), 0.0)
+
+    def test_value_labels_as_the_report_writes_them(self):
+        ax = self.draw("cycles").axes[0]
+        # gto, l=1, l=2 (lrr is the baseline line): va, mm, dense, geomean, three decimals.
+        self.assertEqual(self.value_labels(ax), ["0.983", "1.051", "1.051", "1.016"] * 3)
+        # A difference: 0.25 the largest, so four decimals (four significant digits).
+        ax = self.draw("hit").axes[0]
+        self.assertEqual(self.value_labels(ax), ["0.2500", "-0.1250", "-0.1250", "0.0625"] * 3)
+        lo, hi = ax.get_ylim()
+        self.assertTrue(lo < -0.125 and hi > 0.375, (lo, hi))
+        self.assertIn(0.0, [line.get_ydata()[0] for line in ax.lines])  # the zero line
+        # Not compared: from 0, largest 1601 (a range's end): no decimals.
+        ax = self.draw("energy").axes[0]
+        self.assertEqual(ax.get_ylim()[0], 0.0)
+        self.assertEqual(self.value_labels(ax),
+                         ["1200", "900", "900", "1050", "1501", "900", "900", "1050"] +
+                         ["1200", "900", "900", "1050"] * 2)
+
+    def test_the_mean_has_the_report_s_name(self):
+        names = lambda fig: [t.get_text() for t in fig.axes[-1].get_xticklabels()]  # noqa: E731
+        self.assertEqual(names(self.draw("cycles")), ["va", "mm", "geomean dense", "geomean"])
+        self.assertEqual(names(self.draw("hit")), ["va", "mm", "mean dense", "mean"])
+        self.assertEqual(names(self.draw("energy")), ["va", "mm", "mean dense", "mean"])
+        self.assertEqual(names(self.draw("ipc")), ["va", "mm", "mean dense", "mean"])
+        legend = [t.get_text() for t in self.draw("line").legends[0].get_texts()]
+        self.assertEqual(legend[:3], ["va", "mm", "geomean"])
+
+    def test_repetitions_get_their_range(self):
+        fig = self.draw("cycles")
+        ax = fig.axes[0]
+        va = [r.get_x() + r.get_width() / 2 for r in ax.patches][0::4]  # va's bar per config
+        self.assertEqual([(round(x, 9), lo, hi) for x, lo, hi in self.ranges(ax)],
+                         [(round(x, 9), 0.97, 0.99) for x in va])
+        self.assertIn("min–max over repetitions",
+                      [t.get_text() for t in fig.legends[0].get_texts()])
+        ax = self.draw("energy").axes[1]  # pascal, not compared: 1400..1601 for each config
+        self.assertEqual([r[1:] for r in self.ranges(ax)], [(1400, 1601)] * 4)
+        # A sweep's line: the range at each point of va that has one.
+        fig = self.draw("line")
+        self.assertEqual(len(fig.axes), 1)
+        self.assertEqual(self.ranges(fig.axes[0]), [(0, 0.97, 0.99), (1, 0.97, 0.99)])
+        self.assertIn("pascal: every value 1.000 (not drawn)", self.notes(fig))
+
+
 def main():
     result = unittest.main(exit=False, verbosity=2).result
     if not result.wasSuccessful():
