@@ -126,8 +126,9 @@ def summary_frame(source):
     "group:<g>" or "geomean"), value (the mean over the repetitions; for a mean cell, the
     mean of the workloads' values where the metric's compare is none), compared (compared
     with the baseline; for a mean cell, the mean of the workloads' comparisons), of and count
-    (a mean cell: the workloads in it, and those with a value; NaN for a workload's cell).
-    A missing number is NaN. Rows in the experiment's order: metrics, platforms,
+    (a mean cell: the workloads in it, and those with a value; NaN for a workload's cell),
+    min and max (a workload with repetitions: the least and greatest over its repetitions of
+    the number the summary shows; NaN otherwise). A missing number is NaN. Rows in the experiment's order: metrics, platforms,
     configurations, then the workloads, the groups' means and the overall mean."""
     pd = _pandas()
     data, _ = _read(source)
@@ -146,9 +147,10 @@ def summary_frame(source):
                     c = by_cell[cell] or {}
                     rows.append((metric, platform, config, cell, _num(c.get("value")),
                                  _num(c.get("compared")), _num(c.get("of")),
-                                 _num(c.get("count"))))
+                                 _num(c.get("count")), _num(c.get("min")),
+                                 _num(c.get("max"))))
     return pd.DataFrame(rows, columns=["metric", "platform", "configuration", "cell", "value",
-                                       "compared", "of", "count"])
+                                       "compared", "of", "count", "min", "max"])
 
 
 def paper_frame(source):

@@ -339,7 +339,7 @@ RESULTS = {
         "gto": {"geomean": {"value": None, "compared": 1.25, "of": 2, "count": 1},
                 "group:dense": {"value": None, "compared": None, "of": 1, "count": 0},
                 "mm": {"value": None, "compared": None},
-                "va": {"value": 80, "compared": 1.25}},
+                "va": {"value": 80, "compared": 1.25, "min": 1.1, "max": 1.4}},
         "lrr": {"geomean": {"value": None, "compared": 1.0, "of": 2, "count": 2},
                 "group:dense": {"value": None, "compared": 1.0, "of": 1, "count": 1},
                 "mm": {"value": 400, "compared": 1.0},
@@ -390,17 +390,18 @@ class Results(Case):
     def test_summary(self):
         s = gputlm.summary_frame(self.tmp.name)
         self.assertEqual(list(s.columns), ["metric", "platform", "configuration", "cell", "value",
-                                           "compared", "of", "count"])
-        # The experiment's order (lrr before gto; workloads, groups, geomean), not the file's.
+                                           "compared", "of", "count", "min", "max"])
+        # The experiment's order (lrr before gto; workloads, groups, geomean), not the file's;
+        # min and max only where the file gives them (a workload with repetitions).
         self.assertRows(s, [
-            ("cycles", "volta", "lrr", "va", 100.0, 1.0, NAN, NAN),
-            ("cycles", "volta", "lrr", "mm", 400.0, 1.0, NAN, NAN),
-            ("cycles", "volta", "lrr", "group:dense", NAN, 1.0, 1.0, 1.0),
-            ("cycles", "volta", "lrr", "geomean", NAN, 1.0, 2.0, 2.0),
-            ("cycles", "volta", "gto", "va", 80.0, 1.25, NAN, NAN),
-            ("cycles", "volta", "gto", "mm", NAN, NAN, NAN, NAN),
-            ("cycles", "volta", "gto", "group:dense", NAN, NAN, 1.0, 0.0),
-            ("cycles", "volta", "gto", "geomean", NAN, 1.25, 2.0, 1.0),
+            ("cycles", "volta", "lrr", "va", 100.0, 1.0, NAN, NAN, NAN, NAN),
+            ("cycles", "volta", "lrr", "mm", 400.0, 1.0, NAN, NAN, NAN, NAN),
+            ("cycles", "volta", "lrr", "group:dense", NAN, 1.0, 1.0, 1.0, NAN, NAN),
+            ("cycles", "volta", "lrr", "geomean", NAN, 1.0, 2.0, 2.0, NAN, NAN),
+            ("cycles", "volta", "gto", "va", 80.0, 1.25, NAN, NAN, 1.1, 1.4),
+            ("cycles", "volta", "gto", "mm", NAN, NAN, NAN, NAN, NAN, NAN),
+            ("cycles", "volta", "gto", "group:dense", NAN, NAN, 1.0, 0.0, NAN, NAN),
+            ("cycles", "volta", "gto", "geomean", NAN, 1.25, 2.0, 1.0, NAN, NAN),
         ])
         p = gputlm.paper_frame(self.tmp.name)
         self.assertRows(p, [("cycles", "volta", "gto", "geomean", 1.1, "+10 %", "X", 1.25,
