@@ -41,8 +41,8 @@ std::uint8_t clams_ranker::priority_of(const warp_census& census, std::uint32_t 
   (void)warp, (void)cycle;
   const std::uint8_t p = encode(census, static_cast<std::uint32_t>(*m_bits));
   ++m_requests;
-  m_rank_sum += p - 1;
-  m_eighths.sample(p - 1);
+  m_rank_sum += clams_rank_128ths(p);
+  m_eighths.sample(clams_rank_128ths(p));
   return p;
 }
 

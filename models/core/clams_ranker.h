@@ -14,6 +14,7 @@
 #include <string>
 #include <systemc>
 
+#include "models/common/clams_rank.h"
 #include "models/common/component.h"
 #include "models/common/stats.h"
 #include "models/core/request_priority.h"
@@ -33,9 +34,7 @@ class clams_ranker : public component, public request_priority {
   // The priority byte of a rank: 1 + rank x 128, the rank quantised down to `bits` bits;
   // and back (the rank a byte carries; 1.0 for 0, no rank).
   static std::uint8_t encode(const warp_census& census, std::uint32_t bits);
-  static double rank_of(std::uint8_t priority) {
-    return priority == 0 ? 1.0 : (priority - 1) / 128.0;
-  }
+  static double rank_of(std::uint8_t priority) { return clams_rank_128ths(priority) / 128.0; }
 
  private:
   param<std::uint64_t> m_bits{*this, "rank_bits", 3,

@@ -46,8 +46,7 @@ latoa_unit::latoa_unit(const sc_core::sc_module_name& name, const block_context&
   }
   add_stat("state_changes", m_changes, "changes of the core state");
   add_stat(
-      "stall_cycles",
-      [this] { return double(m_stall_cycles.value() + (m_census.stalled() ? open() : 0)); },
+      "stall_cycles", [this] { return double(stall_cycles()); },
       "cycles every resident warp waited for memory (a load, or L1 back-pressure)");
   add_stat(
       "resident_cycles", [this] { return double(resident_cycles()); },
@@ -56,8 +55,7 @@ latoa_unit::latoa_unit(const sc_core::sc_module_name& name, const block_context&
       "idle_cycles", [this] { return double(clock().now_cycle() - resident_cycles()); },
       "cycles of the run without a resident warp");
   add_stat(
-      "stall_share",
-      [this] { return share(m_stall_cycles.value() + (m_census.stalled() ? open() : 0)); },
+      "stall_share", [this] { return share(stall_cycles()); },
       "share of the run's cycles the core was stalled");
 }
 
@@ -142,6 +140,10 @@ std::uint64_t latoa_unit::open() const {
 
 std::uint64_t latoa_unit::state_cycles(core_state s) const {
   return m_state_cycles[std::size_t(s)].value() + (m_state == s ? open() : 0);
+}
+
+std::uint64_t latoa_unit::stall_cycles() const {
+  return m_stall_cycles.value() + (m_census.stalled() ? open() : 0);
 }
 
 std::uint64_t latoa_unit::resident_cycles() const {

@@ -73,10 +73,11 @@ class latoa_unit : public component, public smx_events, public memory::cache_eve
   void account(std::uint64_t cycle);  // the time since the last change, to its states
   void look_for_candidates();         // a critical core's MSHR changed
   // Since the last change, up to now; with it, the cycles in a state and with a resident
-  // warp; a share of the run so far.
+  // warp, stalled; a share of the run so far.
   std::uint64_t open() const;
   std::uint64_t state_cycles(core_state s) const;
   std::uint64_t resident_cycles() const;
+  std::uint64_t stall_cycles() const;
   double share(std::uint64_t cycles) const;
 
   param<double> m_relaxed{*this, "relaxed", 1.0 / 3.0,

@@ -5,10 +5,6 @@
 
 namespace gputlm::memory {
 
-namespace {
-constexpr std::uint64_t never = dram_engine::never;
-}
-
 clams_chooser::clams_chooser(const strategy_site& s, bool dynamic)
     : dram_chooser(s),
       m_critical_rank{owner(), key("critical_rank"), 0.5,
@@ -52,7 +48,7 @@ bool clams_chooser::critical_first(const dram_engine& e, leaders& l) const {
     const dram_engine::bank_state& b = e.bank(x.bank);
     const bool hit = b.open && b.row == x.row;
     // rank (0..128), then a row miss, then arrival; a started request goes first
-    const std::uint64_t rank = x.from.priority == 0 ? 128 : x.from.priority - 1u;
+    const std::uint64_t rank = clams_rank_128ths(x.from.priority);
     const std::uint64_t k = x.started ? 0 : (rank + 1) << 56 | std::uint64_t(!hit) << 55 | x.seq;
     const std::uint64_t bit = bank_bit(x.bank);
     if (!(l.banks & bit) || k < l.key[x.bank]) {
@@ -98,14 +94,8 @@ std::size_t clams_chooser::column(dram_engine& e, const dram_engine::column_comm
     }
     return at;
   }
-  std::size_t best = none;
-  std::uint64_t best_key = never;
-  for_each_bank(l.banks, [&](std::uint32_t b) {
-    if (l.hit[b] && l.key[b] < best_key && e.column_ready(e.queue()[l.at[b]], c) <= now) {
-      best = l.at[b];
-      best_key = l.key[b];
-    }
-  });
+  const std::size_t best = l.best(
+      [&](std::uint32_t b) { return l.hit[b] && e.column_ready(e.queue()[l.at[b]], c) <= now; });
   if (best != none) {
     ++m_cf_commands;
     served(e, best);
@@ -120,14 +110,8 @@ std::size_t clams_chooser::row(dram_engine& e, std::uint64_t now) {
     if (at != none) ++m_fr_commands;
     return at;
   }
-  std::size_t best = none;
-  std::uint64_t best_key = never;
-  for_each_bank(l.banks, [&](std::uint32_t b) {
-    if (!l.hit[b] && l.key[b] < best_key && e.row_ready(b) <= now) {
-      best = l.at[b];
-      best_key = l.key[b];
-    }
-  });
+  const std::size_t best =
+      l.best([&](std::uint32_t b) { return !l.hit[b] && e.row_ready(b) <= now; });
   if (best != none) ++m_cf_commands;
   return best;
 }

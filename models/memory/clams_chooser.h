@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "models/common/clams_rank.h"
 #include "models/common/param.h"
 #include "models/common/stats.h"
 #include "models/memory/dram_chooser.h"
@@ -39,7 +40,7 @@ class clams_chooser : public dram_chooser {
                            std::uint64_t now) override;
 
   bool critical(std::uint8_t priority) const {
-    return priority != 0 && priority - 1u < m_critical_byte;
+    return clams_rank_128ths(priority) < m_critical_byte;
   }
   double switch_fraction() const { return m_switch; }
   std::uint64_t critical_served() const { return m_critical_served.value(); }
@@ -54,6 +55,19 @@ class clams_chooser : public dram_chooser {
     std::size_t at[64];
     std::uint64_t key[64];
     bool hit[64];
+    // The queue position of the leader of lowest key among the banks `ok` accepts, or none.
+    template <class F>
+    std::size_t best(F ok) const {
+      std::size_t at_best = none;
+      std::uint64_t best_key = dram_engine::never;
+      for_each_bank(banks, [&](std::uint32_t b) {
+        if (key[b] < best_key && ok(b)) {
+          at_best = at[b];
+          best_key = key[b];
+        }
+      });
+      return at_best;
+    }
   };
   // Whether criticality-first rules now (from the queue's critical share); the leaders when
   // it does.
