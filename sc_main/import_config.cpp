@@ -210,6 +210,12 @@ const block_layout k_smx{"gpu.smx",
                           "fetch_warps",
                           "fetch_when_empty",
                           "ibuffer_entries",
+                          "icache_perfect",
+                          "icache_sets",
+                          "icache_ways",
+                          "icache_line_size",
+                          "icache_mshr_entries",
+                          "icache_mshr_merge",
                           "register_banks",
                           "register_port_throughput",
                           "collectors_sp",
@@ -609,6 +615,7 @@ class importer {
     // default).
     if (auto* o = get("-gpgpu_inst_fetch_throughput"))
       set(smx + "fetch_warps", std::to_string(number(*o)), *o);
+    map_instruction_cache(smx);
     put(smx + "fetch_width", "2", "GPGPU-Sim decode(): two instructions per fetch", nullptr);
     put(smx + "fetch_when_empty", "true", "GPGPU-Sim fetch(): only a warp whose buffer is empty",
         nullptr);
@@ -753,6 +760,41 @@ class importer {
   // <mshr>:<entries>:<merge>[,<miss_queue>[:<fifo>][,<port>]] (gpu-cache.h), and the 3.x
   // forms without the type letter or the index letter (docs/references.md,
   // "Cache configuration string").
+  // The L1 instruction cache (models/core/instruction_cache.h): -gpgpu_cache:il1's sets, line
+  // and ways and its MSHR's entries and merges; modelled unless
+  // -gpgpu_perfect_inst_const_cache is set (GPGPU-Sim's default 0 models it).
+  void map_instruction_cache(const std::string& smx) {
+    if (auto* o = get("-gpgpu_perfect_inst_const_cache"))
+      set(smx + "icache_perfect", bool_text(flag(*o)), *o);
+    else
+      put(smx + "icache_perfect", "false",
+          "GPGPU-Sim's default -gpgpu_perfect_inst_const_cache 0: the L1I is modelled", nullptr);
+    const option_entry* o = get("-gpgpu_cache:il1");
+    if (!o) return;
+    const std::vector<std::string> groups = split(trim(o->value), ',');
+    std::vector<std::string> g1 =
+        groups.empty() ? std::vector<std::string>{} : split(groups[0], ':');
+    if (g1.size() == 3) g1.insert(g1.begin(), "N");  // the 3.x strings have no type letter
+    if (groups.size() < 3 || g1.size() != 4)
+      bad(*o, "expected <type>:<sets>:<line>:<ways>,<policies>,<mshr>:<entries>:<merge>,...");
+    const std::vector<std::string> g3 = split(groups[2], ':');
+    if (g3.size() != 3) bad(*o, "the MSHR group needs <mshr>:<entries>:<merge>");
+    const std::uint64_t sets = number(*o, g1[1], "sets"), line = number(*o, g1[2], "line size"),
+                        ways = number(*o, g1[3], "ways");
+    if (sets < 1 || sets > 65536) bad(*o, "sets must be 1 to 65536");
+    if (line != 32 && line != 64 && line != 128) bad(*o, "line size must be 32, 64 or 128");
+    if (ways < 1 || ways > 1024) bad(*o, "ways must be 1 to 1024");
+    const std::uint64_t entries = number(*o, g3[1], "MSHR entries"),
+                        merge = number(*o, g3[2], "MSHR merges");
+    if (entries < 1 || entries > 1024) bad(*o, "MSHR entries must be 1 to 1024");
+    if (merge < 1 || merge > 1024) bad(*o, "MSHR merges must be 1 to 1024");
+    set(smx + "icache_sets", std::to_string(sets), *o);
+    set(smx + "icache_ways", std::to_string(ways), *o);
+    set(smx + "icache_line_size", std::to_string(line) + "B", *o);
+    set(smx + "icache_mshr_entries", std::to_string(entries), *o);
+    set(smx + "icache_mshr_merge", std::to_string(merge), *o);
+  }
+
   void map_cache(const char* option, const std::string& block) {
     const option_entry* po = get(option);
     if (!po) return;
@@ -1232,8 +1274,6 @@ class importer {
     const fixed list[] = {
         {"-gpgpu_shmem_limited_broadcast", 0, "unlimited shared-memory broadcast", k_smx.path},
         {"-gpgpu_shmem_warp_parts", 1, "shared-memory conflicts over the whole warp", k_smx.path},
-        {"-gpgpu_perfect_inst_const_cache", 1, "instruction and constant caches always hit",
-         k_smx.path},
     };
     for (const fixed& f : list)
       if (auto* o = get(f.option)) {

@@ -236,6 +236,9 @@ void format_instruction(std::string& out, const warp_instruction& in, const warp
              in.ext_index != warp_instruction::none) {
     out += " bytes=";
     put_dec(out, in.ext_index);
+  } else if (in.space == mem_space::global && in.ext_index != warp_instruction::none) {
+    out += " flag=";
+    put_dec(out, in.ext_index);
   }
   out.push_back('\n');
 }
@@ -567,6 +570,10 @@ void instruction_parser::parse(std::string_view line, std::uint64_t line_no, war
       if (key != "bytes") fail(t, key, fmt::format("unknown extension key for {}", op.mnemonic));
       in.ext_index = std::uint32_t(num(0xfffffffeu));
       have_bytes = true;
+    } else if (in.space == mem_space::global && op.special == special_op::none) {
+      // A status word's flag value: a load waits until the word holds it, a store writes it.
+      if (key != "flag") fail(t, key, fmt::format("unknown extension key for {}", op.mnemonic));
+      in.ext_index = std::uint32_t(num(0xfffffffeu));
     } else {
       fail(t, key, fmt::format("extension token on '{}', which takes none", op.mnemonic));
     }

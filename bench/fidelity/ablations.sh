@@ -10,12 +10,13 @@
 #   line_atoms     dram.sector_atoms=false
 #   silicon        TITAN V only: icnt.partition_indexing=random (yaml/variants/volta-silicon.yaml)
 #   l1_stores      TITAN X only: smx.l1.bypass_global_stores=false
+#   perfect_icache GTX480 only: smx.icache_perfect=true (every fetch hits)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$here/../.." && pwd)/build
 if [ $# -gt 0 ] && [ -d "$1" ]; then build=$(cd "$1" && pwd); shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores)
+[ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores perfect_icache)
 mkdir -p "$here/results"
 for n in "${names[@]}"; do
   case $n in
@@ -26,6 +27,7 @@ for n in "${names[@]}"; do
     line_atoms) args=(--set dram.sector_atoms=false) ;;
     silicon) args=(--platform titanv --set icnt.partition_indexing=random) ;;
     l1_stores) args=(--platform titanx --set smx.l1.bypass_global_stores=false) ;;
+    perfect_icache) args=(--platform gtx480 --set smx.icache_perfect=true) ;;
     *) echo "unknown ablation $n" >&2; exit 2 ;;
   esac
   out=$here/results/$n.csv

@@ -19,6 +19,10 @@ const char* to_string(access_kind k) {
     case access_kind::fill: return "fill";
     case access_kind::flush: return "flush";
     case access_kind::carveout: return "carveout";
+    case access_kind::flag_load:
+      return "flag_load";
+    case access_kind::flag_store:
+      return "flag_store";
   }
   return "?";
 }

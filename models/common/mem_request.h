@@ -15,6 +15,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <tlm>
 #include <vector>
 
@@ -34,7 +35,29 @@ enum class access_kind : std::uint8_t {
   flush,      // kernel end: the SMX asks its L1 to invalidate (flush_at_kernel_end)
   carveout,   // a kernel's first TB on an SMX: its shared memory there (the address), so
               // that an L1 sharing one array with shared memory takes the rest (l1_cache.h)
+  // A status word the trace marks with a flag value (flag=V, docs/traces.md), as volatile
+  // accesses: both pass the L1; the L2 keeps the values stores write and answers a load
+  // (a poll) with the word's value. The payload's data holds the word (flag_word).
+  flag_load,
+  flag_store,
 };
+
+// The word a flag_load or flag_store is about, in its payload's data: the byte address and
+// the value (written by a store; answered to a load, 0 for a word never written).
+struct flag_word {
+  std::uint64_t address = 0;
+  std::uint32_t value = 0;
+};
+inline flag_word read_flag(const tlm::tlm_generic_payload& gp) {
+  flag_word f;
+  std::memcpy(&f.address, gp.get_data_ptr(), 8);
+  std::memcpy(&f.value, gp.get_data_ptr() + 8, 4);
+  return f;
+}
+inline void write_flag(tlm::tlm_generic_payload& gp, const flag_word& f) {
+  std::memcpy(gp.get_data_ptr(), &f.address, 8);
+  std::memcpy(gp.get_data_ptr() + 8, &f.value, 4);
+}
 
 const char* to_string(access_kind k);
 inline bool is_write(access_kind k) {

@@ -62,6 +62,10 @@ access_kind ldst_unit::kind_of(const warp_instruction& in) {
       return writes ? access_kind::local_store : access_kind::local_load;
     case traces::mem_space::texture:
       return access_kind::texture_load;
+    case traces::mem_space::global:
+      if (in.ext_index != traces::warp_instruction::none)  // a status word's flag
+        return writes ? access_kind::flag_store : access_kind::flag_load;
+      return writes ? access_kind::global_store : access_kind::global_load;
     default:
       return writes ? access_kind::global_store : access_kind::global_load;
   }
@@ -78,7 +82,18 @@ std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in,
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
   start_instruction();
   for (const coalesced_request& r : m_coalesced) m_fifo.push_back({r, kind, warp, in.pc, p});
+  if (kind == access_kind::flag_load || kind == access_kind::flag_store) {
+    pl.flag.value = in.ext_index;
+    if (!m_coalesced.empty()) pl.poll = m_coalesced.front();
+  }
+  m_last = p;
   return pl.requests;
+}
+
+void ldst_unit::enqueue_poll(std::uint32_t p) {
+  pending_load& pl = m_pending[p];
+  start_instruction();
+  m_fifo.push_back({pl.poll, access_kind::flag_load, pl.warp, 0, p});
 }
 
 void ldst_unit::enqueue_lines(std::uint32_t warp, std::uint64_t base, std::uint32_t lines,
@@ -109,6 +124,17 @@ void ldst_unit::enqueue_carveout(std::uint64_t shared_bytes) {
   coalesced_request r;
   r.line_address = shared_bytes;
   m_fifo.push_back({r, access_kind::carveout, 0, 0, 0});
+}
+
+void ldst_unit::enqueue_fetch(std::uint32_t warp, std::uint64_t addr, std::uint32_t bytes) {
+  start_instruction();
+  coalesced_request r;
+  r.line_address = addr / line_bytes * line_bytes;
+  const std::uint32_t first = static_cast<std::uint32_t>(addr % line_bytes / sector_bytes);
+  const std::uint32_t count = static_cast<std::uint32_t>((bytes + sector_bytes - 1) / sector_bytes);
+  r.sector_mask = static_cast<std::uint8_t>(((1u << count) - 1) << first);
+  r.bytes = bytes;
+  m_fifo.push_back({r, access_kind::instruction_fetch, warp, 0, 0});
 }
 
 // A free pending-load record (reused, or a new one), reset.

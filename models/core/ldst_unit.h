@@ -44,6 +44,10 @@ class ldst_unit {
     std::uint32_t inst = 0;
     std::uint8_t served = 0;
     std::uint64_t issued = 0;
+    // A flag load or store (flag=V in the trace): its word and value, and the request a poll
+    // sends again while the word holds less.
+    flag_word flag;
+    coalesced_request poll;
   };
 
   // `coalescing_arch`: coalescer.h's rules; `segment`: bytes per request (0: the arch's);
@@ -64,6 +68,10 @@ class ldst_unit {
   // instruction's destinations; returns the number of requests.
   std::uint32_t enqueue(std::uint32_t warp, const traces::warp_instruction& in, access_kind kind,
                         std::uint32_t inst = 0, std::uint64_t issued = 0);
+  // The record of the latest enqueue() (a flag access's word is set there).
+  std::uint32_t last_record() const { return m_last; }
+  // Queues pending-load record p's poll again (a flag load finding its word short).
+  void enqueue_poll(std::uint32_t p);
   // Queues `lines` 128 B requests from `base` (a TB context's save or restore) for warp
   // slot `warp`; a restore names the TB slot it resumes.
   void enqueue_lines(std::uint32_t warp, std::uint64_t base, std::uint32_t lines, access_kind kind,
@@ -73,6 +81,10 @@ class ldst_unit {
   // Queues a kernel's shared memory on this SMX (bytes) for a unified L1 (access_kind::
   // carveout), ahead of the kernel's first requests.
   void enqueue_carveout(std::uint64_t shared_bytes);
+
+  // Queues an instruction-cache miss of warp slot `warp` (instruction_cache.h): `bytes` from
+  // code address `addr`, within one 128 B line.
+  void enqueue_fetch(std::uint32_t warp, std::uint64_t addr, std::uint32_t bytes);
 
   // --- The L1 port
   std::size_t queued() const { return m_fifo.size() - m_head; }
@@ -114,6 +126,7 @@ class ldst_unit {
   std::uint64_t m_busy_until = 0;
   std::uint64_t m_send_from = 0;  // no request leaves before (a gated unit waking)
   std::vector<pending_load> m_pending;
+  std::uint32_t m_last = 0;
   std::vector<std::uint32_t> m_free;
   std::vector<coalesced_request> m_coalesced;
 };

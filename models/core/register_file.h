@@ -119,7 +119,7 @@ class register_file : public sc_core::sc_module {
     // Woken once the instruction from which j is in the warp's instruction buffer is about
     // to issue: the buffer's entries are what shows the lookahead a use ahead.
     wake_for = std::max(next, wake_for - std::min(wake_for, m_ibuffer_entries));
-    return {std::max(o.idle, oj.idle), o.known && oj.known};
+    return {std::max(o.idle, oj.idle), o.known && oj.known, o.not_in_l1i || oj.not_in_l1i};
   }
 
  private:

@@ -21,6 +21,9 @@ class register_gate : public virtual sc_core::sc_interface {
   struct outlook {
     std::uint64_t idle = 0;  // cycles until it can issue (0: next cycle)
     bool known = true;       // false: not ready for a reason with no predicted end
+    // Neither in the warp's instruction buffer nor in L1I (the fetch-unit list misses): the
+    // thesis's rules (c)/(d) (§6.3.3) apply.
+    bool not_in_l1i = false;
   };
 
   // The SMX hands its register file over at the end of elaboration: the power component

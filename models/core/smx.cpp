@@ -96,6 +96,10 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   for (std::size_t u = 0; u < m_mix.size(); ++u)
     add_stat(std::string("mix_") + k_unit_names[u], m_mix[u], "warp instructions by unit class");
   add_stat("memory_requests", m_memory_requests, "coalesced requests sent to the L1");
+  add_stat("flag_polls", m_flag_polls,
+           "polls of status words the trace marks with a flag (flag=V), each a request");
+  add_stat("flag_repolls", m_flag_repolls,
+           "of the polls, those that found the word short of their flag and went again");
   add_stat("shared_memory_cycles", m_shared_bank_cycles,
            "LDST cycles of shared-memory accesses (bank conflicts included)");
   add_stat(
@@ -200,8 +204,33 @@ void smx::validate() {
   m_coalescing_segment.require(*m_coalescing_segment == 0 || *m_coalescing_segment == 32 ||
                                    *m_coalescing_segment == 64 || *m_coalescing_segment == 128,
                                "must be 0 (the coalescing arch's), 32, 64 or 128");
+  m_icache_sets.require(*m_icache_sets >= 1 && *m_icache_sets <= 65536, "must be 1 to 65536");
+  m_icache_ways.require(*m_icache_ways >= 1 && *m_icache_ways <= 1024, "must be 1 to 1024");
+  const std::uint64_t iline = m_icache_line_size->value;
+  m_icache_line_size.require(iline == 32 || iline == 64 || iline == 128,
+                             "must be 32B, 64B or 128B (within a memory line)");
+  m_icache_mshr_entries.require(*m_icache_mshr_entries >= 1 && *m_icache_mshr_entries <= 1024,
+                                "must be 1 to 1024");
+  m_icache_mshr_merge.require(*m_icache_mshr_merge >= 1 && *m_icache_mshr_merge <= 1024,
+                              "must be 1 to 1024");
+  m_code_base.require(*m_code_base <= (std::uint64_t(1) << 56), "must be below 2^56");
 
   // The geometry is valid: size the state.
+  if (!*m_icache_perfect && !m_icache) {
+    m_icache = std::make_unique<instruction_cache>();
+    m_icache->configure(
+        static_cast<std::uint32_t>(*m_icache_sets), static_cast<std::uint32_t>(*m_icache_ways),
+        static_cast<std::uint32_t>(iline), static_cast<std::uint32_t>(*m_icache_mshr_entries),
+        static_cast<std::uint32_t>(*m_icache_mshr_merge));
+    // (Only a modelled cache has statistics: a perfect one's runs keep theirs unchanged.)
+    add_stat("icache_accesses", m_icache->accesses, "instruction-cache lookups by the fetch unit");
+    add_stat("icache_hits", m_icache->hits, "instruction-cache lookups that hit");
+    add_stat("icache_misses", m_icache->misses, "instruction lines read from L2");
+    add_stat("icache_merged", m_icache->merged,
+             "lookups of a line already missing (the warp waits for its fill)");
+    add_stat("icache_reservation_fails", m_icache->reservation_fails,
+             "lookups that found every instruction MSHR entry busy (the warp waits for a fill)");
+  }
   const std::uint32_t sched = static_cast<std::uint32_t>(*m_warp_schedulers);
   m_warps.assign(max_warps(), warp_state{});
   m_scoreboard.resize(max_warps());
@@ -293,7 +322,7 @@ std::string smx::pending_work() const {
     if (!w.live) continue;
     s += " w" + std::to_string(wi) + ":" + std::to_string(w.issued) + "/" + std::to_string(w.size) +
          (w.at_barrier ? " bar" : "") +
-         (w.outstanding ? " mem" + std::to_string(w.outstanding) : "");
+         (w.outstanding ? " mem" + std::to_string(w.outstanding) : "") + (w.imiss ? " ifetch" : "");
   }
   return s;
 }
@@ -614,6 +643,18 @@ void smx::cycle() {
     m_work_next_cycle = true;
   }
 
+  // Polls going again (a flag found short).
+  if (!m_repolls.empty()) {
+    for (std::size_t k = 0; k < m_repolls.size();)
+      if (m_repolls[k].due <= now) {
+        m_ldst.enqueue_poll(m_repolls[k].record);
+        m_repolls[k] = m_repolls.back();
+        m_repolls.pop_back();
+      } else {
+        ++k;
+      }
+  }
+
   // Warps whose last results were still in flight when they issued their last instruction.
   if (!m_draining.empty()) {
     std::vector<std::uint32_t> draining;
@@ -667,7 +708,7 @@ void smx::cycle() {
 void smx::update_fetchable(std::uint32_t wi) {
   const warp_state& w = m_warps[wi];
   const std::uint32_t buffered = w.fetched - w.issued;
-  const bool want = w.live && w.fetched < w.size &&
+  const bool want = w.live && w.fetched < w.size && !w.imiss &&
                     (*m_fetch_when_empty ? buffered == 0 : buffered < *m_ibuffer_entries);
   std::uint64_t& word = m_fetchable[wi / 64];
   const std::uint64_t bit = 1ull << (wi % 64);
@@ -701,6 +742,12 @@ void smx::fetch(std::uint64_t now) {
       ++k;
       continue;
     }
+    if (m_icache && fetch_misses(wi, w)) {  // the fetch slot is spent on the miss
+      m_fetch_next = wi + 1 == n ? 0 : wi + 1;
+      if (++warps == *m_fetch_warps) return;
+      ++k;
+      continue;
+    }
     const std::uint32_t size = w.size;
     const std::uint32_t buffered = w.fetched - w.issued;
     std::uint32_t take = static_cast<std::uint32_t>(
@@ -719,6 +766,36 @@ void smx::fetch(std::uint64_t now) {
     if (++warps == *m_fetch_warps) return;
     ++k;
   }
+}
+
+bool smx::fetch_misses(std::uint32_t wi, warp_state& w) {
+  // GPGPU-Sim fetch(): the line of the warp's next PC; a miss sends a read of the line's
+  // fetch bytes to L2 through the L1 (which passes it on) and parks the warp.
+  const std::uint64_t addr = code_address(w.insts[w.fetched].pc);
+  const instruction_cache::outcome o = m_icache->access(addr, wi);
+  if (o == instruction_cache::outcome::hit) return false;
+  if (o == instruction_cache::outcome::miss) {
+    const std::uint64_t line = m_icache->line_of(addr);
+    m_ldst.enqueue_fetch(wi, line, m_icache->line_bytes());
+    m_work_next_cycle = true;
+  }
+  w.imiss = true;
+  update_fetchable(wi);
+  return true;
+}
+
+void smx::instruction_filled(tlm::tlm_generic_payload& gp) {
+  // The request covers the cache line's sectors of its 128 B memory line.
+  const std::uint8_t sectors = payload_pool::request(gp).sector_mask;
+  const std::uint64_t first =
+      gp.get_address() + (sectors ? std::uint64_t(__builtin_ctz(sectors)) * sector_bytes : 0);
+  m_pool.release(gp);
+  account_until(clock().next_cycle());
+  m_icache->fill(m_icache->line_of(first), [&](std::uint32_t wi) {
+    m_warps[wi].imiss = false;
+    update_fetchable(wi);
+  });
+  wake_at(clock().next_cycle());
 }
 
 smx::pipe smx::pipe_of(const warp_instruction& in) const {
@@ -1099,7 +1176,13 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   set_dst(never);
   if (has_dst) ++w.pending_dst_loads;
   if (has_dst && m_rf_managed) m_rf.load_results(wi, w.issued - 1, in, now);
-  w.outstanding += m_ldst.enqueue(wi, in, ldst_unit::kind_of(in), w.issued - 1, now);
+  const access_kind kind = ldst_unit::kind_of(in);
+  w.outstanding += m_ldst.enqueue(wi, in, kind, w.issued - 1, now);
+  if (kind == access_kind::flag_load || kind == access_kind::flag_store) {
+    std::uint64_t a[32];
+    if (traces::expand_addresses(*w.trace, in, a))
+      m_ldst.pending(m_ldst.last_record()).flag.address = a[0];
+  }
 }
 
 void smx::send_requests(std::uint64_t now) {
@@ -1119,6 +1202,18 @@ void smx::send_requests(std::uint64_t now) {
     r.kind = q.kind;
     r.issue_time_fs = clock_domain::now_fs();
     if (q.kind == access_kind::flush) ++m_l1_flushes;
+  } else if (q.kind == access_kind::instruction_fetch) {
+    const warp_state& w = m_warps[q.warp];
+    gp = &m_pool.acquire(q.req.line_address, q.req.bytes, tlm::TLM_READ_COMMAND);
+    mem_request& r = payload_pool::request(*gp);
+    r.smx = m_id;
+    r.warp = q.warp;
+    r.tb = m_tbs[w.tb_slot].desc.tb;
+    r.kernel = m_tbs[w.tb_slot].desc.kernel;
+    r.sector_mask = q.req.sector_mask;
+    r.kind = q.kind;
+    r.issue_time_fs = clock_domain::now_fs();
+    if (priority) r.priority = priority->priority_of(census(), q.warp, now);
   } else {
     const warp_state& w = m_warps[q.warp];
     const tb_state& tb = m_tbs[w.tb_slot];
@@ -1137,6 +1232,10 @@ void smx::send_requests(std::uint64_t now) {
     r.origin = reinterpret_cast<void*>(static_cast<std::uintptr_t>(q.pending));
     if (priority) r.priority = priority->priority_of(census(), q.warp, now);
     ++m_memory_requests;
+    if (q.kind == access_kind::flag_load || q.kind == access_kind::flag_store) {
+      write_flag(*gp, m_ldst.pending(q.pending).flag);
+      if (q.kind == access_kind::flag_load) ++m_flag_polls;
+    }
   }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -1156,13 +1255,24 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     if (m_ldst.queued() != 0) wake_at(clock().next_cycle());
     return;
   }
+  if (r.kind == access_kind::instruction_fetch) return instruction_filled(gp);
   const std::uint32_t p = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.origin));
   const std::uint8_t served = r.served;
+  const bool poll = r.kind == access_kind::flag_load;
+  const std::uint32_t seen = poll ? read_flag(gp).value : 0;
   m_pool.release(gp);
   // The cycles slept so far count with the warps resident before this response (it may end
   // a warp), whether or not it wakes the SMX.
   account_until(clock().next_cycle());
   ldst_unit::pending_load& pl = m_ldst.pending(p);
+  if (poll && seen < pl.flag.value) {  // short: the spin loop polls again
+    ++m_flag_repolls;
+    const std::uint64_t due = clock().next_cycle() + m_flag_poll_interval->value;
+    m_repolls.push_back({due, p});
+    m_timers.push(due);
+    wake_at(due);
+    return;
+  }
   warp_state& w = m_warps[pl.warp];
   --w.outstanding;
   const std::uint64_t now = clock().next_cycle();
@@ -1230,9 +1340,14 @@ register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w, st
     const std::uint64_t due = registers->load_due(wi);
     return due > now ? register_file::outlook{due - now, true} : register_file::outlook{0, false};
   }
-  // Not in the buffer yet: the fetch lands it in the next cycle (the instruction cache hits).
-  if (j >= w.fetched) ready = std::max(ready, now + 1);
-  return {ready > now + 1 ? ready - now - 1 : 0, true};
+  // Not in the buffer yet: the fetch lands it in the next cycle if the instruction cache
+  // holds it; if not, the fetch-unit list says so (rules (c)/(d) of the controller).
+  bool not_in_l1i = false;
+  if (j >= w.fetched) {
+    ready = std::max(ready, now + 1);
+    not_in_l1i = m_icache && !m_icache->contains(code_address(w.insts[j].pc));
+  }
+  return {ready > now + 1 ? ready - now - 1 : 0, true, not_in_l1i};
 }
 
 bool smx::waits_for_a_load(std::uint32_t wi) const {

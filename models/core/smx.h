@@ -39,6 +39,7 @@
 #include "models/control/control_registers.h"
 #include "models/core/coalescer.h"
 #include "models/core/functional_units.h"
+#include "models/core/instruction_cache.h"
 #include "models/core/launch_unit.h"
 #include "models/core/ldst_unit.h"
 #include "models/core/neighbour_port.h"
@@ -156,6 +157,8 @@ class smx : public component, public block_sync_release {
     // Under a register-level power policy only: when the fetch before the last one landed
     // (when its instructions entered the buffer).
     std::uint64_t prev_buffer_ready = 0;
+    // Waiting for an instruction-cache fill (or an MSHR entry): not fetched meanwhile.
+    bool imiss = false;
   };
   static_assert(offsetof(warp_state, trace) == 64, "the issue loop's fields fill one line");
 
@@ -288,6 +291,26 @@ class smx : public component, public block_sync_release {
       *this, "l1_requests_per_cycle", 1,
       "requests the LDST unit may send the L1 in one cycle, each once the L1 took the one "
       "before (GPGPU-Sim: -gpgpu_l1_banks with an L1 latency queue)"};
+  param<cycles> m_flag_poll_interval{
+      *this,
+      "flag_poll_interval",
+      {8},
+      "cycles from a poll's answer that finds its flag short to the next poll (the spin "
+      "loop's compare and branch)"};
+  // The L1 instruction cache (instruction_cache.h; GPGPU-Sim -gpgpu_cache:il1 and
+  // -gpgpu_perfect_inst_const_cache).
+  param<bool> m_icache_perfect{*this, "icache_perfect", true,
+                               "every fetch hits the instruction cache (GPGPU-Sim "
+                               "-gpgpu_perfect_inst_const_cache 1)"};
+  param<std::uint64_t> m_icache_sets{*this, "icache_sets", 4, "instruction cache sets"};
+  param<std::uint64_t> m_icache_ways{*this, "icache_ways", 4, "instruction cache ways"};
+  param<bytes> m_icache_line_size{*this, "icache_line_size", {128}, "instruction cache line"};
+  param<std::uint64_t> m_icache_mshr_entries{*this, "icache_mshr_entries", 2,
+                                             "instruction lines missing at once"};
+  param<std::uint64_t> m_icache_mshr_merge{*this, "icache_mshr_merge", 32,
+                                           "warps waiting for one missing instruction line"};
+  param<std::uint64_t> m_code_base{*this, "code_base", 0xF0000000,
+                                   "address of PC 0 in memory (GPGPU-Sim PROGRAM_MEM_START)"};
   param<std::uint64_t> m_coalescing_segment{*this, "coalescing_segment", 0,
                                             "bytes per coalesced request: 32 (a sector), 64, 128 "
                                             "(a line); 0: the arch's (32 from 60 on)"};
@@ -438,6 +461,12 @@ class smx : public component, public block_sync_release {
   bool m_work_next_cycle = false;
   std::vector<std::uint32_t> m_draining;   // warps done issuing, results still in flight
   std::vector<std::uint64_t> m_fetchable;  // bit per warp slot: has room and instructions to fetch
+  // The L1 instruction cache; null with icache_perfect.
+  std::unique_ptr<instruction_cache> m_icache;
+  // The fetch of warp `wi` missed its instruction-cache line: false if it may proceed (a hit).
+  bool fetch_misses(std::uint32_t wi, warp_state& w);
+  void instruction_filled(tlm::tlm_generic_payload& gp);
+  std::uint64_t code_address(std::uint32_t pc) const { return *m_code_base + pc; }
   void update_fetchable(std::uint32_t wi);
   std::array<pipe, 11> m_pipe_of_class{};  // by traces::unit_class, after the unit fallbacks
   // Latency and initiation interval of each traces::unit_class: its own class's parameters
@@ -456,6 +485,13 @@ class smx : public component, public block_sync_release {
   std::array<counter, static_cast<std::size_t>(stall_reason::count_)> m_stalls;
   std::array<counter, 11> m_mix;  // by traces::unit_class
   counter m_memory_requests;
+  // Flags (flag=V in the trace): polls sent, and of them those that found the word short.
+  counter m_flag_polls, m_flag_repolls;
+  struct repoll {
+    std::uint64_t due;
+    std::uint32_t record;  // the poll's pending-load record
+  };
+  std::vector<repoll> m_repolls;
   counter m_shared_bank_cycles;
   counter m_tbs_completed;
   counter m_l1_flushes;

@@ -20,6 +20,9 @@ l2_cache::l2_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_stats_v.register_with(*this, "L2->DRAM queue");
   add_stat("writes", m_stats_v.writes, "writes taken");
   add_stat("atomics", m_stats_v.atomics, "atomics executed");
+  add_stat("instruction_fill_bytes", m_stats_v.instruction_fill_bytes,
+           "bytes asked of DRAM for instruction-cache misses (code, not data): their fills, or the "
+           "requests themselves past a switched-off L2");
   add_stat("warmed_lines", m_stats_v.warmed_lines,
            "lines made valid by MemcpyHtoD before the run (warm_from_memcpy)");
   add_stat("reservation_fails.response_queue_full", m_stats_v.fail_response_queue,
@@ -198,6 +201,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const std::uint8_t sectors = req.sector_mask ? req.sector_mask : sectors_of(gp, line);
   const bool first = !m_head_failed;
   if (first) ++m_stats_v.accesses;
+  if (req.kind == access_kind::flag_store || req.kind == access_kind::flag_load) flag_access(gp);
   m_failure.logic_changes = m_logic_changes;
   m_failure.in_lookup = false;
   auto fail = [&](counter& c) {
@@ -258,6 +262,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
         ++m_stats_v.sector_misses;
       const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr, now);
+      if (req.kind == access_kind::instruction_fetch) m_stats_v.instruction_fill_bytes += len;
       break;
     }
     case access_result::write_done:
@@ -275,6 +280,18 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   return true;
 }
 
+void l2_cache::flag_access(tlm::tlm_generic_payload& gp) {
+  // The point of coherence holds a status word's value: a store sets it, a poll reads it.
+  flag_word f = read_flag(gp);
+  if (payload_pool::request(gp).kind == access_kind::flag_store) {
+    m_flag_values[f.address] = f.value;
+    return;
+  }
+  const auto it = m_flag_values.find(f.address);
+  f.value = it == m_flag_values.end() ? 0 : it->second;
+  write_flag(gp, f);
+}
+
 bool l2_cache::bypass(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   // The switched-off cache holds nothing: the request goes on as it came, while the reply it
   // owes has room in the L2->icnt queue.
@@ -289,6 +306,8 @@ bool l2_cache::bypass(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     return false;
   }
   if (gp.is_write()) ++m_stats_v.writes;
+  if (payload_pool::request(gp).kind == access_kind::instruction_fetch)
+    m_stats_v.instruction_fill_bytes += gp.get_data_length();
   ++m_bypassing;
   m_to_dram.push({now + m_dram_latency->value, &gp});
   return true;

@@ -27,16 +27,17 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
+#include <unordered_map>
 
 #include "models/common/mem_request.h"
 #include "models/common/wakeup.h"
 #include "models/memory/address_decoder.h"
 #include "models/memory/cache_config.h"
+#include "models/memory/cache_events.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/cache_power.h"
 #include "models/memory/fifo.h"
 #include "models/memory/tlm_channels.h"
-#include "models/memory/cache_events.h"
 
 namespace gputlm::memory {
 
@@ -70,6 +71,7 @@ class l2_cache : public component {
 
   struct statistics : cache_statistics {
     counter writes, atomics, warmed_lines;
+    counter instruction_fill_bytes;  // of the fills, those asked for instruction lines
     counter fail_response_queue;
   };
   const statistics& stats_view() const { return m_stats_v; }
@@ -82,6 +84,9 @@ class l2_cache : public component {
   void wake_at(std::uint64_t cycle);
   bool try_access(tlm::tlm_generic_payload& gp, std::uint64_t now);
   bool bypass(tlm::tlm_generic_payload& gp, std::uint64_t now);
+  // A flag_store's value kept, or a flag_load answered (mem_request.h, flag_word).
+  void flag_access(tlm::tlm_generic_payload& gp);
+  std::unordered_map<std::uint64_t, std::uint32_t> m_flag_values;
   void send_down(std::uint64_t addr, unsigned length, tlm::tlm_command cmd, const mem_request& from,
                  access_kind kind, std::uint8_t sectors, int mshr, std::uint64_t now);
   void sample_mshr(std::uint64_t now);

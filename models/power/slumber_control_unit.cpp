@@ -336,6 +336,17 @@ void slumber_control_unit::after_access(std::uint32_t warp, std::uint16_t reg, s
   m_regs[e].wake_after = next;
   if (m_params.wrf) return begin(e, ds, cycle, never, on);
   if (next == no_next_use && dead) return begin(e, off, cycle, never, on);  // dead for good
+  if (o.not_in_l1i) {
+    // Rules (c)/(d): the next use is not in L1I: DS before a read, OFF before a write, the
+    // counter waking it for the instruction's fetch from L2 at the earliest (where it lies,
+    // L2 or DRAM, the unit cannot know: the L2's round trip wakes it no later than needed).
+    const mode m = dead ? off : ds;
+    const std::uint64_t l2 = m_params.l2_latency ? m_params.l2_latency : m_min_latency[2];
+    const std::uint64_t idle = std::max(o.idle, l2);
+    const std::uint64_t delay = std::min(idle > wake(m) ? idle - wake(m) : 0, counter_max());
+    ++m_stats.fetch_misses;
+    return begin(e, m, cycle, cycle + delay, ss);
+  }
   if (!o.known) return begin(e, ss, cycle, cycle, ss);
   const mode m = choose(o.idle, dead);
   if (m == on) return begin(e, on, cycle, never, on);
@@ -497,6 +508,9 @@ void slumber_control_unit::add_statistics() {
            "cycles register reads waited for a wake-up (the instruction's execution waits)");
   add_stat("write_waits", s.write_waits, "write-backs that waited for a wake-up");
   add_stat("write_wait_cycles", s.write_wait_cycles, "cycles write-backs waited for a wake-up");
+  add_stat("fetch_miss_sleeps", s.fetch_misses,
+           "accesses after which the register's next use was not in L1I (the fetch-unit list "
+           "missed): DS before a read, OFF before a write (rules (c)/(d))");
   add_stat("idle_ss_cycles", s.idle_ss,
            "register-cycles of allocated registers in SS (shallow sleep)");
   add_stat("idle_ds_cycles", s.idle_ds,

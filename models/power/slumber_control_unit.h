@@ -186,6 +186,7 @@ class slumber_control_unit : public component, public core::register_gate, publi
     counter wake_wait_cycles;            // cycles reads waited
     counter write_waits;                 // write-backs that waited
     counter write_wait_cycles;           // cycles write-backs waited
+    counter fetch_misses;                // accesses whose next use missed L1I: rules (c)/(d)
     counter idle_ss, idle_ds, idle_off;  // register-cycles of allocated registers in each
     counter idle_periods;                // inter-access gaps of one register
     counter idle_periods_over_16;        // of them, longer than 16 cycles

@@ -115,7 +115,9 @@ TEST(request_priority, a_stamp_reaches_the_dram_unchanged_through_l1_network_and
     auto* t = dynamic_cast<test_tagger*>(sc_core::sc_find_object((smx + ".tag").c_str()));
     ASSERT_NE(t, nullptr) << smx;
     asked += t->asked;
-    requests += stats["blocks"][smx]["memory_requests"].get<std::uint64_t>();
+    // Data requests and instruction lines (the L1I's misses) alike.
+    requests += stats["blocks"][smx]["memory_requests"].get<std::uint64_t>() +
+                stats["blocks"][smx]["icache_misses"].get<std::uint64_t>();
   }
   EXPECT_EQ(asked, requests);  // every request the SMXs sent was stamped
   for (int c = 0; c < 6; ++c) {
@@ -153,7 +155,8 @@ TEST(request_priority, the_clams_ranker_ranks_every_request_on_the_latoa_mesh) {
     const auto& b = stats["blocks"];
     const std::string smx = "gpu.smx[" + std::to_string(s) + "]";
     ranked += b[smx + ".clams"]["requests"].get<std::uint64_t>();
-    requests += b[smx]["memory_requests"].get<std::uint64_t>();
+    requests += b[smx]["memory_requests"].get<std::uint64_t>() +
+                b[smx]["icache_misses"].get<std::uint64_t>();
   }
   EXPECT_EQ(ranked, requests);
   for (int c = 0; c < 8; ++c) {

@@ -236,9 +236,11 @@ TEST(bubble_run, every_tb_finishes_with_all_smxs_below_threshold) {
   write_text(dir + "/kernel-1.traceg", k.str());
 
   const std::string tag = "bubble_thin";
+  // (An EXIT gone the cycle after dispatch needs a fetch that always hits: a cold L1I would
+  // hold each SMX's first TBs for an L2 round trip.)
   const auto r = run(dvfs, dir,
-                     " --with " + mechanism + thesis + " --vcd " + tmp(tag + ".vcd") +
-                         " --trace 'smx_scheduler.bubble.*'",
+                     " --set gpu.smx.icache_perfect=true --with " + mechanism + thesis + " --vcd " +
+                         tmp(tag + ".vcd") + " --trace 'smx_scheduler.bubble.*'",
                      tag);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = stats(tag);

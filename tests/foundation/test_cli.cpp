@@ -747,11 +747,17 @@ TEST(cli, watchdog) {
   for (const char* f :
        {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
     EXPECT_FALSE(std::filesystem::exists(tmp + f)) << f;
-  // The report says where the work is: the SMXs' warps, and the memory side's queues (at
-  // the first busy instant, the first misses are still in the L1's pipeline).
+  // The report says where the work is: the SMXs' warps (at the first busy instant each
+  // warp waits for its first instruction line, the L1I being cold) and, with the fetch
+  // always hitting, the memory side's queues (the first misses still in the L1's pipeline).
+  for (const char* line : {"\n  gpu.smx[0]: 2 live warps, 1 requests in flight, ",
+                           " w0:0/1316 ifetch w1:0/9 ifetch\n"})
+    EXPECT_NE(("\n" + trip.err).find(line), std::string::npos) << line << "\n" << trip.err;
+  auto hits = run_command(base + " --set gpu.smx.icache_perfect=true --watchdog 1", "wd_hits");
+  EXPECT_EQ(hits.status, 1);
   for (const char* line : {"\n  gpu.smx[0]: 2 live warps, ", "\n  gpu.smx[0].l1: input ",
                            "misses queued 0 (+2 in the pipeline); MSHRs 2/64\n"})
-    EXPECT_NE(("\n" + trip.err).find(line), std::string::npos) << line << "\n" << trip.err;
+    EXPECT_NE(("\n" + hits.err).find(line), std::string::npos) << line << "\n" << hits.err;
 
   for (const char* bad : {"abc", "-1", "12x", "\"\""}) {
     auto r = run_command(base + " --watchdog " + bad, "wd_bad");

@@ -433,6 +433,35 @@ TEST(import_config, legacy_cache_strings_and_presets) {
   EXPECT_EQ(p.unmapped.size(), 1u);  // the pipeline widths only
 }
 
+TEST(import_config, the_instruction_cache_is_modelled_unless_gpgpusim_makes_it_perfect) {
+  // GPGPU-Sim's GTX480: no perfect flag (its default 0), a 3.x string without a type letter.
+  const YAML::Node fermi =
+      YAML::Load(import_text("-gpgpu_cache:il1 4:128:4,L:R:f:N,A:2:32,4\n").yaml);
+  EXPECT_EQ(text_of(at(fermi, "gpu.smx.icache_perfect")), "false");
+  EXPECT_EQ(text_of(at(fermi, "gpu.smx.icache_sets")), "4");
+  EXPECT_EQ(text_of(at(fermi, "gpu.smx.icache_ways")), "4");
+  EXPECT_EQ(text_of(at(fermi, "gpu.smx.icache_mshr_entries")), "2");
+  EXPECT_EQ(text_of(at(fermi, "gpu.smx.icache_mshr_merge")), "32");
+  // The TITAN V's: perfect, its geometry kept for a run that turns the flag off.
+  const YAML::Node perfect = YAML::Load(
+      import_text(
+          "-gpgpu_perfect_inst_const_cache 1\n-gpgpu_cache:il1 N:64:128:16,L:R:f:N:L,S:2:48,4\n")
+          .yaml);
+  EXPECT_EQ(text_of(at(perfect, "gpu.smx.icache_perfect")), "true");
+  EXPECT_EQ(text_of(at(perfect, "gpu.smx.icache_sets")), "64");
+  EXPECT_EQ(text_of(at(perfect, "gpu.smx.icache_ways")), "16");
+  EXPECT_EQ(text_of(at(perfect, "gpu.smx.icache_line_size")), "128B");
+  EXPECT_EQ(text_of(at(perfect, "gpu.smx.icache_mshr_merge")), "48");
+  for (const char* bad : {"-gpgpu_cache:il1 N:4:96:4,L:R:f:N:L,S:2:32,4\n",   // 96 B lines
+                          "-gpgpu_cache:il1 N:0:128:4,L:R:f:N:L,S:2:32,4\n",  // no sets
+                          "-gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:0:32,4\n",  // no MSHR entry
+                          "-gpgpu_cache:il1 N:4:128:4,L:R:f:N:L\n"}) {        // no MSHR group
+    const input_error b = import_error(bad);
+    EXPECT_EQ(b.key(), "-gpgpu_cache:il1") << bad;
+    EXPECT_EQ(b.where().line, 1u) << bad;
+  }
+}
+
 TEST(import_config, malformed_cache_string_names_file_line_and_option) {
   const std::string config =
       "-gpgpu_n_clusters 2\n"

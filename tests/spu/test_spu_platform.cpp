@@ -45,12 +45,16 @@ nlohmann::json run(const std::string& tag, const std::string& trace, const std::
   return r.status == 0 ? nlohmann::json::parse(slurp(stats)) : nlohmann::json{};
 }
 
-// 4-byte words the DRAM channels' requests asked for (`requested_bytes`; a 32-byte sector on
+// 4-byte data words the DRAM channels' requests asked for (`requested_bytes` less the L2s'
+// `instruction_fill_bytes`; a 32-byte sector on
 // the GTX480's 64-byte atom moves more on the bus).
 std::uint64_t dram_words(const nlohmann::json& j) {
   std::uint64_t bytes = 0;
   for (const auto& [name, block] : j["blocks"].items())
     if (name.rfind("gpu.dram[", 0) == 0) bytes += block["requested_bytes"].get<std::uint64_t>();
+  for (const auto& [name, block] : j["blocks"].items())  // less the code the L1Is read
+    if (name.rfind("gpu.l2[", 0) == 0)
+      bytes -= block["instruction_fill_bytes"].get<std::uint64_t>();
   EXPECT_EQ(bytes % 4, 0u);
   return bytes / 4;
 }

@@ -366,6 +366,16 @@ void warp_emitter::mem(code c, std::uint32_t mask, const lane_addresses& addr) {
   set_addresses(m_out, w, active, n);
 }
 
+void warp_emitter::flag(code c, std::uint32_t mask, std::uint64_t addr, std::uint32_t value) {
+  if (m_program.inst(c.first).space != mem_space::global)
+    throw std::logic_error("warp_emitter::flag needs a global load or store");
+  if (value == warp_instruction::none)
+    throw std::logic_error("warp_emitter::flag: the value 2^32-1 is reserved");
+  const std::size_t before = m_out.insts.size();
+  mem_fn(c, mask, [&](unsigned) { return addr; });
+  if (m_out.insts.size() > before) m_out.insts.back().ext_index = value;
+}
+
 void warp_emitter::cb(code c, std::uint32_t mask, std::uint32_t bytes_per_lane) {
   if (c.count != 1) throw std::logic_error("warp_emitter::cb needs exactly one instruction");
   const auto sp = m_program.inst(c.first).special;

@@ -131,6 +131,10 @@ class warp_emitter {
       if (mask >> l & 1u) a[l] = addr_of_lane(l);
     mem(c, mask, a);
   }
+  // One global load or store of a status word at `addr` by the lanes in mask, carrying a flag
+  // value (the trace token flag=V, docs/traces.md): a load is a poll that waits until the
+  // word holds at least `value`, a store writes `value` there.
+  void flag(code c, std::uint32_t mask, std::uint64_t addr, std::uint32_t value);
   // One CB.PUSH/CB.POP moving bytes_per_lane bytes for every active lane.
   void cb(code c, std::uint32_t mask, std::uint32_t bytes_per_lane);
   // One CDP.LAUNCH / DTBL.LAUNCH issued by the lanes in mask.

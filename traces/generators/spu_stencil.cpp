@@ -37,8 +37,9 @@
 //  shared memory in place of CB.PUSH; after the tile the faces go out to global memory
 //  (the consumer's exchange buffer, or the east and south outputs at the grid's edge), a
 //  MEMBAR, and thread 0 stores the tile count to the CTA's status word. Per CTA 4Nb + 2b²
-//  elements move (thesis Eq 3.2). A trace cannot spin: each wait is one poll that finds
-//  the flag set (the timing of the waits is not in the trace; docs/spu.md).
+//  elements move (thesis Eq 3.2). A trace cannot spin: each wait is one poll carrying the
+//  value it waits for (flag=k+1, the producer's tiles done) and the status store the value it
+//  writes; the SMX polls again until the word holds it (docs/core.md, "Flags").
 #include <fmt/format.h>
 
 #include "traces/generators/registry.h"
@@ -596,7 +597,8 @@ void spu_generator::emit_sm(warp_emitter& e, const warp_lanes& lanes, std::uint3
           if (d == 0 ? x == 0 : y == 0) continue;
           const std::uint32_t px = d == 0 ? x - 1 : x, py = d == 0 ? y : y - 1;
           e.run(m_poll, t0);
-          e.mem_fn(m_poll_ld, t0, [&](unsigned) { return m_status + 4ull * (py * m_g.ctas + px); });
+          // The producer's status word holds its tiles done: wait for k + 1.
+          e.flag(m_poll_ld, t0, m_status + 4ull * (py * m_g.ctas + px), k + 1);
           e.run(m_poll_test, t0);
         }
       }
@@ -609,7 +611,7 @@ void spu_generator::emit_sm(warp_emitter& e, const warp_lanes& lanes, std::uint3
       e.run(m_membar, live);
       e.run(m_stage_bar, live);
       e.run(m_flag_addr, t0);
-      e.mem_fn(m_flag_st, t0, [&](unsigned) { return m_status + 4ull * (y * m_g.ctas + x); });
+      e.flag(m_flag_st, t0, m_status + 4ull * (y * m_g.ctas + x), k + 1);
       e.run(m_tile_inc, live);
       if (k + 1 < m_g.tiles) e.run(m_tile_back, live);
     }
