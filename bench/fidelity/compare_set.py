@@ -7,7 +7,10 @@ RUNS_DIR/<platform>/<case>.json are gputlm statistics; JOBS lists "platform case
 replays asked for). Figures as the peer's collect.py defines them, so both sides mean the same:
   L1 hit  1-(line_misses+sector_misses)/(accesses-stores-bypassed) over gpu.smx[i].l1 (a load's
           MSHR merge is a hit); the peer's per 32 B sector, n/a where global loads bypass L1.
-  L2 hit  1-(line_misses+sector_misses)/(accesses-writes) over gpu.l2[i]; the peer's per sector.
+  L2 hit  1-(line_misses+sector_misses)/(accesses-writes) over gpu.l2[i], less the instruction
+          lines the L1Is read (GPGPU-Sim counts them as INST_ACC_R, not GLOBAL_ACC_R): reads less
+          gpu.smx[i].icache_misses, misses less instruction_fill_bytes / 128 (code lines miss
+          whole); the peer's per sector.
   DRAM MB ours: requested_bytes over gpu.dram[i] / 2^20 (bytes asked for: a 32-byte sector on
   a 64-byte atom counts 32); the peer's (reads+writes) x 32 B / 2^20.
 gputlm counts hits per request, the peer per sector: read a few points' difference with that
@@ -34,10 +37,12 @@ def ours(path):
     if not os.path.exists(path):
         return None
     s = json.load(open(path))
-    sums = {"l1": {}, "l2": {}, "dram": {}}
+    sums = {"l1": {}, "l2": {}, "dram": {}, "smx": {}}
     for name, blk in s["blocks"].items():
         if re.fullmatch(r"gpu\.smx\[\d+\]\.l1", name):
             tgt = sums["l1"]
+        elif re.fullmatch(r"gpu\.smx\[\d+\]", name):
+            tgt = sums["smx"]
         elif re.fullmatch(r"gpu\.l2\[\d+\]", name):
             tgt = sums["l2"]
         elif re.fullmatch(r"gpu\.dram\[\d+\]", name):
@@ -49,13 +54,15 @@ def ours(path):
                 tgt[k] = tgt.get(k, 0) + v
     l1, l2, dr = sums["l1"], sums["l2"], sums["dram"]
     loads = l1.get("accesses", 0) - l1.get("stores", 0) - l1.get("bypassed", 0)
-    reads = l2.get("accesses", 0) - l2.get("writes", 0)
+    code_reads = sums["smx"].get("icache_misses", 0)
+    code_misses = l2.get("instruction_fill_bytes", 0) / 128
+    reads = l2.get("accesses", 0) - l2.get("writes", 0) - code_reads
     miss = lambda b: b.get("line_misses", 0) + b.get("sector_misses", 0)
     return {
         "cycles": float(s["total_cycles"]),
         "warp_insn": int(s["warp_instructions"]),
         "l1": 100.0 * (1 - miss(l1) / loads) if loads > 0 else None,
-        "l2": 100.0 * (1 - miss(l2) / reads) if reads > 0 else None,
+        "l2": 100.0 * (1 - (miss(l2) - code_misses) / reads) if reads > 0 else None,
         # The bytes the requests asked for (a sector on a 64-byte atom moves 32 useful ones);
         # bus bytes where the build has no requested_bytes.
         "dram_mb": (dr["requested_bytes"] if "requested_bytes" in dr else dr["bytes"]) / 2**20
