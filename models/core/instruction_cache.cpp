@@ -33,23 +33,22 @@ instruction_cache::outcome instruction_cache::access(std::uint64_t addr, std::ui
       ++hits;
       return outcome::hit;
     }
+  auto fail = [&] {  // the warp waits for the next fill
+    ++reservation_fails;
+    m_retry.push_back(warp);
+    return outcome::reservation_fail;
+  };
   mshr_entry* free_entry = nullptr;
   for (mshr_entry& e : m_mshr) {
     if (e.busy && e.line == line) {
-      if (e.warps.size() >= m_merge) break;
+      if (e.warps.size() >= m_merge) return fail();
       e.warps.push_back(warp);
       ++merged;
       return outcome::merged;
     }
     if (!e.busy && !free_entry) free_entry = &e;
   }
-  const bool pending = std::any_of(m_mshr.begin(), m_mshr.end(),
-                                   [&](const mshr_entry& e) { return e.busy && e.line == line; });
-  if (pending || !free_entry) {
-    ++reservation_fails;
-    m_retry.push_back(warp);
-    return outcome::reservation_fail;
-  }
+  if (!free_entry) return fail();
   free_entry->busy = true;
   free_entry->line = line;
   free_entry->warps.assign(1, warp);
@@ -60,11 +59,7 @@ instruction_cache::outcome instruction_cache::access(std::uint64_t addr, std::ui
 void instruction_cache::insert(std::uint64_t line) {
   line_state* set = &m_lines[std::size_t(set_of(line)) * m_ways];
   line_state* victim = set;
-  for (std::uint32_t w = 0; w < m_ways; ++w) {
-    if (set[w].valid && set[w].tag == line) {  // (cannot happen: a line misses once)
-      victim = &set[w];
-      break;
-    }
+  for (std::uint32_t w = 0; w < m_ways; ++w) {  // (the line is not there: it missed once)
     if (!set[w].valid) {
       victim = &set[w];
       break;

@@ -55,6 +55,8 @@ bool ldst_unit::coalesce(const warp_instruction& in, const std::uint64_t* warp_a
 
 access_kind ldst_unit::kind_of(const warp_instruction& in) {
   const bool writes = in.num_dst == 0;
+  if (in.space == traces::mem_space::global && in.ext_index != traces::warp_instruction::none)
+    return writes ? access_kind::flag_store : access_kind::flag_load;  // a status word's flag
   switch (in.space) {
     case traces::mem_space::global_atomic:
       return access_kind::atomic;
@@ -62,17 +64,14 @@ access_kind ldst_unit::kind_of(const warp_instruction& in) {
       return writes ? access_kind::local_store : access_kind::local_load;
     case traces::mem_space::texture:
       return access_kind::texture_load;
-    case traces::mem_space::global:
-      if (in.ext_index != traces::warp_instruction::none)  // a status word's flag
-        return writes ? access_kind::flag_store : access_kind::flag_load;
-      return writes ? access_kind::global_store : access_kind::global_load;
     default:
       return writes ? access_kind::global_store : access_kind::global_load;
   }
 }
 
 std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in, access_kind kind,
-                                 std::uint32_t inst, std::uint64_t issued) {
+                                 std::uint32_t inst, std::uint64_t issued,
+                                 std::uint64_t flag_address) {
   const std::uint32_t p = acquire();
   pending_load& pl = m_pending[p];
   pl.warp = warp;
@@ -83,10 +82,9 @@ std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in,
   start_instruction();
   for (const coalesced_request& r : m_coalesced) m_fifo.push_back({r, kind, warp, in.pc, p});
   if (kind == access_kind::flag_load || kind == access_kind::flag_store) {
-    pl.flag.value = in.ext_index;
+    pl.flag = {flag_address, in.ext_index};
     if (!m_coalesced.empty()) pl.poll = m_coalesced.front();
   }
-  m_last = p;
   return pl.requests;
 }
 

@@ -65,11 +65,11 @@ class ldst_unit {
   // The access kind of a global, local, texture or atomic instruction.
   static access_kind kind_of(const traces::warp_instruction& in);
   // Queues coalesced() for warp slot `warp` under a new pending-load record with the
-  // instruction's destinations; returns the number of requests.
+  // instruction's destinations; returns the number of requests. A flag access (flag_load,
+  // flag_store) keeps its word's address and its value.
   std::uint32_t enqueue(std::uint32_t warp, const traces::warp_instruction& in, access_kind kind,
-                        std::uint32_t inst = 0, std::uint64_t issued = 0);
-  // The record of the latest enqueue() (a flag access's word is set there).
-  std::uint32_t last_record() const { return m_last; }
+                        std::uint32_t inst = 0, std::uint64_t issued = 0,
+                        std::uint64_t flag_address = 0);
   // Queues pending-load record p's poll again (a flag load finding its word short).
   void enqueue_poll(std::uint32_t p);
   // Queues `lines` 128 B requests from `base` (a TB context's save or restore) for warp
@@ -126,7 +126,6 @@ class ldst_unit {
   std::uint64_t m_busy_until = 0;
   std::uint64_t m_send_from = 0;  // no request leaves before (a gated unit waking)
   std::vector<pending_load> m_pending;
-  std::uint32_t m_last = 0;
   std::vector<std::uint32_t> m_free;
   std::vector<coalesced_request> m_coalesced;
 };

@@ -1177,12 +1177,12 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   if (has_dst) ++w.pending_dst_loads;
   if (has_dst && m_rf_managed) m_rf.load_results(wi, w.issued - 1, in, now);
   const access_kind kind = ldst_unit::kind_of(in);
-  w.outstanding += m_ldst.enqueue(wi, in, kind, w.issued - 1, now);
+  std::uint64_t flag_address = 0;  // a flag access's word: its first active lane's address
   if (kind == access_kind::flag_load || kind == access_kind::flag_store) {
     std::uint64_t a[32];
-    if (traces::expand_addresses(*w.trace, in, a))
-      m_ldst.pending(m_ldst.last_record()).flag.address = a[0];
+    if (traces::expand_addresses(*w.trace, in, a)) flag_address = a[0];
   }
+  w.outstanding += m_ldst.enqueue(wi, in, kind, w.issued - 1, now, flag_address);
 }
 
 void smx::send_requests(std::uint64_t now) {
