@@ -343,8 +343,10 @@ TEST(experiment_run, a_run_shows_its_progress_when_asked) {
 }
 
 // A kernel that fits the GPU in one wave (one TB: a dependent FFMA chain of one warp, about
-// a second) has its TB dispatched at once: its progress is the TBs completed, so every line
-// before the end shows no estimate of the total, and the last one 100 %.
+// a second) has its TB dispatched at once: its progress is the TBs completed, so no line
+// shows an estimate of the total before the TB has completed, and the last one 100 %. (The
+// reports come every half second of wall-clock time: one may fall after the TB completed and
+// before the run ended, and then says 100 % too.)
 TEST(experiment_run, progress_counts_completed_tbs_not_dispatched_ones) {
   const std::string dir = fresh_dir("exp_progress_wave");
   auto g = run_command(gputlm_bin() + " trace gen fu_chain -p iterations=60000 -o " + dir + "/fc",
@@ -360,7 +362,9 @@ TEST(experiment_run, progress_counts_completed_tbs_not_dispatched_ones) {
     if (line.find("warp instructions") != std::string::npos) lines.push_back(line);
   ASSERT_FALSE(lines.empty()) << r.err;
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
-    EXPECT_EQ(lines[i].find(" of ~"), std::string::npos) << lines[i];
+    if (lines[i].find(" of ~") != std::string::npos) {
+      EXPECT_NE(lines[i].find("(100 %)"), std::string::npos) << lines[i];
+    }
   EXPECT_NE(lines.back().find("(100 %)"), std::string::npos) << lines.back();
 }
 
