@@ -101,14 +101,24 @@ struct metis_graph {
   }
 };
 
+// One call on h: its vertices and adjacency entries, added to *work.
+void count_work(const graph& h, jit_work* work) {
+  if (!work) return;
+  ++work->calls;
+  work->entries += h.size();
+  for (const auto& l : h) work->entries += l.size();
+}
+
 // METIS's partition of h into `parts` (k-way or recursive bisection); part[v] per vertex.
-std::vector<idx_t> metis_parts(const graph& h, std::uint32_t parts, bool recursive) {
+std::vector<idx_t> metis_parts(const graph& h, std::uint32_t parts, bool recursive,
+                               jit_work* work) {
   std::vector<idx_t> part(h.size(), 0);
   if (parts <= 1 || h.size() <= 1) return part;
   if (h.size() <= parts) {
     for (std::size_t v = 0; v < h.size(); ++v) part[v] = static_cast<idx_t>(v);
     return part;
   }
+  count_work(h, work);
   metis_graph m(h);
   idx_t n = static_cast<idx_t>(h.size()), ncon = 1, k = static_cast<idx_t>(parts), cut = 0;
   idx_t options[METIS_NOPTIONS];
@@ -128,17 +138,23 @@ std::vector<idx_t> metis_parts(const graph& h, std::uint32_t parts, bool recursi
 
 }  // namespace
 
-group prim_order(const graph& g, const group& subset) {
-  if (subset.empty()) return prim_local(g);
+group prim_order(const graph& g, const group& subset, jit_work* work) {
+  if (subset.empty()) {
+    count_work(g, work);
+    return prim_local(g);
+  }
   group sorted = subset;  // local ids follow TB ids: the smallest TB is the root
   std::sort(sorted.begin(), sorted.end());
-  group order = prim_local(induced(g, sorted));
+  const graph h = induced(g, sorted);
+  count_work(h, work);
+  group order = prim_local(h);
   for (auto& v : order) v = sorted[v];
   return order;
 }
 
-std::vector<group> mst_groups(const graph& g, std::uint32_t smxs, std::uint32_t per_smx) {
-  const group order = prim_order(g);
+std::vector<group> mst_groups(const graph& g, std::uint32_t smxs, std::uint32_t per_smx,
+                              jit_work* work) {
+  const group order = prim_order(g, {}, work);
   std::vector<group> groups;
   std::size_t i = 0;
   for (std::uint32_t s = 0; s < smxs && i < order.size(); ++s) {
@@ -151,18 +167,18 @@ std::vector<group> mst_groups(const graph& g, std::uint32_t smxs, std::uint32_t 
   return groups;
 }
 
-std::vector<group> kway_groups(const graph& g, std::uint32_t smxs) {
-  const std::vector<idx_t> part = metis_parts(g, smxs, false);
+std::vector<group> kway_groups(const graph& g, std::uint32_t smxs, jit_work* work) {
+  const std::vector<idx_t> part = metis_parts(g, smxs, false, work);
   std::vector<group> members(std::max<std::uint32_t>(smxs, 1));
   for (std::size_t v = 0; v < g.size(); ++v)
     members.at(static_cast<std::size_t>(part[v])).push_back(static_cast<std::uint32_t>(v));
   std::vector<group> groups;
   for (const group& m : members)
-    if (!m.empty()) groups.push_back(prim_order(g, m));
+    if (!m.empty()) groups.push_back(prim_order(g, m, work));
   return groups;
 }
 
-std::vector<group> rb_groups(const graph& g, std::uint32_t max_tb) {
+std::vector<group> rb_groups(const graph& g, std::uint32_t max_tb, jit_work* work) {
   std::vector<group> leaves;
   std::deque<group> queue;
   group all(g.size());
@@ -176,7 +192,7 @@ std::vector<group> rb_groups(const graph& g, std::uint32_t max_tb) {
       leaves.push_back(std::move(gi));
       continue;
     }
-    const std::vector<idx_t> part = metis_parts(induced(g, gi), 2, true);
+    const std::vector<idx_t> part = metis_parts(induced(g, gi), 2, true, work);
     group halves[2];
     for (std::size_t i = 0; i < gi.size(); ++i) halves[part[i] ? 1 : 0].push_back(gi[i]);
     if (halves[0].empty() || halves[1].empty()) {  // METIS did not split it: a leaf

@@ -52,7 +52,24 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
            dp);
   add_stat("groups_coalesced", m_groups_coalesced, "DTBL groups coalesced into a native kernel",
            dp);
+  add_stat("kde_misses", m_kde_misses,
+           "DTBL groups that found no eligible KDE (run as device kernels, the fallback)", dp);
+  add_stat(
+      "kde_hit_rate",
+      [this] {
+        const double n = double(m_groups_coalesced.value() + m_kde_misses.value());
+        return n ? double(m_groups_coalesced.value()) / n : 0.0;
+      },
+      "DTBL groups that found an eligible KDE / DTBL groups launched", dp);
   add_stat("group_tbs", m_group_tbs, "TBs of aggregated groups dispatched", dp);
+  add_stat(
+      "launch_record_bytes_peak", [this] { return launch_record_footprint().peak; },
+      "peak bytes of launch records in global memory: a device kernel's KDE record (CDP or "
+      "fallback) or a DTBL group's record kept off the AGT, from launch to the last TB",
+      dp);
+  add_stat(
+      "launch_record_bytes_mean", [this] { return launch_record_footprint().mean; },
+      "launch_record_bytes_peak's bytes averaged over the run (byte-cycles / cycles)", dp);
   add_stat("group_record_fetches", m_record_fetches,
            "DTBL groups whose record was fetched from global memory", dp);
   add_stat("group_record_writes", m_record_writes,
@@ -67,6 +84,41 @@ smx_scheduler::smx_scheduler(const sc_core::sc_module_name& name, const block_co
       "occupancy_mean",
       [this] { return m_occupancy_cycles ? m_occupancy_sum / double(m_occupancy_cycles) : 0.0; },
       "resident warps over all SMXs' warp slots, time average up to the last TB completed", dp);
+}
+
+// A device kernel's record is its KDE's words as the KMU reads them into the KD; a DTBL
+// group's is its 32-byte record, in memory only when the AGT had no entry for it.
+smx_scheduler::record_footprint smx_scheduler::launch_record_footprint() const {
+  const workload* w = work().ptr;
+  if (!w) return {};
+  const std::vector<kernel_run>& kernels = w->kernels();
+  std::vector<std::pair<std::uint64_t, std::int64_t>> changes;  // (cycle, bytes)
+  auto hold = [&](const kernel_run& k, std::int64_t bytes) {
+    if (!k.finished || k.end_cycle < k.launch_cycle) return;
+    changes.emplace_back(k.launch_cycle, bytes);
+    changes.emplace_back(k.end_cycle, -bytes);
+  };
+  constexpr std::int64_t kde_bytes = std::int64_t(sizeof(reg_words<kde_layout::words>));
+  for (const kernel_run& k : kernels)
+    if (k.how == launch_kind::cdp || k.how == launch_kind::dtbl_fallback) hold(k, kde_bytes);
+  for (const group_state& g : m_groups)
+    if (group_ref::is_global(g.ref)) hold(kernels[g.kernel], 32);
+  if (changes.empty()) return {};
+  std::sort(changes.begin(), changes.end());  // a release before a take at the same cycle
+  record_footprint f;
+  std::int64_t held = 0;
+  double byte_cycles = 0;
+  std::uint64_t at = changes.front().first;
+  for (const auto& [cycle, bytes] : changes) {
+    byte_cycles += double(held) * double(cycle - at);
+    at = cycle;
+    held += bytes;
+    f.peak = std::max(f.peak, double(held));
+  }
+  std::uint64_t last = 0;
+  for (const kernel_run& k : kernels) last = std::max(last, k.end_cycle);
+  f.mean = last ? byte_cycles / double(last) : 0.0;
+  return f;
 }
 
 std::string smx_scheduler::pending_work() const {
@@ -301,6 +353,10 @@ const paver::graph& smx_scheduler::locality_graph(std::size_t entry,
   w->analysis_seconds += seconds;
   m_locality = std::move(g.adj);
   return m_locality;
+}
+
+void smx_scheduler::add_analysis_seconds(double seconds) {
+  if (workload* w = work().ptr) w->analysis_seconds += seconds;
 }
 
 // Every SMX hears of a kernel's completion (its L1 is flushed at kernel end).
@@ -572,7 +628,10 @@ void smx_scheduler::agg_b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       }
     }
     kde_search = std::max(kde_search, examined);
-    if (found == order.size()) continue;  // no native kernel: the KMU runs it as a device kernel
+    if (found == order.size()) {  // no eligible KDE: the KMU runs it as a device kernel
+      ++m_kde_misses;
+      continue;
+    }
     const std::size_t i = order[found];
     kde_record& e = m_entries[i];
     const std::uint32_t seq = static_cast<std::uint32_t>(m_groups.size());

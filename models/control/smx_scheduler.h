@@ -157,6 +157,7 @@ class smx_scheduler : public component, private tb_scheduler_view, private dispa
   bool fits(std::size_t smx, std::size_t entry, std::uint32_t count) const override;
   std::uint32_t capacity(std::size_t smx, std::size_t entry) const override;
   const paver::graph& locality_graph(std::size_t entry, std::uint32_t bytes_per_reference) override;
+  void add_analysis_seconds(double seconds) override;
   tb_policy_source* policy_source() const override { return policy_source_port.get(); }
   std::uint64_t now() const override;
 
@@ -200,6 +201,13 @@ class smx_scheduler : public component, private tb_scheduler_view, private dispa
   histogram m_occupancy{5, 21};       // resident warps in % of the chip's, cycle-weighted
   std::uint64_t m_sampled_at = 0, m_resident_warps = 0, m_warp_capacity = 0;
   std::uint64_t m_child_wait_sum = 0, m_child_waits = 0;  // for the means
+  counter m_kde_misses;
+  // The launch records device launches leave in global memory, from the launch instruction
+  // to the child's last TB (bytes): the peak and the average over the run.
+  struct record_footprint {
+    double peak = 0, mean = 0;
+  };
+  record_footprint launch_record_footprint() const;
   double m_occupancy_sum = 0;                             // occupancy x cycles
   std::uint64_t m_occupancy_cycles = 0;
 };

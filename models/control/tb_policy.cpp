@@ -2,6 +2,7 @@
 #include "models/control/tb_policy.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace gputlm::control {
@@ -85,18 +86,21 @@ void paver_policy::start_kernel(tb_scheduler_view& v, std::size_t entry) {
                            " TBs for a kernel of " + std::to_string(e.tbs_total));
   const std::uint32_t x = std::max<std::uint32_t>(1, v.capacity(0, entry));
   const auto n = static_cast<std::uint32_t>(v.smx_count());
+  const auto started = std::chrono::steady_clock::now();
   std::vector<paver::group> groups;
   switch (m_grouping) {
     case grouping::mst:
-      groups = paver::mst_groups(g, n, x);
+      groups = paver::mst_groups(g, n, x, &jit);
       break;
     case grouping::kway:
-      groups = paver::kway_groups(g, n);
+      groups = paver::kway_groups(g, n, &jit);
       break;
     case grouping::rb:
-      groups = paver::rb_groups(g, x);
+      groups = paver::rb_groups(g, x, &jit);
       break;
   }
+  v.add_analysis_seconds(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   groups_made += groups.size();
   for (auto& grp : groups) m_queue.push_back(std::move(grp));
   // Kernel start: the first groups to the SMXs in round-robin order.
@@ -444,11 +448,26 @@ class paver_strategy final : public paver_policy, public strategy {
     m_locality_granularity.require(*m_locality_granularity >= 1 && *m_locality_granularity <= 4096,
                                    "must be 1 to 4096 bytes");
     m_granularity = static_cast<std::uint32_t>(*m_locality_granularity);
+    m_jit_ns_per_call.require(*m_jit_ns_per_call >= 0, "must not be negative");
+    m_jit_ns_per_entry.require(*m_jit_ns_per_entry >= 0, "must not be negative");
     add_stat("paver_groups", [this] { return double(groups_made); },
              "TB groups made from locality graphs");
     add_stat("paver_steals", [this] { return double(steals); }, "task steals");
     add_stat("paver_stolen_tbs", [this] { return double(stolen_tbs); },
              "TBs moved by task stealing");
+    add_stat(
+        "paver_jit_calls", [this] { return double(jit.calls); },
+        "calls of Prim and METIS in the JIT grouping");
+    add_stat(
+        "paver_jit_entries", [this] { return double(jit.entries); },
+        "vertices + adjacency entries of the graphs handed to those calls");
+    add_stat(
+        "paver_jit_ns",
+        [this] {
+          return double(jit.calls) * *m_jit_ns_per_call + double(jit.entries) * *m_jit_ns_per_entry;
+        },
+        "modelled host time of the JIT grouping: calls x jit_ns_per_call + entries x "
+        "jit_ns_per_entry");
   }
 
  private:
@@ -458,6 +477,12 @@ class paver_strategy final : public paver_policy, public strategy {
       "load of an SMX's nextTB register from the global queue (a global-memory load)"};
   param<std::uint64_t> m_locality_granularity{owner(), key("locality_granularity"), 4,
                                               "bytes per data reference of the locality graph"};
+  param<double> m_jit_ns_per_call{owner(), key("jit_ns_per_call"), 100000.0,
+                                  "host nanoseconds per Prim or METIS call of the JIT grouping "
+                                  "(fitted to this host: docs/tb-scheduling.md)"};
+  param<double> m_jit_ns_per_entry{owner(), key("jit_ns_per_entry"), 30.0,
+                                   "host nanoseconds per graph entry handed to those calls "
+                                   "(fitted to this host: docs/tb-scheduling.md)"};
 };
 
 template <laperm_policy::mode M>

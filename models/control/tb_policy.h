@@ -53,6 +53,8 @@ class tb_scheduler_view {
   // reference (built or taken from its cache once).
   virtual const paver::graph& locality_graph(std::size_t entry,
                                              std::uint32_t bytes_per_reference) = 0;
+  // Host time the policy spent analysing a kernel (PAVER's partitioning), measured.
+  virtual void add_analysis_seconds(double seconds) { (void)seconds; }
   virtual std::uint64_t now() const = 0;
   // The entry holding KDE `kde`, or -1.
   virtual int entry_of(std::uint32_t kde) const = 0;
@@ -179,8 +181,10 @@ class paver_policy : public tb_policy {
     return smx < m_regs.size() && m_regs[smx].waiting() > 0;
   }
 
-  // Statistics.
+  // Statistics. jit: the work of PAVER's JIT pass, whose time the thesis adds to kernel time
+  // (§3.5).
   std::uint64_t steals = 0, stolen_tbs = 0, next_tb_stalls = 0, groups_made = 0;
+  paver::jit_work jit;
 
  protected:
   struct smx_registers {

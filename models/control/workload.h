@@ -79,6 +79,7 @@ class workload {
   // device-launched ones (DeviceKernel entries); index = the kernel number the KDEs, TB
   // descriptors and memory requests carry.
   std::vector<kernel_run>& kernels() { return m_kernels; }
+  const std::vector<kernel_run>& kernels() const { return m_kernels; }
   kernel_run& kernel(std::uint32_t k) { return m_kernels.at(k); }
   // Opens (on first use) and returns the reader of kernel k.
   traces::kernel_reader& reader(std::uint32_t k);

@@ -229,6 +229,47 @@ TEST(dynamic_parallelism, a_group_without_an_eligible_kernel_falls_back_to_a_dev
   }
 }
 
+// Groups that run a function of their own (group_function=separate in the DTBL generators):
+// the first finds no eligible KDE and falls back to a device kernel; a second, launched while
+// that kernel still runs, finds its KDE and coalesces into it (thesis §4.3: misses occur
+// before device kernels of the function fill the KD). KDE hit rate 1/2; the launch records in
+// memory are the fallback kernel's KDE record (12 words of 8 bytes) alone, the coalesced
+// group's record being on the AGT.
+TEST(dynamic_parallelism, a_separate_function_group_misses_then_the_next_one_hits) {
+  kernel_file parent;
+  parent.name = "_Zagg";
+  parent.threads = 64;
+  parent.warp = [](std::uint32_t, std::uint32_t w) {
+    if (w == 0) return with_exit(launches("DTBL.LAUNCH", 1, 2));
+    std::vector<std::string> v = chain(3000);  // launches after 3000 dependent FFMAs
+    v.pop_back();
+    for (const auto& l : launches("DTBL.LAUNCH", 1, 3)) v.push_back(l);
+    return with_exit(v);
+  };
+  const std::string trace = write_trace(
+      "dtbl_separate", {parent, child(2, "_Zother", 1, chain(4000)), child(3, "_Zother")},
+      {"kernel-1.traceg", "DeviceKernel,kernel-2.traceg", "DeviceKernel,kernel-3.traceg"});
+  const run_result r = run(k_dtbl, trace, "dtbl_separate", "--stats-group=dynamic_parallelism");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto first = kernel(r, "kernel-2.traceg"), second = kernel(r, "kernel-3.traceg");
+  EXPECT_EQ(first["launch"], "dtbl_fallback");
+  EXPECT_EQ(u(first["start_cycle"]) - u(first["launch_cycle"]), param_b + param_a + kmu_to_kd);
+  ASSERT_EQ(second["launch"], "dtbl_group");
+  EXPECT_EQ(u(second["coalesced_into"]), 1u);  // the fallback kernel (workload index 1)
+  // The second launch came while the fallback kernel ran (what the hit needs).
+  EXPECT_GT(u(second["launch_cycle"]), u(first["start_cycle"]));
+  EXPECT_LT(u(second["launch_cycle"]), u(first["end_cycle"]));
+  const auto& s = r.stats["blocks"]["gpu.smx_scheduler"];
+  EXPECT_EQ(u(s["kde_misses"]), 1u);
+  EXPECT_EQ(u(s["groups_coalesced"]), 1u);
+  EXPECT_DOUBLE_EQ(s["kde_hit_rate"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(s["launch_record_bytes_peak"].get<double>(), 96.0);
+  std::uint64_t last = 0;
+  for (const auto& k : r.stats["kernels"]) last = std::max(last, u(k["end_cycle"]));
+  EXPECT_DOUBLE_EQ(s["launch_record_bytes_mean"].get<double>(),
+                   96.0 * double(u(first["end_cycle"]) - u(first["launch_cycle"])) / double(last));
+}
+
 // With one AGT entry, the second of two groups finds it busy: its record stays in global
 // memory, and scheduling it reads it through the memory hierarchy first.
 TEST(dynamic_parallelism, an_agt_collision_keeps_the_group_in_memory_and_fetches_it) {

@@ -89,7 +89,8 @@ TEST(strategies, bad_choices_and_parameters_are_one_line_at_their_key) {
       {"key", "{type: rb_ts, task_staeling: false}", "",
        ":4:27: gpu.smx_scheduler.policy.task_staeling",
        "unknown key for policy rb_ts (its keys: next_tb_latency, locality_granularity, "
-       "task_stealing); did you mean 'policy.task_stealing'?"},
+       "jit_ns_per_call, jit_ns_per_entry, task_stealing); did you mean "
+       "'policy.task_stealing'?"},
       {"other_type", "{type: lrr, task_stealing: false}", "",
        ":4:25: gpu.smx_scheduler.policy.task_stealing",
        "unknown key for policy lrr (its keys: tb_selection, smx_selection)"},
@@ -105,7 +106,8 @@ TEST(strategies, bad_choices_and_parameters_are_one_line_at_their_key) {
       {"mst_stealing", "mst_ts", "--set smx_scheduler.policy.task_stealing=true",
        "error: --set smx_scheduler.policy.task_stealing=true: "
        "gpu.smx_scheduler.policy.task_stealing",
-       "unknown key for policy mst_ts (its keys: next_tb_latency, locality_granularity)"},
+       "unknown key for policy mst_ts (its keys: next_tb_latency, locality_granularity, "
+       "jit_ns_per_call, jit_ns_per_entry)"},
   };
   for (const auto& c : cases) {
     const std::string v = variant("bad_" + c.tag, c.policy);

@@ -214,6 +214,10 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name.rfind("spmv", 0) == 0) small = {"rows=64"};
       if (g.name.rfind("sgemm", 0) == 0) small = {"M=16", "N=16", "K=16"};
       if (g.name == "syrk") small = {"n=16", "k=4"};
+      if (g.name == "pathfinder") small = {"cols=2000", "rows=5"};
+      if (g.name == "dwt2d") small = {"width=256", "height=256", "levels=2"};
+      if (g.name == "mergesort") small = {"n=4096"};
+      if (g.name == "btree") small = {"records=2000", "queries=64"};
       if (g.name == "stencil2d") small = {"nx=16", "ny=16"};
       if (g.name == "spu_stencil") small = {"n=16", "b=8"};
       if (g.name == "syr2k") small = {"n=16", "k=4"};

@@ -650,6 +650,31 @@ TEST(GenBfsCdp, LaunchesEqualReachableVerticesAboveThreshold) {
   }
 }
 
+// group_function=separate: the same launches, each group in a function of its own (named
+// like the CDP child, never a host kernel's) with child_block-thread TBs; the work (the
+// frontier) is unchanged. A child_block in the launcher's function is refused.
+TEST(GenBfsDtbl, SeparateFunctionGroupsKeepTheLaunchesInTheirOwnFunction) {
+  const csr_graph g = make_rmat_graph(9, 8, 3);
+  const std::vector<std::string> base = {"scale=9", "degree=8", "seed=3", "threshold=16",
+                                         "block=64"};
+  std::vector<std::string> sep = base;
+  sep.push_back("group_function=separate");
+  sep.push_back("child_block=32");
+  const app_trace launcher = generate_in_memory("bfs_dtbl", base);
+  const app_trace separate = generate_in_memory("bfs_dtbl", sep);
+  const auto l = launches(separate, "DTBL.LAUNCH", 64);
+  EXPECT_EQ(l.size(), launches(launcher, "DTBL.LAUNCH", 64).size());
+  ASSERT_FALSE(l.empty());
+  expect_children(
+      separate, l, [&](std::uint32_t v) { return g.degree(v); }, 32, "_Z14bfs_dtbl_childPKjPijjPi");
+  for (const kernel_trace* k : host_kernels(separate))
+    EXPECT_NE(k->info.name, "_Z14bfs_dtbl_childPKjPijjPi");
+  expect_bfs_levels(separate, g, 0);
+  std::vector<std::string> bad = base;
+  bad.push_back("child_block=64");
+  EXPECT_THROW(generate_in_memory("bfs_dtbl", bad), std::exception);
+}
+
 TEST(GenSpmvCdp, LaunchesEqualRowsAboveThreshold) {
   const csr_matrix a = make_powerlaw_matrix(500, 500, 1.2, 200, 4);
   std::size_t expect = 0;
@@ -1116,6 +1141,75 @@ void expect_lane_addresses(const warp_trace& w, const warp_instruction& in,
                            const std::function<std::uint64_t(unsigned)>& expect,
                            const std::string& what) {
   for (auto [l, addr] : lane_addresses(w, in)) EXPECT_EQ(addr, expect(l)) << what << " lane " << l;
+}
+
+// prolong=1: a child thread reads its parent's energy and the parent's two neighbours among
+// its siblings (clamped at the ends), the parent having read its own; a sub-cell's energy is
+// the parent's interpolated to its centre, times h(key'). The refinement below depth 1 then
+// follows that interpolation (a reference of the tree computed here), in every form.
+TEST(GenAmr, ProlongationReadsTheParentsNeighbourhood) {
+  const std::uint32_t cells = 5, sub = 4;
+  const app_trace app = generate_in_memory(
+      "amr_cdp",
+      {"cells=5", "sub=4", "refine=0", "max_depth=1", "seed=9", "threshold=4", "prolong=1"});
+  ASSERT_EQ(host_kernels(app).size(), 1u);
+  const kernel_trace& host = *host_kernels(app).front();
+  const warp_trace& hw = host.tbs.at(0).warps.at(0);
+  const auto hl = global_mem(app, hw);
+  ASSERT_FALSE(hl.empty());
+  const std::uint64_t energy = lane_addresses(hw, *hl[0]).at(0).second;  // energy[0]
+  std::vector<const kernel_trace*> children;
+  for (const auto& k : app.kernels)
+    if (k.info.device_launched) children.push_back(&k);
+  ASSERT_EQ(children.size(), cells);  // every cell refines (refine = 0), in lane order
+  for (std::uint32_t i = 0; i < cells; ++i) {
+    const warp_trace& w = children[i]->tbs.at(0).warps.at(0);
+    const auto g = global_mem(app, w);
+    ASSERT_GE(g.size(), 3u);
+    const std::uint32_t nb[3] = {i > 0 ? i - 1 : 0, i, i + 1 < cells ? i + 1 : i};
+    for (int n = 0; n < 3; ++n) {
+      EXPECT_EQ(g[n]->active_mask, (1u << sub) - 1);
+      expect_lane_addresses(
+          w, *g[n], [&](unsigned) { return energy + 4ull * nb[n]; }, "child " + std::to_string(i));
+    }
+  }
+
+  // The tree with interpolated energies, three levels: refined cells per depth.
+  const std::uint32_t n0 = 60, s = 8, depth_max = 3;
+  const float refine = 0.3f;
+  const std::uint64_t seed = 4;
+  struct c_t {
+    std::uint64_t key;
+    float e;
+  };
+  std::uint64_t refined = 0;
+  std::function<void(const c_t&, const c_t&, const c_t&, std::uint32_t)> visit =
+      [&](const c_t& l, const c_t& m, const c_t& r, std::uint32_t depth) {
+        if (depth == depth_max || !(m.e > refine)) return;
+        ++refined;
+        std::vector<c_t> x(s);
+        for (std::uint32_t j = 0; j < s; ++j) {
+          const float t = (float(j) + 0.5f) / float(s);
+          const float e =
+              t < 0.5f ? l.e * (0.5f - t) + m.e * (t + 0.5f) : m.e * (1.5f - t) + r.e * (t - 0.5f);
+          const std::uint64_t k = m.key * 1000003 + j + 1;
+          x[j] = {k, e * float(hash_unit(seed, k))};
+        }
+        for (std::uint32_t j = 0; j < s; ++j)
+          visit(x[j > 0 ? j - 1 : 0], x[j], x[j + 1 < s ? j + 1 : j], depth + 1);
+      };
+  auto level0 = [&](std::uint32_t i) { return c_t{i, float(hash_unit(seed, i))}; };
+  for (std::uint32_t i = 0; i < n0; ++i)
+    visit(level0(i > 0 ? i - 1 : 0), level0(i), level0(i + 1 < n0 ? i + 1 : i), 0);
+  ASSERT_GT(refined, n0 / 4);
+  for (const char* kind : {"amr_cdp", "amr_dtbl"}) {
+    const app_trace a =
+        generate_in_memory(kind, {"cells=60", "sub=8", "refine=0.3", "max_depth=3", "seed=4",
+                                  "threshold=8", "block=64", "prolong=1"});
+    std::uint64_t device = 0;
+    for (const auto& k : a.kernels) device += k.info.device_launched ? 1 : 0;
+    EXPECT_EQ(device, refined) << kind;
+  }
 }
 
 TEST(GenSyr2k, LoadsAOfRowAndColumnEveryStep) {

@@ -32,13 +32,18 @@
 namespace gputlm::traces::generators {
 
 namespace {
+
+// The DTBL host kernel, whose groups run in it with group_function=launcher.
+constexpr const char* dtbl_refine_name = "_Z15amr_dtbl_refinePyPfPjjjf";
 constexpr std::uint64_t key_multiplier = 1000003;
 
 struct amr_config {
   std::uint32_t cells, sub, max_depth, block, threshold, child_block;
+  const char* child_name;  // the function a child (CDP) or group (DTBL) runs
   float refine;
   std::uint64_t seed;
   bool sync;
+  bool prolong;  // sub-cells interpolated from the parent and its neighbours (read from memory)
 };
 
 struct amr_memory {
@@ -50,9 +55,35 @@ struct cell {
   float energy;
 };
 
-cell sub_cell(const amr_config& c, const cell& parent, std::uint32_t j) {
-  const std::uint64_t k = parent.key * key_multiplier + j + 1;
-  return {k, parent.energy * float(hash_unit(c.seed, k))};
+// A cell with its neighbours among its siblings (the cells its parent refined into, or the
+// level-0 grid), clamped at the ends: what a prolongation reads.
+struct neighbourhood {
+  cell left, mid, right;
+  std::uint32_t left_slot = 0, mid_slot = 0, right_slot = 0;
+};
+
+// Sub-cell j of `nb.mid`. Without prolong: energy' = energy * h(key'). With prolong: the
+// parent's energy linearly interpolated to the sub-cell's centre t = (j + 0.5) / sub between
+// the neighbours' (t < 1/2: left and mid, else mid and right), times h(key').
+cell sub_cell(const amr_config& c, const neighbourhood& nb, std::uint32_t j) {
+  const std::uint64_t k = nb.mid.key * key_multiplier + j + 1;
+  float e = nb.mid.energy;
+  if (c.prolong) {
+    const float t = (float(j) + 0.5f) / float(c.sub);
+    e = t < 0.5f ? nb.left.energy * (0.5f - t) + nb.mid.energy * (t + 0.5f)
+                 : nb.mid.energy * (1.5f - t) + nb.right.energy * (t - 0.5f);
+  }
+  return {k, e * float(hash_unit(c.seed, k))};
+}
+
+// The sub-cells of nb.mid, each with its sibling neighbours (slots left 0: not in memory).
+std::vector<neighbourhood> sub_cells(const amr_config& c, const neighbourhood& nb) {
+  std::vector<cell> x(c.sub);
+  for (std::uint32_t j = 0; j < c.sub; ++j) x[j] = sub_cell(c, nb, j);
+  std::vector<neighbourhood> out(c.sub);
+  for (std::uint32_t j = 0; j < c.sub; ++j)
+    out[j] = {x[j > 0 ? j - 1 : 0], x[j], x[j + 1 < c.sub ? j + 1 : j]};
+  return out;
 }
 
 bool refines(const amr_config& c, const cell& x, std::uint32_t depth) {
@@ -60,16 +91,16 @@ bool refines(const amr_config& c, const cell& x, std::uint32_t depth) {
 }
 
 // Cells of the whole refined tree (the pool size).
-std::uint64_t tree_cells(const amr_config& c, const cell& x, std::uint32_t depth) {
+std::uint64_t tree_cells(const amr_config& c, const neighbourhood& nb, std::uint32_t depth) {
   std::uint64_t total = 1;
-  if (refines(c, x, depth))
-    for (std::uint32_t j = 0; j < c.sub; ++j) total += tree_cells(c, sub_cell(c, x, j), depth + 1);
+  if (refines(c, nb.mid, depth))
+    for (const neighbourhood& x : sub_cells(c, nb)) total += tree_cells(c, x, depth + 1);
   return total;
 }
 
 struct pending_child {
   std::uint32_t id, base, depth;  // depth of the sub-cells the child computes
-  cell parent;
+  neighbourhood parent;
   dim3 grid;
 };
 
@@ -78,10 +109,28 @@ struct amr_code {
   code hash, addr_key, st_key, addr_energy, st_energy;
   code alloc, atom_base;
   code sync, sum_init, addr_sum, ld_sum, sum_step, sum_back, addr_total, st_total;
+  // prolong: the neighbourhood's energies (R27 left, R10 mid, R29 right), interpolated to R37
+  code addr_nb, ld_left, ld_mid, ld_right, interp;
 };
 
-// Sub-cell j (register j) of the cell (key R14:15, energy R10) into pool slot R7.
-void emit_sub_cell_code(program& p, amr_code& k, reg j) {
+// prolong: loads of the parent's neighbourhood (R25 its address; the mid energy too when
+// `mid`), and the interpolation of sub-cell j's energy into R37.
+void emit_prolong_code(program& p, amr_code& k, bool mid) {
+  k.addr_nb = p.address(25, 7, rz);
+  k.ld_left = p.ld_global(27, 25, 4);
+  if (mid) k.ld_mid = p.ld_global(10, 25, 4);
+  k.ld_right = p.ld_global(29, 25, 4);
+}
+void emit_interp_code(program& p, amr_code& k, reg j) {
+  auto m = p.here();
+  p.i2f(37, j);
+  p.ffma(37, 37, 27, 10);
+  p.ffma(37, 37, 29, 37);
+  k.interp = p.since(m);
+}
+
+// Sub-cell j (register j) of the cell (key R14:15, energy R`energy`) into pool slot R7.
+void emit_sub_cell_code(program& p, amr_code& k, reg j, reg energy) {
   auto m = p.here();
   p.imad(20, 14, rz, j);  // key' = key * 1000003 + j + 1 (low word; .HI for the high word)
   p.imad(21, 15, rz, rz);
@@ -89,7 +138,7 @@ void emit_sub_cell_code(program& p, amr_code& k, reg j) {
   p.land(22, 22);
   p.imad(22, 22, rz, 21);
   p.i2f(23, 22);
-  p.fmul(24, 23, 10);  // energy' = energy * h(key')
+  p.fmul(24, 23, energy);  // energy' = energy * h(key')
   k.hash = p.since(m);
   k.addr_key = p.address(26, 7, rz);
   k.st_key = p.st_global(26, 20, 8);
@@ -139,14 +188,18 @@ class amr_writer {
   void build_host_program();
   void build_child_program();
   void emit_sub_cells(warp_emitter& e, const amr_code& k, std::uint32_t mask,
-                      const std::array<std::uint32_t, 32>& slot, const std::array<cell, 32>& parent,
+                      const std::array<std::uint32_t, 32>& slot,
+                      const std::array<neighbourhood, 32>& parent,
                       const std::array<std::uint32_t, 32>& j);
+  void emit_prolong_loads(warp_emitter& e, const amr_code& k, std::uint32_t mask,
+                          const std::array<neighbourhood, 32>& nb, bool mid);
+  neighbourhood neighbourhood_of(std::uint32_t slot) const;
   std::uint32_t emit_alloc(warp_emitter& e, const amr_code& k, std::uint32_t mask,
                            std::array<std::uint32_t, 32>& base);
   void emit_launches(warp_emitter& e, const amr_code& k, const launch_site& site,
                      std::uint32_t mask, const std::array<std::uint32_t, 32>& base,
-                     const std::array<cell, 32>& x, const std::array<std::uint32_t, 32>& slot,
-                     std::uint32_t depth);
+                     const std::array<neighbourhood, 32>& x,
+                     const std::array<std::uint32_t, 32>& slot, std::uint32_t depth);
   void write_host_level(std::uint32_t first, std::uint32_t count, std::uint32_t depth);
   void write_child(const pending_child& ch);
 
@@ -155,6 +208,7 @@ class amr_writer {
   launch_mode m_mode;
   amr_memory m_mem{};
   std::vector<cell> m_pool;
+  std::vector<std::uint32_t> m_range_first;  // prolong: a slot's first sibling
   std::uint32_t m_ncells = 0;
   std::deque<pending_child> m_children;
   const char* m_name = nullptr;
@@ -191,11 +245,13 @@ void amr_writer::build_host_program() {
   m_ld_key = p.ld_global(14, 12, 8);
   emit_alloc_code(p, m_pk);
   if (m_mode == launch_mode::flat) {
+    if (m_c.prolong) emit_prolong_code(p, m_pk, false);
     m = p.here();
     p.mov(19);  // j = 0
     p.iadd(7, 18, 19);
     m_loop_init = p.since(m);
-    emit_sub_cell_code(p, m_pk, 19);
+    if (m_c.prolong) emit_interp_code(p, m_pk, 19);
+    emit_sub_cell_code(p, m_pk, 19, m_c.prolong ? 37 : 10);
     m = p.here();
     p.iadd(19, 19, rz);
     p.iadd(7, 18, 19);
@@ -228,7 +284,11 @@ void amr_writer::build_child_program() {
   p.mov(15);
   p.mov(10);  // energy
   m_c_params = p.since(m);
-  emit_sub_cell_code(p, m_ck, 3);
+  if (m_c.prolong) {
+    emit_prolong_code(p, m_ck, true);
+    emit_interp_code(p, m_ck, 3);
+  }
+  emit_sub_cell_code(p, m_ck, 3, m_c.prolong ? 37 : 10);
   m = p.here();
   p.mov(9);  // depth
   p.isetp("LT", 9, rz);
@@ -246,17 +306,45 @@ void amr_writer::build_child_program() {
   p.bra();
 }
 
+neighbourhood amr_writer::neighbourhood_of(std::uint32_t slot) const {
+  neighbourhood nb;
+  nb.left_slot = nb.mid_slot = nb.right_slot = slot;
+  if (m_c.prolong) {
+    const std::uint32_t first = m_range_first[slot];
+    const std::uint32_t count = first == 0 ? m_c.cells : m_c.sub;  // sub-cells follow the grid
+    if (slot > first) nb.left_slot = slot - 1;
+    if (slot + 1 < first + count) nb.right_slot = slot + 1;
+  }
+  nb.left = m_pool[nb.left_slot];
+  nb.mid = m_pool[slot];
+  nb.right = m_pool[nb.right_slot];
+  return nb;
+}
+
+void amr_writer::emit_prolong_loads(warp_emitter& e, const amr_code& k, std::uint32_t mask,
+                                    const std::array<neighbourhood, 32>& nb, bool mid) {
+  e.run(k.addr_nb, mask);
+  e.mem_fn(k.ld_left, mask, [&](unsigned l) { return m_mem.energy + 4ull * nb[l].left_slot; });
+  if (mid)
+    e.mem_fn(k.ld_mid, mask, [&](unsigned l) { return m_mem.energy + 4ull * nb[l].mid_slot; });
+  e.mem_fn(k.ld_right, mask, [&](unsigned l) { return m_mem.energy + 4ull * nb[l].right_slot; });
+}
+
 void amr_writer::emit_sub_cells(warp_emitter& e, const amr_code& k, std::uint32_t mask,
                                 const std::array<std::uint32_t, 32>& slot,
-                                const std::array<cell, 32>& parent,
+                                const std::array<neighbourhood, 32>& parent,
                                 const std::array<std::uint32_t, 32>& j) {
+  if (m_c.prolong) e.run(k.interp, mask);
   e.run(k.hash, mask);
   e.run(k.addr_key, mask);
   e.mem_fn(k.st_key, mask, [&](unsigned l) { return m_mem.key + 8ull * slot[l]; });
   e.run(k.addr_energy, mask);
   e.mem_fn(k.st_energy, mask, [&](unsigned l) { return m_mem.energy + 4ull * slot[l]; });
   for (unsigned l = 0; l < 32; ++l)
-    if (mask >> l & 1u) m_pool[slot[l]] = sub_cell(m_c, parent[l], j[l]);
+    if (mask >> l & 1u) {
+      m_pool[slot[l]] = sub_cell(m_c, parent[l], j[l]);
+      if (m_c.prolong) m_range_first[slot[l]] = slot[l] - j[l];
+    }
 }
 
 std::uint32_t amr_writer::emit_alloc(warp_emitter& e, const amr_code& k, std::uint32_t mask,
@@ -273,7 +361,7 @@ std::uint32_t amr_writer::emit_alloc(warp_emitter& e, const amr_code& k, std::ui
 
 void amr_writer::emit_launches(warp_emitter& e, const amr_code& k, const launch_site& site,
                                std::uint32_t mask, const std::array<std::uint32_t, 32>& base,
-                               const std::array<cell, 32>& x,
+                               const std::array<neighbourhood, 32>& x,
                                const std::array<std::uint32_t, 32>& slot, std::uint32_t depth) {
   std::array<device_launch, 32> what{};
   for (unsigned l = 0; l < 32; ++l) {
@@ -306,7 +394,7 @@ void amr_writer::write_host_level(std::uint32_t first, std::uint32_t count, std:
       warp_emitter e(m_p, tb.warps[w]);
       const warp_lanes lanes = lanes_of(info.block, w);
       std::array<std::uint32_t, 32> slot{}, base{}, j{};
-      std::array<cell, 32> x{};
+      std::array<neighbourhood, 32> x{};
       std::uint32_t act = 0, ref = 0;
       for (unsigned l = 0; l < 32; ++l) {
         if (!(lanes.live >> l & 1u)) continue;
@@ -314,8 +402,8 @@ void amr_writer::write_host_level(std::uint32_t first, std::uint32_t count, std:
         if (i >= count) continue;
         act |= 1u << l;
         slot[l] = first + std::uint32_t(i);
-        x[l] = m_pool[slot[l]];
-        if (refines(m_c, x[l], depth)) ref |= 1u << l;
+        x[l] = neighbourhood_of(slot[l]);
+        if (refines(m_c, x[l].mid, depth)) ref |= 1u << l;
       }
       e.run(m_head, lanes.live);
       e.run(m_exit_oob, lanes.live & ~act);
@@ -327,6 +415,7 @@ void amr_writer::write_host_level(std::uint32_t first, std::uint32_t count, std:
       e.mem_fn(m_ld_key, ref, [&](unsigned l) { return m_mem.key + 8ull * slot[l]; });
       emit_alloc(e, m_pk, ref, base);
       if (m_mode == launch_mode::flat) {
+        if (m_c.prolong) emit_prolong_loads(e, m_pk, ref, x, false);
         e.run(m_loop_init, ref);
         for (std::uint32_t k = 0; k < m_c.sub; ++k) {
           std::array<std::uint32_t, 32> to{};
@@ -348,16 +437,21 @@ void amr_writer::write_host_level(std::uint32_t first, std::uint32_t count, std:
 
 void amr_writer::write_child(const pending_child& ch) {
   const std::uint32_t cb = m_c.child_block;
-  kernel_info ci =
-      m_app.kernel(m_mode == launch_mode::cdp ? "_Z13amr_cdp_childPyPfS0_PjS1_jjyf" : m_name, ch.id,
-                   ch.grid, dim3{cb, 1, 1}, 0, m_cp);
+  kernel_info ci = m_app.kernel(m_c.child_name, ch.id, ch.grid, dim3{cb, 1, 1}, 0, m_cp);
   ci.device_launched = true;
+  // The sub-cells with their sibling neighbours (slots in the pool range from ch.base).
+  std::vector<neighbourhood> subs = sub_cells(m_c, ch.parent);
+  for (std::uint32_t j = 0; j < m_c.sub; ++j) {
+    subs[j].left_slot = ch.base + (j > 0 ? j - 1 : 0);
+    subs[j].mid_slot = ch.base + j;
+    subs[j].right_slot = ch.base + (j + 1 < m_c.sub ? j + 1 : j);
+  }
   m_app.write_kernel(ci, [&](tb_trace& tb) {
     for (std::uint32_t w = 0; w < tb.warps.size(); ++w) {
       warp_emitter e(m_cp, tb.warps[w]);
       const warp_lanes lanes = lanes_of(ci.block, w);
       std::array<std::uint32_t, 32> slot{}, base{}, j{};
-      std::array<cell, 32> parent{}, x{};
+      std::array<neighbourhood, 32> parent{}, x{};
       std::uint32_t act = 0, ref = 0;
       for (unsigned l = 0; l < 32; ++l) {
         if (!(lanes.live >> l & 1u)) continue;
@@ -367,12 +461,13 @@ void amr_writer::write_child(const pending_child& ch) {
         j[l] = std::uint32_t(i);
         slot[l] = ch.base + j[l];
         parent[l] = ch.parent;
-        x[l] = sub_cell(m_c, ch.parent, j[l]);
-        if (refines(m_c, x[l], ch.depth)) ref |= 1u << l;
+        x[l] = subs[j[l]];
+        if (refines(m_c, x[l].mid, ch.depth)) ref |= 1u << l;
       }
       e.run(m_c_head, lanes.live);
       e.run(m_c_exit_oob, lanes.live & ~act);
       e.run(m_c_params, act);
+      if (m_c.prolong) emit_prolong_loads(e, m_ck, act, parent, true);
       emit_sub_cells(e, m_ck, act, slot, parent, j);
       e.run(m_c_cmp, act);
       e.run(m_c_exit_leaf, act & ~ref);
@@ -384,14 +479,21 @@ void amr_writer::write_child(const pending_child& ch) {
 }
 
 void amr_writer::run() {
+  auto level0 = [&](std::uint32_t i) { return cell{i, float(hash_unit(m_c.seed, i))}; };
   std::uint64_t pool = 0;
-  for (std::uint32_t i = 0; i < m_c.cells; ++i)
-    pool += tree_cells(m_c, cell{i, float(hash_unit(m_c.seed, i))}, 0);
+  for (std::uint32_t i = 0; i < m_c.cells; ++i) {
+    neighbourhood nb;
+    nb.left = level0(i > 0 ? i - 1 : i);
+    nb.mid = level0(i);
+    nb.right = level0(i + 1 < m_c.cells ? i + 1 : i);
+    pool += tree_cells(m_c, nb, 0);
+  }
   if (pool > (1ull << 26))
     param_set::fail("max_depth", "the refined mesh has " + std::to_string(pool) +
                                      " cells, more than 2^26; lower max_depth, sub or cells");
   m_pool.assign(pool, cell{});
-  for (std::uint32_t i = 0; i < m_c.cells; ++i) m_pool[i] = {i, float(hash_unit(m_c.seed, i))};
+  for (std::uint32_t i = 0; i < m_c.cells; ++i) m_pool[i] = level0(i);
+  if (m_c.prolong) m_range_first.assign(pool, 0);
   m_ncells = m_c.cells;
   m_mem.key = m_app.output(8 * pool);
   m_app.memcpy_h2d(m_mem.key, 8ull * m_c.cells);
@@ -402,7 +504,7 @@ void amr_writer::run() {
 
   m_name = m_mode == launch_mode::flat  ? "_Z10amr_refinePyPfPjjjf"
            : m_mode == launch_mode::cdp ? "_Z14amr_cdp_refinePyPfS0_Pjjjf"
-                                        : "_Z15amr_dtbl_refinePyPfPjjjf";
+                                        : dtbl_refine_name;
   build_host_program();
   if (m_mode != launch_mode::flat) build_child_program();
   if (m_mode == launch_mode::flat) {
@@ -431,9 +533,12 @@ void generate_amr(const param_set& ps, app_builder& app, launch_mode mode) {
   c.block = ps.u32("block");
   c.threshold = mode == launch_mode::flat ? 0 : ps.u32("threshold");
   c.child_block = child_block_of(ps, mode, c.block);
+  c.child_name = child_function(ps, mode, dtbl_refine_name, "_Z13amr_cdp_childPyPfS0_PjS1_jjyf",
+                                "_Z13amr_dtbl_childPyPfS0_PjS1_jjyf");
   c.refine = float(ps.real("refine"));
   c.seed = ps.u64("seed");
   c.sync = mode == launch_mode::cdp && ps.u32("sync") != 0;
+  c.prolong = ps.u32("prolong") != 0;
   if (c.threshold > c.sub)
     param_set::fail("threshold", "must not exceed sub = " + std::to_string(c.sub) +
                                      " (every refined cell launches sub threads)");
@@ -441,12 +546,21 @@ void generate_amr(const param_set& ps, app_builder& app, launch_mode mode) {
 }
 
 std::vector<param_desc> amr_params() {
-  return {param_desc::integer("cells", 256, 1, 1u << 20, "cells of the level-0 grid"),
-          param_desc::integer("sub", 32, 1, 1024, "sub-cells of a refined cell"),
-          param_desc::real("refine", 0.75, 0, 1, "a cell refines if its energy exceeds this"),
-          param_desc::integer("max_depth", 2, 1, 8, "refinement levels below the grid"),
-          param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the energies"),
-          param_desc::integer("block", 128, 32, 1024, "threads per TB of the host kernel")};
+  std::vector<param_desc> p = {
+      param_desc::integer("cells", 256, 1, 1u << 20, "cells of the level-0 grid"),
+      param_desc::integer("sub", 32, 1, 1024, "sub-cells of a refined cell"),
+      param_desc::real("refine", 0.75, 0, 1, "a cell refines if its energy exceeds this"),
+      param_desc::integer("max_depth", 2, 1, 8, "refinement levels below the grid"),
+      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the energies"),
+      param_desc::integer("block", 128, 32, 1024, "threads per TB of the host kernel")};
+  // Not noted at its default: the traces without it stay byte-identical.
+  param_desc prolong = param_desc::integer(
+      "prolong", 0, 0, 1,
+      "1: a sub-cell's energy is interpolated from its parent's and the parent's neighbours' "
+      "(loaded from memory by every child thread)");
+  prolong.noted_at_default = false;
+  p.push_back(std::move(prolong));
+  return p;
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
                                                        : "_Z14bfs_dtbl_levelPKjS0_Piij";
   // A DTBL group runs the level kernel's own function (its group path), so it coalesces
   // into the running level kernel.
-  const char* child_name = mode == launch_mode::cdp ? "_Z13bfs_cdp_childPKjPijjPi" : parent_name;
+  const char* child_name = child_function(ps, mode, parent_name, "_Z13bfs_cdp_childPKjPijjPi",
+                                          "_Z14bfs_dtbl_childPKjPijjPi");
   const std::uint32_t grid = (n + block - 1) / block;
 
   for (std::int32_t cur = 0;; ++cur) {

@@ -187,7 +187,8 @@ void generate_clr(const param_set& ps, app_builder& app, launch_mode mode) {
                             : mode == launch_mode::cdp ? "_Z13clr_cdp_roundPKjS0_S0_PiS1_S1_S1_j"
                                                        : "_Z14clr_dtbl_roundPKjS0_S0_PiS1_S1_S1_j";
   const char* child_name =
-      mode == launch_mode::cdp ? "_Z13clr_cdp_childPKjS0_PiS1_S1_S1_jjjjj" : parent_name;
+      child_function(ps, mode, parent_name, "_Z13clr_cdp_childPKjS0_PiS1_S1_S1_jjjjj",
+                     "_Z14clr_dtbl_childPKjS0_PiS1_S1_S1_jjjjj");
   const std::uint32_t grid = (n + block - 1) / block;
 
   for (std::uint32_t c = 0;; ++c) {

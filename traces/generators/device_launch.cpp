@@ -24,7 +24,30 @@ std::vector<param_desc> with_launch_params(std::vector<param_desc> params, launc
                                        "launch a child only for work >= threshold items"));
   if (mode == launch_mode::cdp)
     params.push_back(param_desc::integer("child_block", 32, 32, 1024, "threads per child TB"));
+  if (mode == launch_mode::dtbl) {
+    // Neither is noted at its default, so the existing DTBL traces stay byte-identical.
+    param_desc f = param_desc::choice(
+        "group_function", {"launcher", "separate"},
+        "a group runs in its launcher's function (coalesces into the running launcher) or in "
+        "a child function of its own (a KDE miss until a kernel of it runs)");
+    f.noted_at_default = false;
+    params.push_back(std::move(f));
+    param_desc b = param_desc::integer("child_block", 32, 32, 1024,
+                                       "threads per group TB with group_function=separate");
+    b.noted_at_default = false;
+    params.push_back(std::move(b));
+  }
   return params;
+}
+
+bool separate_group_function(const param_set& ps, launch_mode mode) {
+  return mode == launch_mode::dtbl && ps.str("group_function") == "separate";
+}
+
+const char* child_function(const param_set& ps, launch_mode mode, const char* launcher,
+                           const char* cdp_child, const char* dtbl_child) {
+  if (mode == launch_mode::cdp) return cdp_child;
+  return separate_group_function(ps, mode) ? dtbl_child : launcher;
 }
 
 kernel_generator launch_form(std::string name, std::string description,
@@ -56,7 +79,11 @@ child_edge child_edge_load(program& cp) {
 }
 
 std::uint32_t child_block_of(const param_set& ps, launch_mode mode, std::uint32_t block) {
-  if (mode == launch_mode::cdp) return ps.u32("child_block");
+  if (mode == launch_mode::cdp || separate_group_function(ps, mode)) return ps.u32("child_block");
+  if (mode == launch_mode::dtbl && ps.u32("child_block") != 32)
+    param_set::fail("child_block",
+                    "applies only with group_function=separate (a group in its "
+                    "launcher's function has the launcher's block)");
   return mode == launch_mode::dtbl ? block : 32;
 }
 

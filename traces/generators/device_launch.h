@@ -33,10 +33,21 @@ struct launch_site {
 };
 
 // `params` followed by the parameters common to the device-launch generators: threshold, and
-// for CDP child_block. A DTBL group runs in its launcher's own kernel function with the
-// launcher's TB shape (thesis Fig. 12a), so that it coalesces into the running launcher:
-// its TB size is the launcher's `block`.
+// for CDP child_block. For DTBL, group_function: `launcher` (default) runs a group in its
+// launcher's own kernel function with the launcher's TB shape (thesis Fig. 12a), so that it
+// coalesces into the running launcher, its TB size the launcher's `block`; `separate` runs
+// it in a child function of its own with child_block-thread TBs, so that a group finds an
+// eligible KDE only while a kernel of that function runs, and otherwise falls back to a
+// device kernel (thesis §4.3, the KDE miss).
 std::vector<param_desc> with_launch_params(std::vector<param_desc> params, launch_mode mode);
+
+// Whether a DTBL form's groups run a function of their own (group_function=separate).
+bool separate_group_function(const param_set& ps, launch_mode mode);
+
+// The kernel function a child runs: CDP's child kernel `cdp_child`; a DTBL group the
+// launcher's own `launcher`, or `dtbl_child` with group_function=separate.
+const char* child_function(const param_set& ps, launch_mode mode, const char* launcher,
+                           const char* cdp_child, const char* dtbl_child);
 
 // The start of a child kernel or group, one thread per item of work: R3 = the item's index
 // (from ctaid.x and tid.x), compared with the work. `head` runs for every live lane,
@@ -60,8 +71,9 @@ kernel_generator launch_form(std::string name, std::string description,
                              std::vector<param_desc> params, launch_form_fn generate,
                              launch_mode mode);
 
-// Threads per child TB: `child_block` for CDP, the launcher's `block` for DTBL (see above),
-// 32 for flat (unused).
+// Threads per child TB: `child_block` for CDP and separate-function DTBL groups, the
+// launcher's `block` for DTBL groups in the launcher's function (see above), 32 for flat
+// (unused).
 std::uint32_t child_block_of(const param_set& ps, launch_mode mode, std::uint32_t block);
 
 // The launch, from one lane, of a child grid of `threads` threads in TBs of `block` threads:

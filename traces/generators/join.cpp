@@ -430,7 +430,8 @@ void generate_join(const param_set& ps, app_builder& app, launch_mode mode) {
   const char* write_name = mode == launch_mode::flat  ? "_Z10join_writePKjS0_S0_S0_Pyj"
                            : mode == launch_mode::cdp ? "_Z14join_cdp_writePKjS0_S0_S0_S0_Pyjj"
                                                       : "_Z15join_dtbl_writePKjS0_S0_S0_S0_Pyjj";
-  const char* child_name = mode == launch_mode::cdp ? "_Z14join_cdp_childPKjPyjjjj" : write_name;
+  const char* child_name = child_function(ps, mode, write_name, "_Z14join_cdp_childPKjPyjjjj",
+                                          "_Z15join_dtbl_childPKjPyjjjj");
   std::vector<pending_child> children;
   const kernel_info info =
       app.kernel(write_name, app.reserve_kernel_id(), dim3{grid, 1, 1}, dim3{block, 1, 1}, 0, p);

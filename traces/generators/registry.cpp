@@ -22,7 +22,8 @@ const std::vector<kernel_generator>& kernel_generators() {
       pchase_generator(),      smem_bank_generator(),    stream_generator(),
       atomics_generator(),     fu_chain_generator(),     kmeans_generator(),
       nn_generator(),          fwt_generator(),          scan_generator(),
-      mum_walk_generator(),
+      mum_walk_generator(),    pathfinder_generator(),   dwt2d_generator(),
+      mergesort_generator(),   btree_generator(),
   };
   return all;
 }

@@ -128,8 +128,8 @@ void generate_spmv(const param_set& ps, app_builder& app, launch_mode mode) {
                                                        : "_Z9spmv_dtbljPKjS0_PKfS2_Pf";
   // A DTBL group runs the row kernel's own function (its group path), so it coalesces into
   // the running row kernel.
-  const char* child_name =
-      mode == launch_mode::cdp ? "_Z14spmv_cdp_childPKjPKfS2_Pfjjj" : parent_name;
+  const char* child_name = child_function(ps, mode, parent_name, "_Z14spmv_cdp_childPKjPKfS2_Pfjjj",
+                                          "_Z15spmv_dtbl_childPKjPKfS2_Pfjjj");
   const std::uint32_t grid = (rows + block - 1) / block;
   std::vector<pending_child> children;
   const kernel_info info =

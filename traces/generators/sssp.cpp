@@ -174,7 +174,8 @@ void generate_sssp(const param_set& ps, app_builder& app, launch_mode mode) {
                             : mode == launch_mode::cdp ? "_Z14sssp_cdp_relaxPKjS0_S0_PiS1_S1_S1_j"
                                                        : "_Z15sssp_dtbl_relaxPKjS0_S0_PiS1_S1_S1_j";
   const char* child_name =
-      mode == launch_mode::cdp ? "_Z14sssp_cdp_childPKjS0_PiS1_S1_jjj" : parent_name;
+      child_function(ps, mode, parent_name, "_Z14sssp_cdp_childPKjS0_PiS1_S1_jjj",
+                     "_Z15sssp_dtbl_childPKjS0_PiS1_S1_jjj");
   const std::uint32_t grid = (n + block - 1) / block;
 
   for (unsigned iter = 0;; ++iter) {
