@@ -15,9 +15,6 @@ namespace gputlm::control::paver {
 using graph = std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>>;
 using group = std::vector<std::uint32_t>;  // TB ids in issue order
 
-// The order in which Prim's algorithm adds the vertices of `subset` (all when empty) to a
-// maximum spanning tree of the graph induced on them, starting at the smallest id; a
-// vertex the tree cannot reach starts a new tree at the smallest id not yet visited.
 // The JIT pass's work (docs/tb-scheduling.md, "Analysis time"): the calls of Prim and METIS
 // and the size (vertices + adjacency entries) of the graphs handed to them. Each grouping
 // function below adds its own to `work` when given.
@@ -25,6 +22,9 @@ struct jit_work {
   std::uint64_t calls = 0, entries = 0;
 };
 
+// The order in which Prim's algorithm adds the vertices of `subset` (all when empty) to a
+// maximum spanning tree of the graph induced on them, starting at the smallest id; a
+// vertex the tree cannot reach starts a new tree at the smallest id not yet visited.
 group prim_order(const graph& g, const group& subset = {}, jit_work* work = nullptr);
 
 // MST-TS (§3.3.1): the Prim order cut into `smxs` groups of `per_smx` TBs, then one group

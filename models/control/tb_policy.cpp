@@ -433,6 +433,14 @@ class bcs_strategy final : public bcs_policy, public strategy {
   explicit bcs_strategy(const strategy_site& s) : strategy(s) {}
 };
 
+// Host time of PAVER's JIT grouping per Prim/METIS call and per graph entry, for MST-TS,
+// k-way-TS and RB-TS: fitted on the 2-core host of docs/tb-scheduling.md ("Analysis time")
+// by bench/paver/jit_fit.py, which refits them for another host.
+struct jit_cost {
+  double ns_per_call, ns_per_entry;
+};
+constexpr jit_cost k_jit_cost[] = {{46957, 44.0}, {43481, 28.4}, {13033, 28.1}};
+
 // PAVER: its inner LRR takes the kernels and groups it does not partition.
 template <paver_policy::grouping G>
 class paver_strategy final : public paver_policy, public strategy {
@@ -477,10 +485,12 @@ class paver_strategy final : public paver_policy, public strategy {
       "load of an SMX's nextTB register from the global queue (a global-memory load)"};
   param<std::uint64_t> m_locality_granularity{owner(), key("locality_granularity"), 4,
                                               "bytes per data reference of the locality graph"};
-  param<double> m_jit_ns_per_call{owner(), key("jit_ns_per_call"), 100000.0,
+  param<double> m_jit_ns_per_call{owner(), key("jit_ns_per_call"),
+                                  k_jit_cost[static_cast<int>(G)].ns_per_call,
                                   "host nanoseconds per Prim or METIS call of the JIT grouping "
                                   "(fitted to this host: docs/tb-scheduling.md)"};
-  param<double> m_jit_ns_per_entry{owner(), key("jit_ns_per_entry"), 30.0,
+  param<double> m_jit_ns_per_entry{owner(), key("jit_ns_per_entry"),
+                                   k_jit_cost[static_cast<int>(G)].ns_per_entry,
                                    "host nanoseconds per graph entry handed to those calls "
                                    "(fitted to this host: docs/tb-scheduling.md)"};
 };

@@ -140,6 +140,28 @@ TEST(paver, kway_parts_are_the_cliques_in_prim_order) {
   for (const auto& p : parts) EXPECT_EQ(p.front(), *std::min_element(p.begin(), p.end()));
 }
 
+// The JIT pass's work, counted by hand on the two cliques (8 vertices, 2 x 12 clique
+// entries + 2 for the joining edge = 34 entries with the vertices; one clique: 4 + 12 = 16):
+// MST-TS one Prim over the graph; k-way one METIS call on the graph and one Prim per
+// clique; RB with maxTB 5 one bisection, with maxTB 3 one more per clique (RB leaves keep
+// id order: no Prim).
+TEST(paver, jit_work_counts_calls_and_graph_entries) {
+  const graph g = two_cliques();
+  paver::jit_work mst, kway, rb5, rb3;
+  paver::mst_groups(g, 2, 2, &mst);
+  paver::kway_groups(g, 2, &kway);
+  paver::rb_groups(g, 5, &rb5);
+  paver::rb_groups(g, 3, &rb3);
+  EXPECT_EQ(mst.calls, 1u);
+  EXPECT_EQ(mst.entries, 34u);
+  EXPECT_EQ(kway.calls, 3u);
+  EXPECT_EQ(kway.entries, 34u + 2 * 16u);
+  EXPECT_EQ(rb5.calls, 1u);
+  EXPECT_EQ(rb5.entries, 34u);
+  EXPECT_EQ(rb3.calls, 3u);
+  EXPECT_EQ(rb3.entries, 34u + 2 * 16u);
+}
+
 // Algorithm 2's worked example: the donor holds TB0..TB3 (next = 0, tail = 4 one past the
 // end), the recipient nothing: Max 4, Avg 2, so 2 TBs move.
 TEST(paver, task_steal_takes_max_minus_average) {
