@@ -17,6 +17,7 @@
 #include "sc_main/generated/version.h"
 #include "sc_main/host_memory.h"
 #include "sc_main/import_config.h"
+#include "sc_main/stats_command.h"
 #include "traces/footprint.h"
 #include "traces/generators/gen_cli.h"
 #include "traces/locality.h"
@@ -45,6 +46,8 @@ const char* k_usage =
     "                          run an experiment's matrix; write its table, report and plots\n"
     "  import-config gpgpusim.config [trace.config] -o PLATFORM.yaml\n"
     "                          a GPGPU-Sim/Accel-Sim configuration as a platform\n"
+    "  stats FILE.json [--accelsim]\n"
+    "                          a statistics file as a summary, or under GPGPU-Sim's names\n"
     "  --version               the commit gputlm was built from\n"
     "\n"
     "Run 'gputlm <command> --help' for a command's options.\n";
@@ -115,7 +118,7 @@ int sc_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {  // no command: one error line, then the usage
     std::cerr << "error: <command line>: no command (elaborate, run, trace, experiment, "
-                 "import-config)\n"
+                 "import-config, stats)\n"
               << k_usage;
     finish(gputlm::exit_bad_input);
   }
@@ -141,9 +144,11 @@ int sc_main(int argc, char** argv) {
       status = gputlm::experiment::experiment_main(args);
     else if (command == "import-config")
       status = gputlm::cli::import_config_main(args);
+    else if (command == "stats")
+      status = gputlm::cli::stats_main(args);
     else {
       const std::string near = gputlm::closest_match(
-          command, {"elaborate", "run", "trace", "experiment", "import-config"});
+          command, {"elaborate", "run", "trace", "experiment", "import-config", "stats"});
       throw gputlm::input_error({"<command line>", 0, 0}, command,
                                 near.empty() ? "unknown command (try 'gputlm --help')"
                                              : "unknown command; did you mean '" + near + "'?");

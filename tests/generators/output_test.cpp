@@ -280,6 +280,8 @@ void expect_param_error(const std::string& kernel, const std::vector<std::string
 
 TEST(GenParams, BadNamesAndValuesNameTheParameter) {
   expect_param_error("vectoradd", {"size=3"}, "size", "unknown parameter");
+  expect_param_error("bfs", {"scael=3"}, "scael",
+                     "unknown parameter for this kernel; did you mean 'scale'?");
   expect_param_error("vectoradd", {"n=abc"}, "n", "not a non-negative integer");
   expect_param_error("vectoradd", {"n=-4"}, "n");
   expect_param_error("vectoradd", {"n=12x"}, "n");

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "models/base/closest_match.h"
 #include "models/base/input_error.h"
 
 namespace gputlm::traces::generators {
@@ -133,8 +134,15 @@ param_set::param_set(const std::vector<param_desc>& descs,
       if (d.name == name) desc = &d;
     if (desc == nullptr) {
       std::string known;
-      for (const auto& d : descs) known += (known.empty() ? "" : ", ") + d.name;
-      fail(name, "unknown parameter for this kernel (known: " + known + ")");
+      std::vector<std::string> names;
+      for (const auto& d : descs) {
+        known += (known.empty() ? "" : ", ") + d.name;
+        names.push_back(d.name);
+      }
+      const std::string near = closest_match(name, names);
+      fail(name, "unknown parameter for this kernel" +
+                     (near.empty() ? std::string() : "; did you mean '" + near + "'?") +
+                     " (known: " + known + ")");
     }
     check(*desc, value);
     m_values[name] = value;

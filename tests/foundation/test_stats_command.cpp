@@ -1,0 +1,159 @@
+// `gputlm stats`: a hand-written statistics file printed under GPGPU-Sim's names, every
+// value worked out by hand; a real run's file read back; bad files refused with one line.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/common/run_command.h"
+
+namespace {
+
+using gputlm::testing::run_command;
+using gputlm::testing::write_text;
+
+const std::string k_bin = GPUTLM_BIN;
+const std::string k_tmp = GPUTLM_TEST_TMP;
+
+// Two kernels, the second launched finishing first; two L1s (one of them smx[10], after
+// smx[1] as text), one L2 bank, one DRAM channel; an SMX block whose counters must not
+// count as an L1's.
+const char* k_small = R"({
+  "total_cycles": 160, "thread_instructions": 1400, "warp_instructions": 60,
+  "simulated_seconds": 1e-6, "platform": "hand", "trace": "none",
+  "kernels": [
+    {"name": "k_one", "cycles": 150, "start_cycle": 0, "end_cycle": 150,
+     "thread_instructions": 1000, "tbs": 4, "finished": true},
+    {"name": "k_two", "cycles": 80, "start_cycle": 20, "end_cycle": 100,
+     "thread_instructions": 400, "tbs": 2, "finished": true}],
+  "blocks": {
+    "gpu.smx[0]": {"accesses": 1000, "hits": 1000},
+    "gpu.smx[0].l1": {"accesses": 10, "hits": 4, "mshr_hits": 2, "line_misses": 3,
+                      "sector_misses": 1, "reservation_fails.mshr_full": 2,
+                      "reservation_fails.miss_queue_full": 1},
+    "gpu.smx[10].l1": {"accesses": 6, "hits": 6, "line_misses": 0, "sector_misses": 0},
+    "gpu.l2[0]": {"accesses": 20, "hits": 10, "line_misses": 5, "sector_misses": 5},
+    "gpu.dram[0]": {"reads": 7, "writes": 3, "bytes": 320}}
+})";
+
+TEST(stats_command, accelsim_names_by_hand) {
+  const std::string f = k_tmp + "/stats_small.json";
+  write_text(f, k_small);
+  const auto r = run_command(k_bin + " stats " + f + " --accelsim", "stats_small");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // k_two completes first (cycle 100): its lines, then k_one's (cycle 150) with the run's
+  // instructions so far (400 + 1000) over its end cycle; then the run's totals.
+  const std::string want =
+      "kernel_name = k_two \n"
+      "kernel_launch_uid = 2 \n"
+      "gpu_sim_cycle = 80\n"
+      "gpu_sim_insn = 400\n"
+      "gpu_ipc =       5.0000\n"
+      "gpu_tot_sim_cycle = 100\n"
+      "gpu_tot_sim_insn = 400\n"
+      "gpu_tot_ipc =       4.0000\n"
+      "gpu_tot_issued_cta = 2\n"
+      "kernel_name = k_one \n"
+      "kernel_launch_uid = 1 \n"
+      "gpu_sim_cycle = 150\n"
+      "gpu_sim_insn = 1000\n"
+      "gpu_ipc =       6.6667\n"
+      "gpu_tot_sim_cycle = 150\n"
+      "gpu_tot_sim_insn = 1400\n"
+      "gpu_tot_ipc =       9.3333\n"
+      "gpu_tot_issued_cta = 6\n"
+      "----- gputlm: totals of the run -----\n"
+      "gpu_tot_sim_cycle = 160\n"
+      "gpu_tot_sim_insn = 1400\n"
+      "gpu_tot_ipc =       8.7500\n"
+      "gpgpu_n_tot_w_icount = 60\n"
+      // 20 L2 accesses x 32 B in 1 us = 0.64 GB/s.
+      "L2_BW  =       0.6400 GB/Sec\n"
+      // L1s: 10 + 6 accesses; 3 + 1 misses; 2 MSHR hits; 2 + 1 reservation fails.
+      "L1D_total_cache_accesses = 16\n"
+      "L1D_total_cache_misses = 4\n"
+      "L1D_total_cache_miss_rate = 0.2500\n"
+      "L1D_total_cache_pending_hits = 2\n"
+      "L1D_total_cache_reservation_fails = 3\n"
+      "L2_total_cache_accesses = 20\n"
+      "L2_total_cache_misses = 10\n"
+      "L2_total_cache_miss_rate = 0.5000\n"
+      "L2_total_cache_pending_hits = 0\n"
+      "L2_total_cache_reservation_fails = 0\n"
+      "total dram reads = 7\n"
+      "total dram writes = 3\n";
+  EXPECT_EQ(r.out, want);
+}
+
+TEST(stats_command, summary_by_hand) {
+  const std::string f = k_tmp + "/stats_summary.json";
+  write_text(f, k_small);
+  const auto r = run_command(k_bin + " stats " + f, "stats_summary");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cycles 160 (1e-06 s simulated); instructions 60 warp, 1400 thread; "
+                       "IPC 8.75 thread, 0.375 warp\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("     2 k_two  cycles 80 (20-100)  TBs 2  IPC 0\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("L1 (2 instances): accesses 16, hits 10, MSHR hits 2, misses 4 (miss rate "
+                       "0.2500), reservation fails 3\n"),
+            std::string::npos)
+      << r.out;
+  // 320 bytes in 1 us: 0.32 GB/s.
+  EXPECT_NE(r.out.find("DRAM (1 channels): reads 7, writes 3, 320 bytes, 0.32 GB/s\n"),
+            std::string::npos)
+      << r.out;
+}
+
+// A real run: the totals printed are the file's, the L1 accesses the sum over its L1s.
+TEST(stats_command, a_run_read_back) {
+  const std::string f = k_tmp + "/stats_run.json";
+  const auto run =
+      run_command(k_bin + " run " + std::string(GPUTLM_SOURCE_DIR) + "/yaml/volta.yaml " +
+                      GPUTLM_SOURCE_DIR + "/traces/samples/vectoradd --no-wall-clock --stats " + f,
+                  "stats_run");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json s = nlohmann::json::parse(gputlm::testing::slurp(f));
+  double l1 = 0;
+  for (int i = 0; i < 80; ++i)
+    l1 += s["blocks"]["gpu.smx[" + std::to_string(i) + "].l1"]["accesses"].get<double>();
+  const auto r = run_command(k_bin + " stats --accelsim " + f, "stats_run_read");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto last = [&](const std::string& name) {
+    const std::size_t at = r.out.rfind("\n" + name + " = ");
+    if (at == std::string::npos) return std::string();
+    const std::size_t from = at + name.size() + 4;
+    return r.out.substr(from, r.out.find('\n', from) - from);
+  };
+  EXPECT_EQ(last("gpu_tot_sim_cycle"), std::to_string(s["total_cycles"].get<long>()));
+  EXPECT_EQ(last("gpu_tot_sim_insn"), std::to_string(s["thread_instructions"].get<long>()));
+  EXPECT_EQ(last("L1D_total_cache_accesses"), std::to_string(static_cast<long>(l1)));
+  EXPECT_NE(r.out.find("kernel_name = _Z9vectorAddPKfS0_Pfi \n"), std::string::npos);
+}
+
+TEST(stats_command, bad_files_are_one_line_and_print_nothing) {
+  const std::string bad = k_tmp + "/stats_bad.json";
+  write_text(bad, "{\n  \"total_cycles\": 1,\n  oops\n}\n");
+  auto r = run_command(k_bin + " stats " + bad, "stats_bad");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "error: " + bad +
+                       ":3:3: stats: not JSON (a statistics file is what `gputlm "
+                       "run --stats` writes)\n");
+  const std::string other = k_tmp + "/stats_other.json";
+  write_text(other, "{\"total_cycles\": 1}\n");
+  r = run_command(k_bin + " stats " + other + " --accelsim", "stats_other");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(other + ": thread_instructions: missing or not a number"), std::string::npos)
+      << r.err;
+  r = run_command(k_bin + " stats " + k_tmp + "/no_such_file.json", "stats_missing");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot read the file"), std::string::npos) << r.err;
+  r = run_command(k_bin + " stat", "stats_typo");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("did you mean 'stats'?"), std::string::npos) << r.err;
+}
+
+}  // namespace
