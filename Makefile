@@ -6,6 +6,10 @@
 # and, to check the code:
 #   make sanitize   the test suite built with AddressSanitizer and UBSan in build-asan/ (any
 #                   finding, a leak or undefined behaviour included, fails its test)
+# and, to install:
+#   make install    gputlm in $(PREFIX)/bin, its platforms, experiments, samples and plot
+#                   script in $(PREFIX)/share/gputlm, its Python package for python3
+#                   (PREFIX=/usr/local; DESTDIR=... stages the tree elsewhere)
 MAKEFLAGS += --no-print-directory
 BUILD     ?= build
 JOBS      ?= $(shell nproc)
@@ -16,7 +20,9 @@ endif
 DEMO_PLATFORM ?= yaml/volta.yaml
 DEMO_TRACE    ?= traces/samples/vectoradd
 
-.PHONY: all deps configure build gputlm demo test fast sanitize clean
+PREFIX    ?= /usr/local
+
+.PHONY: all deps configure build gputlm demo test fast sanitize clean install
 
 all: build
 
@@ -38,6 +44,9 @@ demo: gputlm
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: gputlm
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 fast: deps
 	@JOBS=$(JOBS) ./scripts/build-fast.sh build-fast

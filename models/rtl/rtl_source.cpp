@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/base/shipped_files.h"
+
 namespace gputlm::rtl {
 
 namespace {
@@ -75,11 +77,11 @@ void rtl_choice::validate() {
   namespace fs = std::filesystem;
   const std::string named = *m_source;
   fs::path path = named;
-  if (path.is_relative() && !fs::exists(path)) path = fs::path(GPUTLM_SOURCE_DIR) / named;
+  if (path.is_relative() && !fs::exists(path)) path = shipped_file(named);
   std::error_code ec;
   m_source.require(!named.empty() && fs::is_regular_file(path, ec),
-                   "RTL source '" + named +
-                       "' not found (relative to the working directory or " GPUTLM_SOURCE_DIR ")");
+                   "RTL source '" + named + "' not found (relative to the working directory or " +
+                       shipped_root().string() + ")");
   // The built sources are a few KiB; a large file is not this block's and is not read (or
   // handed to Verilator).
   constexpr std::uintmax_t max_source = 4u << 20;

@@ -19,6 +19,7 @@
 #include "models/base/command_line.h"
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
+#include "models/base/shipped_files.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 #include "sc_main/commands.h"
@@ -577,7 +578,7 @@ int runner::write_outputs(std::vector<point_result> points) {
   // Plots: scripts/plot-experiment.py with Debian's python3 and matplotlib.
   std::vector<std::string> plots;
   std::string note;
-  const std::string script = std::string(GPUTLM_SOURCE_DIR) + "/scripts/plot-experiment.py";
+  const std::string script = shipped_file("scripts/plot-experiment.py").string();
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   const std::string log = m_scratch.path() + "/plot.log";
   const int st = run_command(
