@@ -8,7 +8,9 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -83,6 +85,26 @@ std::vector<std::string> statistic_paths(platforms::platform& p) {
   return out;
 }
 
+// `paths` once per block type: every instance number [N] written [*], in the order of the
+// first instance, followed by the number of instances when there are several
+// ("blocks.gpu.smx[*].l1.hits (80 instances)"); a group after the path is kept.
+std::vector<std::string> paths_by_block_type(const std::vector<std::string>& paths) {
+  static const std::regex index(R"(\[[0-9]+\])");
+  std::vector<std::string> order;
+  std::map<std::string, std::size_t> count;
+  for (const std::string& line : paths) {
+    const std::size_t space = line.find(' ');
+    const std::string path = line.substr(0, space);
+    const std::string group = space == std::string::npos ? "" : line.substr(space);
+    const std::string type = std::regex_replace(path, index, "[*]") + group;
+    if (count[type]++ == 0) order.push_back(type);
+  }
+  std::vector<std::string> out;
+  for (const std::string& t : order)
+    out.push_back(count[t] > 1 ? t + " (" + std::to_string(count[t]) + " instances)" : t);
+  return out;
+}
+
 // A count given on the command line (units::parse_uint: decimal or 0x hex, as parameters).
 std::uint64_t parse_count(const std::string& text, const char* option) {
   if (const auto v = units::parse_uint(text)) return *v;
@@ -151,9 +173,10 @@ int elaborate_main(const std::vector<std::string>& args) {
       "dump-config", "print every effective parameter as YAML that reloads to this platform")(
       "dot", po::value<std::string>(), "write a Graphviz view of blocks and bindings to FILE")(
       "quiet,q", "do not print the hierarchy")(
-      "list-stats",
-      "print the path of every statistic a run writes (for experiment metrics); "
-      "one written only by some runs is followed by its group");
+      "list-stats", po::value<std::string>()->implicit_value("types"),
+      "print the path of every statistic a run writes (for experiment metrics); one written "
+      "only by some runs is followed by its group. --list-stats (=types): once per block "
+      "type, instance numbers as [*] and their count; --list-stats=all: every instance");
   po::positional_options_description pos;
   pos.add("platform", 1);
   auto vm = parse_command_line(args, opts, pos);
@@ -176,8 +199,14 @@ int elaborate_main(const std::vector<std::string>& args) {
     std::cout << "platform " << p->spec().name << " (" << p->spec().file << ")\n";
     p->print_hierarchy(std::cout);
   }
-  if (vm.count("list-stats"))
-    for (const auto& path : statistic_paths(*p)) std::cout << path << "\n";
+  if (vm.count("list-stats")) {
+    const std::string how = vm["list-stats"].as<std::string>();
+    if (how != "types" && how != "all")
+      throw input_error(k_cmdline, "--list-stats", "expected types or all, got '" + how + "'");
+    const std::vector<std::string> paths = statistic_paths(*p);
+    for (const auto& line : how == "all" ? paths : paths_by_block_type(paths))
+      std::cout << line << "\n";
+  }
   if (vm.count("dot")) {
     std::ostringstream dot;
     p->write_dot(dot);

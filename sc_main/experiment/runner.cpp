@@ -271,7 +271,7 @@ void runner::check_platforms() {
         continue;
       }
       std::vector<std::string> argv{m_exe, "elaborate", m_x.platform_file(p, c), "-q",
-                                    "--list-stats"};
+                                    "--list-stats=all"};
       const auto args = m_x.configurations[c].arguments();
       argv.insert(argv.end(), args.begin(), args.end());
       pool.add(
@@ -450,7 +450,7 @@ void runner::add_configuration(content_hasher& h, std::size_t p, std::size_t c) 
 
 std::string runner::check_key(std::size_t p, std::size_t c) {
   content_hasher h;
-  h.add("elaborate --list-stats").add(m_version);
+  h.add("elaborate --list-stats=all").add(m_version);
   add_configuration(h, p, c);
   return h.hex();
 }

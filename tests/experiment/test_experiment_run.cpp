@@ -293,7 +293,8 @@ TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
   };
   for (const char* platform : {"volta", "latoa", "variants/kepler-dtbl"}) {
     const std::string yaml = k_src + "/yaml/" + platform + ".yaml";
-    auto l = run_command(gputlm_bin() + " elaborate " + yaml + " -q --list-stats", "exp_list_elab");
+    auto l =
+        run_command(gputlm_bin() + " elaborate " + yaml + " -q --list-stats=all", "exp_list_elab");
     ASSERT_EQ(l.status, 0) << l.err;
     std::set<std::string> always, all;
     std::istringstream in(l.out);

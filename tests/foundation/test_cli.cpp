@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -77,6 +80,34 @@ TEST(cli, elaborate_prints_hierarchy_and_counts) {
   EXPECT_NE(r.out.find("  smx: 15\n"), std::string::npos);
   EXPECT_NE(r.out.find("  l2_cache: 12\n"), std::string::npos);
   EXPECT_NE(r.out.find("  dram_channel: 6\n"), std::string::npos);
+}
+
+// --list-stats: once per block type with the instance count (the GTX480: 15 SMXs, 12 L2
+// banks); =all: every instance, each path once, and the two forms list the same paths.
+TEST(cli, list_stats_per_block_type_and_all) {
+  auto types = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --list-stats", "lst_t");
+  ASSERT_EQ(types.status, 0) << types.err;
+  EXPECT_NE(types.out.find("\nblocks.gpu.smx[*].l1.hits (15 instances)\n"), std::string::npos);
+  EXPECT_NE(types.out.find("\nblocks.gpu.l2[*].hits (12 instances)\n"), std::string::npos);
+  EXPECT_EQ(types.out.rfind("total_cycles\n", 0), 0u) << types.out.substr(0, 200);
+  EXPECT_EQ(types.out.find("smx[3]"), std::string::npos);
+  auto all = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --list-stats=all", "lst_a");
+  ASSERT_EQ(all.status, 0) << all.err;
+  std::set<std::string> from_all, from_types;
+  std::istringstream in(all.out);
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_TRUE(from_all.insert(line).second) << "twice: " << line;
+    from_types.insert(std::regex_replace(line, std::regex(R"(\[[0-9]+\])"), "[*]"));
+  }
+  EXPECT_NE(from_all.count("blocks.gpu.smx[14].l1.hits"), 0u);
+  std::set<std::string> listed;
+  std::istringstream tin(types.out);
+  for (std::string line; std::getline(tin, line);)
+    listed.insert(std::regex_replace(line, std::regex(R"( \([0-9]+ instances\)$)"), ""));
+  EXPECT_EQ(listed, from_types);
+  auto bad = run_command(gputlm_bin() + " elaborate " + k_fermi + " -q --list-stats=some", "lst_b");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "error: <command line>: --list-stats: expected types or all, got 'some'\n");
 }
 
 TEST(cli, help_on_every_subcommand) {
@@ -163,7 +194,8 @@ TEST(cli, bad_type) {
 
 TEST(cli, bad_choice) {
   expect_bad(mutate("choice", "scheduler_policy: gto", "scheduler_policy: fifo"), "choice",
-             "gpu.smx[0].scheduler_policy", "unknown warp scheduling policy 'fifo' (one of gto, lrr)");
+             "gpu.smx[0].scheduler_policy",
+             "unknown warp scheduling policy 'fifo' (one of gto, lrr)");
 }
 
 TEST(cli, bad_frequency) {
@@ -199,9 +231,8 @@ TEST(cli, bad_bind_index_arithmetic) {
   };
   for (std::size_t n = 1; n < cases.size(); ++n) {
     const std::string tag = "bind_arith_" + std::to_string(n);
-    const mutated m =
-        mutate(tag, "smx_scheduler.smx[i] -> smx[*].tbcr",
-               "smx_scheduler.smx[" + cases[n].index + "] -> smx[*].tbcr");
+    const mutated m = mutate(tag, "smx_scheduler.smx[i] -> smx[*].tbcr",
+                             "smx_scheduler.smx[" + cases[n].index + "] -> smx[*].tbcr");
     auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", tag);
     EXPECT_EQ(r.status, 2) << cases[n].index << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -411,7 +442,8 @@ TEST(cli, bad_kmu_hw_queues_on_run) {
 TEST(cli, bad_icnt_sizes) {
   // The crossbar's ports are as many as the bindings name: at most 1024, reported at the
   // crossbar's declaration.
-  auto p = mutate("icnt_ports", "smx[*].ni.out -> icnt.smx[i]", "smx[*].ni.out -> icnt.smx[i + 2000]");
+  auto p =
+      mutate("icnt_ports", "smx[*].ni.out -> icnt.smx[i]", "smx[*].ni.out -> icnt.smx[i + 2000]");
   std::string text = slurp(p.path);
   const std::size_t icnt_line =
       1 + std::count(text.begin(), text.begin() + text.find("\n  icnt:\n") + 1, '\n');
@@ -455,8 +487,8 @@ TEST(cli, bad_socket_bound_twice) {
 TEST(cli, bad_socket_never_bound) {
   // The L2s' DRAM sockets unbound: the first in path order is L2 0's, reported at the L2
   // block's declaration ("  l2:" in fermi.yaml).
-  auto m = mutate("never", "    - l2[*].dram -> dram[i / sub_partitions].l2[i % sub_partitions]\n",
-                  "");
+  auto m =
+      mutate("never", "    - l2[*].dram -> dram[i / sub_partitions].l2[i % sub_partitions]\n", "");
   auto r = run_command(gputlm_bin() + " elaborate " + m.path + " -q", "never");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -595,13 +627,14 @@ TEST(cli, bad_power_policy) {
              "pw_key", "power.policy.after",
              "unknown key for the gating policy always_on (it takes no parameters)", 0, 36);
   // Slumber's parameters, and a register file without its states: the controller's keys.
-  const std::string slumber =
-      gputlm_bin() + " elaborate " + k_fermi + " -q --with " + GPUTLM_SOURCE_DIR +
-      "/yaml/mechanisms/slumber.yaml --set smx.slumber.";
+  const std::string slumber = gputlm_bin() + " elaborate " + k_fermi + " -q --with " +
+                              GPUTLM_SOURCE_DIR +
+                              "/yaml/mechanisms/slumber.yaml --set smx.slumber.";
   auto bits = run_command(slumber + "counter_bits=40", "pw_slumber");
   EXPECT_EQ(bits.status, 2);
-  EXPECT_EQ(bits.err, "error: --set smx.slumber.counter_bits=40: gpu.smx[0].slumber.counter_bits: "
-                      "expected 1..20 bits\n");
+  EXPECT_EQ(bits.err,
+            "error: --set smx.slumber.counter_bits=40: gpu.smx[0].slumber.counter_bits: "
+            "expected 1..20 bits\n");
   auto key = run_command(slumber + "wake=3cycles", "pw_slumber_key");
   EXPECT_EQ(key.status, 2);
   EXPECT_NE(key.err.find("gpu.smx[0].slumber.wake: unknown key for a block of type "
@@ -619,9 +652,8 @@ TEST(cli, bad_power_policy) {
 
 TEST(cli, bad_l2_partition_map) {
   // The L2's set index within the sub-partition: a malformed DRAM map is an error at its key.
-  expect_bad(
-      mutate("l2_map", "    channels: ${channels}\n", "    channels: 0\n"),
-      "l2_map", "gpu.l2[0].channels", "must be 1..4096", 0, 5);
+  expect_bad(mutate("l2_map", "    channels: ${channels}\n", "    channels: 0\n"), "l2_map",
+             "gpu.l2[0].channels", "must be 1..4096", 0, 5);
   expect_bad(mutate("l2_map_text", "\"${address_map}\"  # = dram.address_map: set index",
                     "\"dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB."
                     "CCSSSSSQ\"  # = dram.address_map: set index"),
@@ -664,9 +696,10 @@ TEST(cli, power_policy_from_the_command_line) {
                              " -q --set power.policy=idle_timeout --set power.policy.aftr=9",
                          "policy_bad");
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err,
-            "error: --set power.policy.aftr=9: power.policy.aftr: unknown key for the gating policy "
-            "idle_timeout (its keys: after, state, components)\n");
+  EXPECT_EQ(
+      bad.err,
+      "error: --set power.policy.aftr=9: power.policy.aftr: unknown key for the gating policy "
+      "idle_timeout (its keys: after, state, components)\n");
 }
 
 TEST(cli, bad_input_writes_nothing) {
