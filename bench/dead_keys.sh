@@ -508,7 +508,7 @@ def cmd_base(jobfiles):
     for jobfile in jobfiles:
         j = json.load(open(jobfile))
         rc, err = run([w.state["gputlm"], "run", j["yaml"], j["sample"], "--no-wall-clock",
-                       "--stats", j["out"]] + j["sets"])
+                       "--stats-form=full", "--stats", j["out"]] + j["sets"])
         if rc != 0:
             print("dead_keys: baseline %s %s %s failed: %s" % (j["yaml"], j["sample"],
                                                                " ".join(j["sets"]), err))
@@ -663,7 +663,7 @@ def perturb(w, j):
             if ok is False:
                 continue
             rc, err = run([w.state["gputlm"], "run", yml, trace_dir(s), "--no-wall-clock",
-                           "--stats", out] + c)
+                           "--stats-form=full", "--stats", out] + c)
             result["runs"] += 1
             if rc != 0:
                 cands[k - 1][2] = False
@@ -693,7 +693,7 @@ def baseline(w, j, s):
         p = next(p for p in w.state["platforms"] if p["pid"] == j["pid"])
         tmp = "%s.%d.tmp" % (path, os.getpid())
         rc, err = run([w.state["gputlm"], "run", p["yaml"], trace_dir(s), "--no-wall-clock",
-                       "--stats", tmp] + p["variants"][j["variant"]])
+                       "--stats-form=full", "--stats", tmp] + p["variants"][j["variant"]])
         if rc != 0:
             sys.exit("dead_keys: baseline %s %s (%s) failed: %s" % (p["name"], s, j["variant"], err))
         os.replace(tmp, path)

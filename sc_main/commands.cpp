@@ -19,6 +19,7 @@
 #include "models/base/output_files.h"
 #include "models/base/units.h"
 #include "models/common/edge_scheduler.h"
+#include "models/common/stats_forms.h"
 #include "models/common/vcd_writer.h"
 #include "models/core/smx.h"
 #include "models/power/power_model.h"
@@ -116,8 +117,10 @@ std::uint64_t parse_count(const std::string& text, const char* option) {
 // the JSON writer escapes it, so the mark is found as "\u0001tb_log k\u0001".
 std::string tb_log_mark(std::size_t k) { return "\x01tb_log " + std::to_string(k) + "\x01"; }
 
-// One TB log as the JSON writer would lay it out (indent 1) at indentation `d`.
-void stream_tb_log(std::ostream& os, const std::vector<control::tb_log_entry>& tbs, std::size_t d) {
+// One TB log as the JSON writer would lay it out at indentation `d`: in the full form with
+// indent 1, in the compact form one TB per line.
+void stream_tb_log(std::ostream& os, const std::vector<control::tb_log_entry>& tbs, std::size_t d,
+                   stats_form form) {
   if (tbs.empty()) {
     os << "[]";
     return;
@@ -126,6 +129,11 @@ void stream_tb_log(std::ostream& os, const std::vector<control::tb_log_entry>& t
   os << "[\n";
   for (std::size_t i = 0; i < tbs.size(); ++i) {
     const control::tb_log_entry& t = tbs[i];
+    if (form == stats_form::compact) {
+      os << row << "[" << t.tb << "," << t.smx << "," << t.start_cycle << "," << t.end_cycle << "]"
+         << (i + 1 < tbs.size() ? ",\n" : "\n");
+      continue;
+    }
     os << row << "[\n"
        << cell << t.tb << ",\n"
        << cell << t.smx << ",\n"
@@ -137,7 +145,8 @@ void stream_tb_log(std::ostream& os, const std::vector<control::tb_log_entry>& t
 }
 
 // The statistics file: `json` with each kernel's TB log streamed in place of its mark.
-void write_statistics(const std::string& path, const std::string& json, control::workload& work) {
+void write_statistics(const std::string& path, const std::string& json, control::workload& work,
+                      stats_form form) {
   static const std::string open = "\"\\u0001tb_log ", close = "\\u0001\"";
   write_file_atomically(path, [&](std::ostream& os) {
     std::size_t pos = 0;
@@ -153,7 +162,7 @@ void write_statistics(const std::string& path, const std::string& json, control:
       const std::size_t line = json.rfind('\n', m) + 1;  // the key's indentation
       std::size_t d = 0;
       while (json[line + d] == ' ') ++d;
-      stream_tb_log(os, work.kernel(static_cast<std::uint32_t>(k)).tbs, d);
+      stream_tb_log(os, work.kernel(static_cast<std::uint32_t>(k)).tbs, d, form);
       pos = e + close.size();
     }
   });
@@ -243,6 +252,9 @@ int run_main(const std::vector<std::string>& args) {
       "also write this group's statistics when the trace does not need them "
       "(dynamic_parallelism: written by itself when the trace launches from the device), "
       "e.g. for a flat baseline's occupancy")(
+      "stats-form", po::value<std::string>()->default_value("compact"),
+      "the statistics file's form: compact (a table per block type, histograms as their "
+      "non-zero buckets) or full (every block by its path, every bucket; docs/statistics.md)")(
       "progress",
       "show the progress line on stderr from the start, even when stderr is not a "
       "terminal (on a terminal it shows by itself after two seconds)")(
@@ -265,6 +277,11 @@ int run_main(const std::vector<std::string>& args) {
   const std::string trace_path = vm["workload"].as<std::string>();
   require_file(trace_path, "TRACE");
   const std::uint64_t watchdog = parse_count(vm["watchdog"].as<std::string>(), "--watchdog");
+  const auto form_opt = parse_stats_form(vm["stats-form"].as<std::string>());
+  if (!form_opt)
+    throw input_error(k_cmdline, "--stats-form",
+                      "expected compact or full, got '" + vm["stats-form"].as<std::string>() + "'");
+  const stats_form form = *form_opt;
   {  // Outputs are checked before anything runs, so that a run never fails at the end.
     std::vector<std::pair<std::string, std::string>> outs;
     if (vm.count("stats")) outs.emplace_back("--stats", vm["stats"].as<std::string>());
@@ -495,7 +512,8 @@ int run_main(const std::vector<std::string>& args) {
   stats.write_summary(std::cout);
 
   if (vcd) vcd->finish();
-  if (vm.count("stats")) write_statistics(vm["stats"].as<std::string>(), stats.to_json(), work);
+  if (vm.count("stats"))
+    write_statistics(vm["stats"].as<std::string>(), stats_text(stats.document(), form), work, form);
   // Everything is written. The platform and the workload are left to the end of the process
   // (main leaves with _Exit, and nothing they hold writes on destruction): taking apart
   // thousands of SystemC objects, statistics and parsed thread blocks is work for nothing.

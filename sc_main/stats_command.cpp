@@ -15,6 +15,7 @@
 
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
+#include "models/common/stats_forms.h"
 
 namespace gputlm::cli {
 namespace {
@@ -229,6 +230,8 @@ int stats_main(const std::vector<std::string>& args) {
   po::options_description opts("Options");
   opts.add_options()("help,h", "show this help")(
       "accelsim", "print under GPGPU-Sim's names and layout (docs/statistics.md)")(
+      "form", po::value<std::string>(),
+      "print the file itself in this form: full or compact (docs/statistics.md)")(
       "file", po::value<std::string>(), "the statistics file (gputlm run --stats)");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -240,22 +243,41 @@ int stats_main(const std::vector<std::string>& args) {
     throw input_error({"<command line>", 0, 0}, "stats", e.what());
   }
   if (vm.count("help")) {
-    std::cout << "Usage: gputlm stats FILE.json [--accelsim]\n\n"
+    std::cout << "Usage: gputlm stats FILE.json [--accelsim | --form full|compact]\n\n"
                  "Prints a statistics file (gputlm run --stats) as a summary: cycles, IPC,\n"
                  "each kernel, the L1s', the L2's and DRAM's totals, energy. With --accelsim,\n"
                  "under the names GPGPU-Sim prints (gpu_tot_sim_cycle, gpu_tot_ipc,\n"
-                 "L1D_total_cache_*, ...), so that Accel-Sim's get_stats scripts read it.\n\n"
+                 "L1D_total_cache_*, ...), so that Accel-Sim's get_stats scripts read it.\n"
+                 "With --form, the file itself in the full or the compact form (the full form\n"
+                 "of a compact file is byte for byte what --stats-form full writes).\n\n"
               << opts;
     return exit_ok;
   }
   if (!vm.count("file"))
     throw input_error({"<command line>", 0, 0}, "stats", "no statistics file given");
   const std::string file = vm["file"].as<std::string>();
-  const nlohmann::json s = parse_file(file);
-  if (!s.is_object())
+  std::optional<stats_form> form;
+  if (vm.count("form")) {
+    form = parse_stats_form(vm["form"].as<std::string>());
+    if (!form)
+      throw input_error({"<command line>", 0, 0}, "--form",
+                        "expected full or compact, got '" + vm["form"].as<std::string>() + "'");
+    if (vm.count("accelsim"))
+      throw input_error({"<command line>", 0, 0}, "--form", "not with --accelsim");
+  }
+  const nlohmann::json raw = parse_file(file);
+  if (!raw.is_object())
     throw input_error({file, 1, 1}, "stats", "not a JSON object: not a gputlm statistics file?");
+  nlohmann::json s;
+  try {
+    s = full_stats(raw);
+  } catch (const std::invalid_argument& e) {
+    throw input_error({file, 0, 0}, "stats", std::string("not in the compact form: ") + e.what());
+  }
   std::ostringstream out;  // all or nothing: an error leaves stdout empty
-  if (vm.count("accelsim"))
+  if (form)
+    out << stats_text(s, *form);
+  else if (vm.count("accelsim"))
     print_stats_accelsim(s, file, out);
   else
     print_stats_summary(s, file, out);

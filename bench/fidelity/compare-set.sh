@@ -68,7 +68,7 @@ done < <(grep -v '^#' "$here/cases.csv")
 replay() {  # platform case
   local d=$work/runs/$1; mkdir -p "$d"
   if "$bin" run "$yamldir/$(yaml_of "$1")" "$work/traces/$(arch_of "$1")/$2" ${sets[@]+"${sets[@]}"} \
-       --no-wall-clock --no-tb-log --stats "$d/$2.json" >"$d/$2.log" 2>&1; then :; else
+       --no-wall-clock --no-tb-log --stats-form=full --stats "$d/$2.json" >"$d/$2.log" 2>&1; then :; else
     echo "replay failed: $1 $2 (rc $?): $(tail -n 1 "$d/$2.log")" >&2
     rm -f "$d/$2.json"; touch "$work/failed"
   fi

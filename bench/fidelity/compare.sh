@@ -29,6 +29,6 @@ gen() {  # workload arch -> directory
 grep -v '^#' bench/fidelity/reference.csv | while IFS=, read -r platform workload rest; do
   trace=$(gen "$workload" "$(arch_of "$platform")")
   "$bin" run "yaml/$platform.yaml" "$trace" ${sets[@]+"${sets[@]}"} --no-wall-clock --no-tb-log \
-    --stats "$work/$platform-$workload.json" >/dev/null
+    --stats-form=full --stats "$work/$platform-$workload.json" >/dev/null
 done
 /usr/bin/python3 bench/fidelity/compare.py bench/fidelity/reference.csv "$work"

@@ -75,7 +75,7 @@ def make_trace(gputlm, trace, scratch):
 def run_case(gputlm, case, scratch, keep):
     name, platform, trace, opts = case
     stats = os.path.join(scratch, name + ".json")
-    cmd = [gputlm, "run", os.path.join(ROOT, platform), trace, "--stats", stats,
+    cmd = [gputlm, "run", os.path.join(ROOT, platform), trace, "--stats", stats, "--stats-form=full",
            "--no-wall-clock"] + shlex.split(opts)
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if r.returncode != 0:

@@ -56,7 +56,7 @@ POLICIES = ["mst_ts", "kway_ts", "rb_ts"]
 def run(gputlm, platform, trace, policy, stats):
     subprocess.run([gputlm, "run", os.path.join(ROOT, platform), trace, "--set",
                     "smx.scheduler_policy=gto", "--set", f"smx_scheduler.policy={policy}",
-                    "--stats", stats, "--no-tb-log"], check=True, stdout=subprocess.DEVNULL,
+                    "--stats", stats, "--stats-form=full", "--no-tb-log"], check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     with open(stats) as f:
         d = json.load(f)

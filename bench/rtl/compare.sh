@@ -52,15 +52,15 @@ for p in "${platforms[@]}"; do
   for d in traces/samples/*/; do
     [ -f "$d/kernelslist.g" ] || continue
     s=$(basename "$d")
-    if ! "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --stats "$work/c.json" >/dev/null \
+    if ! "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --stats-form=full --stats "$work/c.json" >/dev/null \
       2>"$work/err"; then
       printf "%-8s %-14s skipped: %s\n" "$p" "$s" "$(head -n 1 "$work/err")"
       continue
     fi
     "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx.l1.mshr.implementation=rtl \
-      --stats "$work/m.json" >/dev/null
+      --stats-form=full --stats "$work/m.json" >/dev/null
     "$bin" run "yaml/$p.yaml" "$d" --no-tb-log --set smx_scheduler.dispatch.implementation=rtl \
-      --stats "$work/t.json" >/dev/null
+      --stats-form=full --stats "$work/t.json" >/dev/null
     m=$(same "$work/c.json" "$work/m.json")
     t=$(same "$work/c.json" "$work/t.json")
     [ "$m" = identical ] && [ "$t" = identical ] || fail=1

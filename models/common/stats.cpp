@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "models/base/units.h"
+#include "models/common/stats_forms.h"
 
 namespace gputlm {
 
@@ -56,7 +57,7 @@ nlohmann::json value_of(const stats_registry::entry& e) {
 }
 }  // namespace
 
-std::string stats_registry::to_json() const {
+nlohmann::json stats_registry::document() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : m_summary) j[k] = v;
   for (const auto& [k, v] : m_counts) j[k] = v;
@@ -70,8 +71,10 @@ std::string stats_registry::to_json() const {
     if (!b.empty()) blocks[block] = std::move(b);
   }
   j["blocks"] = std::move(blocks);
-  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return j;
 }
+
+std::string stats_registry::to_json() const { return stats_text(document(), stats_form::full); }
 
 std::vector<std::string> stats_registry::block_stat_paths() const {
   std::vector<std::string> out;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -94,7 +95,9 @@ class stats_registry {
   // space and the group's name.
   std::vector<std::string> block_stat_paths() const;
 
-  // JSON: {"<summary keys>": ..., "blocks": {"gpu.smx[0]": {"name": value, ...}, ...}}
+  // The full form's document (models/common/stats_forms.h): {"<summary keys>": ...,
+  // "blocks": {"gpu.smx[0]": {"name": value, ...}, ...}}; to_json() is its text.
+  nlohmann::json document() const;
   std::string to_json() const;
   void write_summary(std::ostream& os) const;
 

@@ -13,9 +13,18 @@ The file is plain JSON (models/common/stats.cpp writes it, keys sorted):
 A statistic's value is a counter (int), a derived value (float, or null where it is 0/0) or a
 histogram {"bucket_width": w, "counts": [c0, c1, ...]}: bucket i counts samples in
 [i*w, (i+1)*w), the last one also every sample above. A statistic's name may be dotted
-("power.data.average_watts") or indexed ("port.mem[3].flits"). The file names no block types.
+("power.data.average_watts") or indexed ("port.mem[3].flits").
+
+That is the full form (`--stats-form full`). `gputlm run --stats` writes the compact form by
+default ("stats_form": "compact"): the instances of a block type as one table,
+"gpu.smx[*]": {"instances": ["gpu.smx[0]", ...], "<statistic>": value or [one per instance]},
+and histograms as {"bucket_width": w, "buckets": n, "nonzero": [[bucket, count], ...]}. Every
+function here reads either form (full_form turns the compact one into the full one, value for
+value, as `gputlm stats FILE --form full` does).
 
 load_stats        the file as nested dicts, the blocks by hierarchy
+full_form         the file's JSON in the full form
+block_table       one row per instance of a block type, one column per statistic
 stats_frame       one row per scalar statistic of a block
 histograms_frame  one row per histogram bucket of a block
 run_summary       the run's top-level numbers and texts
@@ -30,7 +39,7 @@ import math
 import os
 import re
 
-__all__ = ["load_stats", "stats_frame", "histograms_frame", "run_summary", "kernels_frame",
+__all__ = ["load_stats", "full_form", "block_table", "stats_frame", "histograms_frame", "run_summary", "kernels_frame",
            "tb_log_frame"]
 
 _SEGMENT = re.compile(r"([^\[\]]*)((?:\[\d+\])*)")
@@ -93,16 +102,97 @@ def is_histogram(value):
 
 
 def _read(source):
-    """The file's JSON from a path, a load_stats result or a dict as json.load gives it."""
+    """The file's JSON in the full form from a path, a load_stats result or a dict as
+    json.load gives it."""
     if isinstance(source, Stats):
         return source.flat
     if isinstance(source, dict):
-        return source
+        return full_form(source)
     with open(os.fspath(source), encoding="utf-8") as f:
         data = json.load(f)
     if not isinstance(data, dict):
         raise ValueError(f"{os.fspath(source)}: not a statistics file (not a JSON object)")
-    return data
+    return full_form(data)
+
+
+def _type_of(path):
+    return re.sub(r"\[\d+\]", "[*]", path)
+
+
+def _dense(value, where):
+    if not (isinstance(value, dict) and "nonzero" in value):
+        if isinstance(value, (dict, list)):
+            raise ValueError(f"{where}: not a statistic's value")
+        return value
+    n = value.get("buckets")
+    if not isinstance(n, int) or n <= 0:
+        raise ValueError(f"{where}: a histogram needs \"buckets\", a positive count")
+    counts = [0] * n
+    for entry in value["nonzero"]:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
+                and 0 <= entry[0] < n):
+            raise ValueError(f"{where}: a \"nonzero\" entry is not [bucket, count] in range")
+        counts[entry[0]] = entry[1]
+    return {"bucket_width": value.get("bucket_width", 1), "counts": counts}
+
+
+def full_form(data):
+    """The statistics file's JSON in the full form: a compact-form document ("stats_form":
+    "compact") expanded value for value (each block by its path, each histogram with all its
+    buckets); a full-form one returned as it is. A document that says it is compact but is
+    not in that form is a ValueError naming the key."""
+    if not isinstance(data, dict) or "stats_form" not in data:
+        return data
+    if data["stats_form"] != "compact":
+        raise ValueError('stats_form: expected "compact"')
+    out = {k: v for k, v in data.items() if k != "stats_form"}
+    blocks = {}
+    for key, table in (data.get("blocks") or {}).items():
+        where = "blocks." + key
+        if not isinstance(table, dict):
+            raise ValueError(f"{where}: not an object")
+        if "[*]" not in key:
+            if key in blocks:
+                raise ValueError(f"{where}: block {key} twice")
+            blocks[key] = {n: _dense(v, f"{where}.{n}") for n, v in table.items()}
+            continue
+        paths = table.get("instances")
+        if not (isinstance(paths, list) and paths and
+                all(isinstance(p, str) and _type_of(p) == key for p in paths)):
+            raise ValueError(f"{where}: a block type needs \"instances\", a list of its paths")
+        for p in paths:
+            if p in blocks:
+                raise ValueError(f"{where}: block {p} twice")
+            blocks[p] = {}
+        for name, value in table.items():
+            if name == "instances":
+                continue
+            if isinstance(value, list) and len(value) != len(paths):
+                raise ValueError(f"{where}.{name}: expected {len(paths)} values (one per "
+                                 f"instance), found {len(value)}")
+            for i, p in enumerate(paths):
+                blocks[p][name] = _dense(value[i] if isinstance(value, list) else value,
+                                         f"{where}.{name}")
+    out["blocks"] = dict(sorted(blocks.items()))
+    return out
+
+
+def block_table(source, block_type):
+    """One row per instance of a block type ("gpu.smx[*].l1"; a path without [*] is its one
+    block), indexed by the instance's path in numeric order, one column per scalar statistic
+    (float; NaN for null). Histograms are histograms_frame's. A type no block has is a
+    KeyError naming the types there are."""
+    pd = _pandas()
+    rows, names = [], []
+    for block, stats in _blocks(_read(source)):
+        if _type_of(block) == block_type or block == block_type:
+            names.append(block)
+            rows.append({n: math.nan if v is None else v for n, v in stats.items()
+                         if not is_histogram(v)})
+    if not names:
+        types = sorted({_type_of(b) for b, _ in _blocks(_read(source))})
+        raise KeyError(f"no block of type {block_type!r} (types: {', '.join(types)})")
+    return pd.DataFrame(rows, index=pd.Index(names, name="block"))
 
 
 def _blocks(data):

@@ -20,6 +20,7 @@
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
 #include "models/base/shipped_files.h"
+#include "models/common/stats_forms.h"
 #include "platforms/platform_spec.h"
 #include "platforms/yaml_tree.h"
 #include "sc_main/commands.h"
@@ -559,8 +560,8 @@ int runner::write_outputs(std::vector<point_result> points) {
     }
     nlohmann::json stats;
     try {
-      stats = nlohmann::json::parse(read_all(point_dir(p) + "/stats.json"));
-    } catch (const nlohmann::json::exception& e) {
+      stats = full_stats(nlohmann::json::parse(read_all(point_dir(p) + "/stats.json")));
+    } catch (const std::exception& e) {
       p.ok = false;
       p.error = std::string("unreadable statistics: ") + e.what();
       p.values.assign(m_x.metrics.size(), std::nullopt);

@@ -53,9 +53,9 @@ std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) +
 command_result run(const std::string& platform, const std::string& trace, const std::string& opts,
                    const std::string& tag) {
   std::filesystem::remove(tmp(tag + ".json"));
-  return run_command(
-      gputlm_bin() + " run " + platform + " " + trace + opts + " --stats " + tmp(tag + ".json"),
-      tag);
+  return run_command(gputlm_bin() + " run " + platform + " " + trace + opts +
+                         " --stats-form=full --stats " + tmp(tag + ".json"),
+                     tag);
 }
 
 nlohmann::json stats(const std::string& tag) {

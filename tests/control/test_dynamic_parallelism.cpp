@@ -122,7 +122,7 @@ run_result run(const std::string& platform, const std::string& trace, const std:
   const std::string out = std::string(GPUTLM_TEST_TMP) + "/dp_" + tag + ".json";
   std::filesystem::remove(out);
   auto r = run_command(std::string(GPUTLM_BIN) + " run " + platform + " " + trace + " " + sets +
-                           " --no-wall-clock --stats " + out,
+                           " --no-wall-clock --stats-form=full --stats " + out,
                        "dp_" + tag);
   run_result res{r.status, r.err, nullptr};
   if (r.status == 0)
@@ -400,8 +400,9 @@ TEST(dynamic_parallelism, groups_are_scheduled_in_launch_order_behind_their_kern
                   {"kernel-1.traceg", "DeviceKernel,kernel-2.traceg",
                    "DeviceKernel,kernel-3.traceg", "DeviceKernel,kernel-4.traceg"});
   const std::string out = std::string(GPUTLM_TEST_TMP) + "/dp_agt_order_log.json";
-  auto res = run_command(
-      std::string(GPUTLM_BIN) + " run " + k_dtbl + " " + trace + " --stats " + out, "dp_agt_order");
+  auto res = run_command(std::string(GPUTLM_BIN) + " run " + k_dtbl + " " + trace +
+                             " --stats-form=full --stats " + out,
+                         "dp_agt_order");
   ASSERT_EQ(res.status, 0) << res.err;
   const auto j = nlohmann::json::parse(slurp(out));
   std::uint64_t previous_last = 0;

@@ -32,10 +32,10 @@ TEST(tb_scheduling_run, every_policy_dispatches_every_tb_once) {
   const std::string trace = make_trace("mm", "mm2 -p ni=64 -p nj=64 -p nk=32 -p nl=32");
   for (const char* policy : {"lrr", "bcs", "mst_ts", "kway_ts", "rb_ts"}) {
     const std::string out = std::string(GPUTLM_TEST_TMP) + "/tbs_" + policy + ".json";
-    auto r =
-        run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace +
-                        " --set smx_scheduler.policy=" + policy + " --no-wall-clock --stats " + out,
-                    std::string("tbs_run_") + policy);
+    auto r = run_command(k_bin + " run " + k_src + "/yaml/fermi.yaml " + trace +
+                             " --set smx_scheduler.policy=" + policy +
+                             " --no-wall-clock --stats-form=full --stats " + out,
+                         std::string("tbs_run_") + policy);
     ASSERT_EQ(r.status, 0) << policy << ": " << r.err;
     const auto j = nlohmann::json::parse(slurp(out));
     ASSERT_EQ(j["kernels"].size(), 2u);
@@ -78,11 +78,11 @@ TEST(tb_scheduling_run, laperm_dispatches_every_child_tb_from_its_queues) {
                                                                 : "smx_bound";
       const std::string out =
           std::string(GPUTLM_TEST_TMP) + "/laperm_" + c.trace + policy + ".json";
-      auto r =
-          run_command(k_bin + " run " + k_src + "/yaml/" + c.platform + " " + k_src +
-                          "/traces/samples/" + c.trace + " --set smx_scheduler.policy=" + policy +
-                          " --set kmu.pool_order=" + kmu + " --no-wall-clock --stats " + out,
-                      "laperm_run");
+      auto r = run_command(
+          k_bin + " run " + k_src + "/yaml/" + c.platform + " " + k_src + "/traces/samples/" +
+              c.trace + " --set smx_scheduler.policy=" + policy + " --set kmu.pool_order=" + kmu +
+              " --no-wall-clock --stats-form=full --stats " + out,
+          "laperm_run");
       ASSERT_EQ(r.status, 0) << what << ": " << r.err;
       const auto j = nlohmann::json::parse(slurp(out));
       double child_tbs = 0;

@@ -62,7 +62,7 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
   // (The fetch always hits: each TB's time is then its own instructions and its memory.)
   const auto r = run_command(gputlm_bin() + " run " GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " + trace +
                                  " --no-wall-clock --set gpu.smx.icache_perfect=true " + sets +
-                                 " --stats " + stats,
+                                 " --stats-form=full --stats " + stats,
                              tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return r.status == 0 ? nlohmann::json::parse(slurp(stats)) : nlohmann::json{};

@@ -128,7 +128,8 @@ std::string one_tb(const std::string& dir, const std::vector<std::vector<std::st
 nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag) {
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
   const auto r = run_command(gputlm_bin() + " run " GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " + trace +
-                                 " --no-wall-clock --no-tb-log " + sets + " --stats " + stats,
+                                 " --no-wall-clock --no-tb-log " + sets +
+                                 " --stats-form=full --stats " + stats,
                              tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return r.status == 0 ? nlohmann::json::parse(slurp(stats)) : nlohmann::json{};

@@ -38,7 +38,7 @@ std::string trace(const std::string& kernel, const std::string& params, const st
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
   std::filesystem::remove(tmp(tag + ".json"));
   const auto r = run_command(gputlm_bin() + " run " + mesh + " " + dir + opts +
-                                 " --no-wall-clock --stats " + tmp(tag + ".json"),
+                                 " --no-wall-clock --stats-form=full --stats " + tmp(tag + ".json"),
                              tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return nlohmann::json::parse(slurp(tmp(tag + ".json")));

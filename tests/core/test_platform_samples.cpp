@@ -44,9 +44,10 @@ void replay_all_samples(const std::string& platform, bool spu = false) {
     const std::string tag = std::filesystem::path(platform).stem().string() + "_" + name;
     const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
     std::filesystem::remove(stats);
-    auto r = run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/yaml/" +
-                             platform + ".yaml " + t + " --no-tb-log --stats " + stats,
-                         tag);
+    auto r =
+        run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/yaml/" + platform +
+                        ".yaml " + t + " --no-tb-log --stats-form=full --stats " + stats,
+                    tag);
     if (spu_kernel(t) && !spu) {
       EXPECT_EQ(r.status, 2) << name;
       EXPECT_NE(r.err.find("needs the SPU's communication buffers and block sync"),

@@ -121,7 +121,7 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
                    const std::string& platform = k_platform) {
   std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
   auto r = run_command(std::string(GPUTLM_BIN) + " run " + platform + " " + trace + " " + sets +
-                           " --no-wall-clock --stats " + stats,
+                           " --no-wall-clock --stats-form=full --stats " + stats,
                        tag);
   EXPECT_EQ(r.status, 0) << r.err;
   if (r.status != 0) return nlohmann::json::object();
@@ -495,7 +495,7 @@ TEST(smx_timing, statistics_are_deterministic) {
   std::string b = std::string(GPUTLM_TEST_TMP) + "/det_b.json";
   for (const auto& f : {a, b}) {
     auto r = run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + trace +
-                             " --no-wall-clock --stats " + f,
+                             " --no-wall-clock --stats-form=full --stats " + f,
                          "det");
     ASSERT_EQ(r.status, 0) << r.err;
   }
@@ -565,9 +565,9 @@ TEST(bad_trace, truncated_tb_found_during_the_run_exits_2_and_writes_nothing) {
 
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/truncated.json";
   std::filesystem::remove(stats);
-  auto r =
-      run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + dir + " --stats " + stats,
-                  "truncated");
+  auto r = run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + dir +
+                           " --stats-form=full --stats " + stats,
+                       "truncated");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("error: " + dir + "/kernel-1.traceg:" + std::to_string(last_line) + ": "),

@@ -63,9 +63,9 @@ TEST(uc_platforms, a_big_core_issues_up_to_four_a_cycle_and_runs_an_fp32_kernel_
             0);
   auto run = [&](const std::string& platform, const std::string& tag) {
     const std::string out = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
-    const auto r = run_command(
-        gputlm_bin() + " run " + yaml + platform + " " + dir + " --no-wall-clock --stats " + out,
-        tag);
+    const auto r = run_command(gputlm_bin() + " run " + yaml + platform + " " + dir +
+                                   " --no-wall-clock --stats-form=full --stats " + out,
+                               tag);
     EXPECT_EQ(r.status, 0) << r.err;
     return nlohmann::json::parse(slurp(out));
   };

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -106,11 +105,14 @@ TEST(experiment_run, the_csv_holds_the_points_statistics_and_a_rerun_reuses_them
     EXPECT_EQ(row[column(h, "status")], "ok");
     const std::string stats_file = out + "/" + row[column(h, "stats")];
     stamps[stats_file] = fs::last_write_time(stats_file);
+    // The point's file is in the compact form: the L2 banks' accesses are one array (or
+    // one value when every bank has the same).
     const auto j = nlohmann::json::parse(slurp(stats_file));
+    ASSERT_EQ(j["stats_form"], "compact");
     double l2 = 0, kc = 0;
-    static const std::regex l2_bank(R"(gpu\.l2\[[0-9]+\])");
-    for (auto it = j["blocks"].begin(); it != j["blocks"].end(); ++it)
-      if (std::regex_match(it.key(), l2_bank)) l2 += it.value()["accesses"].get<double>();
+    const auto& banks = j["blocks"]["gpu.l2[*]"];
+    for (std::size_t b = 0; b < banks["instances"].size(); ++b)
+      l2 += (banks["accesses"].is_array() ? banks["accesses"][b] : banks["accesses"]).get<double>();
     for (const auto& k : j["kernels"]) kc += k["cycles"].get<double>();
     EXPECT_EQ(std::stod(row[column(h, "cycles")]), j["total_cycles"].get<double>());
     EXPECT_EQ(std::stod(row[column(h, "l2")]), l2);
@@ -272,9 +274,9 @@ TEST(experiment_run, bad_input_is_one_line_exit_2_and_writes_nothing) {
 TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
   const std::string dir = fresh_dir("exp_list");
   auto written_by = [&](const std::string& yaml, const std::string& trace, const std::string& tag) {
-    auto r = run_command(
-        gputlm_bin() + " run " + yaml + " " + trace + " --no-tb-log --stats " + dir + "/s.json",
-        tag);
+    auto r = run_command(gputlm_bin() + " run " + yaml + " " + trace +
+                             " --no-tb-log --stats-form=full --stats " + dir + "/s.json",
+                         tag);
     EXPECT_EQ(r.status, 0) << r.err;
     std::set<std::string> written;
     std::function<void(const nlohmann::json&, const std::string&)> walk =
@@ -334,10 +336,12 @@ TEST(experiment_run, a_run_shows_its_progress_when_asked) {
   EXPECT_NE(r.err.find("(100 %)"), std::string::npos) << r.err;  // the last line: every TB done
   // The statistics are those of a run without it.
   auto q = run_command(gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir +
-                           "/va --no-tb-log --no-wall-clock --stats " + dir + "/a.json --progress",
+                           "/va --no-tb-log --no-wall-clock --stats-form=full --stats " + dir +
+                           "/a.json --progress",
                        "exp_progress_a");
   auto p = run_command(gputlm_bin() + " run " + k_src + "/yaml/fermi.yaml " + dir +
-                           "/va --no-tb-log --no-wall-clock --stats " + dir + "/b.json",
+                           "/va --no-tb-log --no-wall-clock --stats-form=full --stats " + dir +
+                           "/b.json",
                        "exp_progress_b");
   ASSERT_EQ(q.status + p.status, 0);
   EXPECT_EQ(slurp(dir + "/a.json"), slurp(dir + "/b.json"));
@@ -499,9 +503,10 @@ TEST(experiment_run, a_mechanism_file_is_found_from_the_output_folder) {
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const auto s = nlohmann::json::parse(slurp(out + "/" + rows[i][st]));
     const bool slumber = rows[i][cfg] == "slumber";
-    EXPECT_EQ(s["blocks"].contains("gpu.smx[0].slumber"), slumber) << rows[i][cfg];
-    if (slumber) {
-      EXPECT_GT(s["blocks"]["gpu.smx[0].slumber"]["reads"].get<double>(), 0);
+    EXPECT_EQ(s["blocks"].contains("gpu.smx[*].slumber"), slumber) << rows[i][cfg];
+    if (slumber) {  // (the compact form: the first SMX's value, or every SMX's)
+      const auto& reads = s["blocks"]["gpu.smx[*].slumber"]["reads"];
+      EXPECT_GT((reads.is_array() ? reads[0] : reads).get<double>(), 0);
     }
   }
 }

@@ -431,7 +431,8 @@ TEST(cli, bad_kmu_hw_queues_on_run) {
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/kmu_hwq.json";
   std::filesystem::remove(stats);
   auto r = run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR +
-                           "/traces/samples/vectoradd --no-wall-clock --stats " + stats,
+                           "/traces/samples/vectoradd --no-wall-clock --stats-form=full --stats " +
+                           stats,
                        "kmu_hwq");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err, "error: " + m.path + ":" + std::to_string(m.line) +
@@ -672,14 +673,15 @@ TEST(cli, power_policy_from_the_command_line) {
   const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/sgemm_tiled";
   const std::string base = std::string(GPUTLM_TEST_TMP) + "/policy_";
   auto on = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
-                            " --no-wall-clock --stats " + base + "on.json",
+                            " --no-wall-clock --stats-form=full --stats " + base + "on.json",
                         "policy_on");
   ASSERT_EQ(on.status, 0) << on.err;
-  auto gated = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
-                               " --set power.policy=idle_timeout --set power.policy.after=200cycles"
-                               " --set power.policy.state=sleep --no-wall-clock --stats " +
-                               base + "gated.json",
-                           "policy_gated");
+  auto gated =
+      run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
+                      " --set power.policy=idle_timeout --set power.policy.after=200cycles"
+                      " --set power.policy.state=sleep --no-wall-clock --stats-form=full --stats " +
+                      base + "gated.json",
+                  "policy_gated");
   ASSERT_EQ(gated.status, 0) << gated.err;
   auto number = [](const std::string& json, const std::string& key) {
     auto pos = json.find("\"" + key + "\":");
@@ -708,9 +710,9 @@ TEST(cli, bad_input_writes_nothing) {
   std::string dot = std::string(GPUTLM_TEST_TMP) + "/nothing.dot";
   std::filesystem::remove(stats);
   std::filesystem::remove(dot);
-  auto r =
-      run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR + " --stats " + stats,
-                  "nothing_run");
+  auto r = run_command(gputlm_bin() + " run " + m.path + " " + GPUTLM_SOURCE_DIR +
+                           " --stats-form=full --stats " + stats,
+                       "nothing_run");
   EXPECT_EQ(r.status, 2);
   auto e = run_command(gputlm_bin() + " elaborate " + m.path + " --dot " + dot, "nothing_dot");
   EXPECT_EQ(e.status, 2);
@@ -724,8 +726,9 @@ TEST(cli, stats_are_byte_identical) {
   std::string b = std::string(GPUTLM_TEST_TMP) + "/stats_b.json";
   const std::string trace = std::string(GPUTLM_SOURCE_DIR) + "/traces/samples/vectoradd";
   for (const auto& f : {a, b}) {
-    auto r = run_command(
-        gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock --stats " + f, "stats");
+    auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + trace +
+                             " --no-wall-clock --stats-form=full --stats " + f,
+                         "stats");
     ASSERT_EQ(r.status, 0) << r.err;
   }
   EXPECT_EQ(slurp(a), slurp(b));
@@ -759,18 +762,20 @@ TEST(cli, watchdog) {
   const std::string base = gputlm_bin() + " run " + k_fermi + " " + trace + " --no-wall-clock";
   // bfs runs about 40,000 cycles on Fermi, through far more busy instants than 2000: only
   // the progress reports keep the count low.
-  auto plain = run_command(base + " --stats " + tmp + "/wd_plain.json", "wd_plain");
+  auto plain =
+      run_command(base + " --stats-form=full --stats " + tmp + "/wd_plain.json", "wd_plain");
   ASSERT_EQ(plain.status, 0) << plain.err;
-  auto low = run_command(base + " --watchdog 2000 --stats " + tmp + "/wd_low.json", "wd_low");
+  auto low = run_command(
+      base + " --watchdog 2000 --stats-form=full --stats " + tmp + "/wd_low.json", "wd_low");
   ASSERT_EQ(low.status, 0) << low.err;
   EXPECT_EQ(slurp(tmp + "/wd_plain.json"), slurp(tmp + "/wd_low.json"));
 
   for (const char* f :
        {"/wd_trip.json", "/wd_trip.vcd", "/wd_trip.json.partial", "/wd_trip.vcd.partial"})
     std::filesystem::remove(tmp + f);
-  auto trip = run_command(
-      base + " --watchdog 1 --stats " + tmp + "/wd_trip.json --vcd " + tmp + "/wd_trip.vcd",
-      "wd_trip");
+  auto trip = run_command(base + " --watchdog 1 --stats-form=full --stats " + tmp +
+                              "/wd_trip.json --vcd " + tmp + "/wd_trip.vcd",
+                          "wd_trip");
   EXPECT_EQ(trip.status, 1);
   EXPECT_NE(trip.err.find("internal error: no progress for 1 busy instants, stopped at cycle "),
             std::string::npos)
@@ -841,9 +846,9 @@ TEST(cli, bad_kernels_that_cannot_run) {
       out << text;
     }
     const std::string stats = (dir / "s.json").string();
-    auto r = run_command(
-        gputlm_bin() + " run " + k_fermi + " " + dir.string() + " --no-wall-clock --stats " + stats,
-        "cannot_run");
+    auto r = run_command(gputlm_bin() + " run " + k_fermi + " " + dir.string() +
+                             " --no-wall-clock --stats-form=full --stats " + stats,
+                         "cannot_run");
     EXPECT_EQ(r.status, 2) << c.to << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find((dir / "kernel-1.traceg").string() + ": "), std::string::npos) << r.err;
@@ -870,9 +875,9 @@ TEST(cli, non_utf8_names_are_replaced_in_the_statistics) {
   const mutated m = mutate("utf8_platform", "name: fermi-gtx480", "name: fermi-\xe9t\xe9");
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/utf8_stats.json";
   std::filesystem::remove(stats);
-  auto r = run_command(
-      gputlm_bin() + " run " + m.path + " '" + dir.string() + "' --no-wall-clock --stats " + stats,
-      "utf8_run");
+  auto r = run_command(gputlm_bin() + " run " + m.path + " '" + dir.string() +
+                           "' --no-wall-clock --stats-form=full --stats " + stats,
+                       "utf8_run");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string json = slurp(stats);
   EXPECT_NE(json.find("vec\xef\xbf\xbd(tor"), std::string::npos);  // U+FFFD, then '('

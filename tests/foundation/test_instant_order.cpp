@@ -36,10 +36,11 @@ nlohmann::json strip(const nlohmann::json& j) {
 nlohmann::json run(const std::string& platform, const std::string& trace, const std::string& set,
                    const std::string& tag) {
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
-  auto r = run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/yaml/" + platform +
-                           ".yaml " + GPUTLM_SOURCE_DIR + "/traces/samples/" + trace +
-                           " --no-wall-clock --no-tb-log " + set + " --stats " + stats,
-                       tag);
+  auto r =
+      run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/yaml/" + platform +
+                      ".yaml " + GPUTLM_SOURCE_DIR + "/traces/samples/" + trace +
+                      " --no-wall-clock --no-tb-log " + set + " --stats-form=full --stats " + stats,
+                  tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return strip(nlohmann::json::parse(slurp(stats)));
 }
@@ -78,11 +79,11 @@ void expect_same_with_the_kernel_every_instant(const std::string& platform,
     // (A platform given with its folder is a file of the source tree.)
     const std::string yaml =
         platform.find('/') != std::string::npos ? platform + ".yaml" : "yaml/" + platform + ".yaml";
-    auto r =
-        run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/" + yaml + " " +
-                        GPUTLM_SOURCE_DIR + "/traces/samples/" + trace + " --no-wall-clock " +
-                        mode + " --stats " + base + name + ".json --vcd " + base + name + ".vcd",
-                    tag + name);
+    auto r = run_command(std::string(GPUTLM_BIN) + " run " + GPUTLM_SOURCE_DIR + "/" + yaml + " " +
+                             GPUTLM_SOURCE_DIR + "/traces/samples/" + trace + " --no-wall-clock " +
+                             mode + " --stats-form=full --stats " + base + name + ".json --vcd " +
+                             base + name + ".vcd",
+                         tag + name);
     EXPECT_EQ(r.status, 0) << r.err;
   };
   one("", "_ahead");

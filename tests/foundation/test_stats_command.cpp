@@ -2,6 +2,7 @@
 // value worked out by hand; a real run's file read back; bad files refused with one line.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -114,10 +115,14 @@ TEST(stats_command, a_run_read_back) {
                       GPUTLM_SOURCE_DIR + "/traces/samples/vectoradd --no-wall-clock --stats " + f,
                   "stats_run");
   ASSERT_EQ(run.status, 0) << run.err;
+  // The compact form (the default): the 80 L1s' accesses are one array, or one value when
+  // every L1 has the same.
   const nlohmann::json s = nlohmann::json::parse(gputlm::testing::slurp(f));
+  ASSERT_EQ(s["stats_form"], "compact");
+  const nlohmann::json& acc = s["blocks"]["gpu.smx[*].l1"]["accesses"];
+  ASSERT_EQ(s["blocks"]["gpu.smx[*].l1"]["instances"].size(), 80u);
   double l1 = 0;
-  for (int i = 0; i < 80; ++i)
-    l1 += s["blocks"]["gpu.smx[" + std::to_string(i) + "].l1"]["accesses"].get<double>();
+  for (int i = 0; i < 80; ++i) l1 += (acc.is_array() ? acc[i] : acc).get<double>();
   const auto r = run_command(k_bin + " stats --accelsim " + f, "stats_run_read");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto last = [&](const std::string& name) {
@@ -130,6 +135,49 @@ TEST(stats_command, a_run_read_back) {
   EXPECT_EQ(last("gpu_tot_sim_insn"), std::to_string(s["thread_instructions"].get<long>()));
   EXPECT_EQ(last("L1D_total_cache_accesses"), std::to_string(static_cast<long>(l1)));
   EXPECT_NE(r.out.find("kernel_name = _Z9vectorAddPKfS0_Pfi \n"), std::string::npos);
+}
+
+// The demo run (make demo) in both forms: the compact file is small, and the two forms
+// convert into each other byte for byte, TB log included, so the compact one loses
+// nothing the full one has.
+TEST(stats_command, compact_and_full_forms_convert_byte_for_byte) {
+  const std::string run = k_bin + " run " + std::string(GPUTLM_SOURCE_DIR) + "/yaml/volta.yaml " +
+                          GPUTLM_SOURCE_DIR + "/traces/samples/vectoradd --no-wall-clock --stats ";
+  const std::string c = k_tmp + "/forms_compact.json", f = k_tmp + "/forms_full.json";
+  ASSERT_EQ(run_command(run + c, "forms_c").status, 0);
+  ASSERT_EQ(run_command(run + f + " --stats-form full", "forms_f").status, 0);
+  const std::string compact = gputlm::testing::slurp(c), full = gputlm::testing::slurp(f);
+  EXPECT_LT(compact.size(), 200u * 1024) << "the demo's statistics file";
+  EXPECT_GT(full.size(), 10 * compact.size());
+  EXPECT_NE(compact.find("\n   \"tb_log\": [\n    [0,"), std::string::npos) << "one TB per line";
+  const auto to_full = run_command(k_bin + " stats " + c + " --form full", "forms_to_full");
+  ASSERT_EQ(to_full.status, 0) << to_full.err;
+  EXPECT_TRUE(to_full.out == full) << "the full form of the compact file differs";
+  const auto to_compact = run_command(k_bin + " stats " + f + " --form compact", "forms_to_c");
+  ASSERT_EQ(to_compact.status, 0) << to_compact.err;
+  EXPECT_TRUE(to_compact.out == compact) << "the compact form of the full file differs";
+  // Both forms summarise alike.
+  EXPECT_EQ(run_command(k_bin + " stats " + c, "forms_sum_c").out,
+            run_command(k_bin + " stats " + f, "forms_sum_f").out);
+
+  auto r = run_command(run + k_tmp + "/forms_bad.json --stats-form tiny", "forms_bad");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: <command line>: --stats-form: expected compact or full, got 'tiny'\n");
+  EXPECT_FALSE(std::filesystem::exists(k_tmp + "/forms_bad.json"));
+  r = run_command(k_bin + " stats " + c + " --form tiny", "forms_bad_form");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  // A compact file whose table has the wrong number of values: the key, exit 2.
+  const std::string broken = k_tmp + "/forms_broken.json";
+  write_text(broken,
+             "{\"stats_form\": \"compact\", \"blocks\": {\"gpu.smx[*]\": {\"instances\": "
+             "[\"gpu.smx[0]\", \"gpu.smx[1]\"], \"hits\": [1, 2, 3]}}}\n");
+  r = run_command(k_bin + " stats " + broken + " --form full", "forms_broken");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("blocks.gpu.smx[*].hits: expected 2 values (one per instance), found 3"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(stats_command, bad_files_are_one_line_and_print_nothing) {

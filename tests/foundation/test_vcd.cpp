@@ -173,11 +173,11 @@ TEST(vcd, tb_counts_per_kernel_and_kd_entry_follow_the_tb_log) {
                            "/traces/samples/histogram --no-wall-clock"
                            " --set smx_scheduler.tb_launch_latency=0cycles";
   auto r =
-      gputlm::testing::run_command(base + " --stats " + stats + " --vcd " + vcd +
+      gputlm::testing::run_command(base + " --stats-form=full --stats " + stats + " --vcd " + vcd +
                                        " --trace 'kd.kde[0].*' --trace 'smx_scheduler.kernel[0].*'",
                                    "kde_waves");
   ASSERT_EQ(r.status, 0) << r.err;
-  auto r2 = gputlm::testing::run_command(base + " --stats " + plain, "kde_plain");
+  auto r2 = gputlm::testing::run_command(base + " --stats-form=full --stats " + plain, "kde_plain");
   ASSERT_EQ(r2.status, 0) << r2.err;
   EXPECT_EQ(gputlm::testing::slurp(stats),
             gputlm::testing::slurp(plain));  // tracing changes nothing

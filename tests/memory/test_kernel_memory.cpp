@@ -91,7 +91,7 @@ std::string write_trace(const std::string& name, std::uint64_t memcpy_bytes,
 nlohmann::json run(const std::string& trace, const std::string& sets, const std::string& tag) {
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
   auto r = run_command(std::string(GPUTLM_BIN) + " run " + k_platform + " " + trace + " " + sets +
-                           " --no-wall-clock --no-tb-log --stats " + stats,
+                           " --no-wall-clock --no-tb-log --stats-form=full --stats " + stats,
                        tag);
   EXPECT_EQ(r.status, 0) << r.err;
   if (r.status != 0) return nlohmann::json::object();

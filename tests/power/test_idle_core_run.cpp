@@ -33,7 +33,7 @@ TEST(idle_core_run, an_sm_without_a_tb_draws_the_idle_core_power) {
   std::ofstream(dir + "/kernel-1.traceg") << k.str();
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/idle_core.json";
   auto r = run_command(gputlm_bin() + " run " GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " + dir +
-                           " --no-wall-clock --no-tb-log --stats " + stats,
+                           " --no-wall-clock --no-tb-log --stats-form=full --stats " + stats,
                        "idle_core");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(stats));

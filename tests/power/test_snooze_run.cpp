@@ -18,7 +18,7 @@ nlohmann::json run(const std::string& trace, const std::string& sets, const std:
   const std::string stats = std::string(GPUTLM_TEST_TMP) + "/" + tag + ".json";
   auto r = run_command(gputlm_bin() + " run " + GPUTLM_SOURCE_DIR "/yaml/fermi.yaml " +
                            GPUTLM_SOURCE_DIR "/traces/samples/" + trace + " --no-wall-clock " +
-                           sets + " --stats " + stats,
+                           sets + " --stats-form=full --stats " + stats,
                        tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return nlohmann::json::parse(slurp(stats));

@@ -211,6 +211,72 @@ class SmallStats(Case):
                          (0, ["kernel", "tb", "smx", "start_cycle", "end_cycle"]))
 
 
+def compact_small():
+    """SMALL in the compact form, written by hand: the SMs as one table in numeric order
+    (smx[2], smx[10]), their histograms as non-zero buckets, one-instance types as tables of
+    one."""
+    data = json.loads(SMALL)
+    data["stats_form"] = "compact"
+    data["blocks"] = {
+        "gpu": {"cycles": 100},
+        "gpu.icnt": {"port.mem[0].flits": 4, "port.mem[1].flits": 9},
+        "gpu.l2[*]": {"instances": ["gpu.l2[0]"], "accesses": 11},
+        "gpu.smx[*]": {
+            "instances": ["gpu.smx[2]", "gpu.smx[10]"],
+            "occupancy": [{"bucket_width": 4, "buckets": 3, "nonzero": [[1, 6], [2, 1]]},
+                          {"bucket_width": 4, "buckets": 3, "nonzero": [[0, 1], [1, 2], [2, 3]]}],
+            "power.core.static_joules": [0.25, 0.5],
+            "power.static_joules": [0.5, 0.75],
+            "warp_instructions": [5, 7]},
+        "gpu.smx[*].l1": {"instances": ["gpu.smx[2].l1"], "hit_rate": None, "hits": 3}}
+    return data
+
+
+class CompactForm(Case):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = write(self.tmp.name, "compact.json", json.dumps(compact_small()))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_full_form(self):
+        self.assertEqual(gputlm.full_form(compact_small()), json.loads(SMALL))
+        full = json.loads(SMALL)
+        self.assertIs(gputlm.full_form(full), full)  # a full document as it is
+        self.assertEqual(gputlm.load_stats(self.path)["blocks"]["gpu"]["smx"][10]["occupancy"],
+                         {"bucket_width": 4, "counts": [1, 2, 3]})
+
+    def test_malformed(self):
+        bad = compact_small()
+        bad["blocks"]["gpu.smx[*]"]["warp_instructions"] = [5]
+        with self.assertRaisesRegex(ValueError, r"gpu\.smx\[\*\]\.warp_instructions: expected 2"):
+            gputlm.full_form(bad)
+        bad = compact_small()
+        del bad["blocks"]["gpu.smx[*]"]["instances"]
+        with self.assertRaisesRegex(ValueError, "needs \"instances\""):
+            gputlm.full_form(bad)
+        bad = compact_small()
+        bad["blocks"]["gpu.smx[*]"]["occupancy"][0]["nonzero"] = [[3, 1]]
+        with self.assertRaisesRegex(ValueError, "not \\[bucket, count\\] in range"):
+            gputlm.full_form(bad)
+
+    @needs_pandas
+    def test_frames_read_either_form(self):
+        self.assertTrue(gputlm.stats_frame(self.path).equals(gputlm.stats_frame(json.loads(SMALL))))
+        t = gputlm.block_table(self.path, "gpu.smx[*]")
+        self.assertEqual(list(t.index), ["gpu.smx[2]", "gpu.smx[10]"])
+        self.assertEqual(list(t["warp_instructions"]), [5, 7])
+        self.assertEqual(sorted(t.columns),
+                         ["power.core.static_joules", "power.static_joules", "warp_instructions"])
+        l1 = gputlm.block_table(self.path, "gpu.smx[*].l1")
+        self.assertTrue(math.isnan(l1.loc["gpu.smx[2].l1", "hit_rate"]))
+        self.assertEqual(gputlm.block_table(json.loads(SMALL), "gpu")["cycles"].tolist(),
+                         [100])
+        with self.assertRaisesRegex(KeyError, "types: gpu, gpu.icnt, gpu.l2"):
+            gputlm.block_table(self.path, "gpu.sm[*]")
+
+
 class RealStats(Case):
     """gputlm's own output: Fermi (15 SMs, 6 DRAM channels, 12 L2 banks) running vectoradd."""
 

@@ -27,7 +27,7 @@ std::string stats_of(const std::string& platform, const std::string& sample, boo
                           platform + ".yaml " + std::string(GPUTLM_SOURCE_DIR) +
                           "/traces/samples/" + sample + " --no-wall-clock --no-tb-log" +
                           (rtl ? " --set smx.l1.mshr.implementation=rtl" : "") + extra +
-                          " --stats " + out;
+                          " --stats-form=full --stats " + out;
   const auto r = run_command(cmd, "mshr_rtl_" + platform + sample);
   EXPECT_EQ(r.status, 0) << r.err;
   return slurp(out);

@@ -30,7 +30,7 @@ std::string stats_of(const std::string& platform, const std::string& sample,
   const std::string out = tmp + "/rtl_platform_" + tag + ".json";
   const auto r = run_command(gputlm_bin() + " run " + src + "/yaml/" + platform + ".yaml " + src +
                                  "/traces/samples/" + sample + " --no-wall-clock --no-tb-log" +
-                                 sets + " --stats " + out,
+                                 sets + " --stats-form=full --stats " + out,
                              "rtl_platform_" + tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return slurp(out);

@@ -38,9 +38,9 @@ std::string stencil(const std::string& tag, const std::string& params) {
 nlohmann::json run(const std::string& tag, const std::string& trace, const std::string& sets = "",
                    const std::string& platform = "yaml/spu.yaml") {
   const std::string stats = k_tmp + "/spu_run_" + tag + ".json";
-  auto r = run_command(
-      k_bin + " run " + k_src + "/" + platform + " " + trace + " " + sets + " --stats " + stats,
-      "spu_run_" + tag);
+  auto r = run_command(k_bin + " run " + k_src + "/" + platform + " " + trace + " " + sets +
+                           " --stats-form=full --stats " + stats,
+                       "spu_run_" + tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return r.status == 0 ? nlohmann::json::parse(slurp(stats)) : nlohmann::json{};
 }
@@ -282,9 +282,9 @@ void expect_bad(const std::string& tag, const std::string& trace, const std::str
                 const std::string& says, const std::string& platform = "yaml/spu.yaml") {
   const std::string stats = k_tmp + "/spu_bad_" + tag + ".json";
   std::filesystem::remove(stats);
-  auto r = run_command(
-      k_bin + " run " + k_src + "/" + platform + " " + trace + " " + sets + " --stats " + stats,
-      "spu_bad_" + tag);
+  auto r = run_command(k_bin + " run " + k_src + "/" + platform + " " + trace + " " + sets +
+                           " --stats-form=full --stats " + stats,
+                       "spu_bad_" + tag);
   EXPECT_EQ(r.status, 2) << tag << ": " << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
@@ -333,8 +333,9 @@ void expect_bad_note(const std::string& tag, const std::string& trace, const std
   write_text(dir + "/kernel-1.traceg", kernel);
   const std::string stats = k_tmp + "/spu_note_" + tag + ".json";
   std::filesystem::remove(stats);
-  auto r = run_command(k_bin + " run " + k_src + "/yaml/spu.yaml " + dir + " --stats " + stats,
-                       "spu_note_" + tag);
+  auto r = run_command(
+      k_bin + " run " + k_src + "/yaml/spu.yaml " + dir + " --stats-form=full --stats " + stats,
+      "spu_note_" + tag);
   EXPECT_EQ(r.status, 2) << tag << ": " << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("kernelslist.g:2"), std::string::npos) << r.err;
