@@ -29,8 +29,11 @@ all: build
 deps:
 	@./scripts/install-deps.sh
 
+# A new build folder uses Ninja (scripts/install-deps.sh installs it), which keeps both
+# cores busy across libraries; an existing one keeps the generator it was made with.
 configure: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
+	@cmake -S . -B $(BUILD) $$([ -f $(BUILD)/CMakeCache.txt ] || ! command -v ninja >/dev/null \
+	  || echo -G Ninja) $(CMAKE_ARGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)

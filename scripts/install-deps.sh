@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config make
+  ninja-build               # the build tool of new build folders (Makefile)
+  lld                       # a faster linker for the programs and their debug information
   libsystemc-dev            # SystemC 2.3.4 + TLM-2.0 (pkg-config systemc, tlm)
   libyaml-cpp-dev           # platform and experiment YAML
   libboost-dev libboost-program-options-dev libboost-iostreams-dev

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "models/base/input_error.h"
 
@@ -231,6 +232,13 @@ void write_file_atomically(const std::string& path,
     throw input_error({path, 0, 0}, "", "cannot write file");
   }
   unregister_partial(tmp);
+}
+
+std::string read_file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace gputlm

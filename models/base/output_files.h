@@ -35,6 +35,10 @@ void write_file_atomically(const std::string& path, const std::string& content);
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write);
 
+// The whole content of a file written earlier ("" when it cannot be read: the caller
+// tells a missing file by what it expected in it).
+std::string read_file_text(const std::string& path);
+
 // A `.partial` file being written: removed by the interrupt handler. Registration is
 // cheap; at most 16 files at once (more are not removed on interrupt).
 void register_partial(const std::string& path);

@@ -108,16 +108,9 @@ class staged_outputs {
   bool m_committed = false;
 };
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The first line saying "error: ..." (else the last non-empty line) of a process's output.
 std::string error_line(const std::string& path) {
-  std::istringstream in(read_all(path));
+  std::istringstream in(read_file_text(path));
   std::string line, last;
   while (std::getline(in, line)) {
     if (line.rfind("error: ", 0) == 0 || line.rfind("internal error: ", 0) == 0) return line;
@@ -264,7 +257,7 @@ void runner::check_platforms() {
       keys[p][c] = check_key(p, c);
       // (the kept file's first line names its key: a file renamed or copied under another
       // key is not used)
-      const std::string kept = read_all(m_o.out + "/checks/" + keys[p][c] + ".txt");
+      const std::string kept = read_file_text(m_o.out + "/checks/" + keys[p][c] + ".txt");
       const std::string head = "# " + keys[p][c] + "\n";
       if (kept.rfind(head, 0) == 0) {
         std::ofstream(file(p, c, ".out"), std::ios::binary) << kept.substr(head.size());
@@ -303,7 +296,7 @@ void runner::check_platforms() {
         throw std::runtime_error("elaborating platform '" + m_x.platforms[p].name +
                                  "' with configuration '" + cfg.name + "' failed: " + line);
       }
-      const std::string listed = read_all(file(p, c, ".out"));
+      const std::string listed = read_file_text(file(p, c, ".out"));
       if (!keys[p][c].empty()) m_new_checks[keys[p][c]] = listed;
       std::istringstream in(listed);
       for (std::string l; std::getline(in, l);)
@@ -560,7 +553,7 @@ int runner::write_outputs(std::vector<point_result> points) {
     }
     nlohmann::json stats;
     try {
-      stats = full_stats(nlohmann::json::parse(read_all(point_dir(p) + "/stats.json")));
+      stats = full_stats(nlohmann::json::parse(read_file_text(point_dir(p) + "/stats.json")));
     } catch (const std::exception& e) {
       p.ok = false;
       p.error = std::string("unreadable statistics: ") + e.what();
@@ -650,7 +643,7 @@ int runner::run() {
     const std::string id_file = m_o.out + "/slurm/job-id";
     std::error_code ec;
     if (fs::exists(id_file, ec)) {
-      std::string id = read_all(id_file);
+      std::string id = read_file_text(id_file);
       id = id.substr(0, id.find('\n'));
       if (const std::size_t n = slurm_tasks_active(id, m_scratch.path()))
         std::cerr << "warning: Slurm job " << id << " still has " << n

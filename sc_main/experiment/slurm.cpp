@@ -7,18 +7,12 @@
 #include <stdexcept>
 
 #include "models/base/input_error.h"
+#include "models/base/output_files.h"
 #include "sc_main/commands.h"
 #include "sc_main/experiment/process_pool.h"
 
 namespace gputlm::experiment {
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string first_line(const std::string& text) {
   const auto nl = text.find('\n');
@@ -68,10 +62,10 @@ std::string submit_job_array(const std::string& dir, const std::string& workdir,
   const int status = run_command(argv, out, err);
   // --parsable prints "<id>" or "<id>;<cluster>" at submission; with --wait sbatch ends when
   // the job does, with a non-zero status when a task failed (the runner sees which).
-  std::string id = first_line(read_all(out));
+  std::string id = first_line(read_file_text(out));
   id = id.substr(0, id.find(';'));
   if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-    const std::string why = first_line(read_all(err));
+    const std::string why = first_line(read_file_text(err));
     throw input_error(k_slurm_option, "--slurm",
                       "sbatch could not submit the job array (status " + std::to_string(status) +
                           (why.empty() ? std::string(")") : "): " + why));
@@ -87,7 +81,7 @@ void check_slurm_cluster(const std::string& scratch) {
                       "sinfo cannot be run: Slurm's client commands are not installed "
                       "(Debian: slurm-client)");
   if (status != 0) {
-    const std::string why = first_line(read_all(err));
+    const std::string why = first_line(read_file_text(err));
     throw input_error(k_slurm_option, "--slurm",
                       "no Slurm cluster answers (sinfo, status " + std::to_string(status) +
                           (why.empty() ? std::string(")") : "): " + why));
@@ -98,7 +92,7 @@ std::size_t slurm_tasks_active(const std::string& id, const std::string& scratch
   const std::string out = scratch + "/squeue.out";
   std::remove(out.c_str());
   if (run_command({"squeue", "-h", "-r", "-j", id, "-o", "%i"}, out, "") != 0) return 0;
-  std::istringstream lines(read_all(out));
+  std::istringstream lines(read_file_text(out));
   std::size_t n = 0;
   for (std::string l; std::getline(lines, l);) n += !l.empty();
   return n;
