@@ -13,6 +13,7 @@ namespace gputlm {
 namespace {
 
 using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* k_form_key = "stats_form";
 constexpr const char* k_instances = "instances";
@@ -56,80 +57,77 @@ std::pair<std::string, std::vector<std::uint64_t>> type_of(const std::string& pa
   return {type, idx};
 }
 
+// The compact form's table of one block: its statistics, histograms sparse.
+ordered_json one_block(const json& stats) {
+  ordered_json t = ordered_json::object();
+  for (auto it = stats.begin(); it != stats.end(); ++it) t[it.key()] = compact_value(it.value());
+  return t;
+}
+
 // One block type's table: the instances in numeric order, each statistic once when every
 // instance has the same value. nullopt when the instances' statistics differ in name (they
 // are then written one by one).
-using table = std::vector<std::pair<std::string, json>>;
-
-std::optional<table> type_table(
-    const std::vector<std::pair<std::vector<std::uint64_t>, const json*>>& members,
-    const std::vector<std::string>& paths) {
-  const json& first = *members.front().second;
+std::optional<ordered_json> type_table(const std::vector<const json*>& members,
+                                       const std::vector<std::string>& paths) {
+  const json& first = *members.front();
   if (first.contains(k_instances)) return std::nullopt;
-  for (const auto& m : members) {
-    const json& s = *m.second;
-    if (s.size() != first.size()) return std::nullopt;
-    for (auto it = s.begin(); it != s.end(); ++it)
+  for (const json* s : members) {
+    if (s->size() != first.size()) return std::nullopt;
+    for (auto it = s->begin(); it != s->end(); ++it)
       if (!first.contains(it.key())) return std::nullopt;
   }
-  table t;
-  t.emplace_back(k_instances, json(paths));
+  ordered_json t = ordered_json::object();
+  t[k_instances] = paths;
   for (auto it = first.begin(); it != first.end(); ++it) {
     json values = json::array();
     bool same = true;
-    for (const auto& m : members) {
-      values.push_back(compact_value((*m.second)[it.key()]));
+    for (const json* m : members) {
+      values.push_back(compact_value((*m)[it.key()]));
       same = same && values.back() == values.front();
     }
-    t.emplace_back(it.key(), same ? values.front() : values);
+    t[it.key()] = same ? values.front() : values;
   }
   return t;
 }
 
-// The compact form's blocks: [(key, table)] in key order.
-std::vector<std::pair<std::string, table>> compact_blocks(const json& blocks) {
+// The compact form's blocks, in key order.
+ordered_json compact_blocks(const json& blocks) {
   std::map<std::string, std::vector<std::pair<std::vector<std::uint64_t>, std::string>>> types;
-  std::map<std::string, table> out;
+  std::map<std::string, ordered_json> out;
   for (auto it = blocks.begin(); it != blocks.end(); ++it) {
     auto [type, idx] = type_of(it.key());
-    if (idx.empty()) {
-      table t;
-      for (auto s = it.value().begin(); s != it.value().end(); ++s)
-        t.emplace_back(s.key(), compact_value(s.value()));
-      out[it.key()] = std::move(t);
-    } else {
+    if (idx.empty())
+      out[it.key()] = one_block(it.value());
+    else
       types[type].emplace_back(std::move(idx), it.key());
-    }
   }
   for (auto& [type, members] : types) {
     std::sort(members.begin(), members.end());
-    std::vector<std::pair<std::vector<std::uint64_t>, const json*>> refs;
+    std::vector<const json*> stats;
     std::vector<std::string> paths;
     for (const auto& [idx, path] : members) {
-      refs.emplace_back(idx, &blocks[path]);
+      stats.push_back(&blocks[path]);
       paths.push_back(path);
     }
-    if (auto t = type_table(refs, paths)) {
+    if (auto t = type_table(stats, paths)) {
       out[type] = std::move(*t);
       continue;
     }
-    for (const auto& [idx, path] : members) {  // instances that differ: one by one
-      table t;
-      const json& s = blocks[path];
-      for (auto st = s.begin(); st != s.end(); ++st)
-        t.emplace_back(st.key(), compact_value(st.value()));
-      out[path] = std::move(t);
-    }
+    for (std::size_t i = 0; i < paths.size(); ++i)  // instances that differ: one by one
+      out[paths[i]] = one_block(*stats[i]);
   }
-  return {out.begin(), out.end()};
+  ordered_json o = ordered_json::object();
+  for (auto& [key, t] : out) o[key] = std::move(t);
+  return o;
 }
 
 std::string indent(std::size_t d) { return std::string(d, ' '); }
 
 // `v` with its first `levels` levels of objects and arrays one element per line.
-void print(std::ostream& os, const json& v, std::size_t depth, int levels) {
+template <typename J>
+void print(std::ostream& os, const J& v, std::size_t depth, int levels) {
   if (levels <= 0 || !(v.is_object() || v.is_array()) || v.empty()) {
-    os << dump(v);
+    os << v.dump(-1, ' ', false, json::error_handler_t::replace);
     return;
   }
   os << (v.is_object() ? "{\n" : "[\n");
@@ -145,39 +143,19 @@ void print(std::ostream& os, const json& v, std::size_t depth, int levels) {
   os << indent(depth) << (v.is_object() ? "}" : "]");
 }
 
+// The compact form: the blocks as tables (a type, then its statistics, one per line), the
+// other sections two levels deep (power three).
 std::string compact_text(const json& full) {
   std::ostringstream os;
   json root = full;
   root[k_form_key] = "compact";
   os << "{\n";
-  std::size_t i = 0;
-  for (auto it = root.begin(); it != root.end(); ++it, ++i) {
+  for (auto it = root.begin(); it != root.end(); ++it) {
     os << indent(1) << dump(json(it.key())) << ": ";
-    if (it.key() == "blocks" && it.value().is_object()) {
-      const auto blocks = compact_blocks(it.value());
-      if (blocks.empty())
-        os << "{}";
-      else {
-        os << "{\n";
-        for (std::size_t b = 0; b < blocks.size(); ++b) {
-          os << indent(2) << dump(json(blocks[b].first)) << ": ";
-          const table& t = blocks[b].second;
-          if (t.empty())
-            os << "{}";
-          else {
-            os << "{\n";
-            for (std::size_t s = 0; s < t.size(); ++s)
-              os << indent(3) << dump(json(t[s].first)) << ": " << dump(t[s].second)
-                 << (s + 1 < t.size() ? ",\n" : "\n");
-            os << indent(2) << "}";
-          }
-          os << (b + 1 < blocks.size() ? ",\n" : "\n");
-        }
-        os << indent(1) << "}";
-      }
-    } else {
+    if (it.key() == "blocks" && it.value().is_object())
+      print(os, compact_blocks(it.value()), 1, 2);
+    else
       print(os, it.value(), 1, it.key() == "power" ? 3 : 2);
-    }
     os << (std::next(it) != root.end() ? ",\n" : "\n");
   }
   os << "}\n";
