@@ -6,16 +6,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/base/input_error.h"
 #include "models/base/output_files.h"
 #include "models/common/stats_forms.h"
+#include "models/memory/access_breakdown.h"
 
 namespace gputlm::cli {
 namespace {
@@ -66,6 +70,10 @@ totals sum_blocks(const nlohmann::json& blocks, const std::regex& path) {
 
 const std::regex& l1_path() {
   static const std::regex r(R"(gpu\.smx\[\d+\]\.l1)");
+  return r;
+}
+const std::regex& smx_path() {
+  static const std::regex r(R"(gpu\.smx\[\d+\])");
   return r;
 }
 const std::regex& l2_path() {
@@ -134,6 +142,178 @@ nlohmann::json parse_file(const std::string& file) {
     throw input_error({file, static_cast<std::uint64_t>(line), col}, "stats",
                       "not JSON (a statistics file is what `gputlm run --stats` writes)");
   }
+}
+
+// GPGPU-Sim's cache_stats breakdown of a set of caches: per mem_access_type (its order; the
+// two it has and we do not, L2_WRBK_ACC and L2_WR_ALLOC_R, stay 0) and request status.
+constexpr std::array<const char*, 11> k_gs_types = {
+    "GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R", "GLOBAL_ACC_W", "LOCAL_ACC_W",
+    "L1_WRBK_ACC",  "L2_WRBK_ACC", "INST_ACC_R",  "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"};
+constexpr std::array<const char*, 6> k_gs_statuses = {
+    "HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL", "SECTOR_MISS", "MSHR_HIT"};
+enum gs_status {
+  gs_hit,
+  gs_hit_reserved,
+  gs_miss,
+  gs_reservation_fail,
+  gs_sector_miss,
+  gs_mshr_hit
+};
+constexpr std::size_t gs_inst = 8;  // INST_ACC_R
+
+template <std::size_t N>
+std::size_t gs_index(const char* name, const std::array<const char*, N>& names) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (std::string(names[i]) == name) return i;
+  throw std::logic_error(std::string("no GPGPU-Sim name ") + name);
+}
+
+struct breakdown {
+  std::array<std::array<double, k_gs_statuses.size()>, k_gs_types.size()> v{};
+  // GPGPU-Sim's cache_sub_stats of it (cache_stats::get_sub_stats).
+  double accesses() const { return sum({gs_hit, gs_miss, gs_sector_miss, gs_hit_reserved}); }
+  double misses() const { return sum({gs_miss, gs_sector_miss}); }
+  double pending_hits() const { return sum({gs_hit_reserved}); }
+  double reservation_fails() const { return sum({gs_reservation_fail}); }
+  void add(const breakdown& o) {
+    for (std::size_t t = 0; t < v.size(); ++t)
+      for (std::size_t s = 0; s < v[t].size(); ++s) v[t][s] += o.v[t][s];
+  }
+
+ private:
+  double sum(std::initializer_list<gs_status> statuses) const {
+    double n = 0;
+    for (const auto& type : v)
+      for (const gs_status s : statuses) n += type[s];
+    return n;
+  }
+};
+
+// A data cache's by_access.<type>.<outcome> statistics (models/memory/access_breakdown.h).
+breakdown data_cache_breakdown(const nlohmann::json& b) {
+  breakdown r;
+  for (std::size_t t = 0; t < memory::access_types; ++t) {
+    const auto type = static_cast<memory::access_type>(t);
+    const std::size_t gt = gs_index(memory::gpgpusim_name(type), k_gs_types);
+    for (std::size_t o = 0; o < memory::access_outcomes; ++o) {
+      const auto outcome = static_cast<memory::access_outcome>(o);
+      r.v[gt][gs_index(memory::gpgpusim_name(outcome), k_gs_statuses)] +=
+          number_or_0(b, std::string("by_access.") + memory::to_string(type) + "." +
+                             memory::to_string(outcome));
+    }
+  }
+  return r;
+}
+
+// An SMX's instruction cache (its icache_* statistics) as GPGPU-Sim's read-only L1I counts
+// it: a lookup joining a missing line is HIT_RESERVED and an MSHR_HIT.
+breakdown instruction_cache_breakdown(const nlohmann::json& smx) {
+  breakdown r;
+  auto& t = r.v[gs_inst];
+  t[gs_hit] = number_or_0(smx, "icache_hits");
+  t[gs_miss] = number_or_0(smx, "icache_misses");
+  t[gs_hit_reserved] = t[gs_mshr_hit] = number_or_0(smx, "icache_merged");
+  t[gs_reservation_fail] = number_or_0(smx, "icache_reservation_fails");
+  return r;
+}
+
+bool has_breakdown(const nlohmann::json& blocks) {
+  for (const auto& [name, b] : blocks.items())
+    if (b.is_object())
+      for (const auto& [k, v] : b.items())
+        if (k.rfind("by_access.", 0) == 0) return true;
+  return false;
+}
+
+void print_breakdown(const breakdown& b, const char* name, std::ostream& out) {
+  for (std::size_t t = 0; t < k_gs_types.size(); ++t)
+    for (std::size_t s = 0; s < k_gs_statuses.size(); ++s)
+      out << fmt::format("\t{}[{}][{}] = {:.0f}\n", name, k_gs_types[t], k_gs_statuses[s],
+                         b.v[t][s]);
+  // A type's total: its accesses, without the held requests (RESERVATION_FAIL) and the
+  // MSHR_HIT that a HIT_RESERVED or SECTOR_MISS also counts; for the types accessed.
+  for (std::size_t t = 0; t < k_gs_types.size(); ++t) {
+    double total = 0;
+    for (std::size_t s = 0; s < k_gs_statuses.size(); ++s)
+      if (s != gs_reservation_fail && s != gs_mshr_hit) total += b.v[t][s];
+    if (total > 0)
+      out << fmt::format("\t{}[{}][TOTAL_ACCESS] = {:.0f}\n", name, k_gs_types[t], total);
+  }
+}
+
+// The instance number N of "gpu.smx[N]", "gpu.smx[N].l1" or "gpu.l2[N]".
+std::size_t instance(const std::string& path) {
+  const std::size_t open = path.find('[');
+  return std::stoul(path.substr(open + 1, path.find(']') - open - 1));
+}
+
+// The caches' lines of GPGPU-Sim's gpu_print_stat: the core caches (shader.cc
+// shader_print_cache_stats) and their breakdown, then the L2 banks and theirs. From a file
+// without the breakdown (written before it existed), the totals of the caches' counters.
+void print_caches_accelsim(const nlohmann::json& blocks, const totals& l1_legacy,
+                           const totals& l2_legacy, std::ostream& out) {
+  const auto sub_stats = [&](const char* prefix, const char* indent, double accesses, double misses,
+                             double pending, double fails) {
+    out << fmt::format("{}{}_total_cache_accesses = {:.0f}\n", indent, prefix, accesses);
+    out << fmt::format("{}{}_total_cache_misses = {:.0f}\n", indent, prefix, misses);
+    if (accesses > 0)
+      out << fmt::format("{}{}_total_cache_miss_rate = {:.4f}\n", indent, prefix,
+                         misses / accesses);
+    out << fmt::format("{}{}_total_cache_pending_hits = {:.0f}\n", indent, prefix, pending);
+    out << fmt::format("{}{}_total_cache_reservation_fails = {:.0f}\n", indent, prefix, fails);
+  };
+  if (!has_breakdown(blocks)) {
+    sub_stats("L1D", "", l1_legacy.accesses, l1_legacy.misses, l1_legacy.pending_hits,
+              l1_legacy.reservation_fails);
+    sub_stats("L2", "", l2_legacy.accesses, l2_legacy.misses, l2_legacy.pending_hits,
+              l2_legacy.reservation_fails);
+    return;
+  }
+  // The instances in numeric order (the file's keys sort as text: smx[10] before smx[2]).
+  std::map<std::size_t, const nlohmann::json*> smxs, l1s, l2s;
+  for (const auto& [name, b] : blocks.items()) {
+    if (!b.is_object()) continue;
+    if (std::regex_match(name, smx_path())) smxs[instance(name)] = &b;
+    if (std::regex_match(name, l1_path())) l1s[instance(name)] = &b;
+    if (std::regex_match(name, l2_path())) l2s[instance(name)] = &b;
+  }
+  breakdown l1i, l1d, l2;
+  for (const auto& [i, b] : smxs) l1i.add(instruction_cache_breakdown(*b));
+  const auto cache_line = [&](const char* name, std::size_t i, const breakdown& c) {
+    out << fmt::format(
+        "{}[{}]: Access = {:.0f}, Miss = {:.0f}, Miss_rate = {:.3f}, Pending_hits = {:.0f}, "
+        "Reservation_fails = {:.0f}\n",
+        name, i, c.accesses(), c.misses(), ratio(c.misses(), c.accesses()), c.pending_hits(),
+        c.reservation_fails());
+  };
+  out << "\n========= Core cache stats =========\n";
+  if (std::any_of(smxs.begin(), smxs.end(),
+                  [](const auto& s) { return s.second->contains("icache_accesses"); })) {
+    out << "L1I_cache:\n";
+    sub_stats("L1I", "\t", l1i.accesses(), l1i.misses(), l1i.pending_hits(),
+              l1i.reservation_fails());
+  }
+  out << "L1D_cache:\n";
+  for (const auto& [i, b] : l1s) {
+    const breakdown c = data_cache_breakdown(*b);
+    out << "\t";
+    cache_line("L1D_cache_core", i, c);
+    l1d.add(c);
+  }
+  sub_stats("L1D", "\t", l1d.accesses(), l1d.misses(), l1d.pending_hits(), l1d.reservation_fails());
+  breakdown core = l1i;
+  core.add(l1d);
+  out << "\nTotal_core_cache_stats:\n";
+  print_breakdown(core, "Total_core_cache_stats_breakdown", out);
+  out << "\n========= L2 cache stats =========\n";
+  for (const auto& [i, b] : l2s) {
+    const breakdown c = data_cache_breakdown(*b);
+    cache_line("L2_cache_bank", i, c);
+    l2.add(c);
+  }
+  sub_stats("L2", "", l2.accesses(), l2.misses(), l2.pending_hits(), l2.reservation_fails());
+  out << "L2_total_cache_breakdown:\n";
+  print_breakdown(l2, "L2_cache_stats_breakdown", out);
 }
 
 }  // namespace
@@ -213,15 +393,7 @@ void print_stats_accelsim(const nlohmann::json& s, const std::string& where, std
   const totals l1 = sum_blocks(blocks, l1_path()), l2 = sum_blocks(blocks, l2_path());
   const totals d = sum_blocks(blocks, dram_path());
   out << fmt::format("L2_BW  = {:12.4f} GB/Sec\n", ratio(l2.accesses * 32, seconds) / 1e9);
-  const auto cache = [&](const char* prefix, const totals& t) {
-    out << fmt::format("{}_total_cache_accesses = {:.0f}\n", prefix, t.accesses);
-    out << fmt::format("{}_total_cache_misses = {:.0f}\n", prefix, t.misses);
-    out << fmt::format("{}_total_cache_miss_rate = {:.4f}\n", prefix, ratio(t.misses, t.accesses));
-    out << fmt::format("{}_total_cache_pending_hits = {:.0f}\n", prefix, t.pending_hits);
-    out << fmt::format("{}_total_cache_reservation_fails = {:.0f}\n", prefix, t.reservation_fails);
-  };
-  cache("L1D", l1);
-  cache("L2", l2);
+  print_caches_accelsim(blocks, l1, l2, out);
   out << fmt::format("total dram reads = {:.0f}\n", d.reads);
   out << fmt::format("total dram writes = {:.0f}\n", d.writes);
 }

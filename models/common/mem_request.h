@@ -83,18 +83,28 @@ struct mem_request : tlm::tlm_extension<mem_request> {
   // Where a load's data came from, set by the level that answered it: what Slumber's MSHR
   // tracker records per warp (L1 hit / L1 miss / L2 miss). 0 while no cache has set it.
   enum served_by : std::uint8_t { unknown, by_l1, by_l2, by_dram };
-  std::uint8_t served = unknown;
+  std::uint8_t served : 2;
+  // For a fill or a write-back a cache makes, the kind of the request it was made for (a
+  // fill for a store: the store's write-allocate fetch): the next level's statistics count
+  // it under that access type (models/memory/access_breakdown.h).
+  std::uint8_t cause : 6;
   // A criticality a mechanism gives the request on its way (0: none), which a DRAM request
   // chooser may rank by (models/memory/dram_chooser.h).
   std::uint8_t priority = 0;
   std::uint64_t issue_time_fs = 0;  // when the requester issued it (for latency statistics)
   void* origin = nullptr;           // requester-private context (e.g. the waiting warp)
 
+  mem_request() : served(unknown), cause(0) {}
+  access_kind cause_kind() const { return static_cast<access_kind>(cause); }
+  void set_cause(access_kind k) { cause = static_cast<std::uint8_t>(k) & 63u; }
+
   tlm::tlm_extension_base* clone() const override { return new mem_request(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const mem_request&>(other);
   }
 };
+static_assert(static_cast<unsigned>(access_kind::flag_store) < 64,
+              "a kind fits mem_request::cause");
 static_assert(sizeof(mem_request) <= 56, "a pool slot's payload and extension fit three lines");
 
 class payload_pool : public tlm::tlm_mm_interface {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "models/common/component.h"
+#include "models/memory/access_breakdown.h"
 #include "models/memory/cache_logic.h"
 
 namespace gputlm::memory {
@@ -20,6 +21,7 @@ struct cache_statistics {
   counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks;
   counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
   histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
+  access_breakdown by_access;      // per access type and outcome (access_breakdown.h)
 
   // Registers them with `c`; `miss_queue` names the bank's queue to the next level.
   void register_with(component& c, const std::string& miss_queue);

@@ -22,6 +22,9 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   m_up.bind(core);
 
   m_stats_v.register_with(*this, "miss queue");
+  m_stats_v.by_access.register_with(
+      *this, {access_type::global_read, access_type::local_read, access_type::constant_read,
+              access_type::texture_read, access_type::global_write, access_type::local_write});
   add_stat("stores", m_stats_v.stores, "stores taken");
   add_stat("bypassed", m_stats_v.bypassed,
            "atomics and bypassing loads and stores passed to the interconnect");
@@ -335,6 +338,7 @@ void l1_cache::send_down(std::uint64_t addr, unsigned length, tlm::tlm_command c
   tlm::tlm_generic_payload& gp = m_pool.acquire(addr, length, cmd);
   mem_request& r = payload_pool::request(gp);
   r = from;
+  r.set_cause(from.kind);  // the L2 counts a fill or write-back under its cause's type
   r.kind = kind;
   r.sector_mask = sectors;
   r.origin = mshr >= 0 ? &m_origin_tags[mshr] : &m_origin_tags.back();
@@ -431,11 +435,18 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   ar.miss_queue_free = free;
   ar.miss_queue_depth = depth;
   const access_result r = m_logic->access(ar);
-  if (r.kind == access_result::fail) return fail(r.cause);
+  const access_type type = type_of(req);
+  if (r.kind == access_result::fail) {
+    if (first) m_stats_v.by_access.count(type, access_outcome::reservation_fail);
+    return fail(r.cause);
+  }
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
                       (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
-  if (merged) ++m_stats_v.mshr_hits;
+  if (merged) {
+    ++m_stats_v.mshr_hits;
+    m_stats_v.by_access.count(type, access_outcome::mshr_hit);
+  }
   const std::uint64_t wake = m_power->access(r, sectors, merged);
 
   if (r.evicted) ++m_stats_v.evictions;
@@ -448,17 +459,21 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   switch (r.kind) {
     case access_result::hit:
       ++m_stats_v.hits;
+      m_stats_v.by_access.count(type, access_outcome::hit);
       use_banks(ar.addr, sectors, now);
       req.served = mem_request::by_l1;
       m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::merged:
+      m_stats_v.by_access.count(type, access_outcome::hit_reserved);
       break;
     case access_result::miss: {
       if (r.line_miss)
         ++m_stats_v.line_misses;
       else
         ++m_stats_v.sector_misses;
+      m_stats_v.by_access.count(type,
+                                r.line_miss ? access_outcome::miss : access_outcome::sector_miss);
       const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr,
                 now + m_miss_latency->value);
@@ -466,6 +481,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     case access_result::write_done:
       ++m_stats_v.stores;
+      m_stats_v.by_access.count(type, r.line_miss ? access_outcome::miss : access_outcome::hit);
       if (!r.line_miss) {
         ++m_stats_v.hits;
         use_banks(ar.addr, sectors, now);

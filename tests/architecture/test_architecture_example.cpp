@@ -15,6 +15,8 @@
 #include "tests/common/run_command.h"
 #include "traces/trace_reader.h"
 
+namespace test_architecture_example {
+
 using namespace gputlm;
 
 namespace {
@@ -77,3 +79,5 @@ TEST(architecture_example, the_page_shows_the_code_that_runs) {
   ASSERT_NE(c, std::string::npos);
   EXPECT_EQ(doc.substr(c + 7, doc.find("```", c + 7) - c - 7), hdr.substr(a, b - a));
 }
+
+}  // namespace test_architecture_example

@@ -15,6 +15,8 @@
 #include "tests/common/run_command.h"
 #include "traces/trace_reader.h"
 
+namespace test_dram_events {
+
 using namespace gputlm;
 
 namespace {
@@ -94,3 +96,5 @@ TEST(dram_events, a_request_log_beside_every_channel_adds_up_to_the_channels_sta
   }
   EXPECT_GT(all, 100u);
 }
+
+}  // namespace test_dram_events

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_layering {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -116,3 +118,5 @@ TEST(layering, the_gpu_blocks_include_no_mechanism) {
 }
 
 }  // namespace
+
+}  // namespace test_layering

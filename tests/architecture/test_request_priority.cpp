@@ -17,6 +17,8 @@
 #include "tests/common/run_command.h"
 #include "traces/trace_reader.h"
 
+namespace test_request_priority {
+
 using namespace gputlm;
 
 namespace {
@@ -167,3 +169,5 @@ TEST(request_priority, the_clams_ranker_ranks_every_request_on_the_latoa_mesh) {
   EXPECT_GT(with, 0u);
   EXPECT_LE(served_critical, with);
 }
+
+}  // namespace test_request_priority

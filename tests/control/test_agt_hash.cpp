@@ -5,6 +5,8 @@
 
 #include "models/control/agt.h"
 
+namespace test_agt_hash {
+
 using gputlm::control::agt;
 
 TEST(agt_hash, the_thesis_hash_ignores_the_smx) {
@@ -26,3 +28,5 @@ TEST(agt_hash, with_the_smx_two_smxs_take_different_entries) {
   // One entry: everything on it.
   EXPECT_EQ(agt::hash_index(true, 64, 5, 1), 0u);
 }
+
+}  // namespace test_agt_hash

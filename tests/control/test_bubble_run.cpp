@@ -29,6 +29,8 @@
 #include "tests/common/run_command.h"
 #include "tests/common/vcd_read.h"
 
+namespace test_bubble_run {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -496,3 +498,5 @@ TEST(bubble_run, the_rtl_dispatch_unit_cannot_divert) {
       "bubble_rtl_counting");
   EXPECT_EQ(counting.status, 0) << counting.err;
 }
+
+}  // namespace test_bubble_run

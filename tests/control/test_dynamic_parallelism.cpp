@@ -14,6 +14,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_dynamic_parallelism {
+
 using gputlm::testing::run_command;
 using gputlm::testing::slurp;
 using gputlm::testing::write_text;
@@ -616,3 +618,5 @@ TEST(dynamic_parallelism, a_launch_pool_too_small_for_the_workload_names_its_lim
   ASSERT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(ok.stats["kernels"].size(), 9u);
 }
+
+}  // namespace test_dynamic_parallelism

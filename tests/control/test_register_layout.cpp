@@ -12,6 +12,8 @@
 
 #include "models/control/register_layout.h"
 
+namespace test_register_layout {
+
 using namespace gputlm::control;
 
 namespace {
@@ -177,3 +179,5 @@ TEST(register_layout, the_docs_tables_list_exactly_these_fields) {
   EXPECT_EQ(doc_rows("#### TBCR"), code_rows(tbcr_fields()));
   EXPECT_EQ(doc_rows("#### SMX capability register"), code_rows(caps_fields()));
 }
+
+}  // namespace test_register_layout

@@ -16,6 +16,8 @@
 #include "models/control/tb_policy.h"
 #include "tests/control/least_loaded_example.h"
 
+namespace test_tb_policy {
+
 using namespace gputlm::control;
 using paver::graph;
 using paver::group;
@@ -540,3 +542,5 @@ TEST(laperm, smx_bind_binds_to_the_l1_cluster) {
   EXPECT_EQ(v.round(p), (names{"C2@0"}));
   EXPECT_NE(p.hardware(4).find("queues bound to clusters of 2 SMXs"), std::string::npos);
 }
+
+}  // namespace test_tb_policy

@@ -10,6 +10,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_tb_scheduling_run {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -150,3 +152,5 @@ TEST(tb_scheduling_run, elaborate_lists_the_added_registers) {
   r = run_command(k_bin + " elaborate " + k_src + "/yaml/fermi.yaml", "tbs_elab_lrr");
   EXPECT_EQ(r.out.find("added hardware"), std::string::npos);
 }
+
+}  // namespace test_tb_scheduling_run

@@ -10,6 +10,8 @@
 
 #include "models/core/coalescer.h"
 
+namespace test_coalescer {
+
 using namespace gputlm::core;
 
 namespace {
@@ -416,3 +418,5 @@ TEST(coalescer, wide_and_misaligned_atomics_match_a_byte_by_byte_reference) {
     }
   }
 }
+
+}  // namespace test_coalescer

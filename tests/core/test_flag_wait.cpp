@@ -13,6 +13,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_flag_wait {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -167,3 +169,5 @@ TEST(flag_wait, the_flag_token_is_read_written_and_refused_where_it_means_nothin
   EXPECT_NE(r.err.find("kernel-1.traceg:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("flag"), std::string::npos) << r.err;
 }
+
+}  // namespace test_flag_wait

@@ -15,6 +15,8 @@
 #include "models/core/instruction_cache.h"
 #include "tests/common/run_command.h"
 
+namespace test_instruction_cache {
+
 using namespace gputlm::testing;
 using gputlm::core::instruction_cache;
 using outcome = instruction_cache::outcome;
@@ -234,3 +236,5 @@ TEST(instruction_cache, slumber_puts_a_register_whose_next_use_misses_l1i_in_dee
   EXPECT_EQ(q["fetch_miss_sleeps"].get<double>(), 0);
   EXPECT_EQ(q["idle_ds_cycles"].get<double>(), 0);
 }
+
+}  // namespace test_instruction_cache

@@ -11,6 +11,8 @@
 #include "models/memory/mshr_table.h"
 #include "platforms/platform.h"
 
+namespace test_latoa_neighbours {
+
 using namespace gputlm;
 using core::latoa_neighbours;
 constexpr std::uint32_t none = core::neighbour_status::none;
@@ -76,3 +78,5 @@ TEST(latoa_mshr, the_second_newest_entry_and_its_requesters) {
   EXPECT_FALSE(core::latoa_unit::irregular(5, 16, 0.25));
   EXPECT_TRUE(core::latoa_unit::irregular(1, 16, 0.25));
 }
+
+}  // namespace test_latoa_neighbours

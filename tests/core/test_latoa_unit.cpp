@@ -15,6 +15,8 @@
 #include "tests/common/run_command.h"
 #include "tests/common/vcd_read.h"
 
+namespace test_latoa_unit {
+
 using namespace gputlm::testing;
 using gputlm::core::latoa_unit;
 
@@ -166,3 +168,5 @@ TEST(latoa_unit, watching_changes_no_cycle) {
     EXPECT_EQ(with["blocks"][smx], without["blocks"][smx]) << smx;
   }
 }
+
+}  // namespace test_latoa_unit

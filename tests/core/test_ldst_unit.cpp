@@ -11,6 +11,8 @@
 #include "models/core/ldst_unit.h"
 #include "models/core/scoreboard.h"
 
+namespace test_ldst_unit {
+
 using namespace gputlm;
 using namespace gputlm::core;
 using traces::warp_instruction;
@@ -178,3 +180,5 @@ TEST(Scoreboard, ReadyByIsTheLatestSourceOrDestinationAndClearResets) {
   in.src[0] = warp_instruction::no_reg;
   EXPECT_EQ(sb.ready_by(0, in), 0u);
 }
+
+}  // namespace test_ldst_unit

@@ -12,6 +12,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_platform_samples {
+
 using gputlm::testing::run_command;
 using gputlm::testing::slurp;
 
@@ -76,3 +78,5 @@ TEST(platform_samples, kepler_with_dtbl) { replay_all_samples("variants/kepler-d
 TEST(platform_samples, spu) { replay_all_samples("spu", true); }
 TEST(platform_samples, uc_bigcore) { replay_all_samples("uc-bigcore"); }
 TEST(platform_samples, uc_smallcore) { replay_all_samples("variants/uc-smallcore"); }
+
+}  // namespace test_platform_samples

@@ -5,6 +5,8 @@
 
 #include "models/core/register_banks.h"
 
+namespace test_register_banks {
+
 using gputlm::core::register_banks;
 
 TEST(register_banks, bank_follows_register_plus_warp_mod_banks) {
@@ -40,3 +42,5 @@ TEST(register_banks, colliding_reads_wait_one_cycle_each) {
   const std::uint16_t other[] = {2, 3};
   EXPECT_EQ(rb.read(other, 2, 0, 0, 100), 100u);
 }
+
+}  // namespace test_register_banks

@@ -18,6 +18,8 @@
 #include "tests/common/run_command.h"
 #include "traces/trace_writer.h"
 
+namespace test_smx_timing {
+
 using namespace gputlm;
 using namespace gputlm::traces;
 using gputlm::testing::run_command;
@@ -669,3 +671,5 @@ TEST(waveforms, time_window_keeps_only_changes_inside_it) {
     }
   EXPECT_GT(stamps, 10u);
 }
+
+}  // namespace test_smx_timing

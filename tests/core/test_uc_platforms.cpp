@@ -10,6 +10,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_uc_platforms {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -78,3 +80,5 @@ TEST(uc_platforms, a_big_core_issues_up_to_four_a_cycle_and_runs_an_fp32_kernel_
   EXPECT_GT(big_ipc, small_ipc * 1.25) << "the big core's doubled units do not show";
   EXPECT_EQ(big["warp_instructions"], small["warp_instructions"]);
 }
+
+}  // namespace test_uc_platforms

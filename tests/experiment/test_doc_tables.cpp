@@ -14,6 +14,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_doc_tables {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -204,3 +206,5 @@ TEST(doc_tables, bad_input_is_one_line_naming_file_and_line_exit_2_and_the_page_
     }
   }
 }
+
+}  // namespace test_doc_tables

@@ -18,6 +18,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_experiment_interrupt {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -111,3 +113,5 @@ TEST(experiment_interrupt, a_signal_stops_the_running_point_and_leaves_the_outpu
 }
 
 }  // namespace
+
+}  // namespace test_experiment_interrupt

@@ -9,6 +9,8 @@
 #include "sc_main/experiment/results.h"
 #include "tests/common/run_command.h"
 
+namespace test_experiment_results {
+
 using namespace gputlm::experiment;
 
 namespace {
@@ -320,3 +322,5 @@ TEST(experiment_results, a_metric_s_numbers_share_one_format) {
   // cycles (speedup): ratios with three decimals, the measured cycles as integers.
   EXPECT_NE(md.find("| a | 1.000 (100) | 2.000 (50) |"), std::string::npos) << md;
 }
+
+}  // namespace test_experiment_results

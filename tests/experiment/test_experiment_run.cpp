@@ -14,6 +14,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_experiment_run {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -544,3 +546,5 @@ TEST(experiment_run, bad_options_are_one_line_before_any_work) {
       << s.err;
   EXPECT_FALSE(fs::exists(dir + "/slurm-out"));
 }
+
+}  // namespace test_experiment_run

@@ -13,10 +13,10 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_experiment_slurm {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
-
-namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
@@ -43,6 +43,8 @@ class slurm_cluster : public ::testing::Test {
   std::string m_state, m_env;
   bool m_started = false;
 };
+
+namespace {
 
 std::string write_experiment(const std::string& dir) {
   fs::remove_all(dir);
@@ -140,3 +142,5 @@ TEST_F(slurm_cluster, a_job_array_gives_the_local_run_statistics) {
   ASSERT_EQ(collect.status, 0) << collect.err;
   expect_same_points(dir + "/local", dir + "/later");
 }
+
+}  // namespace test_experiment_slurm

@@ -7,6 +7,8 @@
 #include "sc_main/experiment/experiment_spec.h"
 #include "tests/common/run_command.h"
 
+namespace test_experiment_spec {
+
 using namespace gputlm::experiment;
 using gputlm::input_error;
 
@@ -293,3 +295,5 @@ TEST(experiment_spec, per_configuration_forms_of_a_workload) {
             "12:7: workloads.bfs.per_configuration.cdp: the workload has repetitions: its form "
             "needs a generator with a seed");
 }
+
+}  // namespace test_experiment_spec

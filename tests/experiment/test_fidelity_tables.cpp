@@ -15,6 +15,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_fidelity_tables {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -108,3 +110,5 @@ TEST(fidelity_tables, the_shipped_page_matches_the_shipped_results) {
   auto r = run_command(tables("--check " + k_src + "/docs/fidelity.md"), "fidelity_tables_shipped");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
+
+}  // namespace test_fidelity_tables

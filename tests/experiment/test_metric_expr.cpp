@@ -7,6 +7,8 @@
 
 #include "sc_main/experiment/metric_expr.h"
 
+namespace test_metric_expr {
+
 using namespace gputlm::experiment;
 
 namespace {
@@ -141,3 +143,5 @@ TEST(metric_expr, paths_against_the_statistic_names_an_elaboration_lists) {
   EXPECT_TRUE(path_matches_any("blocks.gpu.l2[0].mshr_occupancy.counts[4]", names));
   EXPECT_FALSE(path_matches_any("kernels[*].cycle", names));
 }
+
+}  // namespace test_metric_expr

@@ -14,6 +14,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_cli {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -884,3 +886,5 @@ TEST(cli, non_utf8_names_are_replaced_in_the_statistics) {
   EXPECT_EQ(json.find('\xff'), std::string::npos);
   EXPECT_EQ(json.find('\xe9'), std::string::npos);
 }
+
+}  // namespace test_cli

@@ -7,6 +7,8 @@
 
 #include "models/common/clock_domain.h"
 
+namespace test_clock_domain {
+
 using gputlm::clock_domain;
 using sc_core::sc_time;
 
@@ -64,3 +66,5 @@ TEST(clock_domain, non_integer_period_stays_exact) {
   EXPECT_EQ(clk.cycle_at(t), 1'000'000u);
   EXPECT_EQ(clk.cycle_at(t - sc_time::from_value(1)), 999'999u);
 }
+
+}  // namespace test_clock_domain

@@ -21,6 +21,8 @@
 #include "models/common/edge_scheduler.h"
 #include "models/common/wakeup.h"
 
+namespace test_edge_scheduler {
+
 using gputlm::clock_domain;
 using gputlm::wakeup;
 
@@ -596,3 +598,5 @@ TEST(edge_scheduler, run_ahead_follows_a_period_change_made_by_a_block) {
   EXPECT_EQ(gputlm::edge_dispatcher::instance().kernel_activations(), 1u);
   EXPECT_EQ(gputlm::edge_dispatcher::instance().instants(), 4u);
 }
+
+}  // namespace test_edge_scheduler

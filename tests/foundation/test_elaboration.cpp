@@ -11,6 +11,8 @@
 #include "traces/trace_reader.h"
 #include "platforms/platform.h"
 
+namespace test_elaboration {
+
 using gputlm::platforms::platform;
 
 namespace {
@@ -137,3 +139,5 @@ TEST(elaboration, per_instance_clock_domains) {
   EXPECT_LT(e1, e0);  // the same components, 0.8 V for most of the run
   EXPECT_GT(e1, 0.8 * e0 * 0.99);
 }
+
+}  // namespace test_elaboration

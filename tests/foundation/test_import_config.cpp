@@ -19,6 +19,8 @@
 #include "sc_main/import_config.h"
 #include "tests/common/run_command.h"
 
+namespace test_import_config {
+
 using gputlm::input_error;
 using gputlm::cli::import_gpgpusim_config;
 using gputlm::cli::imported_platform;
@@ -666,3 +668,5 @@ TEST(import_config, a_trace_config_alone_is_refused) {
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.yaml"));
 }
+
+}  // namespace test_import_config

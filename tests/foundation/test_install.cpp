@@ -8,6 +8,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_install {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -21,7 +23,7 @@ TEST(install, the_installed_tree_runs_a_shipped_experiment_from_elsewhere) {
   const fs::path prefix = "/opt/gputlm-test";
   const fs::path stage = tmp / "stage";
   const auto inst = run_command("DESTDIR=" + stage.string() + " " + GPUTLM_CMAKE + " --install " +
-                                    GPUTLM_BUILD_DIR + " --prefix " + prefix.string(),
+                                    GPUTLM_BINARY_DIR + " --prefix " + prefix.string(),
                                 "install_rules");
   ASSERT_EQ(inst.status, 0) << inst.err;
   const fs::path root = stage / prefix.relative_path();
@@ -58,3 +60,5 @@ TEST(install, the_installed_tree_runs_a_shipped_experiment_from_elsewhere) {
 }
 
 }  // namespace
+
+}  // namespace test_install

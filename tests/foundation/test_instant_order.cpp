@@ -13,6 +13,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_instant_order {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -125,3 +127,5 @@ TEST(instant_order, run_ahead_fixed_latency_memory) {
   for (const char* t : {"vectoradd", "histogram", "bfs_cdp"})
     expect_same_with_the_kernel_every_instant("tests/data/volta_ideal", t);
 }
+
+}  // namespace test_instant_order

@@ -15,6 +15,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_outputs {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -238,3 +240,5 @@ TEST(outputs, the_other_commands_check_their_outputs_first) {
   EXPECT_EQ(listing(d + "/va"), va);
   EXPECT_FALSE(fs::exists(d + "/points"));
 }
+
+}  // namespace test_outputs

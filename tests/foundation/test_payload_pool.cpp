@@ -10,6 +10,8 @@
 
 #include "models/common/mem_request.h"
 
+namespace test_payload_pool {
+
 using gputlm::mem_request;
 using gputlm::payload_pool;
 
@@ -76,3 +78,5 @@ TEST(payload_pool, a_foreign_payload_has_no_request) {
   gp.set_data_ptr(buf);
   EXPECT_EQ(payload_pool::find_request(gp), nullptr);
 }
+
+}  // namespace test_payload_pool

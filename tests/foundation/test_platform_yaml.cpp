@@ -6,6 +6,8 @@
 #include "platforms/platform_spec.h"
 #include "tests/common/run_command.h"
 
+namespace test_platform_yaml {
+
 using gputlm::closest_match;
 using gputlm::input_error;
 using namespace gputlm::platforms;
@@ -259,3 +261,5 @@ TEST(platform_variants, the_shipped_variants_load) {
     EXPECT_EQ(load_error(path), "") << f;
   }
 }
+
+}  // namespace test_platform_yaml

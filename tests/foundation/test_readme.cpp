@@ -18,6 +18,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_readme {
+
 using namespace gputlm::testing;
 namespace fs = std::filesystem;
 
@@ -164,3 +166,5 @@ TEST(docs, commands_are_read_from_code_blocks_only) {
   const auto readme = shown_commands(md, true);
   ASSERT_EQ(readme.size(), 1u);
 }
+
+}  // namespace test_readme

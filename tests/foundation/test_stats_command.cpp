@@ -8,6 +8,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_stats_command {
+
 namespace {
 
 using gputlm::testing::run_command;
@@ -126,15 +128,167 @@ TEST(stats_command, a_run_read_back) {
   const auto r = run_command(k_bin + " stats --accelsim " + f, "stats_run_read");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto last = [&](const std::string& name) {
-    const std::size_t at = r.out.rfind("\n" + name + " = ");
+    // (GPGPU-Sim indents the core caches' lines with a tab.)
+    std::size_t at = r.out.rfind("\n" + name + " = ");
+    if (at == std::string::npos) at = r.out.rfind("\n\t" + name + " = ");
     if (at == std::string::npos) return std::string();
-    const std::size_t from = at + name.size() + 4;
+    const std::size_t from = r.out.find(" = ", at) + 3;
     return r.out.substr(from, r.out.find('\n', from) - from);
   };
   EXPECT_EQ(last("gpu_tot_sim_cycle"), std::to_string(s["total_cycles"].get<long>()));
   EXPECT_EQ(last("gpu_tot_sim_insn"), std::to_string(s["thread_instructions"].get<long>()));
   EXPECT_EQ(last("L1D_total_cache_accesses"), std::to_string(static_cast<long>(l1)));
   EXPECT_NE(r.out.find("kernel_name = _Z9vectorAddPKfS0_Pfi \n"), std::string::npos);
+}
+
+// The caches' breakdown (models/memory/access_breakdown.h) under GPGPU-Sim's names and
+// layout, from a hand-written file; every value by hand. SMX 0's instruction cache: 8 hits,
+// 2 misses, 1 lookup joining a missing line, 1 held. L1 0: global reads 5 hits, 2 misses,
+// 1 sector miss, 1 hit-reserved, 2 MSHR hits, 3 held; global writes 4 misses. L1 10 (after
+// L1 0 in numeric order, before it as text): local reads 2 hits, texture reads 1 miss.
+// L2 0: global reads 3 misses, global writes 4 hits, L1 write-backs 2 hits, L1
+// write-allocate fetches 1 miss, instruction reads 2 misses.
+TEST(stats_command, accelsim_cache_breakdown_by_hand) {
+  const std::string f = k_tmp + "/stats_breakdown.json";
+  write_text(f, R"({
+  "total_cycles": 100, "thread_instructions": 100, "warp_instructions": 10,
+  "simulated_seconds": 1e-6, "kernels": [],
+  "blocks": {
+    "gpu.smx[0]": {"icache_accesses": 12, "icache_hits": 8, "icache_misses": 2,
+                   "icache_merged": 1, "icache_reservation_fails": 1},
+    "gpu.smx[10]": {"icache_accesses": 0},
+    "gpu.smx[0].l1": {"by_access.global_read.hit": 5, "by_access.global_read.miss": 2,
+                      "by_access.global_read.sector_miss": 1,
+                      "by_access.global_read.hit_reserved": 1,
+                      "by_access.global_read.mshr_hit": 2,
+                      "by_access.global_read.reservation_fail": 3,
+                      "by_access.global_write.miss": 4, "accesses": 99},
+    "gpu.smx[10].l1": {"by_access.local_read.hit": 2, "by_access.texture_read.miss": 1},
+    "gpu.l2[0]": {"by_access.global_read.miss": 3, "by_access.global_write.hit": 4,
+                  "by_access.l1_writeback.hit": 2, "by_access.l1_write_allocate.miss": 1,
+                  "by_access.instruction_read.miss": 2}}
+})");
+  const auto r = run_command(k_bin + " stats " + f + " --accelsim", "stats_breakdown");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto has = [&](const std::string& text) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  };
+  // L1I: accesses 8 + 2 + 1 (a held lookup is not an access), misses 2 (2/11 = 0.1818).
+  has("L1I_cache:\n"
+      "\tL1I_total_cache_accesses = 11\n"
+      "\tL1I_total_cache_misses = 2\n"
+      "\tL1I_total_cache_miss_rate = 0.1818\n"
+      "\tL1I_total_cache_pending_hits = 1\n"
+      "\tL1I_total_cache_reservation_fails = 1\n");
+  // L1 0: accesses 5 + 2 + 1 + 1 + 4 = 13, misses 2 + 1 + 4 = 7 (0.538); its "accesses"
+  // counter is not what GPGPU-Sim prints. L1 10: 3 accesses, 1 miss.
+  has("L1D_cache:\n"
+      "\tL1D_cache_core[0]: Access = 13, Miss = 7, Miss_rate = 0.538, Pending_hits = 1, "
+      "Reservation_fails = 3\n"
+      "\tL1D_cache_core[10]: Access = 3, Miss = 1, Miss_rate = 0.333, Pending_hits = 0, "
+      "Reservation_fails = 0\n"
+      "\tL1D_total_cache_accesses = 16\n"
+      "\tL1D_total_cache_misses = 8\n"
+      "\tL1D_total_cache_miss_rate = 0.5000\n"
+      "\tL1D_total_cache_pending_hits = 1\n"
+      "\tL1D_total_cache_reservation_fails = 3\n");
+  has("\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 5\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED] = 1\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 2\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][RESERVATION_FAIL] = 3\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS] = 1\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MSHR_HIT] = 2\n"
+      "\tTotal_core_cache_stats_breakdown[LOCAL_ACC_R][HIT] = 2\n");
+  has("\tTotal_core_cache_stats_breakdown[INST_ACC_R][HIT] = 8\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][HIT_RESERVED] = 1\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][MISS] = 2\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][RESERVATION_FAIL] = 1\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][SECTOR_MISS] = 0\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][MSHR_HIT] = 1\n");
+  // Totals per type accessed, without RESERVATION_FAIL and MSHR_HIT, in GPGPU-Sim's order.
+  has("\tTotal_core_cache_stats_breakdown[L2_WR_ALLOC_R][MSHR_HIT] = 0\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 9\n"
+      "\tTotal_core_cache_stats_breakdown[LOCAL_ACC_R][TOTAL_ACCESS] = 2\n"
+      "\tTotal_core_cache_stats_breakdown[TEXTURE_ACC_R][TOTAL_ACCESS] = 1\n"
+      "\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS] = 4\n"
+      "\tTotal_core_cache_stats_breakdown[INST_ACC_R][TOTAL_ACCESS] = 11\n"
+      "\n========= L2 cache stats =========\n"
+      "L2_cache_bank[0]: Access = 12, Miss = 6, Miss_rate = 0.500, Pending_hits = 0, "
+      "Reservation_fails = 0\n"
+      "L2_total_cache_accesses = 12\n"
+      "L2_total_cache_misses = 6\n"
+      "L2_total_cache_miss_rate = 0.5000\n"
+      "L2_total_cache_pending_hits = 0\n"
+      "L2_total_cache_reservation_fails = 0\n"
+      "L2_total_cache_breakdown:\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 0\n");
+  has("\tL2_cache_stats_breakdown[L1_WRBK_ACC][HIT] = 2\n");
+  has("\tL2_cache_stats_breakdown[L1_WR_ALLOC_R][MISS] = 1\n");
+  has("\tL2_cache_stats_breakdown[L2_WR_ALLOC_R][MSHR_HIT] = 0\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS] = 3\n"
+      "\tL2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS] = 4\n"
+      "\tL2_cache_stats_breakdown[L1_WRBK_ACC][TOTAL_ACCESS] = 2\n"
+      "\tL2_cache_stats_breakdown[INST_ACC_R][TOTAL_ACCESS] = 2\n"
+      "\tL2_cache_stats_breakdown[L1_WR_ALLOC_R][TOTAL_ACCESS] = 1\n"
+      "total dram reads = 0\n");
+  // GPGPU-Sim's 11 access types x 6 statuses, for the core caches and the L2.
+  const auto count = [&](const std::string& prefix) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(prefix); at != std::string::npos;
+         at = r.out.find(prefix, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\tTotal_core_cache_stats_breakdown["), 66u + 5u);
+  EXPECT_EQ(count("\tL2_cache_stats_breakdown["), 66u + 5u);
+}
+
+// A run's breakdown agrees with the caches' own counters: each looked-up request is counted
+// once under one access type, when it is looked up, as a hit, hit-reserved, miss or sector
+// miss; MSHR hits and sector misses are the counters of the same names; a bypassed request
+// is not counted. On the GTX480 (write-back local L1, instruction cache) and the TITAN V
+// (sectored, write-through).
+TEST(stats_command, a_runs_breakdown_agrees_with_the_caches_counters) {
+  for (const std::string platform : {"fermi", "volta"}) {
+    SCOPED_TRACE(platform);
+    const std::string f = k_tmp + "/stats_breakdown_" + platform + ".json";
+    const auto run = run_command(k_bin + " run " + std::string(GPUTLM_SOURCE_DIR) + "/yaml/" +
+                                     platform + ".yaml " + GPUTLM_SOURCE_DIR +
+                                     "/traces/samples/reduction --no-wall-clock --stats-form full "
+                                     "--stats " +
+                                     f,
+                                 "stats_breakdown_run");
+    ASSERT_EQ(run.status, 0) << run.err;
+    const nlohmann::json s = nlohmann::json::parse(gputlm::testing::slurp(f));
+    std::size_t l1s = 0, l2s = 0;
+    double looked_up = 0;
+    for (const auto& [name, b] : s["blocks"].items()) {
+      const bool l1 = name.find(".l1") != std::string::npos, l2 = name.rfind("gpu.l2[", 0) == 0;
+      if (!l1 && !l2) continue;
+      (l1 ? l1s : l2s)++;
+      double accessed = 0, hits = 0, mshr_hits = 0, sector_misses = 0;
+      for (const auto& [k, v] : b.items()) {
+        if (k.rfind("by_access.", 0) != 0) continue;
+        const std::string outcome = k.substr(k.rfind('.') + 1);
+        const double n = v.get<double>();
+        if (outcome == "hit" || outcome == "hit_reserved" || outcome == "miss" ||
+            outcome == "sector_miss")
+          accessed += n;
+        if (outcome == "hit") hits += n;
+        if (outcome == "mshr_hit") mshr_hits += n;
+        if (outcome == "sector_miss") sector_misses += n;
+      }
+      const double bypassed = l1 ? b["bypassed"].get<double>() : 0.0;
+      EXPECT_EQ(accessed, b["accesses"].get<double>() - bypassed) << name;
+      EXPECT_EQ(hits, b["hits"].get<double>()) << name;
+      EXPECT_EQ(mshr_hits, b["mshr_hits"].get<double>()) << name;
+      EXPECT_EQ(sector_misses, b["sector_misses"].get<double>()) << name;
+      if (l2) looked_up += accessed;
+    }
+    EXPECT_GT(l1s, 0u);
+    EXPECT_GT(l2s, 0u);
+    EXPECT_GT(looked_up, 0);
+  }
 }
 
 // The demo run (make demo) in both forms: the compact file is small, and the two forms
@@ -205,3 +359,5 @@ TEST(stats_command, bad_files_are_one_line_and_print_nothing) {
 }
 
 }  // namespace
+
+}  // namespace test_stats_command

@@ -9,6 +9,8 @@
 
 #include "models/common/stats_forms.h"
 
+namespace test_stats_forms {
+
 namespace {
 
 using gputlm::full_stats;
@@ -113,3 +115,5 @@ TEST(stats_forms, malformed_compact_documents_name_the_key) {
 }
 
 }  // namespace
+
+}  // namespace test_stats_forms

@@ -9,6 +9,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_strategies {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -139,3 +141,5 @@ TEST(strategies, the_other_kinds_take_both_forms_too) {
   ASSERT_EQ(map.status, 0) << map.err;
   EXPECT_NE(map.out.find("    scheduler_policy: lrr"), std::string::npos);
 }
+
+}  // namespace test_strategies

@@ -11,6 +11,8 @@
 
 #include "models/common/timed_queue.h"
 
+namespace test_timed_queue {
+
 using gputlm::timed_queue;
 
 namespace {
@@ -85,3 +87,5 @@ TEST(timed_queue, items_of_one_cycle_keep_push_order_across_the_far_heap) {
   while (q.take_due(1000, got)) order.push_back(got);
   EXPECT_EQ(order, (std::vector<int>{4, 1, 2, 3}));
 }
+
+}  // namespace test_timed_queue

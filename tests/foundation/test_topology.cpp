@@ -10,6 +10,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_topology {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -287,3 +289,5 @@ TEST(topology, port_binding_errors) {
   auto r = elaborate(ok, "ports_optional", "-q");
   EXPECT_EQ(r.status, 0) << r.err;
 }
+
+}  // namespace test_topology

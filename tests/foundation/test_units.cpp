@@ -4,6 +4,8 @@
 
 #include "models/base/units.h"
 
+namespace test_units {
+
 using namespace gputlm::units;
 
 TEST(units, bytes) {
@@ -57,3 +59,5 @@ TEST(units, round_trip) {
   for (std::uint64_t b : {1ull, 128ull, 49152ull, 4718592ull})
     EXPECT_EQ(*parse_bytes(format_bytes(b)), b);
 }
+
+}  // namespace test_units

@@ -18,6 +18,8 @@
 #include "tests/common/vcd_read.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_vcd {
+
 using gputlm::traced_value;
 using gputlm::vcd_writer;
 
@@ -219,3 +221,5 @@ TEST(vcd, tb_counts_per_kernel_and_kd_entry_follow_the_tb_log) {
   EXPECT_EQ(kernel.rbegin()->first, last_end);
   EXPECT_EQ(kernel.rbegin()->second, free);
 }
+
+}  // namespace test_vcd

@@ -14,6 +14,8 @@
 #include "models/common/edge_scheduler.h"
 #include "models/common/wakeup.h"
 
+namespace test_watchdog {
+
 using gputlm::clock_domain;
 using gputlm::edge_dispatcher;
 using gputlm::wakeup;
@@ -122,3 +124,5 @@ TEST(watchdog, a_limit_the_run_stays_under_does_not_stop_it) {
   EXPECT_FALSE(edge_dispatcher::instance().livelock_report().stopped);
   EXPECT_EQ(spinner.runs.size(), 5000u);
 }
+
+}  // namespace test_watchdog

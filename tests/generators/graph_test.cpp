@@ -18,7 +18,7 @@
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::graph_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -421,4 +421,4 @@ TEST(GraphParams, KernelsTakeTheGraphParameter) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::graph_test

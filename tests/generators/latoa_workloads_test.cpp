@@ -9,7 +9,7 @@
 
 #include "gen_test_util.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::latoa_workloads_test {
 namespace {
 
 constexpr std::uint64_t heap = 0x7f0000000000ull;
@@ -544,4 +544,4 @@ TEST(GenMumWalk, BadParametersAreRefused) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::latoa_workloads_test

@@ -13,7 +13,7 @@
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::output_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -386,4 +386,4 @@ TEST(GenCli, BadArgumentsAreInputErrors) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::output_test

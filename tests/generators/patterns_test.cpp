@@ -11,7 +11,7 @@
 #include "gen_test_util.h"
 #include "traces/generators/input_gen.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::patterns_test {
 namespace {
 
 constexpr std::uint64_t heap = 0x7f0000000000ull;
@@ -1481,4 +1481,4 @@ TEST(GenBackprop, TbsReadDisjointInputsAndWeightRows) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::patterns_test

@@ -13,7 +13,7 @@
 #include "gen_test_util.h"
 #include "traces/generators/input_gen.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::paver_mgs_btr_test {
 namespace {
 
 constexpr std::uint64_t heap = 0x7f0000000000ull;
@@ -410,4 +410,4 @@ TEST(GenBtree, BadParametersAreRefused) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::paver_mgs_btr_test

@@ -12,7 +12,7 @@
 
 #include "gen_test_util.h"
 
-namespace gputlm::traces::generators::test {
+namespace gputlm::traces::generators::test::paver_pf_dwt_test {
 namespace {
 
 constexpr std::uint64_t heap = 0x7f0000000000ull;
@@ -520,4 +520,4 @@ TEST(GenDwt2d, BadParametersAreRefused) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces::generators::test
+}  // namespace gputlm::traces::generators::test::paver_pf_dwt_test

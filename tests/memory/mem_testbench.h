@@ -19,12 +19,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/base/index_expr.h"
+#include "models/base/units.h"
 #include "models/common/clock_domain.h"
 #include "models/common/component.h"
-#include "models/base/index_expr.h"
 #include "models/common/mem_request.h"
-#include "models/base/units.h"
 #include "models/control/workload.h"
+#include "models/memory/access_breakdown.h"
 #include "models/power/power_model.h"
 
 namespace gputlm::test {
@@ -339,6 +340,7 @@ class fixed_memory : public sc_core::sc_module {
     std::uint8_t sectors;
     access_kind kind;
     std::uint64_t cycle;
+    memory::access_type type;  // the type the next level counts it under
   };
 
   SC_HAS_PROCESS(fixed_memory);
@@ -371,7 +373,7 @@ class fixed_memory : public sc_core::sc_module {
     const mem_request* r = gp.get_extension<mem_request>();
     log.push_back({gp.get_address(), gp.get_data_length(), gp.is_write(),
                    r ? r->sector_mask : std::uint8_t(0), r ? r->kind : access_kind::global_load,
-                   m_clk.now_cycle()});
+                   m_clk.now_cycle(), r ? memory::type_of(*r) : memory::access_type::none});
     ++m_outstanding;
     m_peq.notify(gp, m_clk.delay_cycles(m_latency));
   }

@@ -11,6 +11,8 @@
 #include "models/memory/clams_chooser.h"
 #include "models/memory/dram_engine.h"
 
+namespace test_clams {
+
 using namespace gputlm;
 using namespace gputlm::memory;
 
@@ -138,3 +140,5 @@ TEST(clams_chooser, dynamic_clams_climbs_and_turns_by_served_requests) {
   // Window 1 served one: up to 0.6. Window 2 served none (fewer): turn, back to 0.5.
   EXPECT_NEAR(c.clams().switch_fraction(), 0.5, 1e-12);
 }
+
+}  // namespace test_clams

@@ -5,6 +5,8 @@
 #include "models/memory/dram_channel.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_dram_channel {
+
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::address_decoder;
@@ -197,3 +199,5 @@ TEST(dram_channel, queueing_latency_counts_the_wait_for_the_first_command) {
   ASSERT_EQ(tg.completed, 2u);
   EXPECT_DOUBLE_EQ(stat(env.stats, "dram", "avg_queueing_latency"), (0.0 + 28.0) / 2);
 }
+
+}  // namespace test_dram_channel

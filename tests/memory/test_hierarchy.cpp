@@ -6,6 +6,8 @@
 
 #include "tests/memory/hierarchy.h"
 
+namespace test_hierarchy {
+
 using namespace gputlm;
 using namespace gputlm::test;
 
@@ -121,3 +123,5 @@ TEST(hierarchy, latoa_mesh_random_mix_is_answered_once_without_leaks) {
   for (auto& d : h.dram) dram_reads += d->stats_view().reads.value();
   EXPECT_EQ(dram_reads, l2_fills);
 }
+
+}  // namespace test_hierarchy

@@ -12,6 +12,8 @@
 #include "tests/common/run_command.h"
 #include "traces/trace_writer.h"
 
+namespace test_kernel_memory {
+
 using namespace gputlm;
 using namespace gputlm::traces;
 using gputlm::testing::run_command;
@@ -194,3 +196,4 @@ TEST(unified_l1, the_l1_follows_each_kernels_shared_memory) {
   EXPECT_EQ(sum(off, k_l1, "carveouts"), 0u);
 }
 
+}  // namespace test_kernel_memory

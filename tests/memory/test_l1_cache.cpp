@@ -5,6 +5,8 @@
 #include "models/memory/l1_cache.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_l1_cache {
+
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::l1_cache;
@@ -89,6 +91,55 @@ TEST(l1_cache, mshr_merges_up_to_the_limit_then_the_request_is_held) {
   EXPECT_EQ(b.tg->records[0].responded, 100u);
   EXPECT_EQ(b.tg->records[1].responded, 101u);  // responses leave one per cycle
   EXPECT_EQ(b.tg->records[2].responded, 102u);  // hit at 100 + 1 cycle, after the queue
+}
+
+// GPGPU-Sim's breakdown (access_breakdown.h) of the lookups above and a few more, one L1
+// of 1 set x 1 way, merge limit 2, hit latency 1, memory 100 cycles away. By hand:
+//   cycle 0  load A        line miss                      global_read.miss
+//   cycle 1  load A+4      joins A's entry                global_read.hit_reserved, mshr_hit
+//   cycle 2  load A+8      merge limit: held              global_read.reservation_fail
+//   101      (A+8 again)   hits the filled line           global_read.hit
+//   then     local load B  evicts A: line miss            local_read.miss
+//   then     global store A  tag absent (no allocate)     global_write.miss
+//   then     atomic B      passes the L1: not counted
+// The fills leave with the cause's type: A's and B's as global_read and local_read.
+TEST(l1_cache, the_breakdown_counts_each_lookup_once_under_its_type_and_outcome) {
+  tg_request local = load(0x2100, true);
+  local.kind = access_kind::local_load;
+  tg_request atom = load(0x2100, true);
+  atom.kind = access_kind::atomic;
+  bench b(l1_params({{"mshr_merge", "2"},
+                     {"hit_latency", "1cycles"},
+                     {"size", "128B"},
+                     {"sets", "1"},
+                     {"ways", "1"}}),
+          {load(0x2000), load(0x2004), load(0x2008), local, store(0x2000), atom}, 100);
+  sc_core::sc_start();
+  b.check_done_and_no_leaks();
+  const std::map<std::string, double> want = {
+      {"global_read.miss", 1},     {"global_read.hit_reserved", 1},
+      {"global_read.mshr_hit", 1}, {"global_read.reservation_fail", 1},
+      {"global_read.hit", 1},      {"local_read.miss", 1},
+      {"global_write.miss", 1}};
+  double counted = 0;
+  for (const char* t : {"global_read", "local_read", "constant_read", "texture_read",
+                        "global_write", "local_write"})
+    for (const char* o :
+         {"hit", "hit_reserved", "miss", "sector_miss", "mshr_hit", "reservation_fail"}) {
+      const std::string k = std::string(t) + "." + o;
+      const auto it = want.find(k);
+      EXPECT_EQ(b.s("by_access." + k), it == want.end() ? 0.0 : it->second) << k;
+      counted += b.s("by_access." + k);
+    }
+  EXPECT_EQ(counted, 7);
+  EXPECT_EQ(b.s("bypassed"), 1);
+  ASSERT_EQ(b.mem->log.size(), 4u);  // A's fill, B's fill, the store, the atomic
+  EXPECT_EQ(b.mem->log[0].kind, access_kind::fill);
+  EXPECT_EQ(b.mem->log[0].type, memory::access_type::global_read);
+  EXPECT_EQ(b.mem->log[1].kind, access_kind::fill);
+  EXPECT_EQ(b.mem->log[1].type, memory::access_type::local_read);
+  EXPECT_EQ(b.mem->log[2].type, memory::access_type::global_write);
+  EXPECT_EQ(b.mem->log[3].type, memory::access_type::global_read);
 }
 
 TEST(l1_cache, full_mshr_stalls_the_requester_and_resumes_it) {
@@ -398,3 +449,5 @@ TEST(l1_cache, blocking_transport_is_refused_with_an_error) {
   sc_core::sc_report_handler::set_handler(previous);
   EXPECT_EQ(gp.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
+
+}  // namespace test_l1_cache

@@ -7,6 +7,8 @@
 #include "models/memory/l2_cache.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_l2_input {
+
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::l2_cache;
@@ -36,3 +38,5 @@ TEST(l2_input, requests_pass_the_rop_pipeline_beyond_the_queue_depth) {
     EXPECT_EQ(tg.records[k].responded, k + 10 + 1 + 50) << k;
   }
 }
+
+}  // namespace test_l2_input

@@ -27,6 +27,8 @@
 #include "models/memory/address_decoder.h"
 #include "tests/memory/hierarchy.h"
 
+namespace test_latency_paths {
+
 using namespace gputlm;
 using namespace gputlm::test;
 
@@ -147,3 +149,5 @@ TEST(latency_paths, gtx480_through_l1) { check_cached_paths("yaml/fermi.yaml"); 
 TEST(latency_paths, gtx480_l1_bypassed) { check_bypass_path("yaml/fermi.yaml"); }
 TEST(latency_paths, k20c_through_l1) { check_cached_paths("yaml/kepler.yaml"); }
 TEST(latency_paths, k20c_l1_bypassed) { check_bypass_path("yaml/kepler.yaml"); }
+
+}  // namespace test_latency_paths

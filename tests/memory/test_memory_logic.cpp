@@ -10,12 +10,15 @@
 #include <set>
 #include <vector>
 
+#include "models/memory/access_breakdown.h"
 #include "models/memory/address_decoder.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/dram_chooser.h"
 #include "models/memory/dram_engine.h"
 #include "models/memory/sectors.h"
 #include "models/memory/set_index.h"
+
+namespace test_memory_logic {
 
 using namespace gputlm::memory;
 
@@ -1121,3 +1124,45 @@ TEST(mshr_table, find_matches_a_scan_of_live_entries_under_churn) {
     }
   }
 }
+
+// The type a cache counts a request under (access_breakdown.h): its own kind, a fill its
+// cause's (a store's fill is its write-allocate fetch), a write-back always the L1's, and
+// the caches' own orders none; with GPGPU-Sim's names.
+TEST(access_breakdown, a_request_is_counted_under_its_kind_or_its_cause) {
+  using gputlm::access_kind;
+  using gputlm::memory::access_type;
+  using gputlm::memory::type_of;
+  const auto of = [](access_kind kind, access_kind cause = access_kind::global_load) {
+    gputlm::mem_request r;
+    r.kind = kind;
+    r.set_cause(cause);
+    return type_of(r);
+  };
+  EXPECT_EQ(of(access_kind::global_load), access_type::global_read);
+  EXPECT_EQ(of(access_kind::atomic), access_type::global_read);
+  EXPECT_EQ(of(access_kind::flag_load), access_type::global_read);
+  EXPECT_EQ(of(access_kind::flag_store), access_type::global_write);
+  EXPECT_EQ(of(access_kind::local_store), access_type::local_write);
+  EXPECT_EQ(of(access_kind::instruction_fetch), access_type::instruction_read);
+  EXPECT_EQ(of(access_kind::writeback, access_kind::local_store), access_type::l1_writeback);
+  EXPECT_EQ(of(access_kind::fill, access_kind::texture_load), access_type::texture_read);
+  EXPECT_EQ(of(access_kind::fill, access_kind::constant_load), access_type::constant_read);
+  EXPECT_EQ(of(access_kind::fill, access_kind::global_store), access_type::l1_write_allocate);
+  EXPECT_EQ(of(access_kind::fill, access_kind::local_store), access_type::l1_write_allocate);
+  EXPECT_EQ(of(access_kind::flush), access_type::none);
+  EXPECT_EQ(of(access_kind::carveout), access_type::none);
+  // A copy keeps the cause; a new request has none set to a store.
+  gputlm::mem_request a;
+  a.set_cause(access_kind::flag_store);
+  a.served = gputlm::mem_request::by_dram;
+  const gputlm::mem_request b = a;
+  EXPECT_EQ(b.cause_kind(), access_kind::flag_store);
+  EXPECT_EQ(b.served, gputlm::mem_request::by_dram);
+  EXPECT_EQ(gputlm::mem_request().cause_kind(), access_kind::global_load);
+  EXPECT_STREQ(gputlm::memory::gpgpusim_name(access_type::l1_write_allocate), "L1_WR_ALLOC_R");
+  EXPECT_STREQ(gputlm::memory::gpgpusim_name(gputlm::memory::access_outcome::hit_reserved),
+               "HIT_RESERVED");
+  EXPECT_STREQ(gputlm::memory::to_string(access_type::constant_read), "constant_read");
+}
+
+}  // namespace test_memory_logic

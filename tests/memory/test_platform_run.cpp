@@ -14,6 +14,8 @@
 #include "tests/memory/mem_testbench.h"
 #include "traces/trace_reader.h"
 
+namespace test_platform_run {
+
 using namespace gputlm;
 
 namespace {
@@ -66,3 +68,5 @@ void run_on(const std::string& platform_file, const std::string& kernel) {
 TEST(platform_run, vectoradd_on_k20c) { run_on("yaml/kepler.yaml", "vectoradd"); }
 TEST(platform_run, vectoradd_on_titanv) { run_on("yaml/volta.yaml", "vectoradd"); }
 TEST(platform_run, sgemm_naive_on_titanx) { run_on("yaml/pascal.yaml", "sgemm_naive"); }
+
+}  // namespace test_platform_run

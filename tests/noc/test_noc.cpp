@@ -12,6 +12,8 @@
 #include "platforms/platform.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_noc {
+
 using namespace gputlm;
 using namespace gputlm::test;
 
@@ -493,3 +495,5 @@ TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
   EXPECT_GT(stat(env.stats, "mesh", "injection_stalls"), 0);
   EXPECT_EQ(m->packets_in_flight(), 0u);
 }
+
+}  // namespace test_noc

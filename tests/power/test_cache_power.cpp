@@ -7,6 +7,8 @@
 #include "models/power/power_model.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_cache_power {
+
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::l1_cache;
@@ -179,3 +181,5 @@ TEST(cache_power, a_write_that_evicts_or_goes_around_does_not_use_the_data_array
   EXPECT_EQ(data.event_count(1), 1u);  // writes: the fill only
   EXPECT_EQ(b.component("l1_cache.tag").event_count(0), 2u);
 }
+
+}  // namespace test_cache_power

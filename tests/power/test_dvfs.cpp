@@ -13,6 +13,8 @@
 #include "models/power/power_model.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_dvfs {
+
 using namespace gputlm;
 using control::bubble_manager;
 using pm::dvfs_regulator;
@@ -386,3 +388,5 @@ TEST(dvfs_regulator, energy_follows_the_operating_point) {
   EXPECT_NEAR(b.stat("regulator", "sm[0].p1_joules"), after, 1e-15);
   EXPECT_NEAR(b.reg->idle_watts(0), 0.55 + 0.5 * clock_low, 1e-12);
 }
+
+}  // namespace test_dvfs

@@ -13,6 +13,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_idle_core_run {
+
 using namespace gputlm::testing;
 
 TEST(idle_core_run, an_sm_without_a_tb_draws_the_idle_core_power) {
@@ -68,3 +70,5 @@ TEST(idle_core_run, an_sm_without_a_tb_draws_the_idle_core_power) {
   EXPECT_EQ(entry["static_joules"].get<double>(), 0.0);
   EXPECT_GE(j["dynamic_joules"].get<double>(), clock_sum);
 }
+
+}  // namespace test_idle_core_run

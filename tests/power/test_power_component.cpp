@@ -9,6 +9,8 @@
 #include "models/power/power_component.h"
 #include "models/power/power_model.h"
 
+namespace test_power_component {
+
 using namespace gputlm::pm;
 
 namespace {
@@ -254,3 +256,5 @@ TEST(power_component, clock_power_is_charged_per_state_and_scales_with_v_squared
   EXPECT_FALSE(bank().has_clock_power());
   EXPECT_EQ(bank().clock_joules(1000 * ns), 0.0);
 }
+
+}  // namespace test_power_component

@@ -13,6 +13,8 @@
 #include "models/power/slumber_control_unit.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_slumber {
+
 using namespace gputlm;
 using gputlm::pm::slumber_control_unit;
 
@@ -364,3 +366,5 @@ TEST(slumber, slumber_counts_off_time_from_allocation_to_release) {
   EXPECT_EQ(b.s().idle_off.value(), 2u * 70 + 2 * 60);
   EXPECT_EQ(b.s().idle_ds.value() + b.s().idle_ss.value(), 0u);
 }
+
+}  // namespace test_slumber

@@ -13,6 +13,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_slumber_run {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -133,3 +135,5 @@ TEST(slumber_run, a_control_unit_that_acts_on_nothing_is_an_input_error) {
                        ":4:7: gpu.smx[0].l1.slumber: acts on no register file: bind an SMX's "
                        "port to it (registers -> slumber.registers)\n");
 }
+
+}  // namespace test_slumber_run

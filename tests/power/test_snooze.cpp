@@ -10,6 +10,8 @@
 #include "models/power/tri_modal_switch_controller.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_snooze {
+
 using namespace gputlm;
 using namespace gputlm::test;
 using gputlm::memory::l1_cache;
@@ -370,3 +372,5 @@ TEST(snooze, the_l2_bank_wakes_ahead_of_a_request_leaving_the_rop_pipeline) {
   EXPECT_EQ(b.s("switch.sleeps"), 3);
   EXPECT_EQ(b.s("switch.wake_wait_cycles"), 0);
 }
+
+}  // namespace test_snooze

@@ -11,6 +11,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_snooze_run {
+
 using namespace gputlm::testing;
 
 namespace {
@@ -96,3 +98,5 @@ TEST(snooze_run, the_waveform_shows_each_sleep_the_statistics_count) {
   EXPECT_GT(sleeps, 0);
   EXPECT_EQ(sleeps, traced["blocks"]["gpu.smx[0].l1.switch"]["sleeps"].get<int>());
 }
+
+}  // namespace test_snooze_run

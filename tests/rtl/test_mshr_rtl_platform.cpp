@@ -11,6 +11,8 @@
 #include "tests/common/rtl_stats.h"
 #include "tests/common/run_command.h"
 
+namespace test_mshr_rtl_platform {
+
 using gputlm::testing::gputlm_bin;
 using gputlm::testing::run_command;
 using gputlm::testing::slurp;
@@ -85,3 +87,5 @@ TEST(mshr_rtl_platform, the_off_by_one_mshr_table_breaks_a_sectored_run) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("MSHRs"), std::string::npos) << r.err;
 }
+
+}  // namespace test_mshr_rtl_platform

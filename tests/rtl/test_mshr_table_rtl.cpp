@@ -16,6 +16,8 @@
 #include "tests/rtl/rtl_testbench.h"
 #include "verilated.h"
 
+namespace test_mshr_table_rtl {
+
 using gputlm::memory::mshr_table;
 using gputlm::rtl::mshr_table_rtl;
 using testbench = gputlm::testing::rtl_testbench;
@@ -244,3 +246,5 @@ TEST(mshr_table_rtl, the_comparison_catches_an_off_by_one_rtl) {
   });
   EXPECT_GE(diverged, 0);
 }
+
+}  // namespace test_mshr_table_rtl

@@ -15,6 +15,8 @@
 #include "tests/common/rtl_stats.h"
 #include "tests/common/run_command.h"
 
+namespace test_rtl_platform {
+
 using gputlm::testing::gputlm_bin;
 using gputlm::testing::run_command;
 using gputlm::testing::slurp;
@@ -206,3 +208,5 @@ TEST(rtl_platform, vcd_writes_the_rtl_signals_beside_the_waveform) {
   // Only the selected blocks' RTL.
   EXPECT_TRUE(slurp(tmp + "/rtl_wave.gpu.smx[0].l1.mshr.vcd").empty());
 }
+
+}  // namespace test_rtl_platform

@@ -21,6 +21,8 @@
 #include "models/rtl/tb_dispatch_rtl.h"
 #include "tests/rtl/rtl_testbench.h"
 
+namespace test_tb_dispatch_rtl {
+
 using namespace gputlm::control;
 namespace core = gputlm::core;
 using gputlm::rtl::tb_dispatch_rtl;
@@ -402,3 +404,5 @@ TEST(tb_dispatch_rtl, its_waveform_keeps_the_main_time_base) {
   EXPECT_NE(layout.find("-gpu.smx_scheduler.dispatch (RTL)"), std::string::npos) << layout;
   EXPECT_NE(layout.find("tb_dispatch.tb_dispatch.rsp_tbcr[255:0]"), std::string::npos) << layout;
 }
+
+}  // namespace test_tb_dispatch_rtl

@@ -8,6 +8,8 @@
 #include "models/spu/communication_buffer.h"
 #include "tests/memory/mem_testbench.h"
 
+namespace test_communication_buffer {
+
 using gputlm::spu::communication_buffer;
 
 namespace {
@@ -90,3 +92,5 @@ TEST(communication_buffer, an_empty_buffer_is_bad_input) {
   EXPECT_THROW(env.make<communication_buffer>("cb", clk, {{"size", "0B"}}, "communication_buffer"),
                gputlm::input_error);
 }
+
+}  // namespace test_communication_buffer

@@ -13,6 +13,8 @@
 #include "tests/memory/mem_testbench.h"
 #include "tests/spu/sync_unit.h"
 
+namespace test_global_sync {
+
 using gputlm::spu::communication_buffer;
 using gputlm::spu::global_sync;
 using gputlm::test::sync_unit;
@@ -61,3 +63,5 @@ TEST(global_sync, all_active_units_leave_together_and_every_link_swaps) {
   // u2's third sync (at 32) finds nobody: reported.
   EXPECT_EQ(sync->pending_work(), "1 of 3 active units at barrier 3 (unit[2] waiting)");
 }
+
+}  // namespace test_global_sync

@@ -14,6 +14,8 @@
 #include "tests/memory/mem_testbench.h"
 #include "tests/spu/sync_unit.h"
 
+namespace test_link_sync {
+
 using gputlm::spu::communication_buffer;
 using gputlm::test::sync_unit;
 
@@ -45,3 +47,5 @@ TEST(link_sync, producer_and_consumer_wait_exactly_while_full_or_empty) {
   EXPECT_EQ(cb->write_buffer(), 1u);
   EXPECT_EQ(cb->pending_work(), "reader waits at its sync 4 (the writer is at 3)");
 }
+
+}  // namespace test_link_sync

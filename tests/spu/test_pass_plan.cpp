@@ -12,6 +12,8 @@
 
 #include "models/spu/pass_plan.h"
 
+namespace test_pass_plan {
+
 using gputlm::spu::counts_of;
 using gputlm::spu::iu_role;
 using gputlm::spu::pass_plan;
@@ -125,3 +127,5 @@ TEST(pass_plan, grids_it_cannot_map_are_refused) {
   EXPECT_THROW(pass_plan(4, 0, 4, 4), std::invalid_argument);
   EXPECT_THROW(pass_plan(4, 4, 4, 0), std::invalid_argument);
 }
+
+}  // namespace test_pass_plan

@@ -12,6 +12,8 @@
 
 #include "tests/common/run_command.h"
 
+namespace test_spu_platform {
+
 using gputlm::testing::run_command;
 using gputlm::testing::slurp;
 using gputlm::testing::write_text;
@@ -388,3 +390,5 @@ TEST(spu_platform, the_thesis_leakage_accounting_charges_an_interface_unit_as_an
   EXPECT_NEAR(watts(shipped, "gpu.iu_north[0]", "power.truncated_sm.static_joules"), 1.183, 1e-9);
   EXPECT_EQ(shipped["blocks"]["gpu.l2[0]"]["power.static_joules"].get<double>(), 0.0);
 }
+
+}  // namespace test_spu_platform

@@ -12,7 +12,7 @@
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::address_form_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -355,4 +355,4 @@ TEST(AddressForm, OldBinaryVersionIsRefused) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::address_form_test

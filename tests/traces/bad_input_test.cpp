@@ -10,7 +10,7 @@
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::bad_input_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -265,4 +265,4 @@ TEST(BadInput, TruncatedBinary) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::bad_input_test

@@ -6,7 +6,7 @@
 #include "test_util.h"
 #include "traces/trace_cli.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::cli_test {
 namespace {
 
 TEST(TraceInfo, SummaryOfSmallTrace) {
@@ -71,4 +71,4 @@ TEST(TraceInfo, SummaryOfSmallTrace) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::cli_test

@@ -16,7 +16,7 @@
 #include "traces/generators/registry.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::locality_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -394,4 +394,4 @@ TEST(LocalityCache, SecondCallReusesTheFile) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::locality_test

@@ -4,7 +4,7 @@
 
 #include "traces/opcode_table.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::opcode_test {
 namespace {
 
 struct expect {
@@ -191,4 +191,4 @@ TEST(Opcodes, TableInternsOnce) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::opcode_test

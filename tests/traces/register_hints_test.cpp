@@ -9,7 +9,7 @@
 #include "test_util.h"
 #include "tests/common/run_command.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::register_hints_test {
 namespace fs = std::filesystem;
 
 namespace {
@@ -126,4 +126,4 @@ TEST(RegisterHints, CommandWritesTheTableAndRefusesBadInput) {
   }
 }
 
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::register_hints_test

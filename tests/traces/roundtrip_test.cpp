@@ -1,17 +1,20 @@
 // Writers and the binary format: text -> binary -> text keeps every field; the writer API
 // used directly (as the generators do); multi-block binary files read in random order.
 #include <gtest/gtest.h>
+#include <zstd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "test_util.h"
+#include "traces/binary_format.h"
 #include "traces/trace_cli.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::roundtrip_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -347,15 +350,9 @@ TEST(RoundTrip, BinaryManyBlocksRandomOrder) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::roundtrip_test
 
-#include <zstd.h>
-
-#include <cstring>
-
-#include "traces/binary_format.h"
-
-namespace gputlm::traces {
+namespace gputlm::traces::roundtrip_test {
 namespace {
 
 // The block checksum is XXH64 (seed 0): published vectors, and zstd's frame checksum (the
@@ -379,4 +376,4 @@ TEST(RoundTrip, ChecksumIsXxh64) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::roundtrip_test

@@ -9,7 +9,7 @@
 #include "traces/trace_reader.h"
 #include "traces/trace_writer.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::samples_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -56,4 +56,4 @@ TEST(Samples, RoundTripTextBinaryText) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::samples_test

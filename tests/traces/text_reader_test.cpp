@@ -7,7 +7,7 @@
 #include "test_util.h"
 #include "traces/trace_reader.h"
 
-namespace gputlm::traces {
+namespace gputlm::traces::text_reader_test {
 namespace {
 
 using test::header;
@@ -432,9 +432,9 @@ TEST(TextReader, UnknownOpcodesCountedOnceReported) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::text_reader_test
 
-namespace gputlm::traces {
+namespace gputlm::traces::text_reader_test {
 namespace {
 
 // Lines longer than the reader's initial buffer (mangled names can be long).
@@ -451,9 +451,9 @@ TEST(TextReader, LongLinesGrowTheBuffer) {
 }
 
 }  // namespace
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::text_reader_test
 
-namespace gputlm::traces {
+namespace gputlm::traces::text_reader_test {
 namespace {
 std::size_t open_descriptors() {
   std::size_t n = 0;
@@ -519,4 +519,4 @@ TEST(TextReader, ThousandsOfKernelsHoldFewFileDescriptors) {
   EXPECT_LT(address_space_kib(), space_before + (1u << 20));
 }
 
-}  // namespace gputlm::traces
+}  // namespace gputlm::traces::text_reader_test
