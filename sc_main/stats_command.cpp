@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -389,6 +390,7 @@ void print_stats_accelsim(const nlohmann::json& s, const std::string& where, std
   out << fmt::format("gpu_tot_sim_cycle = {:.0f}\n", cycles);
   out << fmt::format("gpu_tot_sim_insn = {:.0f}\n", thread_insn);
   out << fmt::format("gpu_tot_ipc = {:12.4f}\n", ratio(thread_insn, cycles));
+  out << fmt::format("gpgpu_n_tot_thrd_icount = {:.0f}\n", thread_insn);
   out << fmt::format("gpgpu_n_tot_w_icount = {:.0f}\n", warp_insn);
   const totals l1 = sum_blocks(blocks, l1_path()), l2 = sum_blocks(blocks, l2_path());
   const totals d = sum_blocks(blocks, dram_path());
@@ -396,6 +398,20 @@ void print_stats_accelsim(const nlohmann::json& s, const std::string& where, std
   print_caches_accelsim(blocks, l1, l2, out);
   out << fmt::format("total dram reads = {:.0f}\n", d.reads);
   out << fmt::format("total dram writes = {:.0f}\n", d.writes);
+  // The host's time (a run without --no-wall-clock), in GPGPU-Sim's whole seconds, at least 1
+  // (gpgpusim_entrypoint.cc print_simulation_time); the slowdown against the simulated clock.
+  if (const auto w = s.find("wall_seconds"); w != s.end() && w->is_number()) {
+    const auto secs = static_cast<std::uint64_t>(std::max(1.0, std::floor(w->get<double>())));
+    out << fmt::format("\n\ngpgpu_simulation_time = {} days, {} hrs, {} min, {} sec ({} sec)\n",
+                       secs / 86400, secs / 3600 % 24, secs / 60 % 60, secs % 60, secs);
+    out << fmt::format("gpgpu_simulation_rate = {} (inst/sec)\n",
+                       static_cast<std::uint64_t>(thread_insn) / secs);
+    const std::uint64_t cycles_per_sec = static_cast<std::uint64_t>(cycles) / secs;
+    out << fmt::format("gpgpu_simulation_rate = {} (cycle/sec)\n", cycles_per_sec);
+    if (cycles_per_sec > 0 && seconds > 0)
+      out << fmt::format("gpgpu_silicon_slowdown = {}x\n",
+                         static_cast<std::uint64_t>(cycles / seconds) / cycles_per_sec);
+  }
 }
 
 int stats_main(const std::vector<std::string>& args) {

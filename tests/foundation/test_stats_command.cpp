@@ -69,6 +69,7 @@ TEST(stats_command, accelsim_names_by_hand) {
       "gpu_tot_sim_cycle = 160\n"
       "gpu_tot_sim_insn = 1400\n"
       "gpu_tot_ipc =       8.7500\n"
+      "gpgpu_n_tot_thrd_icount = 1400\n"
       "gpgpu_n_tot_w_icount = 60\n"
       // 20 L2 accesses x 32 B in 1 us = 0.64 GB/s.
       "L2_BW  =       0.6400 GB/Sec\n"
@@ -241,6 +242,29 @@ TEST(stats_command, accelsim_cache_breakdown_by_hand) {
   };
   EXPECT_EQ(count("\tTotal_core_cache_stats_breakdown["), 66u + 5u);
   EXPECT_EQ(count("\tL2_cache_stats_breakdown["), 66u + 5u);
+}
+
+// The host's time of a run without --no-wall-clock, as GPGPU-Sim prints it at exit, by hand:
+// 3725.9 s of wall time are 3725 whole seconds (1 hr, 2 min, 5 sec); 7,450,000,000
+// instructions and 37,250,000 cycles over them are 2,000,000 inst/sec and 10,000 cycle/sec;
+// 37,250,000 cycles in 0.05 simulated seconds are a 745 MHz clock, 74,500 times the
+// simulation's rate.
+TEST(stats_command, accelsim_simulation_time_and_rate_by_hand) {
+  const std::string f = k_tmp + "/stats_wall.json";
+  write_text(f, R"({
+  "total_cycles": 37250000, "thread_instructions": 7450000000, "warp_instructions": 60,
+  "simulated_seconds": 0.05, "wall_seconds": 3725.9, "kernels": [], "blocks": {}
+})");
+  const auto r = run_command(k_bin + " stats " + f + " --accelsim", "stats_wall");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gpgpu_n_tot_thrd_icount = 7450000000\n"), std::string::npos) << r.out;
+  const std::string tail =
+      "\n\ngpgpu_simulation_time = 0 days, 1 hrs, 2 min, 5 sec (3725 sec)\n"
+      "gpgpu_simulation_rate = 2000000 (inst/sec)\n"
+      "gpgpu_simulation_rate = 10000 (cycle/sec)\n"
+      "gpgpu_silicon_slowdown = 74500x\n";
+  ASSERT_GE(r.out.size(), tail.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - tail.size()), tail) << r.out;
 }
 
 // A run's breakdown agrees with the caches' own counters: each looked-up request is counted
