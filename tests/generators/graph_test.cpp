@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -418,6 +419,171 @@ TEST(GraphParams, KernelsTakeTheGraphParameter) {
   EXPECT_EQ(note("default", {"scale=6"}), base);
   EXPECT_EQ(note("named", {"scale=6", "graph=rmat", "steps=32"}), base);
   EXPECT_EQ(note("banded", {"scale=6", "graph=banded", "band=8"}), base + " graph=banded band=8");
+}
+
+// Merrill's BFS (bfs_merrill*) on a graph built here: hub 0 with 150 neighbours (a CTA-based
+// gather with 64-thread TBs), vertex 1 with 40 more (warp-based), the rest of small degree
+// (scan-based), and a path 191 - ... - 199 that the source does not reach.
+edge_set merrill_edges() {
+  edge_set e;
+  for (std::uint32_t v = 1; v <= 150; ++v) e.insert({0, v});
+  for (std::uint32_t v = 151; v <= 190; ++v) e.insert({1, v});
+  for (std::uint32_t v = 2; v <= 150; ++v) {
+    const std::uint32_t u = v * 7 % 149 + 2;
+    if (u != v) e.insert({std::min(u, v), std::max(u, v)});
+  }
+  for (std::uint32_t v = 151; v < 190; v += 3) e.insert({v, v + 1});
+  for (std::uint32_t v = 191; v < 199; ++v) e.insert({v, v + 1});
+  return e;
+}
+
+std::string merrill_graph_file(const fs::path& dir) {
+  std::string text;
+  for (auto [u, v] : merrill_edges()) text += std::to_string(u) + " " + std::to_string(v) + "\n";
+  return write_file(dir, "merrill.el", text);
+}
+
+// The global loads and stores of kernel k whose address lies in [lo, hi), per address.
+std::map<std::uint64_t, unsigned> accesses(const app_trace& app, const kernel_trace& k,
+                                           const std::string& op, std::uint64_t lo,
+                                           std::uint64_t hi) {
+  std::map<std::uint64_t, unsigned> r;
+  for (const auto& tb : k.tbs)
+    for (const auto& w : tb.warps)
+      for (const auto* in : find(app, w, op))
+        for (auto [lane, a] : lane_addresses(w, *in))
+          if (a >= lo && a < hi) ++r[a];
+  return r;
+}
+
+// Each iteration's kernel has one thread per frontier vertex, loads every edge of the
+// frontier's vertices exactly once (whichever gather), labels exactly the next level, and
+// enqueues each of its vertices once; the last kernel finds nothing new.
+TEST(MerrillBfs, EachIterationGathersItsFrontiersEdgesOnceAndEnqueuesTheNextLevel) {
+  const fs::path dir = scratch_dir();
+  const std::uint32_t n = 200, block = 64;
+  const csr_graph g = expected_csr(n, merrill_edges());
+  const auto depth = bfs_depths(g, 0);
+  const app_trace app = generate_in_memory(
+      "bfs_merrill", {"block=" + std::to_string(block), "graph=" + merrill_graph_file(dir)});
+  std::uint32_t levels = 0;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (depth[v] != ~0u) levels = std::max(levels, depth[v] + 1);
+  const auto in = input_addresses(app);  // row_ptr, col, labels, queue 0
+  ASSERT_EQ(in.size(), 4u + levels) << "four arrays, then the counter's reset per iteration";
+  const std::uint64_t col = in[1], labels = in[2];
+  const auto hk = host_kernels(app);
+  ASSERT_EQ(hk.size(), levels) << "one kernel per level; the last enqueues nothing";
+  EXPECT_EQ(hk.size(), app.kernels.size());
+  for (std::uint32_t i = 0; i < hk.size(); ++i) {
+    SCOPED_TRACE("iteration " + std::to_string(i));
+    std::map<std::uint64_t, unsigned> edges, next;
+    std::uint32_t frontier = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (depth[v] == i) {
+        ++frontier;
+        for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) ++edges[col + 4ull * e];
+      }
+      if (depth[v] == i + 1) next[labels + 4ull * v] = 1;
+    }
+    EXPECT_EQ(hk[i]->info.grid.x, (frontier + block - 1) / block);
+    EXPECT_EQ(accesses(app, *hk[i], "LDG", col, col + 4ull * g.col.size()), edges);
+    // A label may be stored by two lanes of one warp that reach it at once; each vertex of
+    // the next level is stored, and nothing else.
+    auto stored = accesses(app, *hk[i], "STG", labels, labels + 4ull * n);
+    for (auto& [a, c] : stored) c = 1;
+    EXPECT_EQ(stored, next);
+    // The queue: next-level-many stores, to consecutive distinct slots (the queue region
+    // is every store outside the labels).
+    const auto queue = accesses(app, *hk[i], "STG", 0, labels);
+    auto queue_hi = accesses(app, *hk[i], "STG", labels + 4ull * n, ~0ull);
+    queue_hi.insert(queue.begin(), queue.end());
+    ASSERT_EQ(queue_hi.size(), next.size());
+    std::uint64_t expect = queue_hi.empty() ? 0 : queue_hi.begin()->first;
+    for (auto [a, c] : queue_hi) {
+      EXPECT_EQ(a, expect);
+      EXPECT_EQ(c, 1u);
+      expect += 4;
+    }
+  }
+  // The strategies: in the first kernel the hub's 150 edges are loaded by the whole TB
+  // (CTA-based: 64 threads, then 64, then 22); in the second vertex 1's 41 edges by one warp
+  // (warp-based: 32 lanes, then 9), every other vertex's by the scan.
+  const auto& w0 = hk[0]->tbs.at(0).warps;
+  EXPECT_FALSE(find(app, w0.at(0), "BAR").empty());
+  unsigned hub_loads[2] = {0, 0};
+  for (unsigned w = 0; w < 2; ++w)
+    for (const auto* in : find(app, w0.at(w), "LDG"))
+      for (auto [lane, a] : lane_addresses(w0.at(w), *in))
+        if (a >= col + 4ull * g.row_ptr[0] && a < col + 4ull * g.row_ptr[1]) ++hub_loads[w];
+  EXPECT_EQ(hub_loads[0], 32u + 32u + 22u) << "lanes 0-31 of three 64-edge rounds";
+  EXPECT_EQ(hub_loads[1], 32u + 32u) << "lanes 32-63 of the first two";
+  // Vertex 1 is the first of the second frontier (the hub's edges in order): TB 0, warp 0
+  // walks its 41 edges, lane l at edge l, then lanes 0-8 at edges 32-40.
+  const auto& w1 = hk.at(1)->tbs.at(0).warps;
+  std::vector<std::pair<unsigned, std::uint64_t>> v1, want;
+  for (unsigned w = 0; w < 2; ++w)
+    for (const auto* in : find(app, w1.at(w), "LDG"))
+      for (auto [lane, a] : lane_addresses(w1.at(w), *in))
+        if (a >= col + 4ull * g.row_ptr[1] && a < col + 4ull * g.row_ptr[2])
+          v1.emplace_back(w * 32 + lane, a);
+  for (std::uint32_t e = 0; e < 41; ++e) want.emplace_back(e % 32, col + 4ull * (g.row_ptr[1] + e));
+  EXPECT_EQ(v1, want);
+}
+
+// The CDP form: each frontier vertex of degree >= threshold (32) launches one child of
+// ceil(degree / child_block) TBs instead of the CTA- or warp-based gather, and the children
+// load those edges; all edges are still loaded once per reached vertex.
+TEST(MerrillBfs, CdpLaunchesAChildPerVertexOfDegreeAtLeastTheThreshold) {
+  const fs::path dir = scratch_dir();
+  const std::uint32_t n = 200;
+  const csr_graph g = expected_csr(n, merrill_edges());
+  const auto depth = bfs_depths(g, 0);
+  const app_trace app = generate_in_memory(
+      "bfs_merrill_cdp", {"block=64", "child_block=64", "graph=" + merrill_graph_file(dir)});
+  std::vector<std::uint32_t> big_grids;
+  std::map<std::uint64_t, unsigned> edges;
+  const std::uint64_t col = input_addresses(app).at(1);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (depth[v] == ~0u) continue;
+    if (g.degree(v) >= 32) big_grids.push_back((g.degree(v) + 63) / 64);
+    for (std::uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) ++edges[col + 4ull * e];
+  }
+  std::vector<std::uint32_t> grids;
+  std::map<std::uint64_t, unsigned> loaded;
+  for (const auto& k : app.kernels) {
+    if (k.info.device_launched) grids.push_back(k.info.grid.x);
+    for (auto [a, c] : accesses(app, k, "LDG", col, col + 4ull * g.col.size())) loaded[a] += c;
+  }
+  EXPECT_EQ(grids, big_grids) << "the hub (150: 3 TBs), then vertex 1 (41: 1 TB)";
+  EXPECT_EQ(loaded, edges);
+}
+
+// The DTBL form: a group runs the expansion kernel's own function with its TB shape and its
+// shared memory, so that it coalesces into the running kernel (the KD matches function, TB
+// shape and shared memory); with group_function=separate, a function of its own without.
+TEST(MerrillBfs, DtblGroupsMatchTheKernelTheyJoin) {
+  const fs::path dir = scratch_dir();
+  const std::string graph = "graph=" + merrill_graph_file(dir);
+  const app_trace own = generate_in_memory("bfs_merrill_dtbl", {"block=64", graph});
+  const kernel_trace& parent = *host_kernels(own).at(0);
+  std::size_t groups = 0;
+  for (const auto& k : own.kernels) {
+    if (!k.info.device_launched) continue;
+    ++groups;
+    EXPECT_EQ(k.info.name, parent.info.name);
+    EXPECT_EQ(k.info.block.x, 64u);
+    EXPECT_EQ(k.info.shmem, parent.info.shmem);
+  }
+  EXPECT_EQ(groups, 2u);
+  EXPECT_GT(parent.info.shmem, 0u);
+  const app_trace sep = generate_in_memory(
+      "bfs_merrill_dtbl", {"block=64", "group_function=separate", "child_block=32", graph});
+  for (const auto& k : sep.kernels)
+    if (k.info.device_launched) {
+      EXPECT_NE(k.info.name, parent.info.name);
+      EXPECT_EQ(k.info.shmem, 0u);
+    }
 }
 
 }  // namespace

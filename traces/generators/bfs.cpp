@@ -259,17 +259,7 @@ void generate_bfs(const param_set& ps, app_builder& app, launch_mode mode) {
   }
 }
 
-std::vector<param_desc> bfs_params() {
-  std::vector<param_desc> p = {
-      param_desc::integer("scale", 10, 1, 24, "2^scale vertices (generated graphs)"),
-      param_desc::integer("degree", 8, 1, 64,
-                          "edges generated per vertex (rmat, citation, banded)"),
-      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph generator"),
-      param_desc::integer("source", 0, 0, (1u << 24) - 1, "BFS source vertex"),
-      param_desc::integer("block", 256, 32, 1024, "threads per TB of the level kernel")};
-  for (param_desc& d : graph_params("graph", "rmat", "R-MAT")) p.push_back(std::move(d));
-  return p;
-}
+std::vector<param_desc> bfs_params() { return graph_search_params("level kernel"); }
 
 }  // namespace
 

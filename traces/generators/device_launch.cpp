@@ -69,6 +69,21 @@ child_start child_prologue(program& cp) {
   return {head, cp.exit()};
 }
 
+child_lanes child_items(const kernel_info& ci, const tb_trace& tb, std::uint32_t w,
+                        std::uint32_t start, std::uint32_t count) {
+  const warp_lanes lanes = lanes_of(ci.block, w);
+  child_lanes r;
+  r.live = lanes.live;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(lanes.live >> l & 1u)) continue;
+    const std::uint64_t i = std::uint64_t(tb.index.x) * ci.block.x + lanes.flat[l];
+    if (i >= count) continue;
+    r.active |= 1u << l;
+    r.item[l] = start + std::uint32_t(i);
+  }
+  return r;
+}
+
 child_edge child_edge_load(program& cp) {
   const auto m = cp.here();
   cp.mov(4);  // start

@@ -57,6 +57,16 @@ struct child_start {
 };
 child_start child_prologue(program& cp);
 
+// The items of warp `w` of a child TB `tb` of kernel `ci` (one thread per item, items start,
+// start + 1, ..., start + count - 1 in thread order across the grid): `live` the warp's
+// live lanes, `active` those with an item, item[l] lane l's.
+struct child_lanes {
+  std::uint32_t live = 0, active = 0;
+  std::array<std::uint32_t, 32> item{};
+};
+child_lanes child_items(const kernel_info& ci, const tb_trace& tb, std::uint32_t w,
+                        std::uint32_t start, std::uint32_t count);
+
 // A graph child's edge: R5 = start (a parameter) + item, R8 = col[R5]. `addr_col` computes
 // the address (R6), `ld_col` loads the neighbour.
 struct child_edge {

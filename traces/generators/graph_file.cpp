@@ -245,4 +245,16 @@ csr_graph kernel_graph(const param_set& ps) {
   return graph_input(ps, "graph", "rmat", std::uint32_t(1) << scale, degree, seed);
 }
 
+std::vector<param_desc> graph_search_params(const std::string& kernel) {
+  std::vector<param_desc> p = {
+      param_desc::integer("scale", 10, 1, 24, "2^scale vertices (generated graphs)"),
+      param_desc::integer("degree", 8, 1, 64,
+                          "edges generated per vertex (rmat, citation, banded)"),
+      param_desc::integer("seed", 1, 0, ~0ull >> 12, "seed of the graph generator"),
+      param_desc::integer("source", 0, 0, (1u << 24) - 1, "BFS source vertex"),
+      param_desc::integer("block", 256, 32, 1024, "threads per TB of the " + kernel)};
+  for (param_desc& d : graph_params("graph", "rmat", "R-MAT")) p.push_back(std::move(d));
+  return p;
+}
+
 }  // namespace gputlm::traces::generators

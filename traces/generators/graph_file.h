@@ -29,6 +29,11 @@ csr_graph read_graph_file(const std::string& path, const std::string& key = "gra
 std::vector<param_desc> graph_params(const std::string& name, const std::string& builtin,
                                      const std::string& builtin_description);
 
+// The parameters of a breadth-first search on a graph input (bfs*, bfs_merrill*): the
+// generated graph's scale, degree and seed, the source vertex, the TB size of the kernel
+// `kernel` names, and the graph parameters above.
+std::vector<param_desc> graph_search_params(const std::string& kernel);
+
 // The input `name` chooses when it is not the built-in kind `builtin`: `citation`
 // (make_citation_graph with `degree` references per paper, undirected) or `banded`
 // (make_banded_graph with `degree` edges per vertex) on `vertices` vertices, or a file
