@@ -145,32 +145,22 @@ nlohmann::json parse_file(const std::string& file) {
   }
 }
 
-// GPGPU-Sim's cache_stats breakdown of a set of caches: per mem_access_type (its order; the
-// two it has and we do not, L2_WRBK_ACC and L2_WR_ALLOC_R, stay 0) and request status.
-constexpr std::array<const char*, 11> k_gs_types = {
-    "GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R", "GLOBAL_ACC_W", "LOCAL_ACC_W",
-    "L1_WRBK_ACC",  "L2_WRBK_ACC", "INST_ACC_R",  "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"};
-constexpr std::array<const char*, 6> k_gs_statuses = {
-    "HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL", "SECTOR_MISS", "MSHR_HIT"};
-enum gs_status {
-  gs_hit,
-  gs_hit_reserved,
-  gs_miss,
-  gs_reservation_fail,
-  gs_sector_miss,
-  gs_mshr_hit
-};
-constexpr std::size_t gs_inst = 8;  // INST_ACC_R
-
-template <std::size_t N>
-std::size_t gs_index(const char* name, const std::array<const char*, N>& names) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (std::string(names[i]) == name) return i;
-  throw std::logic_error(std::string("no GPGPU-Sim name ") + name);
-}
+// GPGPU-Sim's cache_stats breakdown of a set of caches: per mem_access_type and request
+// status, in its order (models/memory/access_breakdown.h; its two types we do not have stay 0).
+using memory::access_outcome;
+using memory::gpgpusim_index;
+using memory::gpgpusim_statuses;
+using memory::gpgpusim_types;
+constexpr std::size_t gs_hit = gpgpusim_index(access_outcome::hit);
+constexpr std::size_t gs_hit_reserved = gpgpusim_index(access_outcome::hit_reserved);
+constexpr std::size_t gs_miss = gpgpusim_index(access_outcome::miss);
+constexpr std::size_t gs_sector_miss = gpgpusim_index(access_outcome::sector_miss);
+constexpr std::size_t gs_mshr_hit = gpgpusim_index(access_outcome::mshr_hit);
+constexpr std::size_t gs_reservation_fail = gpgpusim_index(access_outcome::reservation_fail);
+constexpr std::size_t gs_inst = gpgpusim_index(memory::access_type::instruction_read);
 
 struct breakdown {
-  std::array<std::array<double, k_gs_statuses.size()>, k_gs_types.size()> v{};
+  std::array<std::array<double, gpgpusim_statuses.size()>, gpgpusim_types.size()> v{};
   // GPGPU-Sim's cache_sub_stats of it (cache_stats::get_sub_stats).
   double accesses() const { return sum({gs_hit, gs_miss, gs_sector_miss, gs_hit_reserved}); }
   double misses() const { return sum({gs_miss, gs_sector_miss}); }
@@ -182,10 +172,10 @@ struct breakdown {
   }
 
  private:
-  double sum(std::initializer_list<gs_status> statuses) const {
+  double sum(std::initializer_list<std::size_t> statuses) const {
     double n = 0;
     for (const auto& type : v)
-      for (const gs_status s : statuses) n += type[s];
+      for (const std::size_t s : statuses) n += type[s];
     return n;
   }
 };
@@ -195,10 +185,9 @@ breakdown data_cache_breakdown(const nlohmann::json& b) {
   breakdown r;
   for (std::size_t t = 0; t < memory::access_types; ++t) {
     const auto type = static_cast<memory::access_type>(t);
-    const std::size_t gt = gs_index(memory::gpgpusim_name(type), k_gs_types);
     for (std::size_t o = 0; o < memory::access_outcomes; ++o) {
-      const auto outcome = static_cast<memory::access_outcome>(o);
-      r.v[gt][gs_index(memory::gpgpusim_name(outcome), k_gs_statuses)] +=
+      const auto outcome = static_cast<access_outcome>(o);
+      r.v[gpgpusim_index(type)][gpgpusim_index(outcome)] +=
           number_or_0(b, std::string("by_access.") + memory::to_string(type) + "." +
                              memory::to_string(outcome));
     }
@@ -227,18 +216,18 @@ bool has_breakdown(const nlohmann::json& blocks) {
 }
 
 void print_breakdown(const breakdown& b, const char* name, std::ostream& out) {
-  for (std::size_t t = 0; t < k_gs_types.size(); ++t)
-    for (std::size_t s = 0; s < k_gs_statuses.size(); ++s)
-      out << fmt::format("\t{}[{}][{}] = {:.0f}\n", name, k_gs_types[t], k_gs_statuses[s],
+  for (std::size_t t = 0; t < gpgpusim_types.size(); ++t)
+    for (std::size_t s = 0; s < gpgpusim_statuses.size(); ++s)
+      out << fmt::format("\t{}[{}][{}] = {:.0f}\n", name, gpgpusim_types[t], gpgpusim_statuses[s],
                          b.v[t][s]);
   // A type's total: its accesses, without the held requests (RESERVATION_FAIL) and the
   // MSHR_HIT that a HIT_RESERVED or SECTOR_MISS also counts; for the types accessed.
-  for (std::size_t t = 0; t < k_gs_types.size(); ++t) {
+  for (std::size_t t = 0; t < gpgpusim_types.size(); ++t) {
     double total = 0;
-    for (std::size_t s = 0; s < k_gs_statuses.size(); ++s)
+    for (std::size_t s = 0; s < gpgpusim_statuses.size(); ++s)
       if (s != gs_reservation_fail && s != gs_mshr_hit) total += b.v[t][s];
     if (total > 0)
-      out << fmt::format("\t{}[{}][TOTAL_ACCESS] = {:.0f}\n", name, k_gs_types[t], total);
+      out << fmt::format("\t{}[{}][TOTAL_ACCESS] = {:.0f}\n", name, gpgpusim_types[t], total);
   }
 }
 

@@ -6,16 +6,9 @@ namespace {
 constexpr const char* k_types[] = {"global_read",  "local_read",       "constant_read",
                                    "texture_read", "global_write",     "local_write",
                                    "l1_writeback", "instruction_read", "l1_write_allocate"};
-constexpr const char* k_gpgpusim_types[] = {"GLOBAL_ACC_R",  "LOCAL_ACC_R",  "CONST_ACC_R",
-                                            "TEXTURE_ACC_R", "GLOBAL_ACC_W", "LOCAL_ACC_W",
-                                            "L1_WRBK_ACC",   "INST_ACC_R",   "L1_WR_ALLOC_R"};
 constexpr const char* k_outcomes[] = {"hit",         "hit_reserved", "miss",
                                       "sector_miss", "mshr_hit",     "reservation_fail"};
-constexpr const char* k_gpgpusim_outcomes[] = {"HIT",         "HIT_RESERVED", "MISS",
-                                               "SECTOR_MISS", "MSHR_HIT",     "RESERVATION_FAIL"};
-static_assert(std::size(k_types) == access_types && std::size(k_gpgpusim_types) == access_types);
-static_assert(std::size(k_outcomes) == access_outcomes &&
-              std::size(k_gpgpusim_outcomes) == access_outcomes);
+static_assert(std::size(k_types) == access_types && std::size(k_outcomes) == access_outcomes);
 
 // The type of a request of kind `k` as it arrives (a fill's or write-back's own kind aside).
 access_type direct_type(access_kind k) {
@@ -52,13 +45,6 @@ const char* to_string(access_type t) {
   return t == access_type::none ? "none" : k_types[static_cast<std::size_t>(t)];
 }
 const char* to_string(access_outcome o) { return k_outcomes[static_cast<std::size_t>(o)]; }
-const char* gpgpusim_name(access_type t) {
-  return t == access_type::none ? "none" : k_gpgpusim_types[static_cast<std::size_t>(t)];
-}
-const char* gpgpusim_name(access_outcome o) {
-  return k_gpgpusim_outcomes[static_cast<std::size_t>(o)];
-}
-
 access_type type_of(const mem_request& r) {
   if (r.kind == access_kind::writeback) return access_type::l1_writeback;
   if (r.kind != access_kind::fill) return direct_type(r.kind);
@@ -75,7 +61,7 @@ void access_breakdown::register_with(component& c, std::initializer_list<access_
       c.add_stat(std::string("by_access.") + to_string(t) + "." + k_outcomes[o],
                  m_counts[static_cast<std::size_t>(t)][o],
                  std::string("accesses of type ") + gpgpusim_name(t) + " with outcome " +
-                     k_gpgpusim_outcomes[o] + " (access_breakdown.h)");
+                     gpgpusim_name(static_cast<access_outcome>(o)) + " (access_breakdown.h)");
 }
 
 }  // namespace gputlm::memory

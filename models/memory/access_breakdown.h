@@ -49,12 +49,31 @@ enum class access_outcome : std::uint8_t {
 };
 constexpr std::size_t access_outcomes = 6;
 
+// GPGPU-Sim's mem_access_type and cache_request_status, all of them in its order (as it
+// prints them), and where each of ours stands among them. Two of its types never reach our
+// caches as such: L2_WRBK_ACC and L2_WR_ALLOC_R are the L2's own requests to DRAM.
+inline constexpr std::array<const char*, 11> gpgpusim_types = {
+    "GLOBAL_ACC_R", "LOCAL_ACC_R", "CONST_ACC_R", "TEXTURE_ACC_R", "GLOBAL_ACC_W", "LOCAL_ACC_W",
+    "L1_WRBK_ACC",  "L2_WRBK_ACC", "INST_ACC_R",  "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"};
+inline constexpr std::array<const char*, 6> gpgpusim_statuses = {
+    "HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL", "SECTOR_MISS", "MSHR_HIT"};
+constexpr std::size_t gpgpusim_index(access_type t) {
+  constexpr std::size_t at[access_types] = {0, 1, 2, 3, 4, 5, 6, 8, 9};
+  return at[static_cast<std::size_t>(t)];
+}
+constexpr std::size_t gpgpusim_index(access_outcome o) {
+  constexpr std::size_t at[access_outcomes] = {0, 1, 2, 4, 5, 3};
+  return at[static_cast<std::size_t>(o)];
+}
+
 // Our name of a type or outcome (global_read, hit_reserved, ...), and GPGPU-Sim's
 // (GLOBAL_ACC_R, HIT_RESERVED, ...).
 const char* to_string(access_type t);
 const char* to_string(access_outcome o);
-const char* gpgpusim_name(access_type t);
-const char* gpgpusim_name(access_outcome o);
+inline const char* gpgpusim_name(access_type t) {
+  return t == access_type::none ? "none" : gpgpusim_types[gpgpusim_index(t)];
+}
+inline const char* gpgpusim_name(access_outcome o) { return gpgpusim_statuses[gpgpusim_index(o)]; }
 
 // The type a request arriving at a cache is counted under: its kind, and for a fill or a
 // write-back the kind of the request it was made for (mem_request::cause).

@@ -111,4 +111,30 @@ void cache_statistics::register_with(component& c, const std::string& miss_queue
   c.add_stat("mshr_occupancy", mshr_occupancy, "cycles with n MSHR entries in use");
 }
 
+void cache_statistics::count_lookup(access_type type, const access_result& r, bool merged) {
+  if (merged) {
+    ++mshr_hits;
+    by_access.count(type, access_outcome::mshr_hit);
+  }
+  switch (r.kind) {
+    case access_result::hit:
+      ++hits;
+      by_access.count(type, access_outcome::hit);
+      break;
+    case access_result::merged:
+      by_access.count(type, access_outcome::hit_reserved);
+      break;
+    case access_result::miss:
+      ++(r.line_miss ? line_misses : sector_misses);
+      by_access.count(type, r.line_miss ? access_outcome::miss : access_outcome::sector_miss);
+      break;
+    case access_result::write_done:  // a write to a present line hits
+      if (!r.line_miss) ++hits;
+      by_access.count(type, r.line_miss ? access_outcome::miss : access_outcome::hit);
+      break;
+    case access_result::fail:
+      break;
+  }
+}
+
 }  // namespace gputlm::memory

@@ -25,6 +25,11 @@ struct cache_statistics {
 
   // Registers them with `c`; `miss_queue` names the bank's queue to the next level.
   void register_with(component& c, const std::string& miss_queue);
+  // Counts a lookup's outcome `r` of a request of type `type` (`merged`: it joined an MSHR
+  // entry): hits, line and sector misses, MSHR hits and the breakdown. A failed lookup is
+  // counted by the caller, once per held request (count_held).
+  void count_lookup(access_type type, const access_result& r, bool merged);
+  void count_held(access_type type) { by_access.count(type, access_outcome::reservation_fail); }
 };
 
 struct cache_config {

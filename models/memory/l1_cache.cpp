@@ -437,16 +437,13 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const access_result r = m_logic->access(ar);
   const access_type type = type_of(req);
   if (r.kind == access_result::fail) {
-    if (first) m_stats_v.by_access.count(type, access_outcome::reservation_fail);
+    if (first) m_stats_v.count_held(type);
     return fail(r.cause);
   }
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
                       (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
-  if (merged) {
-    ++m_stats_v.mshr_hits;
-    m_stats_v.by_access.count(type, access_outcome::mshr_hit);
-  }
+  m_stats_v.count_lookup(type, r, merged);
   const std::uint64_t wake = m_power->access(r, sectors, merged);
 
   if (r.evicted) ++m_stats_v.evictions;
@@ -458,22 +455,13 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const std::uint64_t hit_at = now + m_hit_latency->value;
   switch (r.kind) {
     case access_result::hit:
-      ++m_stats_v.hits;
-      m_stats_v.by_access.count(type, access_outcome::hit);
       use_banks(ar.addr, sectors, now);
       req.served = mem_request::by_l1;
       m_responses.push({hit_at + wake, &gp});
       break;
     case access_result::merged:
-      m_stats_v.by_access.count(type, access_outcome::hit_reserved);
       break;
     case access_result::miss: {
-      if (r.line_miss)
-        ++m_stats_v.line_misses;
-      else
-        ++m_stats_v.sector_misses;
-      m_stats_v.by_access.count(type,
-                                r.line_miss ? access_outcome::miss : access_outcome::sector_miss);
       const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr,
                 now + m_miss_latency->value);
@@ -481,11 +469,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     case access_result::write_done:
       ++m_stats_v.stores;
-      m_stats_v.by_access.count(type, r.line_miss ? access_outcome::miss : access_outcome::hit);
-      if (!r.line_miss) {
-        ++m_stats_v.hits;
-        use_banks(ar.addr, sectors, now);
-      }
+      if (!r.line_miss) use_banks(ar.addr, sectors, now);
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, k, sectors,
                   -1, now + m_miss_latency->value);

@@ -230,7 +230,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   const access_result r = m_logic->access(ar);
   const access_type type = type_of(req);
   if (r.kind == access_result::fail) {
-    if (first) m_stats_v.by_access.count(type, access_outcome::reservation_fail);
+    if (first) m_stats_v.count_held(type);
     switch (r.cause) {
       case fail_cause::mshr_full:
         return fail(m_stats_v.fail_mshr_full);
@@ -245,10 +245,7 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
                       (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
-  if (merged) {
-    ++m_stats_v.mshr_hits;
-    m_stats_v.by_access.count(type, access_outcome::mshr_hit);
-  }
+  m_stats_v.count_lookup(type, r, merged);
   const std::uint64_t wake = m_power->access(r, sectors, merged);
   if (req.kind == access_kind::atomic) ++m_stats_v.atomics;
   if (r.evicted) ++m_stats_v.evictions;
@@ -259,21 +256,12 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   }
   switch (r.kind) {
     case access_result::hit:
-      ++m_stats_v.hits;
-      m_stats_v.by_access.count(type, access_outcome::hit);
       req.served = mem_request::by_l2;
       m_out.push({now + wake, &gp});
       break;
     case access_result::merged:
-      m_stats_v.by_access.count(type, access_outcome::hit_reserved);
       break;
     case access_result::miss: {
-      if (r.line_miss)
-        ++m_stats_v.line_misses;
-      else
-        ++m_stats_v.sector_misses;
-      m_stats_v.by_access.count(type,
-                                r.line_miss ? access_outcome::miss : access_outcome::sector_miss);
       const unsigned len = *m_cache.sectored ? popcount8(r.fetch) * 32 : line;
       send_down(r.line, len, tlm::TLM_READ_COMMAND, req, access_kind::fill, r.fetch, r.mshr, now);
       if (req.kind == access_kind::instruction_fetch) m_stats_v.instruction_fill_bytes += len;
@@ -281,8 +269,6 @@ bool l2_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
     }
     case access_result::write_done:
       ++m_stats_v.writes;
-      m_stats_v.by_access.count(type, r.line_miss ? access_outcome::miss : access_outcome::hit);
-      if (!r.line_miss) ++m_stats_v.hits;
       if (r.forward_write)
         send_down(gp.get_address(), gp.get_data_length(), tlm::TLM_WRITE_COMMAND, req, req.kind,
                   sectors, -1, now);
