@@ -56,6 +56,7 @@ struct merrill_shared {
 // enqueue), emitted once per gather strategy as the compiler inlines it.
 struct visit_code {
   code col, ld_col, label, ld_label, cmp, st_label, ballot, atom, slot, st_queue;
+  visit_code() = default;
   explicit visit_code(program& p) {
     col = p.address(18, 17, rz);
     ld_col = p.ld_global(19, 18, 4);
@@ -75,6 +76,64 @@ struct visit_code {
     p.address(26, 27, rz);
     slot = p.since(m);
     st_queue = p.st_global(26, 19, 4);
+  }
+};
+
+// The static code of a gather by an owner (CTA-based with `cta`, else warp-based): each
+// round the contenders store their thread number in a shared owner slot, the owner writes
+// its edge range beside it, and every thread reads the range and walks it, one edge per
+// thread. The CTA's rounds are fenced by barriers and reset the slot first; a warp resets
+// its slot after the walk.
+struct owner_gather {
+  code reset, bar1, claim, claim_st, bar2, read, test, mine, cmd_start, cmd_end, cmd_done, bar3,
+      ld_start, ld_end, first, in, step, next;
+  visit_code visit;
+
+  owner_gather(program& p, bool cta) {
+    if (cta) {
+      reset = p.st_shared(rz, rz, 4);  // thread 0: owner = -1
+      bar1 = p.bar_sync();
+    }
+    claim = p.isetp("GE", 12, rz);
+    claim_st = p.st_shared(rz, 13, 4);  // the contenders: owner = thread
+    if (cta) bar2 = p.bar_sync();
+    read = p.ld_shared(14, rz, 4);
+    auto m = p.here();
+    p.isetp("LT", 14, rz);
+    p.bra();  // no owner: the phase is done
+    test = p.since(m);
+    mine = p.isetp("EQ", 14, 13);
+    // The owner: its start and end, its degree done.
+    cmd_start = p.st_shared(rz, 10, 4);
+    cmd_end = p.st_shared(rz, 11, 4);
+    cmd_done = p.mov(12);
+    if (cta) bar3 = p.bar_sync();
+    ld_start = p.ld_shared(15, rz, 4);
+    ld_end = p.ld_shared(16, rz, 4);
+    first = p.iadd(17, 15, 13);  // e = start + thread
+    in = p.isetp("LT", 17, 16);
+    visit = visit_code(p);
+    m = p.here();
+    p.iadd(17, 17, rz);
+    p.bra();
+    step = p.since(m);
+    if (!cta) reset = p.st_shared(rz, rz, 4);  // lane 0: owner = -1
+    m = p.here();
+    if (cta) p.bar_sync();
+    p.bra();
+    next = p.since(m);
+  }
+  // The owner's writing of its range to the slot at `slot` (owner, start, end).
+  void write_command(warp_emitter& e, std::uint32_t owner, std::uint64_t slot) const {
+    e.mem_fn(cmd_start, owner, [&](unsigned) { return slot + 4; });
+    e.mem_fn(cmd_end, owner, [&](unsigned) { return slot + 8; });
+    e.run(cmd_done, owner);
+  }
+  // Every lane's reading of it.
+  void read_command(warp_emitter& e, std::uint32_t lanes, std::uint64_t slot) const {
+    e.mem_fn(ld_start, lanes, [&](unsigned) { return slot + 4; });
+    e.mem_fn(ld_end, lanes, [&](unsigned) { return slot + 8; });
+    e.run(first, lanes);
   }
 };
 
@@ -172,61 +231,7 @@ void generate_merrill(const param_set& ps, app_builder& app, launch_mode mode) {
     site = std::make_unique<launch_site>(p, mode, 30, 10, 12);
     launch_join = p.mov(12);  // the launcher's degree is done: 0
   }
-  // CTA-based gather.
-  const code c_reset = p.st_shared(rz, rz, 4);  // thread 0: owner = -1
-  const code c_bar1 = p.bar_sync();
-  const code c_claim = p.isetp("GE", 12, rz);
-  const code c_claim_st = p.st_shared(rz, 13, 4);  // the contenders: owner = tid
-  const code c_bar2 = p.bar_sync();
-  const code c_read = p.ld_shared(14, rz, 4);
-  m = p.here();
-  p.isetp("LT", 14, rz);
-  p.bra();  // no owner: the CTA phase is done
-  const code c_test = p.since(m);
-  m = p.here();
-  p.isetp("EQ", 14, 13);
-  const code c_mine = p.since(m);
-  // The owner: its start and end, its degree done.
-  const code c_cmd_start = p.st_shared(rz, 10, 4);
-  const code c_cmd_end = p.st_shared(rz, 11, 4);
-  const code c_cmd_done = p.mov(12);
-  const code c_bar3 = p.bar_sync();
-  const code c_ld_start = p.ld_shared(15, rz, 4);
-  const code c_ld_end = p.ld_shared(16, rz, 4);
-  const code c_first = p.iadd(17, 15, 13);  // e = start + tid
-  const code c_in = p.isetp("LT", 17, 16);
-  const visit_code c_visit(p);
-  m = p.here();
-  p.iadd(17, 17, rz);
-  p.bra();
-  const code c_step = p.since(m);
-  m = p.here();
-  p.bar_sync();
-  p.bra();
-  const code c_next = p.since(m);
-  // Warp-based gather.
-  const code w_claim = p.isetp("GE", 12, rz);
-  const code w_claim_st = p.st_shared(rz, 13, 4);
-  const code w_read = p.ld_shared(14, rz, 4);
-  m = p.here();
-  p.isetp("LT", 14, rz);
-  p.bra();
-  const code w_test = p.since(m);
-  const code w_mine = p.isetp("EQ", 14, 13);
-  const code w_cmd_start = p.st_shared(rz, 10, 4);
-  const code w_cmd_end = p.st_shared(rz, 11, 4);
-  const code w_cmd_done = p.mov(12);
-  const code w_ld_start = p.ld_shared(15, rz, 4);
-  const code w_ld_end = p.ld_shared(16, rz, 4);
-  const code w_first = p.iadd(17, 15, 13);  // e = start + lane
-  const code w_in = p.isetp("LT", 17, 16);
-  const visit_code w_visit(p);
-  m = p.here();
-  p.iadd(17, 17, rz);
-  p.bra();
-  const code w_step = p.since(m);
-  const code w_reset = p.st_shared(rz, rz, 4);  // lane 0: owner = -1
-  const code w_next = p.bra();
+  const owner_gather cta(p, true), wg(p, false);  // the CTA-based and warp-based gathers
   // Scan-based gather.
   const code s_st = p.st_shared(rz, 12, 4);
   const code s_bar1 = p.bar_sync();
@@ -366,33 +371,29 @@ void generate_merrill(const param_set& ps, app_builder& app, launch_mode mode) {
       };
       // CTA-based: the highest-numbered contender wins each round (the last store).
       for (;;) {
-        em[0].mem_fn(c_reset, live[0] & 1u, [&](unsigned) { return sh.cta; });
-        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(c_bar1, live[w]);
+        em[0].mem_fn(cta.reset, live[0] & 1u, [&](unsigned) { return sh.cta; });
+        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(cta.bar1, live[w]);
         std::uint32_t owner = ~0u;
         for (std::uint32_t w = 0; w < warps; ++w) {
           const std::uint32_t cont = in_lanes(w, [&](std::uint32_t t) { return deg[t] >= block; });
-          em[w].run(c_claim, live[w]);
-          em[w].mem_fn(c_claim_st, cont, [&](unsigned) { return sh.cta; });
+          em[w].run(cta.claim, live[w]);
+          em[w].mem_fn(cta.claim_st, cont, [&](unsigned) { return sh.cta; });
           if (cont) owner = w * 32 + 31 - unsigned(__builtin_clz(cont));
         }
         for (std::uint32_t w = 0; w < warps; ++w) {
-          em[w].run(c_bar2, live[w]);
-          em[w].mem_fn(c_read, live[w], [&](unsigned) { return sh.cta; });
-          em[w].run(c_test, live[w]);
+          em[w].run(cta.bar2, live[w]);
+          em[w].mem_fn(cta.read, live[w], [&](unsigned) { return sh.cta; });
+          em[w].run(cta.test, live[w]);
         }
         if (owner == ~0u) break;
         const std::uint32_t ow = owner / 32;
-        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(c_mine, live[w]);
-        em[ow].mem_fn(c_cmd_start, bit(owner), [&](unsigned) { return sh.cta + 4; });
-        em[ow].mem_fn(c_cmd_end, bit(owner), [&](unsigned) { return sh.cta + 8; });
-        em[ow].run(c_cmd_done, bit(owner));
+        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(cta.mine, live[w]);
+        cta.write_command(em[ow], bit(owner), sh.cta);
         const std::uint32_t from = start[owner], to = end[owner];
         deg[owner] = 0;
         for (std::uint32_t w = 0; w < warps; ++w) {
-          em[w].run(c_bar3, live[w]);
-          em[w].mem_fn(c_ld_start, live[w], [&](unsigned) { return sh.cta + 4; });
-          em[w].mem_fn(c_ld_end, live[w], [&](unsigned) { return sh.cta + 8; });
-          em[w].run(c_first, live[w]);
+          em[w].run(cta.bar3, live[w]);
+          cta.read_command(em[w], live[w], sh.cta);
         }
         for (std::uint32_t base = from;; base += block) {
           bool any = false;
@@ -403,33 +404,29 @@ void generate_merrill(const param_set& ps, app_builder& app, launch_mode mode) {
               e[l] = base + lanes[w].flat[l];
               if ((live[w] >> l & 1u) && e[l] < to) in |= 1u << l;
             }
-            em[w].run(c_in, live[w]);
-            visit(em[w], c_visit, in, e, s);
-            em[w].run(c_step, live[w]);
+            em[w].run(cta.in, live[w]);
+            visit(em[w], cta.visit, in, e, s);
+            em[w].run(cta.step, live[w]);
             any = any || in != 0;
           }
           if (!any || base + block >= to) break;
         }
-        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(c_next, live[w]);
+        for (std::uint32_t w = 0; w < warps; ++w) em[w].run(cta.next, live[w]);
       }
       // Warp-based: per warp, the highest contender lane each round.
       for (std::uint32_t w = 0; w < warps; ++w) {
         const std::uint64_t slot = sh.warp_slots + 12ull * w;
         for (;;) {
           const std::uint32_t cont = in_lanes(w, [&](std::uint32_t t) { return deg[t] >= 32; });
-          em[w].run(w_claim, live[w]);
-          em[w].mem_fn(w_claim_st, cont, [&](unsigned) { return slot; });
-          em[w].mem_fn(w_read, live[w], [&](unsigned) { return slot; });
-          em[w].run(w_test, live[w]);
+          em[w].run(wg.claim, live[w]);
+          em[w].mem_fn(wg.claim_st, cont, [&](unsigned) { return slot; });
+          em[w].mem_fn(wg.read, live[w], [&](unsigned) { return slot; });
+          em[w].run(wg.test, live[w]);
           if (cont == 0) break;
           const std::uint32_t owner = w * 32 + 31 - unsigned(__builtin_clz(cont));
-          em[w].run(w_mine, live[w]);
-          em[w].mem_fn(w_cmd_start, bit(owner), [&](unsigned) { return slot + 4; });
-          em[w].mem_fn(w_cmd_end, bit(owner), [&](unsigned) { return slot + 8; });
-          em[w].run(w_cmd_done, bit(owner));
-          em[w].mem_fn(w_ld_start, live[w], [&](unsigned) { return slot + 4; });
-          em[w].mem_fn(w_ld_end, live[w], [&](unsigned) { return slot + 8; });
-          em[w].run(w_first, live[w]);
+          em[w].run(wg.mine, live[w]);
+          wg.write_command(em[w], bit(owner), slot);
+          wg.read_command(em[w], live[w], slot);
           const std::uint32_t from = start[owner], to = end[owner];
           deg[owner] = 0;
           for (std::uint32_t base = from; base < to; base += 32) {
@@ -439,12 +436,12 @@ void generate_merrill(const param_set& ps, app_builder& app, launch_mode mode) {
               e[l] = base + l;
               if ((live[w] >> l & 1u) && e[l] < to) in |= 1u << l;
             }
-            em[w].run(w_in, live[w]);
-            visit(em[w], w_visit, in, e, s);
-            em[w].run(w_step, live[w]);
+            em[w].run(wg.in, live[w]);
+            visit(em[w], wg.visit, in, e, s);
+            em[w].run(wg.step, live[w]);
           }
-          em[w].mem_fn(w_reset, live[w] & 1u, [&](unsigned) { return slot; });
-          em[w].run(w_next, live[w]);
+          em[w].mem_fn(wg.reset, live[w] & 1u, [&](unsigned) { return slot; });
+          em[w].run(wg.next, live[w]);
         }
       }
       // Scan-based: ranks by a TB-wide exclusive prefix sum, then the gather array, block
