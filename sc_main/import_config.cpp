@@ -209,6 +209,7 @@ const block_layout k_smx{"gpu.smx",
                           "fetch_width",
                           "fetch_warps",
                           "fetch_when_empty",
+                          "atomic_wait",
                           "ibuffer_entries",
                           "icache_perfect",
                           "icache_sets",
@@ -250,12 +251,12 @@ const block_layout k_l1{
                          "dirty_line_cap", "lookups_per_cycle", "unified_size", "shared_options"})};
 const block_layout k_iu{
     "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
-const block_layout k_icnt{
-    "gpu.icnt",
-    "crossbar",
-    "icnt",
-    {"flit_size", "input_buffer", "output_buffer", "ejection_buffer", "arbiter", "internal_speedup",
-     "latency", "partition_indexing", "mem_channels", "address_map"}};
+const block_layout k_icnt{"gpu.icnt",
+                          "crossbar",
+                          "icnt",
+                          {"flit_size", "input_buffer", "output_buffer", "ejection_buffer",
+                           "arbiter", "input_queueing", "smx_per_port", "internal_speedup",
+                           "latency", "partition_indexing", "mem_channels", "address_map"}};
 const block_layout k_l2_iu{"gpu.l2_ni",
                            "network_interface",
                            nullptr,
@@ -504,8 +505,14 @@ class importer {
     if (per_cluster) use(*per_cluster);
     put("gpu.smx.count", std::to_string(m_sms), sm_comment, sm_source);
     // (The scheduler's TBCR sockets, the KMU's launch paths and the crossbar's SM ports are
-    // one per SM, sized by the bindings; GPGPU-Sim's crossbar has one port per cluster.)
+    // one per SM, sized by the bindings; GPGPU-Sim's crossbar has one port per cluster,
+    // which smx_per_port models.)
     (void)nc;
+    put("gpu.icnt.smx_per_port", std::to_string(cpc),
+        (per_cluster ? per_cluster->name + " " + per_cluster->value
+                     : std::string("(not set: GPGPU-Sim default 3)")) +
+            ": the SMs of a cluster share its crossbar port",
+        per_cluster);
 
     const option_entry* mem = get("-gpgpu_n_mem");
     const option_entry* subs = get("-gpgpu_n_sub_partition_per_mchannel");
@@ -619,6 +626,8 @@ class importer {
     put(smx + "fetch_width", "2", "GPGPU-Sim decode(): two instructions per fetch", nullptr);
     put(smx + "fetch_when_empty", "true", "GPGPU-Sim fetch(): only a warp whose buffer is empty",
         nullptr);
+    put(smx + "atomic_wait", "true",
+        "GPGPU-Sim shd_warp_t::waiting(): a warp with atomics in flight issues nothing", nullptr);
     if (auto* o = get("-gpgpu_num_reg_banks"))
       set(smx + "register_banks", std::to_string(number(*o)), *o);
     if (auto* o = get("-gpgpu_reg_file_port_throughput"))
@@ -1247,10 +1256,18 @@ class importer {
       else
         unmappable(*o, o->value + ": gputlm's crossbar always has two subnets");
     }
+    // xbar_router keeps one FIFO per input. Its "iSLIP" (1) is output-driven: each output
+    // in turn takes the first input from its pointer whose head packet is for it, so an input
+    // may feed several outputs a cycle (gputlm's round_robin); its round robin (0) moves at
+    // most one packet per input a cycle (as gputlm's one-iteration islip does).
+    put(x + "input_queueing", "fifo", "-network_mode 2: the local crossbar has one FIFO per input",
+        mode);
     if (auto* o = get("-icnt_arbiter_algo")) {
       const std::uint64_t v = number(*o);
       if (v <= 1)
-        set(x + "arbiter", v ? "islip" : "round_robin", *o);
+        set(x + "arbiter", v ? "round_robin" : "islip", *o,
+            o->value + (v ? " (output-driven, several packets per input a cycle)"
+                          : " (at most one packet per input a cycle)"));
       else
         unmappable(*o, o->value);
     }

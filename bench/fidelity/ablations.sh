@@ -11,12 +11,16 @@
 #   silicon        TITAN V only: icnt.partition_indexing=random (yaml/variants/volta-silicon.yaml)
 #   l1_stores      TITAN X only: smx.l1.bypass_global_stores=false
 #   perfect_icache GTX480 only: smx.icache_perfect=true (every fetch hits)
+#   voq_inputs     icnt.input_queueing=voq: a queue per output at every crossbar input
+#   port_per_sm    TITAN V only: icnt.smx_per_port=1 (a crossbar port per SM, not per cluster)
+#   no_atomic_wait smx.atomic_wait=false: warps issue past their atomics in flight
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$here/../.." && pwd)/build
 if [ $# -gt 0 ] && [ -d "$1" ]; then build=$(cd "$1" && pwd); shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores perfect_icache)
+[ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores perfect_icache
+                                 voq_inputs port_per_sm no_atomic_wait)
 mkdir -p "$here/results"
 for n in "${names[@]}"; do
   case $n in
@@ -28,6 +32,9 @@ for n in "${names[@]}"; do
     silicon) args=(--platform titanv --set icnt.partition_indexing=random) ;;
     l1_stores) args=(--platform titanx --set smx.l1.bypass_global_stores=false) ;;
     perfect_icache) args=(--platform gtx480 --set smx.icache_perfect=true) ;;
+    voq_inputs) args=(--set icnt.input_queueing=voq) ;;
+    port_per_sm) args=(--platform titanv --set icnt.smx_per_port=1) ;;
+    no_atomic_wait) args=(--set smx.atomic_wait=false) ;;
     *) echo "unknown ablation $n" >&2; exit 2 ;;
   esac
   out=$here/results/$n.csv

@@ -78,6 +78,7 @@ std::uint32_t ldst_unit::enqueue(std::uint32_t warp, const warp_instruction& in,
   pl.inst = inst;
   pl.issued = issued;
   pl.requests = static_cast<std::uint32_t>(m_coalesced.size());
+  pl.atomic = kind == access_kind::atomic;
   for (std::uint32_t k = 0; k < in.num_dst && k < 2; ++k) pl.dst[k] = in.dst[k];
   start_instruction();
   for (const coalesced_request& r : m_coalesced) m_fifo.push_back({r, kind, warp, in.pc, p});

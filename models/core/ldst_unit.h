@@ -43,6 +43,7 @@ class ldst_unit {
     // (mem_request::served_by), and its issue cycle.
     std::uint32_t inst = 0;
     std::uint8_t served = 0;
+    bool atomic = false;  // a global atomic's requests
     std::uint64_t issued = 0;
     // A flag load or store (flag=V in the trace): its word and value, and the request a poll
     // sends again while the word holds less.

@@ -143,6 +143,7 @@ class smx : public component, public block_sync_release {
     // or its registers.
     std::uint32_t checked = traces::warp_instruction::none;
     pipe checked_pipe = pipe::none;
+    bool at_atomic = false;  // waiting for its atomics' replies (atomic_wait)
     std::uint64_t checked_from = 0;
     // Second line: touched at issue and completion only.
     const traces::warp_trace* trace = nullptr;
@@ -154,6 +155,7 @@ class smx : public component, public block_sync_release {
     // instruction when there are none and regs_ready_by has passed.
     std::uint64_t regs_ready_by = 0;
     std::uint32_t pending_dst_loads = 0;
+    std::uint32_t pending_atomics = 0;  // global atomic requests in flight
     // Under a register-level power policy only: when the fetch before the last one landed
     // (when its instructions entered the buffer).
     std::uint64_t prev_buffer_ready = 0;
@@ -262,6 +264,9 @@ class smx : public component, public block_sync_release {
                                      "instructions one fetch brings into a warp's buffer"};
   param<std::uint64_t> m_fetch_warps{
       *this, "fetch_warps", 1, "warps fetched per cycle (GPGPU-Sim -gpgpu_inst_fetch_throughput)"};
+  param<bool> m_atomic_wait{
+      *this, "atomic_wait", false,
+      "a warp with global atomics in flight issues nothing until they are answered (GPGPU-Sim)"};
   param<bool> m_fetch_when_empty{*this, "fetch_when_empty", false,
                                  "a warp is fetched only when its buffer is empty (GPGPU-Sim)"};
   param<std::uint64_t> m_ibuffer_entries{*this, "ibuffer_entries", 2,

@@ -73,6 +73,9 @@ address_decoder::address_decoder(const std::string& map, std::uint32_t channels,
   parsed_map p = parse(map);
   if (!p.error.empty()) throw std::invalid_argument(p.error);
   m_bit = p.bit;
+  unsigned log2_subs = 0;
+  while ((2u << log2_subs) <= m_subs) ++log2_subs;
+  m_random_bit = m_bit > log2_subs ? m_bit - log2_subs : 0;
   std::uint64_t row_mask = 0, bank_mask = 0, col_mask = 0;
   for (int i = 0; i < 64; ++i) {
     const std::uint64_t b = std::uint64_t(1) << (63 - i);
@@ -125,8 +128,8 @@ std::uint32_t address_decoder::hashed_partition(std::uint64_t chunk) const {
 
 std::uint32_t address_decoder::sub_partition(std::uint64_t addr) const {
   // The hashed indexings need only the chunk number; the others the bank (and row).
-  if (m_indexing == partition_indexing::ipoly || m_indexing == partition_indexing::random)
-    return hashed_partition(addr >> m_bit);
+  if (m_indexing == partition_indexing::random) return hashed_partition(addr >> m_random_bit);
+  if (m_indexing == partition_indexing::ipoly) return hashed_partition(addr >> m_bit);
   return decode(addr).sub_partition;
 }
 
@@ -148,8 +151,11 @@ dram_address address_decoder::decode(std::uint64_t addr) const {
       d.sub_partition = d.channel * m_subs + d.bank % m_subs;
       break;
     case partition_indexing::ipoly:
-    case partition_indexing::random:
       d.sub_partition = hashed_partition(chunk);
+      d.channel = d.sub_partition / m_subs;
+      break;
+    case partition_indexing::random:
+      d.sub_partition = hashed_partition(addr >> m_random_bit);
       d.channel = d.sub_partition / m_subs;
       break;
   }

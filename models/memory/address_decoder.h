@@ -84,6 +84,10 @@ class address_decoder {
   std::uint32_t m_subs;
   partition_indexing m_indexing;
   unsigned m_bit = 0;
+  // Random indexing hashes finer units than the chunk: GPGPU-Sim's RANDOM keys its table by
+  // addr >> (ADDR_CHIP_S - log2(sub-partitions per channel)) (addrdec.cc), i.e. 128 B with
+  // 256 B chunks and two sub-partitions.
+  unsigned m_random_bit = 0;
   field m_row, m_bank, m_col;
   unsigned m_bank_bits = 0;
   // The address bits (of the address with the channel removed) that pick the sub-partition,

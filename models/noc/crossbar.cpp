@@ -32,6 +32,7 @@ crossbar::crossbar(const sc_core::sc_module_name& name, const block_context& ctx
   set_arbitration(m_arbiter.is("islip")         ? arbitration::islip
                   : m_arbiter.is("round_robin") ? arbitration::round_robin
                                                 : arbitration::oldest_first);
+  set_fifo_inputs(m_input_queueing.is("fifo"));
   finish_topology();
   for (std::uint32_t j = 0; j < m; ++j) {
     add_stat(
@@ -65,17 +66,19 @@ void crossbar::validate() {
                           "must be at most " + std::to_string(max_buffer) + " flits");
   m_internal_speedup.require(*m_internal_speedup > 0, "must be positive");
   m_internal_speedup.require(*m_internal_speedup <= 64, "must be at most 64");
+  m_smx_per_port.require(*m_smx_per_port >= 1 && *m_smx_per_port <= 64, "must be 1 to 64");
 }
 
 void crossbar::route(packet& p, std::uint32_t source) const {
   p.hops = 1;
+  const auto per_port = static_cast<std::uint32_t>(*m_smx_per_port);
   if (!p.reply) {
-    p.buffer(0) = req_in(source);
+    p.buffer(0) = req_in(source / per_port);
     p.link(0) = p.endpoint;
     p.buffer(1) = req_out(p.endpoint);
   } else {
     p.buffer(0) = rep_in(source);
-    p.link(0) = mem_ports() + p.endpoint;
+    p.link(0) = mem_ports() + p.endpoint / per_port;
     p.buffer(1) = rep_out(p.endpoint);
   }
 }

@@ -4,12 +4,17 @@
 // (k = SMX ports + sub-partitions, one stage) and its local crossbar
 // (docs/references.md, "Interconnect options": -network_mode). An unloaded packet of f flits
 // takes latency + ceil(f / speedup) cycles. Output arbitration (`arbiter`, network.h):
-// iSLIP with one iteration (GPGPU-Sim -icnt_arbiter_algo 1, BookSim islip; an input starts
-// at most one packet per cycle), round robin over the inputs at each output
-// (-icnt_arbiter_algo 0; an input may feed several outputs in a cycle), or oldest first.
+// iSLIP with one iteration (BookSim's islip allocators; an input starts at most one packet
+// per cycle), round robin over the inputs at each output (an input may feed several outputs
+// in a cycle: GPGPU-Sim's local crossbar with -icnt_arbiter_algo 1, whose "iSLIP" is
+// output-driven), or oldest first.
 // The two subnets are always apart (GPGPU-Sim -icnt_subnets 2), and the buffers are sized
 // in flits per port (input_buffer, output_buffer), without virtual channels (BookSim's
-// num_vcs and vc_buf_size have no key here; the mesh has them).
+// num_vcs and vc_buf_size have no key here; the mesh has them). An input buffer is one FIFO
+// (`input_queueing: fifo`, GPGPU-Sim's local crossbar and BookSim's fly with num_vcs = 1:
+// head-of-line blocking) or a queue per output (`voq`). `smx_per_port` SMXs share one port
+// (GPGPU-Sim -gpgpu_n_cores_per_cluster: a cluster injects into one input buffer and takes
+// one reply flit a cycle), port c serving SMXs c·k to c·k + k − 1.
 // Sockets: `smx[i]` (target) from the L1s; `mem[j]` (initiator) to the L2 banks.
 #pragma once
 
@@ -36,6 +41,13 @@ class crossbar : public network {
                          {"islip", "round_robin", "oldest_first"}};
   param<double> m_internal_speedup{*this, "internal_speedup", 1.0, "switch speedup"};
   param<cycles> m_latency{*this, "latency", {1}, "traversal latency of an unloaded switch"};
+  choice_param m_input_queueing{*this,
+                                "input_queueing",
+                                "voq",
+                                "input buffer organisation (fifo: head-of-line blocking)",
+                                {"voq", "fifo"}};
+  param<std::uint64_t> m_smx_per_port{*this, "smx_per_port", 1,
+                                      "SMXs sharing one crossbar port (a cluster)"};
 
   // Buffer and link numbering.
   std::uint32_t req_in(std::uint32_t i) const { return i; }

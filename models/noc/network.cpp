@@ -228,7 +228,7 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
       add_route(gp, source);
     }
   }
-  in.enter(p->flits);
+  p->place = in.enter(p->flits);
   const std::uint64_t now = clock().now_cycle();
   p->injected = now;
   ++m_in_flight;
@@ -332,14 +332,19 @@ void network::arrive(packet* p, std::uint64_t now) {
 std::uint32_t network::choose(link& l) const {
   if (l.stalled && m_buffers[l.ahead].frees == l.stalled_frees) return none;
   const std::uint32_t in = arbitrate(l);
-  l.stalled = in == none && l.ahead < m_buffers.size();
+  // (With FIFO inputs a head may also wait for its input's older packets to leave, which
+  // the buffer ahead's room does not tell.)
+  l.stalled = in == none && l.ahead < m_buffers.size() && !m_fifo_inputs;
   if (l.stalled) l.stalled_frees = m_buffers[l.ahead].frees;
   return in;
 }
 
 std::uint32_t network::arbitrate(const link& l) const {
   auto head = [&](std::uint32_t in) -> const link::head_info& { return queue_of(l, in).head; };
-  auto fits = [&](const link::head_info& h) { return m_buffers[h.ahead].has_room(h.flits); };
+  auto fits = [&](std::uint32_t in, const link::head_info& h) {
+    return m_buffers[h.ahead].has_room(h.flits) &&
+           (!m_fifo_inputs || m_buffers[in].is_head(h.place));
+  };
   // A buffer ahead without room even for a one-flit packet blocks every input.
   if (l.ahead < m_buffers.size() && !m_buffers[l.ahead].has_room(1)) return none;
   if (m_arbitration == arbitration::oldest_first) {
@@ -347,7 +352,7 @@ std::uint32_t network::arbitrate(const link& l) const {
     std::uint64_t oldest = ~std::uint64_t(0);
     l.nonempty.for_each([&](std::size_t in) {
       const link::head_info& h = head(static_cast<std::uint32_t>(in));
-      if (h.arrival < oldest && fits(h)) {
+      if (h.arrival < oldest && fits(static_cast<std::uint32_t>(in), h)) {
         oldest = h.arrival;
         pick = static_cast<std::uint32_t>(in);
       }
@@ -367,7 +372,7 @@ std::uint32_t network::arbitrate(const link& l) const {
       }
       for (; bits; bits &= bits - 1) {
         const std::uint32_t in = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        if (fits(head(in))) return in;
+        if (fits(in, head(in))) return in;
       }
       if (pass && w == start / 64) break;
     }
@@ -392,7 +397,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   behind.leave(p->flits);
   left(input);
   m_freed = true;
-  ahead.enter(p->flits);
+  p->place = ahead.enter(p->flits);
   const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
                                 ? p->flits
                                 : (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;

@@ -75,13 +75,19 @@ class network : public component {
     std::uint32_t flits = 0;
     std::uint32_t packets = 0;
     std::uint64_t frees = 0;  // times it made room (a packet left it)
+    std::uint64_t entries = 0;  // packets that entered it (a packet's place in a FIFO input)
     bool has_room(std::uint32_t f) const {
       return packets < capacity_packets && flits + f <= capacity_flits;
     }
-    void enter(std::uint32_t f) {  // a packet of f flits
+    // A packet of f flits enters; returns its place in the buffer's order of entry.
+    std::uint32_t enter(std::uint32_t f) {
       flits += f;
       ++packets;
+      return static_cast<std::uint32_t>(entries++);
     }
+    // Whether the packet that entered `place`-th is the oldest one still in the buffer (the
+    // head of a FIFO input: packets leave a FIFO input in the order they entered).
+    bool is_head(std::uint32_t place) const { return place == static_cast<std::uint32_t>(frees); }
     void leave(std::uint32_t f) {
       flits -= f;
       --packets;
@@ -131,6 +137,7 @@ class network : public component {
       std::uint64_t arrival;
       std::uint32_t flits;
       std::uint32_t ahead;  // the buffer it goes to
+      std::uint32_t place;  // its place in its input buffer's order of entry
     };
     struct input_queue {
       packet_list packets;
@@ -166,6 +173,7 @@ class network : public component {
     packet* next = nullptr;      // in its packet_list
     std::uint32_t endpoint = 0;  // destination port (mem j for requests, smx i for replies)
     std::uint32_t flits = 1;
+    std::uint32_t place = 0;  // order of entry into the buffer it waits in
     bool reply = false;
     std::uint8_t hop = 0;
     std::uint8_t hops = 0;
@@ -200,6 +208,11 @@ class network : public component {
   // whose grant was not accepted stays idle this cycle.
   enum class arbitration : std::uint8_t { oldest_first, round_robin, islip };
   void set_arbitration(arbitration a) { m_arbitration = a; }
+  // Input buffers as one FIFO each (GPGPU-Sim's local crossbar, BookSim with one virtual
+  // channel): only the oldest packet of an input may be granted, so a packet whose output
+  // is taken blocks the packets behind it for other outputs (head-of-line blocking).
+  // Otherwise (the default) an input keeps a queue per output (virtual output queues).
+  void set_fifo_inputs(bool fifo) { m_fifo_inputs = fifo; }
   // After the links exist: the address map, and the power component `router` with one
   // element per router (links' `owner`; a crossbar is one router).
   void finish_topology(std::uint32_t routers = 1);
@@ -249,6 +262,7 @@ class network : public component {
   std::unique_ptr<memory::address_decoder> m_decoder;
   std::uint32_t m_speedup_x100 = 100;
   arbitration m_arbitration = arbitration::oldest_first;
+  bool m_fifo_inputs = false;
   struct grant {
     std::uint32_t link, input;
   };
@@ -261,7 +275,7 @@ class network : public component {
   std::uint32_t arbitrate(const link& l) const;
   // What arbitration keeps of a queue's head (link::heads).
   static link::head_info head_of(const packet& p) {
-    return {p.arrival, p.flits, p.buffer(p.hop + 1u)};
+    return {p.arrival, p.flits, p.buffer(p.hop + 1u), p.place};
   }
   static link::input_queue& queue_of(link& l, std::uint32_t input) {
     return l.queues[l.slot_of[input] - 1];

@@ -439,6 +439,41 @@ TEST(smx_timing, atomic_request_counts) {
   EXPECT_EQ(j["blocks"]["gpu.smx[0].mem"]["requests"], expected);
 }
 
+TEST(smx_timing, a_warp_with_an_atomic_in_flight_waits_for_it_under_atomic_wait) {
+  // One warp: a RED over one line (four sector requests, no destination register), then n
+  // independent FFMAs (one a cycle on the one scheduler, 4-cycle latency). A warp retires
+  // once its requests are answered and its results written. Without atomic_wait the FFMAs
+  // issue while the atomic travels (the test platform's memory answers after 200 cycles),
+  // and the warp retires in the cycle of the last reply. With it (GPGPU-Sim's
+  // shd_warp_t::waiting) the first FFMA issues in that cycle, the n-th n - 1 cycles later,
+  // and the warp retires when its result is written 4 cycles after: n - 1 + 4 cycles more.
+  for (std::uint32_t n : {20u, 40u}) {
+    SCOPED_TRACE(n);
+    kernel_builder k;
+    k.body = [&](std::uint32_t, std::uint32_t, opcode_table& ops, warp_trace& w) {
+      warp_instruction red =
+          memory_access(ops, "RED.E.ADD.STRONG.GPU", mem_space::global_atomic, 0, 0, w);
+      red.num_dst = 0;
+      red.dst[0] = warp_instruction::no_reg;
+      red.num_src = 2;
+      red.src[1] = 5;
+      for (std::uint64_t lane = 0; lane < 32; ++lane)
+        w.addresses.push_back(0x7f0000001000ull + 4 * lane);
+      w.insts.push_back(red);
+      for (std::uint32_t i = 0; i < n; ++i)
+        w.insts.push_back(ffma(ops, 0x10 * (i + 1), static_cast<std::uint16_t>(10 + i), 1));
+    };
+    const std::string tag = "atomic_wait_" + std::to_string(n);
+    const std::string trace = k.write(tag, 1, 1);
+    auto free_run = run(trace, k_one_scheduler + " --set smx.atomic_wait=false", tag + "_free");
+    auto waiting = run(trace, k_one_scheduler + " --set smx.atomic_wait=true", tag + "_wait");
+    EXPECT_GT(kernel_cycles(free_run), 200u);  // the atomic's round trip dominates
+    EXPECT_EQ(kernel_cycles(waiting), kernel_cycles(free_run) + n - 1 + 4);
+    EXPECT_EQ(free_run["blocks"]["gpu.smx[0]"]["memory_requests"], 4u);
+    EXPECT_EQ(waiting["blocks"]["gpu.smx[0]"]["memory_requests"], 4u);
+  }
+}
+
 TEST(smx_timing, a_warp_waiting_for_the_ldst_unit_stalls_while_it_sends) {
   // One scheduler, two warps (one per TB). Warp 0: an atomic whose 32 lanes update one
   // counter, i.e. 32 requests, which the LDST unit sends one per cycle. Warp 1: a load,

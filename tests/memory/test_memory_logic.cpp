@@ -730,6 +730,33 @@ TEST(address_decoder, ipoly_and_random_cover_every_sub_partition) {
   }
 }
 
+TEST(address_decoder, random_indexing_hashes_128_byte_units_with_two_sub_partitions) {
+  // GPGPU-Sim's RANDOM keys its table by addr >> (ADDR_CHIP_S - log2(sub-partitions per
+  // channel)): with 256 B chunks and two sub-partitions a channel, each 128 B half of a chunk
+  // draws its own sub-partition (so about 47 in 48 chunks are split between two), while every
+  // byte of a 128 B line stays in one; with one sub-partition a channel the unit is the chunk.
+  const std::string map =
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS";
+  address_decoder two(map, 24, 2, partition_indexing::random);
+  address_decoder one(map, 24, 1, partition_indexing::random);
+  std::uint32_t split_two = 0, split_one = 0;
+  for (std::uint64_t chunk = 0; chunk < 4800; ++chunk) {
+    const std::uint64_t base = chunk * 256;
+    for (std::uint64_t off = 0; off < 256; off += 32) {
+      EXPECT_EQ(two.sub_partition(base + off), two.sub_partition(base + (off & 128)));
+      EXPECT_EQ(two.decode(base + off).sub_partition, two.sub_partition(base + off));
+      EXPECT_EQ(one.sub_partition(base + off), one.sub_partition(base));
+    }
+    split_two += two.sub_partition(base) != two.sub_partition(base + 128);
+    split_one += one.sub_partition(base) != one.sub_partition(base + 128);
+  }
+  EXPECT_EQ(split_one, 0u);
+  // 4800 x 47/48 = 4700 expected; a uniform hash stays within a few standard deviations
+  // (sqrt(4800 x 47/48 x 1/48) = 9.9).
+  EXPECT_GT(split_two, 4650u);
+  EXPECT_LT(split_two, 4750u);
+}
+
 TEST(address_decoder, rejects_bad_maps) {
   EXPECT_FALSE(address_decoder::check("dramid@8;RRRR").empty());
   EXPECT_FALSE(address_decoder::check("dramid@8" + std::string(64, 'R')).empty());

@@ -361,6 +361,94 @@ TEST(crossbar, round_robin_lets_an_input_feed_two_outputs_in_one_cycle) {
 }
 
 namespace {
+// SMX 0 sends two writes to memory port 0 and then one to port 1, all at cycle 0 and
+// eligible at 1; round robin, 4 flits a write, no speedup (granted at g: at the memory at
+// g + 1 + 4 - 1). Returns the cycles each memory port received its writes.
+struct head_of_line_bench {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  std::unique_ptr<noc::crossbar> x;
+  traffic_generator tg{"tg",
+                       clk,
+                       {req(0x0, access_kind::global_store), req(0x0, access_kind::global_store),
+                        req(0x100, access_kind::global_store)}};
+  traffic_generator idle{"idle", clk, {}};
+  fixed_memory mem0{"mem0", clk, 0}, mem1{"mem1", clk, 0};
+  explicit head_of_line_bench(const char* queueing) {
+    x = env.make<noc::crossbar>(
+        "xbar", clk,
+        fermi_xbar(
+            {{"internal_speedup", "1"}, {"arbiter", "round_robin"}, {"input_queueing", queueing}}),
+        "crossbar");
+    tg.socket.bind(*x->smx[0]);
+    idle.socket.bind(*x->smx[1]);
+    x->mem[0]->bind(mem0.socket);
+    x->mem[1]->bind(mem1.socket);
+    sc_core::sc_start();
+  }
+};
+}  // namespace
+
+TEST(crossbar, a_fifo_input_holds_a_packet_behind_one_for_a_busy_output) {
+  // With one FIFO per input port 1's write is third in line: the first write leaves at 1,
+  // the second when the link is free again at 5, and only then is the third the input's
+  // oldest packet, granted at 5 by link 1 (examined after link 0 in that cycle): at the
+  // memory at 9.
+  head_of_line_bench b("fifo");
+  ASSERT_EQ(b.tg.completed, 3u);
+  ASSERT_EQ(b.mem0.log.size(), 2u);
+  ASSERT_EQ(b.mem1.log.size(), 1u);
+  EXPECT_EQ(b.mem0.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(b.mem0.log[1].cycle, 5u + 1 + 4 - 1);
+  EXPECT_EQ(b.mem1.log[0].cycle, 5u + 1 + 4 - 1);
+  EXPECT_EQ(b.tg.pool.in_use(), 0u);
+}
+
+TEST(crossbar, a_voq_input_sends_a_packet_past_one_for_a_busy_output) {
+  // With a queue per output port 1's write leaves at 1 beside the first write: at the
+  // memory at 5.
+  head_of_line_bench b("voq");
+  ASSERT_EQ(b.mem1.log.size(), 1u);
+  ASSERT_EQ(b.mem0.log.size(), 2u);
+  EXPECT_EQ(b.mem1.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(b.mem0.log[1].cycle, 5u + 1 + 4 - 1);
+}
+
+TEST(crossbar, two_smxs_of_a_cluster_share_one_input_and_one_reply_link) {
+  // smx_per_port 2: SMX 0 writes to memory port 0 and SMX 1 to port 1, both at cycle 0
+  // (eligible at 1), iSLIP. On ports of their own both would be granted at 1; sharing one
+  // input, which accepts one grant a cycle (and, a FIFO, offers only its oldest packet),
+  // SMX 0's leaves at 1 and SMX 1's at 2: at the memories at 5 and 6. Each SMX gets its own
+  // acknowledgement back through the cluster's reply link.
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>("xbar", clk,
+                                   fermi_xbar({{"internal_speedup", "1"},
+                                               {"arbiter", "islip"},
+                                               {"input_queueing", "fifo"},
+                                               {"smx_per_port", "2"}}),
+                                   "crossbar");
+  traffic_generator tg0("tg0", clk, {req(0x0, access_kind::global_store)}, 0);
+  traffic_generator tg1("tg1", clk, {req(0x100, access_kind::global_store)}, 1);
+  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
+  tg0.socket.bind(*x->smx[0]);
+  tg1.socket.bind(*x->smx[1]);
+  x->mem[0]->bind(mem0.socket);
+  x->mem[1]->bind(mem1.socket);
+  sc_core::sc_start();
+  ASSERT_EQ(tg0.completed, 1u);
+  ASSERT_EQ(tg1.completed, 1u);
+  ASSERT_EQ(mem0.log.size(), 1u);
+  ASSERT_EQ(mem1.log.size(), 1u);
+  EXPECT_EQ(mem0.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(mem1.log[0].cycle, 2u + 1 + 4 - 1);
+  // Both replies crossed port.smx[0] (the cluster's); port.smx[1] carried nothing.
+  EXPECT_EQ(stat(env.stats, "xbar", "port.smx[0].flits"), 2);
+  EXPECT_EQ(stat(env.stats, "xbar", "port.smx[1].flits"), 0);
+  EXPECT_EQ(tg0.pool.in_use() + tg1.pool.in_use(), 0u);
+}
+
+namespace {
 // Sends plain payloads of its own (no mem_request, as a block outside the memory hierarchy
 // would), one at a time, each of its two payloads in turn: the crossbar must then carry a
 // reply's way back itself, and take its note of it off again before delivering.
