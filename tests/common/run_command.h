@@ -28,8 +28,12 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// Written beside and renamed into place, so that a test process reading a file another one
+// (run in parallel by ctest) writes with the same contents never sees it half-written.
 inline void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  const std::string part = path + ".part" + std::to_string(::getpid());
+  std::ofstream(part, std::ios::binary | std::ios::trunc) << text;
+  std::rename(part.c_str(), path.c_str());
 }
 
 // `tag` names the capture files (must be unique per test).
