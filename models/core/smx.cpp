@@ -815,7 +815,8 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
     return why;
   };
   if (w.at_barrier) return block(never, stall_reason::barrier);
-  if (w.at_membar | w.in_device_api | w.at_atomic) return block(never, stall_reason::scoreboard);
+  if (w.at_membar | w.in_device_api | (w.pending_atomics != 0))
+    return block(never, stall_reason::scoreboard);
   if (w.checked != w.issued || w.checked_from > now) {
     const warp_instruction& in = w.insts[w.issued];
     if (w.pending_dst_loads != 0 || w.regs_ready_by > now) {  // else every register is ready
@@ -1185,8 +1186,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
   const std::uint32_t requests = m_ldst.enqueue(wi, in, kind, w.issued - 1, now, flag_address);
   w.outstanding += requests;
   if (kind == access_kind::atomic && *m_atomic_wait) {
-    w.pending_atomics += requests;
-    w.at_atomic = true;
+    w.pending_atomics = static_cast<std::uint16_t>(w.pending_atomics + requests);
   }
 }
 
@@ -1299,7 +1299,7 @@ void smx::response(tlm::tlm_generic_payload& gp) {
     m_ldst.release(p);
   }
   if (w.outstanding == 0) w.at_membar = false;
-  if (atomic && w.at_atomic && --w.pending_atomics == 0) w.at_atomic = false;
+  if (atomic && w.pending_atomics != 0) --w.pending_atomics;
   // A response that leaves the warp waiting for a load (a store's, another load's, one of
   // several requests of a load) does not make the scheduler examine it again.
   if (!waits_for_a_load(pl.warp)) {
@@ -1360,8 +1360,9 @@ register_file::outlook smx::outlook_of(std::uint32_t wi, const warp_state& w, st
 bool smx::waits_for_a_load(std::uint32_t wi) const {
   const warp_state& w = m_warps[wi];
   const blocked_state& b = m_blocked[wi];
-  if (b.until != never || b.reason != stall_reason::scoreboard || w.at_membar || w.at_atomic ||
-      w.pending_dst_loads == 0 || !w.live || w.checked != w.issued || w.issued >= w.size)
+  if (b.until != never || b.reason != stall_reason::scoreboard || w.at_membar ||
+      w.pending_atomics != 0 || w.pending_dst_loads == 0 || !w.live || w.checked != w.issued ||
+      w.issued >= w.size)
     return false;
   return m_scoreboard.ready_by(wi, w.insts[w.issued]) == never;
 }

@@ -143,7 +143,9 @@ class smx : public component, public block_sync_release {
     // or its registers.
     std::uint32_t checked = traces::warp_instruction::none;
     pipe checked_pipe = pipe::none;
-    bool at_atomic = false;  // waiting for its atomics' replies (atomic_wait)
+    // Global atomic requests in flight that the warp waits for (atomic_wait: one atomic
+    // instruction's, at most 32); it issues nothing while any is.
+    std::uint16_t pending_atomics = 0;
     std::uint64_t checked_from = 0;
     // Second line: touched at issue and completion only.
     const traces::warp_trace* trace = nullptr;
@@ -155,7 +157,6 @@ class smx : public component, public block_sync_release {
     // instruction when there are none and regs_ready_by has passed.
     std::uint64_t regs_ready_by = 0;
     std::uint32_t pending_dst_loads = 0;
-    std::uint32_t pending_atomics = 0;  // global atomic requests in flight
     // Under a register-level power policy only: when the fetch before the last one landed
     // (when its instructions entered the buffer).
     std::uint64_t prev_buffer_ready = 0;
