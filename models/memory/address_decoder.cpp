@@ -151,11 +151,8 @@ dram_address address_decoder::decode(std::uint64_t addr) const {
       d.sub_partition = d.channel * m_subs + d.bank % m_subs;
       break;
     case partition_indexing::ipoly:
-      d.sub_partition = hashed_partition(chunk);
-      d.channel = d.sub_partition / m_subs;
-      break;
     case partition_indexing::random:
-      d.sub_partition = hashed_partition(addr >> m_random_bit);
+      d.sub_partition = sub_partition(addr);
       d.channel = d.sub_partition / m_subs;
       break;
   }
