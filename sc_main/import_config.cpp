@@ -251,12 +251,13 @@ const block_layout k_l1{
                          "dirty_line_cap", "lookups_per_cycle", "unified_size", "shared_options"})};
 const block_layout k_iu{
     "gpu.smx.ni", "network_interface", nullptr, {"request_buffer", "response_buffer", "latency"}};
-const block_layout k_icnt{"gpu.icnt",
-                          "crossbar",
-                          "icnt",
-                          {"flit_size", "input_buffer", "output_buffer", "ejection_buffer",
-                           "arbiter", "input_queueing", "smx_per_port", "internal_speedup",
-                           "latency", "partition_indexing", "mem_channels", "address_map"}};
+const block_layout k_icnt{
+    "gpu.icnt",
+    "crossbar",
+    "icnt",
+    {"flit_size", "input_buffer", "output_buffer", "ejection_buffer", "arbiter", "input_queueing",
+     "smx_per_port", "internal_speedup", "serial_inputs", "allocation_steps", "output_speedup",
+     "sector_replies", "latency", "partition_indexing", "mem_channels", "address_map"}};
 const block_layout k_l2_iu{"gpu.l2_ni",
                            "network_interface",
                            nullptr,
@@ -1218,8 +1219,18 @@ class importer {
         consume(*mode, k_icnt.path,
                 mode->name + " 2: GPGPU-Sim's local crossbar, modelled by gputlm's crossbar");
       else
-        unmappable(*mode, mode->value + " = BookSim: its .icnt file is not read");
+        unmappable(*mode, mode->value +
+                              " = BookSim: its .icnt file is not read (the crossbar's "
+                              "internal_speedup, serial_inputs, allocation_steps and "
+                              "output_speedup keep their defaults; yaml/fermi.yaml sets them "
+                              "for the shipped .icnt files)");
     }
+    // A sectored L2's sub-partition breaks a multi-sector request into sector requests, each
+    // answered on its own (memory_sub_partition::breakdown_request_to_sector_requests).
+    if (auto v = m_values.find("gpu.l2.sectored"); v != m_values.end() && v->second.text == "true")
+      put(x + "sector_replies", "true",
+          "the sectored L2 answers each 32 B sector of a request with a packet of its own",
+          nullptr);
     if (auto* o = get("-icnt_flit_size")) set(x + "flit_size", size_text(number(*o)), *o);
     if (auto* o = get("-gpgpu_n_cluster_ejection_buffer_size")) {
       set(x + "ejection_buffer", std::to_string(number(*o)), *o);

@@ -14,13 +14,18 @@
 #   voq_inputs     icnt.input_queueing=voq: a queue per output at every crossbar input
 #   port_per_sm    TITAN V only: icnt.smx_per_port=1 (a crossbar port per SM, not per cluster)
 #   no_atomic_wait smx.atomic_wait=false: warps issue past their atomics in flight
+#   parallel_inputs TITAN X, GTX480: icnt.serial_inputs=false (an input starts a packet a cycle)
+#   no_alloc_step  TITAN X, GTX480: icnt.allocation_steps=0 (no switch step per packet)
+#   packet_outputs TITAN X, GTX480: icnt.output_speedup=0 (an output takes a packet a cycle)
+#   line_replies   icnt.sector_replies=false: one reply packet per request
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$here/../.." && pwd)/build
 if [ $# -gt 0 ] && [ -d "$1" ]; then build=$(cd "$1" && pwd); shift; fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(default line_requests one_lookup line_mshr line_atoms silicon l1_stores perfect_icache
-                                 voq_inputs port_per_sm no_atomic_wait)
+                                 voq_inputs port_per_sm no_atomic_wait parallel_inputs no_alloc_step
+                                 packet_outputs line_replies)
 mkdir -p "$here/results"
 for n in "${names[@]}"; do
   case $n in
@@ -35,6 +40,10 @@ for n in "${names[@]}"; do
     voq_inputs) args=(--set icnt.input_queueing=voq) ;;
     port_per_sm) args=(--platform titanv --set icnt.smx_per_port=1) ;;
     no_atomic_wait) args=(--set smx.atomic_wait=false) ;;
+    parallel_inputs) args=(--platform titanx --platform gtx480 --set icnt.serial_inputs=false) ;;
+    no_alloc_step) args=(--platform titanx --platform gtx480 --set icnt.allocation_steps=0) ;;
+    packet_outputs) args=(--platform titanx --platform gtx480 --set icnt.output_speedup=0) ;;
+    line_replies) args=(--set icnt.sector_replies=false) ;;
     *) echo "unknown ablation $n" >&2; exit 2 ;;
   esac
   out=$here/results/$n.csv

@@ -3,11 +3,16 @@
 
 gputlm's hit rates are per request to each cache (a load's MSHR merge counts as a hit, as
 Accel-Sim counts it), Accel-Sim's per 32-byte sector: a few points apart mean little. DRAM
-traffic is compared in bytes (Accel-Sim's requests are 32-byte sectors)."""
+traffic is compared in bytes on the bus (Accel-Sim's DRAM reads and writes count column
+accesses, each of its config's atom: REF_ATOM)."""
 import csv
 import json
 import math
 import sys
+
+# Accel-Sim's DRAM atom per platform (burst length x bus width x chips per channel of each
+# config: SM7_TITANV 2 x 16 x 1, SM6_TITANX 8 x 4 x 1, SM2_GTX480 8 x 4 x 2).
+REF_ATOM = {"volta": 32.0, "pascal": 32.0, "fermi": 64.0}
 
 
 def load_stats(path):
@@ -52,7 +57,7 @@ def main():
         l1_ours = load_hit_pct(caches(s, "l1"), "l1")
         l2_ours = load_hit_pct(caches(s, "l2"), "l2")
         dram = sum(b.get("bytes", 0) for n, b in s["blocks"].items() if n.startswith("gpu.dram["))
-        ref_bytes = 32.0 * (float(rd) + float(wr))
+        ref_bytes = REF_ATOM[platform] * (float(rd) + float(wr))
         fmt = lambda v: "—" if v is None or v == "" else f"{float(v):.1f}"
         print(f"| {platform} | {workload} | {int(s['warp_instructions'])} / {winstr} "
               f"| {c_ours:.0f} | {c_ref:.0f} | {c_ours / c_ref:.2f} "

@@ -7,12 +7,14 @@ RUNS_DIR/<platform>/<case>.json are gputlm statistics; JOBS lists "platform case
 replays asked for). Figures as the peer's collect.py defines them, so both sides mean the same:
   L1 hit  1-(line_misses+sector_misses)/(accesses-stores-bypassed) over gpu.smx[i].l1 (a load's
           MSHR merge is a hit); the peer's per 32 B sector, n/a where global loads bypass L1.
-  L2 hit  1-(line_misses+sector_misses)/(accesses-writes) over gpu.l2[i], less the instruction
-          lines the L1Is read (GPGPU-Sim counts them as INST_ACC_R, not GLOBAL_ACC_R): reads less
-          gpu.smx[i].icache_misses, misses less instruction_fill_bytes / 128 (code lines miss
-          whole); the peer's per sector.
-  DRAM MB ours: requested_bytes over gpu.dram[i] / 2^20 (bytes asked for: a 32-byte sector on
-  a 64-byte atom counts 32); the peer's (reads+writes) x 32 B / 2^20.
+  L2 hit  1-sector_read_misses/sector_reads over gpu.l2[i] (per 32-byte sector, as the peer
+          counts: a Fermi line request is four sector lookups there), less the instruction
+          lines the L1Is read (GPGPU-Sim counts them as INST_ACC_R, not GLOBAL_ACC_R): 4 sectors
+          per gpu.smx[i].icache_misses, 4 missed per instruction_fill_bytes / 128 (code lines
+          miss whole). Builds without the sector counters: per request.
+  DRAM MB the bytes on the DRAM bus / 2^20: ours `bytes` over gpu.dram[i] (column accesses x
+          atom), the peer's (reads+writes) x its atom (PEER_ATOM: its n_rd and n_wr_bk count
+          column accesses; a 32-byte sector on the GTX480's 64-byte atom is 64 on both sides).
 gputlm counts hits per request, the peer per sector: read a few points' difference with that
 in mind, and compare DRAM traffic in megabytes."""
 import csv
@@ -62,12 +64,29 @@ def ours(path):
         "cycles": float(s["total_cycles"]),
         "warp_insn": int(s["warp_instructions"]),
         "l1": 100.0 * (1 - miss(l1) / loads) if loads > 0 else None,
-        "l2": 100.0 * (1 - (miss(l2) - code_misses) / reads) if reads > 0 else None,
-        # The bytes the requests asked for (a sector on a 64-byte atom moves 32 useful ones);
-        # bus bytes where the build has no requested_bytes.
-        "dram_mb": (dr["requested_bytes"] if "requested_bytes" in dr else dr["bytes"]) / 2**20
-        if ("bytes" in dr or "requested_bytes" in dr) else None,
+        "l2": l2_hit(l2, code_reads, code_misses, reads),
+        # The bytes on the DRAM bus: column accesses x atom (a read sector on the GTX480's
+        # 64-byte atom moves 64, 32 of them asked for), as the peer's are counted below.
+        "dram_mb": dr["bytes"] / 2**20 if "bytes" in dr else None,
     }
+
+
+# The peer's DRAM atom, the bytes of one column access (GPGPU-Sim dram_atom_size =
+# -gpgpu_dram_burst_length x -gpgpu_dram_buswidth x -gpgpu_n_mem_per_ctrlr of each config):
+# its n_rd and n_wr_bk count column accesses.
+PEER_ATOM = {"titanv": 2 * 16 * 1, "titanx": 8 * 4 * 1, "gtx480": 8 * 4 * 2}
+
+
+def l2_hit(l2, code_reads, code_misses, reads):
+    """The L2's read hit rate in %: per 32-byte sector where the build counts sectors (a line
+    request to a sectored L2 is four sector lookups, as GPGPU-Sim breaks it up), per request
+    otherwise; instruction reads left out (code lines: 4 sectors, missing whole)."""
+    if "sector_reads" in l2:
+        sectors = l2["sector_reads"] - 4 * code_reads
+        missed = l2["sector_read_misses"] - 4 * code_misses
+        return 100.0 * (1 - missed / sectors) if sectors > 0 else None
+    miss = l2.get("line_misses", 0) + l2.get("sector_misses", 0)
+    return 100.0 * (1 - (miss - code_misses) / reads) if reads > 0 else None
 
 
 def peer_rows(path):
@@ -80,7 +99,8 @@ def peer_rows(path):
             out[(r["platform"], r["case"])] = {
                 "cycles": num(r["cycles"]), "warp_insn": num(r["warp_instructions"]),
                 "l1": num(r["l1_load_hit_pct"]), "l2": num(r["l2_read_hit_pct"]),
-                "dram_mb": (rd + wr) * 32 / 2**20 if rd is not None and wr is not None else None}
+                "dram_mb": (rd + wr) * PEER_ATOM[r["platform"]] / 2**20
+                if rd is not None and wr is not None else None}
     return out
 
 

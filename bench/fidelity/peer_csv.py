@@ -12,7 +12,8 @@ cycles) or is missing gets no row. The figures are those of the peer's collect.p
                     reaches L1 (TITAN X: global loads bypass it; write-only cases)
   l2_read_hit_pct   L2_cache_stats_breakdown[GLOBAL_ACC_R], the same
   dram_reads/writes per-channel n_rd+n_rd_L2_A / n_write+n_wr_bk of the last DRAM[i] block
-                    (32 B sector requests)
+                    (column accesses, each of the config's atom: a read sector one, a
+                    write-back ceil(bytes / atom))
   peer_wall_s       /usr/bin/time elapsed of the whole peer command."""
 import csv
 import os
@@ -26,7 +27,7 @@ HEADER = """# Accel-Sim ("the peer") on the cases of cases.csv, for compare-set.
 # opcode map), the shipped gpgpusim.config with -power_simulation_enabled 0; SM2_GTX480's
 # trace.config is home-made from its own latencies (int/sp 4,1; dp 8,8; sfu 20,8). Measured %s.
 # Hit rates per 32 B sector (MSHR merges as hits; n/a: no global load reached that cache, e.g.
-# TITAN X's L1, which loads bypass, or a write-only case); DRAM requests are 32 B sector requests;
+# TITAN X's L1, which loads bypass, or a write-only case); DRAM reads/writes count column accesses;
 # peer_wall_s: one single-threaded run (nice 5) on this project's 2-core machine, beside a compile.
 """
 

@@ -1,6 +1,7 @@
 #include "models/memory/cache_config.h"
 
 #include "models/memory/mshr_table.h"
+#include "models/memory/sectors.h"
 
 namespace gputlm::memory {
 
@@ -101,6 +102,10 @@ void cache_statistics::register_with(component& c, const std::string& miss_queue
   c.add_stat("sector_misses", sector_misses, "tag present, a requested sector missing");
   c.add_stat("line_misses", line_misses, "tag absent");
   c.add_stat("mshr_hits", mshr_hits, "secondary misses merged into an MSHR entry");
+  c.add_stat("sector_reads", sector_reads,
+             "32-byte sectors read lookups asked for (loads, atomics, fetches)");
+  c.add_stat("sector_read_misses", sector_read_misses,
+             "of sector_reads, those fetched from the next level");
   c.add_stat("evictions", evictions, "valid lines replaced or invalidated");
   c.add_stat("writebacks", writebacks, "dirty lines written back to the next level");
   c.add_stat("reservation_fails.mshr_full", fail_mshr_full, "requests held: MSHR full");
@@ -111,7 +116,12 @@ void cache_statistics::register_with(component& c, const std::string& miss_queue
   c.add_stat("mshr_occupancy", mshr_occupancy, "cycles with n MSHR entries in use");
 }
 
-void cache_statistics::count_lookup(access_type type, const access_result& r, bool merged) {
+void cache_statistics::count_lookup(access_type type, const access_result& r, bool merged,
+                                    std::uint8_t sectors, bool write) {
+  if (!write) {
+    sector_reads += popcount8(sectors);
+    if (r.kind == access_result::miss) sector_read_misses += popcount8(r.fetch);
+  }
   if (merged) {
     ++mshr_hits;
     by_access.count(type, access_outcome::mshr_hit);

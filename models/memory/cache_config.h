@@ -19,6 +19,9 @@ namespace gputlm::memory {
 // The counters every cache bank (L1 and L2) keeps.
 struct cache_statistics {
   counter accesses, hits, sector_misses, line_misses, mshr_hits, evictions, writebacks;
+  // Per 32-byte sector, as GPGPU-Sim counts a sectored cache's lookups (one per sector
+  // request): the sectors read lookups asked for, and those they fetched from the next level.
+  counter sector_reads, sector_read_misses;
   counter fail_mshr_full, fail_merge_limit, fail_no_line, fail_miss_queue_full;
   histogram mshr_occupancy{1, 1};  // cycles spent with n entries in use
   access_breakdown by_access;      // per access type and outcome (access_breakdown.h)
@@ -28,7 +31,9 @@ struct cache_statistics {
   // Counts a lookup's outcome `r` of a request of type `type` (`merged`: it joined an MSHR
   // entry): hits, line and sector misses, MSHR hits and the breakdown. A failed lookup is
   // counted by the caller, once per held request (count_held).
-  void count_lookup(access_type type, const access_result& r, bool merged);
+  // A lookup of `sectors` (a read or a write: `write`) that completed with `r`.
+  void count_lookup(access_type type, const access_result& r, bool merged, std::uint8_t sectors,
+                    bool write);
   void count_held(access_type type) { by_access.count(type, access_outcome::reservation_fail); }
 };
 

@@ -235,9 +235,12 @@ void dram_channel::accept(int id, tlm::tlm_generic_payload& gp, std::uint64_t no
   const std::uint64_t len = gp.get_data_length() ? gp.get_data_length() : 1;
   const mem_request* m = payload_pool::find_request(gp);
   if (m) r.from = {m->smx, m->warp, m->pc, m->priority};
-  if (*m_sector_atoms) {  // each 32-byte sector a column access of its own (at least one atom)
+  if (*m_sector_atoms) {
+    // A read: each 32-byte sector a column access of its own (at least one atom). A write
+    // (an L2 write-back): one request of its modified sectors' bytes, on whole atoms.
     const std::uint64_t sectors = m && m->sector_mask ? popcount8(m->sector_mask) : (len + 31) / 32;
-    r.bursts = static_cast<std::uint32_t>(sectors * ((32 + atom() - 1) / atom()));
+    r.bursts = static_cast<std::uint32_t>(r.write ? (sectors * 32 + atom() - 1) / atom()
+                                                  : sectors * ((32 + atom() - 1) / atom()));
   } else {
     r.bursts = static_cast<std::uint32_t>((len + atom() - 1) / atom());
   }

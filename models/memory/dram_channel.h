@@ -7,8 +7,9 @@
 //
 // A request (a fill or a write-back from an L2 bank) is decoded into bank, row and column,
 // needs ceil(length / atom) column accesses (atom = burst_length x bus_width x chips; with
-// `sector_atoms`, one per 32-byte sector, at least an atom each, as GPGPU-Sim sends an L2
-// miss to DRAM one sector per request: Fermi's 64-byte GDDR5 atom then carries 32), and
+// `sector_atoms`, a read takes one per 32-byte sector, at least an atom each, as GPGPU-Sim
+// sends an L2 miss to DRAM one sector per request: Fermi's 64-byte GDDR5 atom then carries
+// 32; a write-back is one request of its modified sectors, ceil(32 x sectors / atom)), and
 // waits in the scheduler queue (queue_depth entries shared by all sub-partitions; END_REQ
 // is withheld while it is full). Its BEGIN_RESP leaves when its last data beat has crossed
 // the bus. The channel sleeps while its queue is empty. Reads and writes share the queue:
@@ -113,9 +114,9 @@ class dram_channel : public component {
       "(dram_chooser.h: fr_fcfs, fcfs; clams_chooser.h: clams, clams_dynamic)"};
   param<std::uint64_t> m_queue_depth{*this, "queue_depth", 16, "scheduler queue entries"};
   param<bool> m_sector_atoms{*this, "sector_atoms", false,
-                             "each 32-byte sector of a request is a column access of its own "
+                             "each 32-byte sector of a read is a column access of its own "
                              "(GPGPU-Sim's one DRAM request per L2 sector; a 64-byte atom then "
-                             "moves 32 useful bytes)"};
+                             "moves 32 useful bytes); a write-back one request of its sectors"};
   param<std::uint64_t> m_return_queue{*this, "return_queue", 116, "return queue entries"};
   param<bool> m_dual_bus{*this, "dual_bus", false, "separate row and column command buses (HBM)"};
   choice_param m_bank_indexing{*this, "bank_indexing", "plain", "bank bits", {"plain", "xor"}};

@@ -443,7 +443,7 @@ bool l1_cache::try_access(tlm::tlm_generic_payload& gp, std::uint64_t now) {
   // A request that joined a pending miss (merged, or a sector miss added to its entry).
   const bool merged = r.kind == access_result::merged ||
                       (r.kind == access_result::miss && m_logic->mshr().slot_count(r.mshr) > 1);
-  m_stats_v.count_lookup(type, r, merged);
+  m_stats_v.count_lookup(type, r, merged, sectors, is_store);
   const std::uint64_t wake = m_power->access(r, sectors, merged);
 
   if (r.evicted) ++m_stats_v.evictions;

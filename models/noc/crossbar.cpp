@@ -33,6 +33,9 @@ crossbar::crossbar(const sc_core::sc_module_name& name, const block_context& ctx
                   : m_arbiter.is("round_robin") ? arbitration::round_robin
                                                 : arbitration::oldest_first);
   set_fifo_inputs(m_input_queueing.is("fifo"));
+  set_channel_rate(*m_output_speedup);
+  set_serial_inputs(*m_serial_inputs);
+  set_allocation_steps(static_cast<std::uint32_t>(*m_alloc_steps));
   finish_topology();
   for (std::uint32_t j = 0; j < m; ++j) {
     add_stat(
@@ -66,6 +69,8 @@ void crossbar::validate() {
                           "must be at most " + std::to_string(max_buffer) + " flits");
   m_internal_speedup.require(*m_internal_speedup > 0, "must be positive");
   m_internal_speedup.require(*m_internal_speedup <= 64, "must be at most 64");
+  m_output_speedup.require(*m_output_speedup >= 0 && *m_output_speedup <= 64,
+                           "must be 0 (a packet a cycle) to 64");
   m_smx_per_port.require(*m_smx_per_port >= 1 && *m_smx_per_port <= 64, "must be 1 to 64");
 }
 

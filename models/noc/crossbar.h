@@ -3,7 +3,12 @@
 // one flit per cycle per output times the internal speedup, as GPGPU-Sim's `fly` network
 // (k = SMX ports + sub-partitions, one stage) and its local crossbar
 // (docs/references.md, "Interconnect options": -network_mode). An unloaded packet of f flits
-// takes latency + ceil(f / speedup) cycles. Output arbitration (`arbiter`, network.h):
+// takes latency + ceil(f / speedup) cycles. BookSim's input-queued router (the fly network
+// of the TITAN X, GTX480 and K20c configs; docs/memory.md): `allocation_steps` switch steps
+// per packet before its flits cross (it holds its output ceil((f + steps) / speedup)
+// cycles), `serial_inputs` (an input sends one packet at a time) and `output_speedup` r (a
+// port's channels carry r flits a cycle, whatever the internal speedup: a port takes a
+// packet of f flits at most every ceil(f / r) cycles). Output arbitration (`arbiter`, network.h):
 // iSLIP with one iteration (BookSim's islip allocators; an input starts at most one packet
 // per cycle), round robin over the inputs at each output (an input may feed several outputs
 // in a cycle: GPGPU-Sim's local crossbar with -icnt_arbiter_algo 1, whose "iSLIP" is
@@ -40,6 +45,14 @@ class crossbar : public network {
                          "output arbitration (iSLIP: one iteration)",
                          {"islip", "round_robin", "oldest_first"}};
   param<double> m_internal_speedup{*this, "internal_speedup", 1.0, "switch speedup"};
+  param<std::uint64_t> m_alloc_steps{
+      *this, "allocation_steps", 0,
+      "switch steps a packet spends in allocation before its flits cross"};
+  param<bool> m_serial_inputs{*this, "serial_inputs", false,
+                              "an input sends one packet at a time, a flit a step"};
+  param<double> m_output_speedup{
+      *this, "output_speedup", 0.0,
+      "flits a cycle a port's injection and output channels carry (0: a packet a cycle)"};
   param<cycles> m_latency{*this, "latency", {1}, "traversal latency of an unloaded switch"};
   choice_param m_input_queueing{*this,
                                 "input_queueing",

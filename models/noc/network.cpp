@@ -48,6 +48,8 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   m_held_smx.resize(m_smx_ports);
   m_eject_mem.resize(m_mem_ports);
   m_held_mem.resize(m_mem_ports);
+  m_eject_free_smx.assign(m_smx_ports, 0);
+  m_eject_free_mem.assign(m_mem_ports, 0);
   m_retry_smx.resize(m_smx_ports);
   m_retry_mem.resize(m_mem_ports);
   m_waiter_listed.assign(2 * std::max(m_smx_ports, m_mem_ports), 0);
@@ -157,12 +159,24 @@ void network::add_traces(vcd_writer& vcd) {
   if (any) m_trace_waiting = std::move(waiting);
 }
 
-std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply) const {
+std::uint32_t network::flits_of(const tlm::tlm_generic_payload& gp, bool reply,
+                                std::uint32_t* packets) const {
   const mem_request* req = payload_pool::find_request(gp);
   const bool atomic = req && req->kind == access_kind::atomic;
   const bool carries = reply ? (gp.is_read() || atomic) : (gp.is_write() || atomic);
-  const std::uint64_t bytes = 8 + (carries ? gp.get_data_length() : 0);
   const std::uint64_t f = m_flit_size->value;
+  if (packets) *packets = 1;
+  if (reply && *m_sector_replies && !atomic) {  // a packet per sector: 32 B of data or an ack
+    const std::uint64_t len = gp.get_data_length();
+    const std::uint32_t sectors = req && req->sector_mask
+                                      ? memory::popcount8(req->sector_mask)
+                                      : static_cast<std::uint32_t>(len > 32 ? (len + 31) / 32 : 1);
+    if (sectors > 1) {
+      if (packets) *packets = sectors;
+      return sectors * static_cast<std::uint32_t>((8 + (carries ? 32 : 0) + f - 1) / f);
+    }
+  }
+  const std::uint64_t bytes = 8 + (carries ? gp.get_data_length() : 0);
   return static_cast<std::uint32_t>((bytes + f - 1) / f);
 }
 
@@ -202,7 +216,9 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   packet* p = new_packet();
   p->gp = &gp;
   p->reply = reply;
-  p->flits = flits_of(gp, reply);
+  std::uint32_t packets = 1;
+  p->flits = flits_of(gp, reply, &packets);
+  p->packets = static_cast<std::uint8_t>(packets);
   if (reply) {
     if (const mem_request* req = payload_pool::find_request(gp)) {
       p->endpoint = req->icnt_port;
@@ -216,7 +232,8 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   p->hop = 0;
   route(*p, source);
   buffer& in = m_buffers[p->buffer(0)];
-  if (!in.has_room(p->flits)) {
+  const std::uint64_t now = clock().now_cycle();
+  if (!in.had_room(p->flits, now)) {
     held = {&gp, p->buffer(0), p->flits};
     free_packet(p);
     return false;
@@ -229,12 +246,18 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
     }
   }
   p->place = in.enter(p->flits);
-  const std::uint64_t now = clock().now_cycle();
   p->injected = now;
   ++m_in_flight;
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
   m_trace_busy.set(true);
   p->eligible = now + m_links[p->link(0)].routing_latency;
+  if (m_channel_x100) {  // the injection channel carries its flits at the channel rate
+    if (m_inject_free.size() != m_buffers.size()) m_inject_free.assign(m_buffers.size(), 0);
+    std::uint64_t& free_at = m_inject_free[p->buffer(0)];
+    const std::uint64_t start = std::max(now, free_at);
+    free_at = start + (std::uint64_t(p->flits) * 100 + m_channel_x100 - 1) / m_channel_x100;
+    p->eligible = start + m_links[p->link(0)].routing_latency;
+  }
   m_injected.push(p->eligible, p);
   wake_at(p->eligible);
   return true;
@@ -279,6 +302,10 @@ tlm::tlm_sync_enum network::mem_bw(int id, tlm::tlm_generic_payload& gp, tlm::tl
 
 void network::hold(bool reply, std::uint32_t port, std::uint32_t buffer) {
   (reply ? m_held_mem : m_held_smx).set(port);
+  // A packet that left the buffer earlier in this cycle (the network ran first in this
+  // instant) made room the port is offered at the next run, as when it came first.
+  if (m_buffers[buffer].left_cycle == clock().now_cycle())
+    (reply ? m_retry_mem : m_retry_smx).set(port);
   const std::uint32_t code = 2 * port + (reply ? 1 : 0);
   if (m_waiter_listed[code]) return;
   m_waiter_listed[code] = 1;
@@ -331,10 +358,12 @@ void network::arrive(packet* p, std::uint64_t now) {
 
 std::uint32_t network::choose(link& l) const {
   if (l.stalled && m_buffers[l.ahead].frees == l.stalled_frees) return none;
+  m_sending_seen = false;
   const std::uint32_t in = arbitrate(l);
-  // (With FIFO inputs a head may also wait for its input's older packets to leave, which
-  // the buffer ahead's room does not tell.)
-  l.stalled = in == none && l.ahead < m_buffers.size() && !m_fifo_inputs;
+  // (With FIFO inputs a head may also wait for its input's older packets to leave, and with
+  // serial inputs for its input to finish sending, which the buffer ahead's room does not
+  // tell.)
+  l.stalled = in == none && l.ahead < m_buffers.size() && !m_fifo_inputs && !m_sending_seen;
   if (l.stalled) l.stalled_frees = m_buffers[l.ahead].frees;
   return in;
 }
@@ -342,6 +371,11 @@ std::uint32_t network::choose(link& l) const {
 std::uint32_t network::arbitrate(const link& l) const {
   auto head = [&](std::uint32_t in) -> const link::head_info& { return queue_of(l, in).head; };
   auto fits = [&](std::uint32_t in, const link::head_info& h) {
+    if (m_serial_inputs && m_buffers[in].sending_until > m_now) {
+      m_sending_seen = true;
+      m_input_free = std::min(m_input_free, m_buffers[in].sending_until);
+      return false;
+    }
     return m_buffers[h.ahead].has_room(h.flits) &&
            (!m_fifo_inputs || m_buffers[in].is_head(h.place));
   };
@@ -394,18 +428,20 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   buffer& ahead = m_buffers[p->buffer(p->hop + 1u)];
   l.rr_next = input + 1 == m_buffers.size() ? 0 : input + 1;
   buffer& behind = m_buffers[input];
-  behind.leave(p->flits);
+  behind.leave(p->flits, now);
   left(input);
   m_freed = true;
   p->place = ahead.enter(p->flits);
+  const std::uint64_t steps = p->flits + std::uint64_t(m_alloc_steps) * p->packets;
   const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
-                                ? p->flits
-                                : (std::uint64_t(p->flits) * 100 + m_speedup_x100 - 1) / m_speedup_x100;
+                                ? steps
+                                : (steps * 100 + m_speedup_x100 - 1) / m_speedup_x100;
   // Under a gating policy a sleeping router first wakes: the packet starts that much later.
   const std::uint64_t wake =
       m_router_power->gated() ? m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs()) : 0;
   const std::uint64_t start = now + wake;  // (now without a gating policy)
   l.busy_until = start + ser;
+  if (m_serial_inputs) behind.sending_until = start + ser;
   l.flits += p->flits;
   m_router_power->record(0, p->flits);
   l.stall_cycles += now - p->eligible;
@@ -441,6 +477,35 @@ void network::run() {
   m_wake.fired();
   std::uint64_t next = ~std::uint64_t(0);
   m_freed = false;
+  m_now = now;
+  m_input_free = ~std::uint64_t(0);
+
+  // Held injections: accept them when their buffer has room again, as it was at the start
+  // of this cycle (so whether an injection came before or after this run in the instant
+  // makes no difference). Only a port whose buffer a packet has left since it was last tried
+  // can have room now (the others are passed over as failing).
+  auto retry = [&](bit_set& held, bit_set& again, std::vector<pending_in>& pending, bool reply) {
+    held.for_each_also_in(again, [&](std::size_t i) {
+      pending_in& h = pending[i];
+      // (Room made in this cycle is tried again at the next.)
+      if (m_buffers[h.buffer].left_cycle != now) again.clear(i);
+      tlm::tlm_generic_payload* gp = h.gp;
+      if (!gp || !m_buffers[h.buffer].had_room(h.flits, now) ||
+          !try_inject(*gp, static_cast<std::uint32_t>(i), reply, h))
+        return;
+      again.clear(i);
+      h.gp = nullptr;
+      held.clear(i);
+      tlm::tlm_phase ph = reply ? tlm::END_RESP : tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      if (reply)
+        (*mem[i])->nb_transport_fw(*gp, ph, t);
+      else
+        (*smx[i])->nb_transport_bw(*gp, ph, t);
+    });
+  };
+  retry(m_held_smx, m_retry_smx, m_smx_pending, false);
+  retry(m_held_mem, m_retry_mem, m_mem_pending, true);
 
   // Packets whose link traversal has elapsed, then those whose routing delay after
   // injection has: whether an injection reached the network before or after it moved
@@ -448,9 +513,16 @@ void network::run() {
   for (packet* p; m_timed.take_due(now, p);) arrive(p, now);
   for (packet* p; m_injected.take_due(now, p);) arrive(p, now);
 
-  // Link allocation (arbitration: see network.h), then links left with nothing to send go
-  // idle.
-  if (m_arbitration != arbitration::islip) {
+  // Link allocation (arbitration: see network.h), once a cycle: a second run in the same
+  // cycle (woken by a network interface that ran after this one in the instant) only
+  // ejects and injects, so the grants do not depend on the order of the blocks within an
+  // instant. Then links left with nothing to send go idle.
+  const bool arbitrate_now = m_arbitrated != now;
+  m_arbitrated = now;
+  if (!arbitrate_now) {
+    for (std::uint32_t li : m_active)
+      if (m_links[li].busy_until <= now) next = std::min(next, now + 1);
+  } else if (m_arbitration != arbitration::islip) {
     for (std::uint32_t li : m_active) {
       link& l = m_links[li];
       if (l.busy_until > now) continue;
@@ -500,9 +572,19 @@ void network::run() {
     ++a;
   }
 
-  // Network interfaces: deliver ejected packets, one per port per cycle.
+  // Network interfaces: deliver ejected packets, one per port per cycle (with an ejection
+  // rate, once the port's output channel has carried the packet before).
+  auto channel_free = [&](std::uint64_t& free_at, const packet_list& q) {
+    if (m_channel_x100 == 0) return true;
+    if (free_at > now) {
+      next = std::min(next, free_at);
+      return false;
+    }
+    free_at = now + (std::uint64_t(q.head->flits) * 100 + m_channel_x100 - 1) / m_channel_x100;
+    return true;
+  };
   m_eject_mem.for_each([&](std::size_t j) {
-    if (m_mem_channel[j].busy()) return;
+    if (m_mem_channel[j].busy() || !channel_free(m_eject_free_mem[j], m_to_mem[j])) return;
     m_mem_channel[j].send(*eject(m_to_mem[j], now));
     if (!m_to_mem[j].empty())
       next = std::min(next, now + 1);
@@ -510,7 +592,7 @@ void network::run() {
       m_eject_mem.clear(j);
   });
   m_eject_smx.for_each([&](std::size_t i) {
-    if (m_smx_channel[i].busy()) return;
+    if (m_smx_channel[i].busy() || !channel_free(m_eject_free_smx[i], m_to_smx[i])) return;
     tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
     if (!payload_pool::find_request(*gp))
       if (noc_route* r = gp->get_extension<noc_route>()) {
@@ -524,33 +606,17 @@ void network::run() {
       m_eject_smx.clear(i);
   });
 
-  // Held injections: accept them when their buffer has room again. Only a port whose
-  // buffer a packet has left since it was last tried can have room now (the others are
-  // passed over as failing).
-  auto retry = [&](bit_set& held, bit_set& again, std::vector<pending_in>& pending, bool reply) {
-    held.for_each_also_in(again, [&](std::size_t i) {
-      again.clear(i);
-      pending_in& h = pending[i];
-      tlm::tlm_generic_payload* gp = h.gp;
-      if (!gp || !m_buffers[h.buffer].has_room(h.flits) ||
-          !try_inject(*gp, static_cast<std::uint32_t>(i), reply, h))
-        return;
-      h.gp = nullptr;
-      held.clear(i);
-      tlm::tlm_phase ph = reply ? tlm::END_RESP : tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      if (reply)
-        (*mem[i])->nb_transport_fw(*gp, ph, t);
-      else
-        (*smx[i])->nb_transport_bw(*gp, ph, t);
-    });
-  };
-  retry(m_held_smx, m_retry_smx, m_smx_pending, false);
-  retry(m_held_mem, m_retry_mem, m_mem_pending, true);
-
-  next = std::min({next, m_timed.next(), m_injected.next()});
+  next = std::min({next, m_timed.next(), m_injected.next(), m_input_free});
   // A link held by a full buffer ahead retries once room was made this cycle.
   if (m_freed && !m_active.empty()) next = std::min(next, now + 1);
+  // Room made this cycle is offered to the held injections at the next run.
+  auto any_both = [](const bit_set& a, const bit_set& b) {
+    for (std::size_t w = 0; w < a.words.size(); ++w)
+      if (a.words[w] & b.words[w]) return true;
+    return false;
+  };
+  if (any_both(m_held_smx, m_retry_smx) || any_both(m_held_mem, m_retry_mem))
+    next = std::min(next, now + 1);
   m_trace_in_flight.set(static_cast<unsigned>(m_in_flight));
   m_trace_busy.set(m_in_flight != 0);
   if (next != ~std::uint64_t(0)) wake_at(std::max(next, now + 1));

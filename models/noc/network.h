@@ -34,6 +34,7 @@
 #include "models/common/timed_queue.h"
 #include "models/common/wakeup.h"
 #include "models/memory/address_decoder.h"
+#include "models/memory/sectors.h"
 #include "models/memory/tlm_channels.h"
 #include "models/power/power_component.h"
 
@@ -60,7 +61,11 @@ class network : public component {
   // Memory port (sub-partition) serving `addr`.
   std::uint32_t port_of(std::uint64_t addr) const { return m_decoder->sub_partition(addr); }
   std::uint64_t packets_in_flight() const { return m_in_flight; }
-  std::uint32_t flits_of(const tlm::tlm_generic_payload& gp, bool reply) const;
+  // A payload's flits on the request (reply = false) or reply subnet; `packets`: how many
+  // packets they stand for (with sector_replies, a multi-sector request's reply is one per
+  // sector, carried here as one packet of their flits that holds links as long as they would).
+  std::uint32_t flits_of(const tlm::tlm_generic_payload& gp, bool reply,
+                         std::uint32_t* packets = nullptr) const;
 
  protected:
   static constexpr std::size_t max_hops = 40;
@@ -76,8 +81,20 @@ class network : public component {
     std::uint32_t packets = 0;
     std::uint64_t frees = 0;  // times it made room (a packet left it)
     std::uint64_t entries = 0;  // packets that entered it (a packet's place in a FIFO input)
+    std::uint64_t sending_until = 0;  // with serial inputs: the cycle its packet has crossed
+    // Packets that left it in the cycle `left_cycle` (their flits and number).
+    std::uint64_t left_cycle = ~std::uint64_t(0);
+    std::uint32_t left_flits = 0, left_packets = 0;
     bool has_room(std::uint32_t f) const {
       return packets < capacity_packets && flits + f <= capacity_flits;
+    }
+    // Room for f flits as the buffer was at the start of cycle `now`, before any packet left
+    // it in that cycle: what an injection from outside the network sees, whether it comes
+    // before or after the network's run within the instant.
+    bool had_room(std::uint32_t f, std::uint64_t now) const {
+      const bool this_cycle = left_cycle == now;
+      return packets + (this_cycle ? left_packets : 0) < capacity_packets &&
+             flits + (this_cycle ? left_flits : 0) + f <= capacity_flits;
     }
     // A packet of f flits enters; returns its place in the buffer's order of entry.
     std::uint32_t enter(std::uint32_t f) {
@@ -92,6 +109,15 @@ class network : public component {
       flits -= f;
       --packets;
       ++frees;
+    }
+    void leave(std::uint32_t f, std::uint64_t now) {
+      leave(f);
+      if (left_cycle != now) {
+        left_cycle = now;
+        left_flits = left_packets = 0;
+      }
+      left_flits += f;
+      ++left_packets;
     }
   };
   // A set of small indices (ports, buffers) as a bitmap.
@@ -177,6 +203,7 @@ class network : public component {
     bool reply = false;
     std::uint8_t hop = 0;
     std::uint8_t hops = 0;
+    std::uint8_t packets = 1;  // the packets it stands for (a line write's sector acks)
     // The route, set by the topology: buffer(0) is the injection buffer, link(h) leaves
     // buffer(h) into buffer(h + 1), buffer(hops) is the ejection buffer.
     std::uint32_t& buffer(std::uint32_t h) { return m_route[2 * h]; }
@@ -213,6 +240,22 @@ class network : public component {
   // is taken blocks the packets behind it for other outputs (head-of-line blocking).
   // Otherwise (the default) an input keeps a queue per output (virtual output queues).
   void set_fifo_inputs(bool fifo) { m_fifo_inputs = fifo; }
+  // BookSim's input-queued router with one virtual channel per port: a packet spends `steps`
+  // switch steps in allocation before its flits cross, so it holds its output link for
+  // ceil((flits + steps) / speedup) cycles (0, the default: ceil(flits / speedup)).
+  void set_allocation_steps(std::uint32_t steps) { m_alloc_steps = steps; }
+  // An input sends one packet at a time (BookSim's input_speedup 1: a flit a switch step), so
+  // its next packet may start once this one has crossed. Off (the default): an input may
+  // start a packet every cycle.
+  void set_serial_inputs(bool serial) { m_serial_inputs = serial; }
+  // Each port's channels, its injection channel into its input buffer and its output
+  // channel into its network interface, carry `flits_per_cycle` flits a cycle (BookSim's
+  // channels, whatever the switch's internal speedup): a port takes a packet of f flits no
+  // sooner than ceil(f / rate) cycles after the one before, and a source's packets become
+  // eligible that far apart. 0 (the default): a packet a cycle, whatever its size.
+  void set_channel_rate(double flits_per_cycle) {
+    m_channel_x100 = static_cast<std::uint32_t>(flits_per_cycle * 100 + 0.5);
+  }
   // After the links exist: the address map, and the power component `router` with one
   // element per router (links' `owner`; a crossbar is one router).
   void finish_topology(std::uint32_t routers = 1);
@@ -222,6 +265,9 @@ class network : public component {
   param<bytes> m_flit_size{*this, "flit_size", {32}, "flit size"};
   param<std::uint64_t> m_ejection_buffer{*this, "ejection_buffer", 32,
                                          "packets per SMX-side ejection buffer (network interface)"};
+  param<bool> m_sector_replies{
+      *this, "sector_replies", false,
+      "a multi-sector request is answered with a packet per 32-byte sector (data or ack)"};
   param<std::uint64_t> m_mem_channels{*this, "mem_channels", 1,
                                       "DRAM channels (the memory ports mem[j] / channels sub-partitions each)"};
   choice_param m_partition_indexing{*this,
@@ -263,6 +309,16 @@ class network : public component {
   std::uint32_t m_speedup_x100 = 100;
   arbitration m_arbitration = arbitration::oldest_first;
   bool m_fifo_inputs = false;
+  std::uint32_t m_channel_x100 = 0;  // set_channel_rate (0: a packet a cycle)
+  bool m_serial_inputs = false;      // set_serial_inputs
+  std::uint32_t m_alloc_steps = 0;
+  std::uint64_t m_now = 0;                                 // the cycle run() is in (for arbitrate)
+  std::uint64_t m_arbitrated = ~std::uint64_t(0);          // the cycle links were last allocated
+  mutable std::uint64_t m_input_free = ~std::uint64_t(0);  // earliest sending input's end
+  mutable bool m_sending_seen = false;  // arbitrate passed over an input still sending
+  // With an ejection rate: the cycle each port's output channel is free again.
+  std::vector<std::uint64_t> m_eject_free_mem, m_eject_free_smx;
+  std::vector<std::uint64_t> m_inject_free;  // per input buffer: its injection channel
   struct grant {
     std::uint32_t link, input;
   };

@@ -53,7 +53,7 @@ tlm::tlm_sync_enum network_interface::in_fw(tlm::tlm_generic_payload& gp, tlm::t
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
-    if (m_requests.size() < *m_request_buffer) {
+    if (room(m_requests, m_req_popped_at, *m_request_buffer, now)) {
       m_requests.push({now + m_latency->value, &gp});
       m_trace_req.set(m_requests.size());
       wake_at(now + m_latency->value);
@@ -62,6 +62,7 @@ tlm::tlm_sync_enum network_interface::in_fw(tlm::tlm_generic_payload& gp, tlm::t
     }
     ++m_req_stalls;
     m_held_req = &gp;
+    if (m_req_popped_at == now) wake_at(now + 1);  // room made in this cycle: offered next
     return tlm::TLM_ACCEPTED;
   }
   if (ph == tlm::END_RESP) {
@@ -77,7 +78,7 @@ tlm::tlm_sync_enum network_interface::out_bw(tlm::tlm_generic_payload& gp, tlm::
   m_down.end_req(gp);
   if (ph == tlm::BEGIN_RESP) {
     ++m_resp_count;
-    if (m_responses.size() < *m_response_buffer) {
+    if (room(m_responses, m_resp_popped_at, *m_response_buffer, now)) {
       m_responses.push({now + m_latency->value, &gp});
       m_trace_resp.set(m_responses.size());
       wake_at(now + m_latency->value);
@@ -85,6 +86,7 @@ tlm::tlm_sync_enum network_interface::out_bw(tlm::tlm_generic_payload& gp, tlm::
     }
     ++m_resp_stalls;
     m_held_resp = &gp;
+    if (m_resp_popped_at == now) wake_at(now + 1);
     if (!m_requests.empty()) wake_at(now);  // (the implied END_REQ freed the channel)
     return tlm::TLM_ACCEPTED;
   }
@@ -105,13 +107,17 @@ void network_interface::run() {
     if (m_requests.front().at <= now && now >= m_next_req) {
       tlm::tlm_generic_payload* gp = m_requests.front().gp;
       m_requests.pop();
+      m_req_popped_at = now;
       m_next_req = now + 1;
       m_down.send(*gp);
     }
     if (!m_requests.empty() && !m_down.busy())
       next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
   }
-  if (m_held_req && m_requests.size() < *m_request_buffer) {
+  if (m_held_req && !room(m_requests, m_req_popped_at, *m_request_buffer, now) &&
+      m_req_popped_at == now)
+    next = std::min(next, now + 1);  // the room made now is offered at the next cycle
+  if (m_held_req && room(m_requests, m_req_popped_at, *m_request_buffer, now)) {
     tlm::tlm_generic_payload* gp = m_held_req;
     m_held_req = nullptr;
     m_requests.push({now + m_latency->value, gp});
@@ -125,13 +131,17 @@ void network_interface::run() {
     if (m_responses.front().at <= now && now >= m_next_resp) {
       tlm::tlm_generic_payload* gp = m_responses.front().gp;
       m_responses.pop();
+      m_resp_popped_at = now;
       m_next_resp = now + 1;
       m_up.send(*gp);
     }
     if (!m_responses.empty() && !m_up.busy())
       next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
   }
-  if (m_held_resp && m_responses.size() < *m_response_buffer) {
+  if (m_held_resp && !room(m_responses, m_resp_popped_at, *m_response_buffer, now) &&
+      m_resp_popped_at == now)
+    next = std::min(next, now + 1);
+  if (m_held_resp && room(m_responses, m_resp_popped_at, *m_response_buffer, now)) {
     tlm::tlm_generic_payload* gp = m_held_resp;
     m_held_resp = nullptr;
     m_responses.push({now + m_latency->value, gp});

@@ -63,6 +63,14 @@ class network_interface : public component {
   memory::response_channel m_up;
   wakeup m_wake;
   std::uint64_t m_next_req = 0, m_next_resp = 0;
+  // The cycle each buffer last sent its head. A buffer takes a payload if it had room at
+  // the start of the cycle (before that cycle's send), so that whether the sender ran
+  // before or after this unit within the instant makes no difference.
+  std::uint64_t m_req_popped_at = ~std::uint64_t(0), m_resp_popped_at = ~std::uint64_t(0);
+  template <class Q>
+  static bool room(const Q& q, std::uint64_t popped_at, std::uint64_t capacity, std::uint64_t now) {
+    return q.size() + (popped_at == now ? 1 : 0) < capacity;
+  }
   counter m_req_count, m_resp_count, m_req_stalls, m_resp_stalls;
   traced_value m_trace_req, m_trace_resp;
 };

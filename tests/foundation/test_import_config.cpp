@@ -437,6 +437,19 @@ TEST(import_config, legacy_cache_strings_and_presets) {
   EXPECT_EQ(p.unmapped.size(), 1u);  // the pipeline widths only
 }
 
+// A sectored L2 answers each sector of a multi-sector request on its own (GPGPU-Sim's
+// memory_sub_partition::breakdown_request_to_sector_requests): the crossbar's sector_replies
+// follows the L2's type letter, and is left at its default (off) for a line L2.
+TEST(import_config, sector_replies_follow_the_l2s_sectoring) {
+  const YAML::Node sectored =
+      YAML::Load(import_text("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n").yaml);
+  EXPECT_EQ(text_of(at(sectored, "gpu.icnt.sector_replies")), "true");
+  const YAML::Node line =
+      YAML::Load(import_text("-gpgpu_cache:dl2 N:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n").yaml);
+  EXPECT_EQ(text_of(at(line, "gpu.l2.sectored")), "false");
+  EXPECT_FALSE(at(line, "gpu.icnt.sector_replies").IsDefined());
+}
+
 TEST(import_config, the_instruction_cache_is_modelled_unless_gpgpusim_makes_it_perfect) {
   // GPGPU-Sim's GTX480: no perfect flag (its default 0), a 3.x string without a type letter.
   const YAML::Node fermi =

@@ -180,6 +180,38 @@ TEST(dram_channel, gtx480_sector_requests_take_a_whole_atom_each) {
   EXPECT_EQ(tg.pool.in_use(), 0u);
 }
 
+// A write-back is one DRAM request of its modified sectors' bytes on whole atoms (GPGPU-Sim:
+// nbytes = m_modified_size, a column access per dram_atom_size until they are sent), not a
+// column access per sector as a read's sectors take: on the GTX480's 64-byte atom a full
+// line is 2 atoms, three sectors (96 B) 2, one sector 1.
+TEST(dram_channel, gtx480_write_backs_take_their_bytes_on_whole_atoms) {
+  block_env env;
+  yaml_block y = read_yaml_block(std::string(GPUTLM_SOURCE_DIR) + "/yaml/fermi.yaml", "dram");
+  ASSERT_EQ(y.values.at("sector_atoms"), "true");
+  y.values["bound:l2"] = std::to_string(y.vars.at("sub_partitions"));
+  y.values["channels"] = "1";
+  clock_domain& clk = env.clock("dram", y.clock_hz);
+  auto ch = env.make<dram_channel>("dram", clk, y.values, "dram_channel");
+  auto write_back = [](std::uint64_t addr, std::uint8_t sectors) {
+    tg_request r;
+    r.addr = addr;
+    r.length = 128;
+    r.kind = access_kind::writeback;
+    r.sectors = sectors;
+    return r;
+  };
+  traffic_generator tg("tg", clk,
+                       {write_back(0x0, 0xf), write_back(0x80, 0x7), write_back(0x100, 0x1)});
+  traffic_generator idle("idle", clk, {});
+  tg.socket.bind(*ch->l2[0]);
+  idle.socket.bind(*ch->l2[1]);
+  sc_core::sc_start();
+  ASSERT_EQ(tg.completed, 3u);
+  EXPECT_EQ(ch->stats_view().writes.value(), 3u);
+  EXPECT_EQ(ch->stats_view().bytes.value(), (2u + 2u + 1u) * 64);  // five atoms on the bus
+  EXPECT_EQ(tg.pool.in_use(), 0u);
+}
+
 TEST(dram_channel, queueing_latency_counts_the_wait_for_the_first_command) {
   // Two reads to two rows of bank 0 at cycle 0: the first is activated at once (queueing 0);
   // the second waits for the first's precharge: ACT 0, RD 12 and 15 (two 64 B atoms, tCCDL

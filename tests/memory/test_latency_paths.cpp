@@ -5,12 +5,14 @@
 //   L1 hit                 hit_latency
 //   L2 hit through the L1  miss_latency + there + rop_latency + 1 + back
 //   L2 hit, L1 bypassed    there + rop_latency + 1 + back
-//     there = crossbar latency + ceil(request flits / internal_speedup), a read request
-//             being one flit; back = latency + ceil(reply flits / internal_speedup), a
-//             reply carrying the fill's bytes (a 32 B sector from a sectored L1, the
-//             128 B line from a line L1, the load's bytes when bypassing) + 8 B of header
-//             in flit_size flits; the 1 is the cycle from the ROP pipeline into the
-//             icnt->L2 queue before the lookup (GPGPU-Sim's order).
+//     there = crossbar latency + ceil((request flits + allocation_steps) /
+//             internal_speedup), a read request being one flit; back = latency +
+//             ceil((reply flits + allocation_steps x packets) / internal_speedup), a reply
+//             carrying the fill's bytes (a 32 B sector from a sectored L1, the 128 B line
+//             from a line L1, the load's bytes when bypassing) + 8 B of header in flit_size
+//             flits, one packet, or with sector_replies one packet of 32 + 8 B per sector;
+//             the 1 is the cycle from the ROP pipeline into the icnt->L2 queue before the
+//             lookup (GPGPU-Sim's order).
 //   DRAM, row hit          the L2 miss goes to the channel dram_latency core cycles after
 //                          the lookup; CL + bursts x burst_length / data_rate DRAM cycles
 //                          later the data is back (bursts: the fill's bytes over the
@@ -51,9 +53,17 @@ composition compose(const std::string& file) {
   const yaml_block d = read_yaml_block(path, "dram");
   const std::uint64_t flit = number(x, "flit_size"), speedup = number(x, "internal_speedup");
   const std::uint64_t lat = number(x, "latency");
+  const std::uint64_t steps =
+      x.values.count("allocation_steps") ? number(x, "allocation_steps") : 0;
+  const bool sector_replies =
+      x.values.count("sector_replies") && x.values.at("sector_replies") == "true";
   auto hop = [&](std::uint64_t bytes) {
-    const std::uint64_t flits = (bytes + 8 + flit - 1) / flit;
-    return lat + (flits + speedup - 1) / speedup;
+    std::uint64_t packets = 1, flits = (bytes + 8 + flit - 1) / flit;
+    if (sector_replies && bytes > 32) {  // a packet per 32 B sector
+      packets = bytes / 32;
+      flits = packets * ((32 + 8 + flit - 1) / flit);
+    }
+    return lat + (flits + steps * packets + speedup - 1) / speedup;
   };
   const bool sectored = l1.values.at("sectored") == "true";
   const std::uint64_t fill = sectored ? 32 : 128;

@@ -12,6 +12,7 @@
 
 #include "models/memory/access_breakdown.h"
 #include "models/memory/address_decoder.h"
+#include "models/memory/cache_config.h"
 #include "models/memory/cache_logic.h"
 #include "models/memory/dram_chooser.h"
 #include "models/memory/dram_engine.h"
@@ -1190,6 +1191,37 @@ TEST(access_breakdown, a_request_is_counted_under_its_kind_or_its_cause) {
   EXPECT_STREQ(gputlm::memory::gpgpusim_name(gputlm::memory::access_outcome::hit_reserved),
                "HIT_RESERVED");
   EXPECT_STREQ(gputlm::memory::to_string(access_type::constant_read), "constant_read");
+}
+
+// GPGPU-Sim counts a sectored cache's lookups per sector (its sub-partition breaks a line
+// request into sector requests): sector_reads counts the sectors a read asked for,
+// sector_read_misses those it fetched; writes count in neither. By hand: a cold line read
+// (4 sectors, all fetched), a read of 2 present sectors, a read of 3 with 1 missing (a
+// sector miss), a merge of 2 pending sectors, a line write.
+TEST(cache_statistics, count_reads_per_sector) {
+  auto result = [](access_result::kind_t kind, std::uint8_t fetch, bool line_miss) {
+    access_result r;
+    r.kind = kind;
+    r.fetch = fetch;
+    r.line_miss = line_miss;
+    r.sector_miss = kind == access_result::miss && !line_miss;
+    return r;
+  };
+  cache_statistics st;
+  st.count_lookup(access_type::global_read, result(access_result::miss, 0xf, true), false, 0xf,
+                  false);
+  st.count_lookup(access_type::global_read, result(access_result::hit, 0, false), false, 0x3,
+                  false);
+  st.count_lookup(access_type::global_read, result(access_result::miss, 0x4, false), false, 0x7,
+                  false);
+  st.count_lookup(access_type::global_read, result(access_result::merged, 0, false), true, 0xc,
+                  false);
+  st.count_lookup(access_type::global_write, result(access_result::write_done, 0, false), false,
+                  0xf, true);
+  EXPECT_EQ(st.sector_reads.value(), 4u + 2 + 3 + 2);
+  EXPECT_EQ(st.sector_read_misses.value(), 4u + 1);
+  EXPECT_EQ(st.line_misses.value(), 1u);  // per request, as before
+  EXPECT_EQ(st.sector_misses.value(), 1u);
 }
 
 }  // namespace test_memory_logic

@@ -227,8 +227,10 @@ TEST(network_interface, full_request_buffer_withholds_end_req) {
   // Request buffer of 1, zero latency, in front of a memory that holds one request for
   // 100 cycles. Cycle 0: A finds the buffer empty and goes straight to the memory (taken
   // in the sender's call); B enters the buffer (one request leaves per cycle); C finds it
-  // full and is held. Cycle 1: B leaves but the memory withholds its END_REQ; C enters, D
-  // is held until A is answered at cycle 100 and the memory takes B.
+  // full and is held. Cycle 1: B leaves but the memory withholds its END_REQ; the room it
+  // made is offered at the next cycle (the buffer takes what it had room for at the start
+  // of a cycle), so C enters at 2 and D is held until A is answered at cycle 100, the
+  // memory takes B and D enters at 101.
   block_env env;
   clock_domain& clk = env.clock("core", 700e6);
   auto ni = env.make<noc::network_interface>(
@@ -241,8 +243,8 @@ TEST(network_interface, full_request_buffer_withholds_end_req) {
   ASSERT_EQ(tg.completed, 4u);
   EXPECT_EQ(tg.records[0].accepted, 0u);
   EXPECT_EQ(tg.records[1].accepted, 0u);  // in the buffer; its BEGIN_REQ leaves at cycle 1
-  EXPECT_EQ(tg.records[2].accepted, 1u);  // the buffer emptied into the waiting BEGIN_REQ
-  EXPECT_EQ(tg.records[3].accepted, 100u);
+  EXPECT_EQ(tg.records[2].accepted, 2u);  // the buffer emptied into the waiting BEGIN_REQ
+  EXPECT_EQ(tg.records[3].accepted, 101u);
   EXPECT_EQ(tg.latency(0), 100u);
   EXPECT_EQ(stat(env.stats, "ni", "request_stalls"), 2);  // C, D
   EXPECT_FALSE(ni->busy());
@@ -361,31 +363,36 @@ TEST(crossbar, round_robin_lets_an_input_feed_two_outputs_in_one_cycle) {
 }
 
 namespace {
-// SMX 0 sends two writes to memory port 0 and then one to port 1, all at cycle 0 and
-// eligible at 1; round robin, 4 flits a write, no speedup (granted at g: at the memory at
-// g + 1 + 4 - 1). Returns the cycles each memory port received its writes.
-struct head_of_line_bench {
+// SMX 0 sends `reqs` to memory ports 0 and 1 of a two-port crossbar with `params`, SMX 1
+// nothing; runs the simulation.
+struct port_bench {
   block_env env;
   clock_domain& clk = env.clock("icnt", 700e6);
   std::unique_ptr<noc::crossbar> x;
-  traffic_generator tg{"tg",
-                       clk,
-                       {req(0x0, access_kind::global_store), req(0x0, access_kind::global_store),
-                        req(0x100, access_kind::global_store)}};
+  traffic_generator tg;
   traffic_generator idle{"idle", clk, {}};
   fixed_memory mem0{"mem0", clk, 0}, mem1{"mem1", clk, 0};
-  explicit head_of_line_bench(const char* queueing) {
-    x = env.make<noc::crossbar>(
-        "xbar", clk,
-        fermi_xbar(
-            {{"internal_speedup", "1"}, {"arbiter", "round_robin"}, {"input_queueing", queueing}}),
-        "crossbar");
+  port_bench(std::vector<tg_request> reqs, const std::map<std::string, std::string>& params)
+      : tg("tg", clk, std::move(reqs)) {
+    x = env.make<noc::crossbar>("xbar", clk, params, "crossbar");
     tg.socket.bind(*x->smx[0]);
     idle.socket.bind(*x->smx[1]);
     x->mem[0]->bind(mem0.socket);
     x->mem[1]->bind(mem1.socket);
     sc_core::sc_start();
   }
+};
+
+// SMX 0 sends two writes to memory port 0 and then one to port 1, all at cycle 0 and
+// eligible at 1; round robin, 4 flits a write, no speedup (granted at g: at the memory at
+// g + 1 + 4 - 1).
+struct head_of_line_bench : port_bench {
+  explicit head_of_line_bench(const char* queueing)
+      : port_bench({req(0x0, access_kind::global_store), req(0x0, access_kind::global_store),
+                    req(0x100, access_kind::global_store)},
+                   fermi_xbar({{"internal_speedup", "1"},
+                               {"arbiter", "round_robin"},
+                               {"input_queueing", queueing}})) {}
 };
 }  // namespace
 
@@ -414,38 +421,142 @@ TEST(crossbar, a_voq_input_sends_a_packet_past_one_for_a_busy_output) {
   EXPECT_EQ(b.mem0.log[1].cycle, 5u + 1 + 4 - 1);
 }
 
+namespace {
+// SMX 0 writes to memory port 0 (0x0) and port 1 (0x100), both at cycle 0 and eligible at 1;
+// internal speedup 2, iSLIP, a FIFO input; a 128 B write is 4 flits of 40 B. A write granted
+// at g whose link is held s cycles reaches its memory at g + 1 + s - 1.
+struct booksim_bench : port_bench {
+  booksim_bench(const char* serial, const char* steps, const char* queueing = "fifo")
+      : port_bench({req(0x0, access_kind::global_store), req(0x100, access_kind::global_store)},
+                   fermi_xbar({{"arbiter", "islip"},
+                               {"input_queueing", queueing},
+                               {"serial_inputs", serial},
+                               {"allocation_steps", steps}})) {}
+};
+}  // namespace
+
+TEST(crossbar, an_input_may_start_a_packet_every_cycle_by_default) {
+  // The first write leaves at 1 (link held ceil(4 / 2) = 2 cycles: at memory 0 at 3); the
+  // second is the FIFO's head at 2 and leaves then, while the first is still crossing.
+  booksim_bench b("false", "0");
+  ASSERT_EQ(b.mem0.log.size(), 1u);
+  ASSERT_EQ(b.mem1.log.size(), 1u);
+  EXPECT_EQ(b.mem0.log[0].cycle, 1u + 1 + 2 - 1);
+  EXPECT_EQ(b.mem1.log[0].cycle, 2u + 1 + 2 - 1);
+}
+
+TEST(crossbar, a_serial_input_sends_one_packet_at_a_time) {
+  // serial_inputs: the input sends the first write's flits until 1 + 2 = 3; the second
+  // leaves at 3: at memory 1 at 3 + 1 + 2 - 1 = 5.
+  booksim_bench b("true", "0");
+  EXPECT_EQ(b.mem0.log[0].cycle, 1u + 1 + 2 - 1);
+  EXPECT_EQ(b.mem1.log[0].cycle, 3u + 1 + 2 - 1);
+  EXPECT_EQ(b.tg.pool.in_use(), 0u);
+}
+
+TEST(crossbar, a_serial_voq_input_sends_its_next_packet_once_it_has_sent) {
+  // The same with a queue per output: output 1 finds input 0 sending at 2 and tries again
+  // when it has sent (at 3), rather than waiting for room ahead that it already has.
+  booksim_bench b("true", "0", "voq");
+  ASSERT_EQ(b.tg.completed, 2u);
+  EXPECT_EQ(b.mem1.log[0].cycle, 3u + 1 + 2 - 1);
+}
+
+TEST(crossbar, an_allocation_step_holds_input_and_output_for_it) {
+  // allocation_steps 1: a write takes 4 + 1 switch steps, ceil(5 / 2) = 3 cycles, so the
+  // first reaches memory 0 at 1 + 1 + 3 - 1 = 4 and the second leaves at 4: memory 1 at 7.
+  booksim_bench b("true", "1");
+  EXPECT_EQ(b.mem0.log[0].cycle, 1u + 1 + 3 - 1);
+  EXPECT_EQ(b.mem1.log[0].cycle, 4u + 1 + 3 - 1);
+}
+
+namespace {
+// SMX 0 and SMX 1 each write to memory port 0 at cycle 0 (eligible at 1); speedup 2, so the
+// switch moves a write in 2 cycles: granted at 1 and 3, their tails at the port at 3 and 5.
+// Returns the cycles memory port 0 took them at.
+// SMX 0 writes to `a0` and SMX 1 to `a1`, both at cycle 0, through a two-port crossbar with
+// `params`; runs the simulation.
+struct two_smx_bench {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  std::unique_ptr<noc::crossbar> x;
+  traffic_generator tg0, tg1;
+  fixed_memory mem0{"mem0", clk, 0}, mem1{"mem1", clk, 0};
+  two_smx_bench(std::uint64_t a0, std::uint64_t a1,
+                const std::map<std::string, std::string>& params)
+      : tg0("tg0", clk, {req(a0, access_kind::global_store)}, 0),
+        tg1("tg1", clk, {req(a1, access_kind::global_store)}, 1) {
+    x = env.make<noc::crossbar>("xbar", clk, params, "crossbar");
+    tg0.socket.bind(*x->smx[0]);
+    tg1.socket.bind(*x->smx[1]);
+    x->mem[0]->bind(mem0.socket);
+    x->mem[1]->bind(mem1.socket);
+    sc_core::sc_start();
+  }
+};
+
+std::vector<std::uint64_t> two_writes_to_one_port(const char* output_speedup) {
+  two_smx_bench b(0x0, 0x80,
+                  fermi_xbar({{"arbiter", "islip"}, {"output_speedup", output_speedup}}));
+  std::vector<std::uint64_t> at;
+  for (const auto& r : b.mem0.log) at.push_back(r.cycle);
+  return at;
+}
+
+// SMX 0 writes 128 B (4 sectors) and then reads 128 B from memory port 0 over 32 B flits;
+// returns the flits of their replies on port.smx[0].
+double reply_flits(const char* sector_replies) {
+  port_bench b({req(0x0, access_kind::global_store), req(0x0, access_kind::fill, 128, true)},
+               fermi_xbar({{"flit_size", "32B"}, {"sector_replies", sector_replies}}));
+  EXPECT_EQ(b.tg.completed, 2u);
+  EXPECT_EQ(b.tg.pool.in_use(), 0u);
+  return stat(b.env.stats, "xbar", "port.smx[0].flits");
+}
+}  // namespace
+
+TEST(crossbar, an_output_channel_without_a_rate_takes_a_packet_a_cycle) {
+  EXPECT_EQ(two_writes_to_one_port("0"), (std::vector<std::uint64_t>{3, 5}));
+}
+
+TEST(crossbar, an_output_channel_carries_a_flit_a_cycle) {
+  // output_speedup 1: the port's channel carries the first write's 4 flits until 3 + 4 = 7,
+  // when the second is taken.
+  EXPECT_EQ(two_writes_to_one_port("1"), (std::vector<std::uint64_t>{3, 7}));
+}
+
+TEST(crossbar, a_request_is_answered_with_one_packet_by_default) {
+  // The write's 8 B ack is one flit; the read's 136 B reply ceil(136 / 32) = 5.
+  EXPECT_EQ(reply_flits("false"), 1 + 5);
+}
+
+TEST(crossbar, sector_replies_answer_each_sector_of_a_request_with_a_packet) {
+  // An 8 B ack per sector written (4 flits) and a 32 + 8 B reply per sector read,
+  // 4 x ceil(40 / 32) = 8 flits.
+  EXPECT_EQ(reply_flits("true"), 4 + 8);
+}
+
 TEST(crossbar, two_smxs_of_a_cluster_share_one_input_and_one_reply_link) {
   // smx_per_port 2: SMX 0 writes to memory port 0 and SMX 1 to port 1, both at cycle 0
   // (eligible at 1), iSLIP. On ports of their own both would be granted at 1; sharing one
   // input, which accepts one grant a cycle (and, a FIFO, offers only its oldest packet),
   // SMX 0's leaves at 1 and SMX 1's at 2: at the memories at 5 and 6. Each SMX gets its own
   // acknowledgement back through the cluster's reply link.
-  block_env env;
-  clock_domain& clk = env.clock("icnt", 700e6);
-  auto x = env.make<noc::crossbar>("xbar", clk,
-                                   fermi_xbar({{"internal_speedup", "1"},
-                                               {"arbiter", "islip"},
-                                               {"input_queueing", "fifo"},
-                                               {"smx_per_port", "2"}}),
-                                   "crossbar");
-  traffic_generator tg0("tg0", clk, {req(0x0, access_kind::global_store)}, 0);
-  traffic_generator tg1("tg1", clk, {req(0x100, access_kind::global_store)}, 1);
-  fixed_memory mem0("mem0", clk, 0), mem1("mem1", clk, 0);
-  tg0.socket.bind(*x->smx[0]);
-  tg1.socket.bind(*x->smx[1]);
-  x->mem[0]->bind(mem0.socket);
-  x->mem[1]->bind(mem1.socket);
-  sc_core::sc_start();
-  ASSERT_EQ(tg0.completed, 1u);
-  ASSERT_EQ(tg1.completed, 1u);
-  ASSERT_EQ(mem0.log.size(), 1u);
-  ASSERT_EQ(mem1.log.size(), 1u);
-  EXPECT_EQ(mem0.log[0].cycle, 1u + 1 + 4 - 1);
-  EXPECT_EQ(mem1.log[0].cycle, 2u + 1 + 4 - 1);
+  two_smx_bench b(0x0, 0x100,
+                  fermi_xbar({{"internal_speedup", "1"},
+                              {"arbiter", "islip"},
+                              {"input_queueing", "fifo"},
+                              {"smx_per_port", "2"}}));
+  block_env& env = b.env;
+  ASSERT_EQ(b.tg0.completed, 1u);
+  ASSERT_EQ(b.tg1.completed, 1u);
+  ASSERT_EQ(b.mem0.log.size(), 1u);
+  ASSERT_EQ(b.mem1.log.size(), 1u);
+  EXPECT_EQ(b.mem0.log[0].cycle, 1u + 1 + 4 - 1);
+  EXPECT_EQ(b.mem1.log[0].cycle, 2u + 1 + 4 - 1);
   // Both replies crossed port.smx[0] (the cluster's); port.smx[1] carried nothing.
   EXPECT_EQ(stat(env.stats, "xbar", "port.smx[0].flits"), 2);
   EXPECT_EQ(stat(env.stats, "xbar", "port.smx[1].flits"), 0);
-  EXPECT_EQ(tg0.pool.in_use() + tg1.pool.in_use(), 0u);
+  EXPECT_EQ(b.tg0.pool.in_use() + b.tg1.pool.in_use(), 0u);
 }
 
 namespace {
