@@ -85,6 +85,7 @@ void network::validate() {
 
 void network::finish_topology(std::uint32_t routers) {
   m_routers = routers ? routers : 1;
+  m_inject_free.assign(m_buffers.size(), 0);
   m_router_power = &declare_power("router", {"flit"}, 0, m_routers);
   // A malformed map is reported by validate(); until then decode with the default one.
   const std::string map = memory::address_decoder::check(*m_address_map).empty()
@@ -252,10 +253,9 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   m_trace_busy.set(true);
   p->eligible = now + m_links[p->link(0)].routing_latency;
   if (m_channel_x100) {  // the injection channel carries its flits at the channel rate
-    if (m_inject_free.size() != m_buffers.size()) m_inject_free.assign(m_buffers.size(), 0);
     std::uint64_t& free_at = m_inject_free[p->buffer(0)];
     const std::uint64_t start = std::max(now, free_at);
-    free_at = start + (std::uint64_t(p->flits) * 100 + m_channel_x100 - 1) / m_channel_x100;
+    free_at = start + cycles_at(p->flits, m_channel_x100);
     p->eligible = start + m_links[p->link(0)].routing_latency;
   }
   m_injected.push(p->eligible, p);
@@ -433,9 +433,7 @@ void network::traverse(std::uint32_t li, std::uint32_t input, std::uint64_t now)
   m_freed = true;
   p->place = ahead.enter(p->flits);
   const std::uint64_t steps = p->flits + std::uint64_t(m_alloc_steps) * p->packets;
-  const std::uint64_t ser = m_speedup_x100 == 100  // (the usual speedup of 1: no division)
-                                ? steps
-                                : (steps * 100 + m_speedup_x100 - 1) / m_speedup_x100;
+  const std::uint64_t ser = cycles_at(steps, m_speedup_x100);
   // Under a gating policy a sleeping router first wakes: the packet starts that much later.
   const std::uint64_t wake =
       m_router_power->gated() ? m_router_power->access(m_routers > 1 ? l.owner : 0, now_fs()) : 0;
@@ -580,7 +578,7 @@ void network::run() {
       next = std::min(next, free_at);
       return false;
     }
-    free_at = now + (std::uint64_t(q.head->flits) * 100 + m_channel_x100 - 1) / m_channel_x100;
+    free_at = now + cycles_at(q.head->flits, m_channel_x100);
     return true;
   };
   m_eject_mem.for_each([&](std::size_t j) {

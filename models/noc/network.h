@@ -318,7 +318,12 @@ class network : public component {
   mutable bool m_sending_seen = false;  // arbitrate passed over an input still sending
   // With an ejection rate: the cycle each port's output channel is free again.
   std::vector<std::uint64_t> m_eject_free_mem, m_eject_free_smx;
-  std::vector<std::uint64_t> m_inject_free;  // per input buffer: its injection channel
+  std::vector<std::uint64_t> m_inject_free;  // per buffer: when its injection channel is free
+  // Cycles `units` (flits, switch steps) take at `rate_x100` hundredths of a unit a cycle,
+  // rounded up (a rate of 1: no division).
+  static std::uint64_t cycles_at(std::uint64_t units, std::uint32_t rate_x100) {
+    return rate_x100 == 100 ? units : (units * 100 + rate_x100 - 1) / rate_x100;
+  }
   struct grant {
     std::uint32_t link, input;
   };

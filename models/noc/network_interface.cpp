@@ -114,9 +114,6 @@ void network_interface::run() {
     if (!m_requests.empty() && !m_down.busy())
       next = std::min(next, std::max({now + 1, m_requests.front().at, m_next_req}));
   }
-  if (m_held_req && !room(m_requests, m_req_popped_at, *m_request_buffer, now) &&
-      m_req_popped_at == now)
-    next = std::min(next, now + 1);  // the room made now is offered at the next cycle
   if (m_held_req && room(m_requests, m_req_popped_at, *m_request_buffer, now)) {
     tlm::tlm_generic_payload* gp = m_held_req;
     m_held_req = nullptr;
@@ -125,6 +122,8 @@ void network_interface::run() {
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     in->nb_transport_bw(*gp, ph, t);
+  } else if (m_held_req && m_req_popped_at == now) {
+    next = std::min(next, now + 1);  // the room made now is offered at the next cycle
   }
 
   if (!m_responses.empty() && !m_up.busy()) {
@@ -138,9 +137,6 @@ void network_interface::run() {
     if (!m_responses.empty() && !m_up.busy())
       next = std::min(next, std::max({now + 1, m_responses.front().at, m_next_resp}));
   }
-  if (m_held_resp && !room(m_responses, m_resp_popped_at, *m_response_buffer, now) &&
-      m_resp_popped_at == now)
-    next = std::min(next, now + 1);
   if (m_held_resp && room(m_responses, m_resp_popped_at, *m_response_buffer, now)) {
     tlm::tlm_generic_payload* gp = m_held_resp;
     m_held_resp = nullptr;
@@ -149,6 +145,8 @@ void network_interface::run() {
     tlm::tlm_phase ph = tlm::END_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     out->nb_transport_fw(*gp, ph, t);
+  } else if (m_held_resp && m_resp_popped_at == now) {
+    next = std::min(next, now + 1);  // the room made now is offered at the next cycle
   }
 
   m_trace_req.set(m_requests.size());
