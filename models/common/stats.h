@@ -24,6 +24,11 @@ class counter {
     m_value += n;
     return *this;
   }
+  // Takes back n counted events (instructions squashed by a warp's rewind).
+  counter& operator-=(std::uint64_t n) {
+    m_value -= n;
+    return *this;
+  }
   std::uint64_t value() const { return m_value; }
   void reset() { m_value = 0; }
 

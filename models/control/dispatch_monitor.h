@@ -31,6 +31,19 @@ class dispatch_monitor : public virtual sc_core::sc_interface {
   // Kernels of the workload still to finish (host kernels not finished, device kernels
   // launched and not finished); 0 once the workload is done.
   virtual std::uint32_t open_kernels() const = 0;
+  // LATOA's warps moving between SMXs (models/core/warp_migration.h), held in the resource
+  // table as TBs are, so that no TB is dispatched into what they use: `tbs` TB slots,
+  // `threads` threads and `registers` registers on an SMX. claim: a foreign TB (an adopted
+  // warp), only if the SMX's free resources hold it (else false, nothing claimed); take: a
+  // host taking back what it released (whether it fits or not; its TB's completion then
+  // releases it with the TB); release_claim: an adopted warp ended or moved on, or a host
+  // released an exported warp's threads and registers.
+  virtual bool claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                     std::uint32_t registers) = 0;
+  virtual void take(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                    std::uint32_t registers) = 0;
+  virtual void release_claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                             std::uint32_t registers) = 0;
 };
 
 // Events of the scheduler's observation point; every method does nothing unless an

@@ -310,6 +310,33 @@ const char* smx_scheduler::diversion_unsupported() const {
              : "";
 }
 
+bool smx_scheduler::claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                          std::uint32_t registers) {
+  const smx_state& s = m_smx[smx];
+  if (s.tbs + tbs > s.caps.max_tbs || s.threads + threads > s.caps.max_threads ||
+      s.registers + registers > s.caps.registers)
+    return false;
+  take(smx, tbs, threads, registers);
+  return true;
+}
+
+void smx_scheduler::take(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                         std::uint32_t registers) {
+  smx_state& s = m_smx[smx];
+  s.tbs += tbs;
+  s.threads += threads;
+  s.registers += registers;
+}
+
+void smx_scheduler::release_claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                                  std::uint32_t registers) {
+  smx_state& s = m_smx[smx];
+  s.tbs -= tbs;
+  s.threads -= threads;
+  s.registers -= registers;
+  m_wake.notify(clock_domain::kernel_delay(clock().delay_cycles(0)));
+}
+
 std::uint32_t smx_scheduler::open_kernels() const {
   return work().ptr ? work().ptr->open_kernels() : 0;
 }

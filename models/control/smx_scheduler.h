@@ -170,6 +170,12 @@ class smx_scheduler : public component, private tb_scheduler_view, private dispa
   void divert(std::size_t smx, bool on) override;
   const char* diversion_unsupported() const override;
   std::uint32_t open_kernels() const override;
+  bool claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+             std::uint32_t registers) override;
+  void take(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+            std::uint32_t registers) override;
+  void release_claim(std::size_t smx, std::uint32_t tbs, std::uint32_t threads,
+                     std::uint32_t registers) override;
 
   rtl::rtl_choice m_dispatch_rtl{*this, "dispatch", "tb_dispatch", "the TB dispatch unit"};
   std::unique_ptr<tb_dispatch_backend> m_dispatch;  // the RTL unit, when chosen

@@ -9,6 +9,8 @@ latoa_neighbours::latoa_neighbours(const sc_core::sc_module_name& name, const bl
   declare_port("mesh", mesh);
   status.bind(*this);
   declare_export("status", status);
+  mailbox.bind(*this);
+  declare_export("mailbox", mailbox);
   add_stat("signals", m_signals, "relaxed-state signals sent to neighbours (+ and -)");
 }
 
@@ -56,6 +58,29 @@ std::uint32_t latoa_neighbours::adopter_for(std::uint32_t smx) const {
   for (std::uint32_t d = 0; d < 4; ++d)
     if (r >> d & 1u) return m_map[smx][d];
   return none;
+}
+
+std::uint64_t latoa_neighbours::post(latoa_message m) {
+  if (!m.done) {
+    if (m_contexts_from.size() <= m.context.host) m_contexts_from.resize(m.context.host + 1, 0);
+    ++m_contexts_from[m.context.host];
+  }
+  if (m_free.empty()) {
+    m_messages.push_back(std::move(m));
+    return m_messages.size() - 1;
+  }
+  const std::uint64_t tag = m_free.back();
+  m_free.pop_back();
+  m_messages[tag] = std::move(m);
+  return tag;
+}
+
+latoa_message latoa_neighbours::take(std::uint64_t tag) {
+  latoa_message m = std::move(m_messages[tag]);
+  if (!m.done) --m_contexts_from[m.context.host];
+  m_messages[tag] = latoa_message{};
+  m_free.push_back(tag);
+  return m;
 }
 
 GPUTLM_BLOCK("latoa_neighbours", latoa_neighbours,

@@ -44,6 +44,8 @@ class ldst_unit {
     std::uint32_t inst = 0;
     std::uint8_t served = 0;
     bool atomic = false;  // a global atomic's requests
+    // Its warp left the SMX (warp_migration.h): answers are dropped, queued requests not sent.
+    bool dropped = false;
     std::uint64_t issued = 0;
     // A flag load or store (flag=V in the trace): its word and value, and the request a poll
     // sends again while the word holds less.
@@ -112,7 +114,37 @@ class ldst_unit {
 
   // --- Responses
   pending_load& pending(std::uint32_t p) { return m_pending[p]; }
-  void release(std::uint32_t p) { m_free.push_back(p); }
+  void release(std::uint32_t p) {
+    if (m_pending[p].dropped) --m_dropped;
+    m_free.push_back(p);
+  }
+
+  // --- A warp leaving the SMX (warp_migration.h)
+  // Calls f(p, record) for every record in flight (with requests outstanding).
+  template <class F>
+  void for_each_in_flight(F&& f) const {
+    for (std::uint32_t p = 0; p < m_pending.size(); ++p)
+      if (m_pending[p].requests != 0) f(p, m_pending[p]);
+  }
+  // Whether the head request is a memory access of a dropped record.
+  bool head_dropped() const {
+    const request& q = m_fifo[m_head];
+    return q.kind != access_kind::flush && q.kind != access_kind::carveout &&
+           q.kind != access_kind::instruction_fetch && m_pending[q.pending].dropped;
+  }
+  void drop(std::uint32_t p) {
+    if (!m_pending[p].dropped) ++m_dropped;
+    m_pending[p].dropped = true;
+  }
+  // Some record in flight is dropped (the queue's requests may belong to one).
+  bool any_dropped() const { return m_dropped != 0; }
+  // One of record p's requests will not be answered (dropped before it was sent, or given
+  // back by the L1): true when it was the last, and the record is released.
+  bool drop_request(std::uint32_t p) {
+    if (--m_pending[p].requests != 0) return false;
+    release(p);
+    return true;
+  }
 
  private:
   std::uint32_t acquire();
@@ -128,6 +160,7 @@ class ldst_unit {
   std::uint64_t m_send_from = 0;  // no request leaves before (a gated unit waking)
   std::vector<pending_load> m_pending;
   std::vector<std::uint32_t> m_free;
+  std::uint32_t m_dropped = 0;  // dropped records in flight
   std::vector<coalesced_request> m_coalesced;
 };
 

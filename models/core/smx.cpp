@@ -66,6 +66,8 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_port("events", events);
   tb_release.bind(*this);
   declare_export("tb_release", tb_release);
+  migration.bind(*this);
+  declare_export("migration", migration);
   launch.register_nb_transport_bw(this, &smx::launch_bw);
   tbcr.register_nb_transport_fw(this, &smx::tbcr_fw);
   tbcr.register_b_transport(this, &smx::tbcr_b);
@@ -443,26 +445,7 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
       SC_REPORT_ERROR(name(), "TB has more warps than the SMX has free warp slots");
       return;
     }
-    warp_state& w = m_warps[next_free];
-    w = warp_state{};
-    set_blocked(next_free, 0, stall_reason::no_warp);  // may issue at once
-    w.live = true;
-    w.tb_slot = slot;
-    w.scheduler = m_slot_home[next_free].sched;
-    w.trace = &wt;
-    w.insts = wt.insts.data();
-    w.addresses = wt.addresses.data();
-    w.size = static_cast<std::uint32_t>(wt.insts.size());
-    m_scoreboard.clear(next_free);
-    if (m_rf_managed)  // (registers are allocated in units of 4 per thread)
-      m_rf.allocate(next_free, wt, (desc.demand.regs_per_thread + 3) & ~3u, clock().next_cycle());
-    w.age = m_age++;
-    tb.warps.push_back(next_free);
-    m_sched_warps[w.scheduler].push_back(next_free);
-    masks_of(next_free).live |= sched_bit(next_free);
-    ++masks_of(next_free).version;
-    ++m_live_warps;
-    update_fetchable(next_free);
+    start_warp(next_free, slot, wt, desc.demand.regs_per_thread, 0);
   }
   m_trace_tbs.set(m_trace_tbs + 1);
   if (m_resident_tbs++ == 0) m_power->core_busy(now_fs());
@@ -476,16 +459,33 @@ void smx::launch_tb(tlm::tlm_generic_payload& gp) {
   wake_at(clock().next_cycle());
 }
 
-void smx::maybe_finish_warp(std::uint32_t wi) {
+void smx::start_warp(std::uint32_t wi, std::uint32_t slot, const traces::warp_trace& wt,
+                     std::uint32_t regs_per_thread, std::uint32_t next) {
   warp_state& w = m_warps[wi];
-  if (!w.live || w.issued < w.size || w.outstanding != 0) return;
-  // The warp is done when its last results are written back (a timer wakes the SMX then).
-  if (w.drain > clock().next_cycle()) {
-    if (std::find(m_draining.begin(), m_draining.end(), wi) == m_draining.end())
-      m_draining.push_back(wi);
-    return;
-  }
-  tb_state& tb = m_tbs[w.tb_slot];
+  w = warp_state{};
+  set_blocked(wi, 0, stall_reason::no_warp);  // may issue at once
+  w.live = true;
+  w.tb_slot = slot;
+  w.scheduler = m_slot_home[wi].sched;
+  w.trace = &wt;
+  w.insts = wt.insts.data();
+  w.addresses = wt.addresses.data();
+  w.size = static_cast<std::uint32_t>(wt.insts.size());
+  w.issued = w.fetched = next;
+  m_scoreboard.clear(wi);
+  if (m_rf_managed)  // (registers are allocated in units of 4 per thread)
+    m_rf.allocate(wi, wt, (regs_per_thread + 3) & ~3u, clock().next_cycle());
+  w.age = m_age++;
+  m_tbs[slot].warps.push_back(wi);
+  m_sched_warps[w.scheduler].push_back(wi);
+  masks_of(wi).live |= sched_bit(wi);
+  ++masks_of(wi).version;
+  ++m_live_warps;
+  update_fetchable(wi);
+}
+
+void smx::retire_warp(std::uint32_t wi) {
+  warp_state& w = m_warps[wi];
   w.live = false;
   if (m_rf_managed) m_rf.warp_exited(wi, clock().next_cycle());
   if (events.any()) {
@@ -500,13 +500,27 @@ void smx::maybe_finish_warp(std::uint32_t wi) {
   masks_of(wi).live &= ~sched_bit(wi);
   masks_of(wi).ldst_wait &= ~sched_bit(wi);
   ++masks_of(wi).version;
-  ++tb.warps_done;
   m_trace_active_warps.set(m_live_warps);
-  if (tb.warps_done == tb.warps.size())
+}
+
+void smx::maybe_finish_warp(std::uint32_t wi) {
+  warp_state& w = m_warps[wi];
+  if (!w.live || w.issued < w.size || w.outstanding != 0) return;
+  // The warp is done when its last results are written back (a timer wakes the SMX then).
+  if (w.drain > clock().next_cycle()) {
+    if (std::find(m_draining.begin(), m_draining.end(), wi) == m_draining.end())
+      m_draining.push_back(wi);
+    return;
+  }
+  tb_state& tb = m_tbs[w.tb_slot];
+  retire_warp(wi);
+  ++tb.warps_done;
+  const std::size_t warps = tb.warps.size() + tb.away;
+  if (tb.warps_done == warps)
     finish_tb(w.tb_slot);
-  else if (tb.at_device_sync > 0 && tb.at_device_sync + tb.warps_done == tb.warps.size())
+  else if (tb.at_device_sync > 0 && tb.at_device_sync + tb.warps_done == warps)
     device_sync_arrived(w.tb_slot);
-  else if (tb.at_barrier > 0 && tb.at_barrier + tb.warps_done == tb.warps.size())
+  else if (tb.at_barrier > 0 && tb.at_barrier + tb.warps_done == warps)
     barrier_complete(w.tb_slot);
 }
 
@@ -581,8 +595,28 @@ void smx::release_barrier(tb_state& tb) {
   m_work_next_cycle = true;
 }
 
+void smx::end_foreign_tb(std::uint32_t slot, bool done) {
+  tb_state& tb = m_tbs[slot];
+  const tb_state ended = tb;
+  if (m_rf_managed)
+    for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());
+  tb = tb_state{};
+  m_trace_tbs.set(m_trace_tbs - 1);
+  if (--m_resident_tbs == 0) m_power->core_idle(now_fs());
+  const std::uint64_t cycle = clock().now_cycle();
+  events.notify([&](smx_events& o) {
+    o.tb_finished(slot, cycle);
+    if (done)
+      o.adopted_warp_done(ended.host, ended.host_tb, ended.host_generation,
+                          ended.carried.warp_instructions + ended.report.warp_instructions,
+                          ended.carried.thread_instructions + ended.report.thread_instructions,
+                          cycle);
+  });
+}
+
 void smx::finish_tb(std::uint32_t slot) {
   tb_state& tb = m_tbs[slot];
+  if (tb.foreign) return end_foreign_tb(slot, true);
   tlm::tlm_generic_payload* gp = tb.launch;
   std::memcpy(gp->get_data_ptr() + control::tbcr_report_offset, &tb.report, sizeof tb.report);
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
@@ -1191,6 +1225,9 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
 }
 
 void smx::send_requests(std::uint64_t now) {
+  // The requests of a warp that left the SMX are not sent (export_warp).
+  if (m_ldst.any_dropped())
+    while (m_ldst.can_send(now) && m_ldst.head_dropped()) m_ldst.drop_request(m_ldst.pop().pending);
   if (!m_ldst.can_send(now)) return;
   if (m_sent_cycle != now) {
     m_sent_cycle = now;
@@ -1270,6 +1307,10 @@ void smx::response(tlm::tlm_generic_payload& gp) {
   // a warp), whether or not it wakes the SMX.
   account_until(clock().next_cycle());
   ldst_unit::pending_load& pl = m_ldst.pending(p);
+  if (pl.dropped) {  // its warp left the SMX (export_warp)
+    m_ldst.drop_request(p);
+    return;
+  }
   if (poll && seen < pl.flag.value) {  // short: the spin loop polls again
     ++m_flag_repolls;
     const std::uint64_t due = clock().next_cycle() + m_flag_poll_interval->value;
@@ -1543,6 +1584,154 @@ void smx::context_traffic(std::uint32_t s, bool restore) {
                        restore ? s : ldst_unit::no_tb);
   m_warps[rep].outstanding += lines;
   m_work_next_cycle = true;
+  wake_at(clock().next_cycle());
+}
+
+// ---------------------------------------------------------------------------------------
+// Warp migration (warp_migration.h)
+
+bool smx::migratable(const tb_state& tb) const {
+  if (tb.migratable == 0) {
+    tb.migratable = 1;
+    for (const traces::warp_trace& wt : tb.trace->warps)
+      for (const warp_instruction& in : wt.insts) {
+        const bool flag =
+            in.space == traces::mem_space::global && in.ext_index != warp_instruction::none;
+        if ((in.special != traces::special_op::none && in.special != traces::special_op::exit) ||
+            in.space == traces::mem_space::shared || in.space == traces::mem_space::shared_atomic ||
+            flag) {
+          tb.migratable = 2;
+          return false;
+        }
+      }
+  }
+  return tb.migratable == 1;
+}
+
+warp_migration::refusal smx::export_refusal(std::uint32_t wi) const {
+  if (wi >= m_warps.size() || !m_warps[wi].live) return refusal::not_resident;
+  const warp_state& w = m_warps[wi];
+  const tb_state& tb = m_tbs[w.tb_slot];
+  if (!migratable(tb)) return refusal::kernel;
+  if (w.at_barrier || w.at_membar || w.in_device_api || w.imiss || w.pending_atomics != 0 ||
+      tb.suspended)
+    return refusal::waiting;
+  if (w.issued >= w.size) return refusal::no_load;
+  bool loads = false, others = false;
+  m_ldst.for_each_in_flight([&](std::uint32_t, const ldst_unit::pending_load& pl) {
+    if (pl.warp != wi || pl.dropped) return;
+    const bool load = pl.dst[0] < num_regs || pl.dst[1] < num_regs;
+    (load && !pl.atomic && pl.restores_tb == ldst_unit::no_tb ? loads : others) = true;
+  });
+  if (others) return refusal::store;
+  return loads ? refusal::none : refusal::no_load;
+}
+
+warp_context smx::export_warp(std::uint32_t wi,
+                              const std::vector<tlm::tlm_generic_payload*>& cancelled) {
+  account_until(clock().next_cycle());
+  warp_state& w = m_warps[wi];
+  tb_state& tb = m_tbs[w.tb_slot];
+  // Rewind to the oldest load in flight; drop it and every later request of the warp.
+  std::uint32_t rewind = w.issued;
+  m_ldst.for_each_in_flight([&](std::uint32_t p, const ldst_unit::pending_load& pl) {
+    if (pl.warp != wi || pl.dropped) return;
+    rewind = std::min(rewind, pl.inst);
+    m_ldst.drop(p);
+  });
+  for (tlm::tlm_generic_payload* gp : cancelled) {  // given back by the L1's MSHR
+    const auto p = static_cast<std::uint32_t>(
+        reinterpret_cast<std::uintptr_t>(payload_pool::request(*gp).origin));
+    m_pool.release(*gp);
+    m_ldst.drop_request(p);
+  }
+  // The instructions issued since are issued again by the guest: counted there.
+  for (std::uint32_t k = rewind; k < w.issued; ++k) {
+    const warp_instruction& in = w.insts[k];
+    const std::uint32_t lanes = traces::lane_count(in.active_mask);
+    m_warp_instructions -= 1;
+    m_thread_instructions -= lanes;
+    tb.report.warp_instructions -= 1;
+    tb.report.thread_instructions -= lanes;
+    m_mix[std::min<std::size_t>(std::size_t(in.unit), m_mix.size() - 1)] -= 1;
+  }
+  warp_context ctx;
+  ctx.host = tb.foreign ? tb.host : m_id;
+  ctx.host_tb = tb.foreign ? tb.host_tb : w.tb_slot;
+  ctx.host_generation = tb.foreign ? tb.host_generation : tb.generation;
+  ctx.hops = (tb.foreign ? tb.hops : 0) + 1;
+  if (tb.foreign) {
+    ctx.carried = tb.carried;
+    ctx.carried.warp_instructions += tb.report.warp_instructions;
+    ctx.carried.thread_instructions += tb.report.thread_instructions;
+  }
+  ctx.kernel = tb.desc.kernel;
+  ctx.tb = tb.desc.tb;
+  ctx.trace = w.trace;
+  ctx.tb_trace = tb.trace;
+  ctx.next = rewind;
+  ctx.regs_per_thread = tb.desc.demand.regs_per_thread;
+  ctx.squashed = w.issued - rewind;
+  // Retired like a finished warp; its TB stays until the guest reports it done.
+  w.outstanding = 0;
+  w.pending_dst_loads = 0;
+  m_scoreboard.clear(wi);
+  retire_warp(wi);
+  if (m_rf_managed) m_rf.release(wi, clock().next_cycle());
+  tb.warps.erase(std::find(tb.warps.begin(), tb.warps.end(), wi));
+  if (tb.foreign)  // moving on: the foreign TB ends here, its host not told
+    end_foreign_tb(w.tb_slot, false);
+  else
+    ++tb.away;
+  wake_at(clock().next_cycle());
+  return ctx;
+}
+
+bool smx::adopt(const warp_context& ctx) {
+  auto slot_it =
+      std::find_if(m_tbs.begin(), m_tbs.end(), [](const tb_state& t) { return !t.live; });
+  std::uint32_t wi = 0;
+  while (wi < m_warps.size() && (masks_of(wi).live & sched_bit(wi))) ++wi;
+  if (slot_it == m_tbs.end() || wi == m_warps.size()) return false;
+  account_until(clock().next_cycle());
+  const std::uint32_t slot = static_cast<std::uint32_t>(slot_it - m_tbs.begin());
+  tb_state& tb = *slot_it;
+  tb = tb_state{};
+  tb.live = true;
+  tb.foreign = true;
+  tb.migratable = 1;
+  tb.desc.kernel = ctx.kernel;
+  tb.desc.tb = ctx.tb;
+  tb.desc.demand.threads = warp_size();
+  tb.desc.demand.regs_per_thread = ctx.regs_per_thread;
+  tb.generation = m_launch.new_tb(slot);
+  tb.trace = ctx.tb_trace;
+  tb.host = ctx.host;
+  tb.host_tb = ctx.host_tb;
+  tb.host_generation = ctx.host_generation;
+  tb.hops = ctx.hops;
+  tb.carried = ctx.carried;
+  start_warp(wi, slot, *ctx.trace, ctx.regs_per_thread, ctx.next);
+  m_trace_tbs.set(m_trace_tbs + 1);
+  if (m_resident_tbs++ == 0) m_power->core_busy(now_fs());
+  m_trace_active_warps.set(m_live_warps);
+  const std::uint64_t cycle = clock().now_cycle();
+  events.notify([&](smx_events& o) { o.tb_started(slot, 1, cycle); });
+  wake_at(clock().next_cycle());
+  return true;
+}
+
+void smx::remote_warp_done(std::uint32_t slot, std::uint64_t generation,
+                           const control::tb_report& issued_there) {
+  if (slot >= m_tbs.size() || !m_tbs[slot].live || m_tbs[slot].generation != generation) {
+    SC_REPORT_ERROR(name(), "an adopted warp reported done for a TB no longer here");
+    return;
+  }
+  account_until(clock().next_cycle());
+  tb_state& tb = m_tbs[slot];
+  tb.report.warp_instructions += issued_there.warp_instructions;
+  tb.report.thread_instructions += issued_there.thread_instructions;
+  if (++tb.warps_done == tb.warps.size() + tb.away) finish_tb(slot);
   wake_at(clock().next_cycle());
 }
 

@@ -49,6 +49,7 @@
 #include "models/core/smx_events.h"
 #include "models/core/smx_power.h"
 #include "models/core/timer_set.h"
+#include "models/core/warp_migration.h"
 #include "models/core/warp_scheduler.h"
 #include "traces/trace_types.h"
 
@@ -81,7 +82,7 @@ enum class stall_reason : std::uint8_t {
 };
 const char* to_string(stall_reason r);
 
-class smx : public component, public block_sync_release {
+class smx : public component, public block_sync_release, public warp_migration {
  public:
   SC_HAS_PROCESS(smx);
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -110,6 +111,23 @@ class smx : public component, public block_sync_release {
   observers<smx_events> events{"events"};
   sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
   void block_sync_released(std::uint32_t slot) override;
+  // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
+  sc_core::sc_export<warp_migration> migration{"migration"};
+  refusal export_refusal(std::uint32_t warp) const override;
+  std::uint32_t hops(std::uint32_t warp) const override {
+    const tb_state& tb = m_tbs[m_warps[warp].tb_slot];
+    return tb.foreign ? tb.hops : 0;
+  }
+  warp_context export_warp(std::uint32_t warp,
+                           const std::vector<tlm::tlm_generic_payload*>& cancelled) override;
+  std::uint32_t warp_size() const override { return static_cast<std::uint32_t>(*m_warp_size); }
+  std::uint32_t context_registers(std::uint32_t warp) const override {
+    const tb_demand d{warp_size(), m_tbs[m_warps[warp].tb_slot].desc.demand.regs_per_thread, 0};
+    return d.registers(warp_size());
+  }
+  bool adopt(const warp_context& ctx) override;
+  void remote_warp_done(std::uint32_t tb_slot, std::uint64_t generation,
+                        const control::tb_report& issued_there) override;
   // The id of the SMX (its index in the platform).
   std::uint32_t id() const { return m_id; }
 
@@ -180,6 +198,15 @@ class smx : public component, public block_sync_release {
     bool block_sync_sent = false;
     std::uint64_t generation = 0;  // tells this TB from the slot's later ones
     control::tb_report report;
+    // Warp migration (warp_migration.h). A foreign TB holds one adopted warp: where it
+    // came from. `migratable`: whether the kernel's warps may leave (0: not yet known, 1:
+    // yes, 2: it has barriers, shared memory or device-side operations).
+    bool foreign = false;
+    mutable std::uint8_t migratable = 0;
+    std::uint32_t away = 0;  // its warps adopted elsewhere (counted done when reported)
+    std::uint32_t host = 0, host_tb = 0, hops = 0;
+    std::uint64_t host_generation = 0;
+    control::tb_report carried;  // issued on the warp's earlier guests
   };
 
   // TLM
@@ -234,7 +261,16 @@ class smx : public component, public block_sync_release {
   // Queues the requests that save (store) or restore (load) a TB's context.
   void context_traffic(std::uint32_t slot, bool restore);
   void maybe_finish_warp(std::uint32_t wi);
+  // Takes warp slot wi out of its scheduler and the SMX's live warps (it ended or left).
+  void retire_warp(std::uint32_t wi);
+  // Fills warp slot wi with trace `wt` of TB `slot` from instruction `next` on.
+  void start_warp(std::uint32_t wi, std::uint32_t slot, const traces::warp_trace& wt,
+                  std::uint32_t regs_per_thread, std::uint32_t next);
+  // Whether TB `slot`'s kernel lets a warp leave (computed once per TB from its trace).
+  bool migratable(const tb_state& tb) const;
   void finish_tb(std::uint32_t slot);
+  // A foreign TB's warp ended (done: its host hears of it) or moved on (warp_migration.h).
+  void end_foreign_tb(std::uint32_t slot, bool done);
   pipe pipe_of(const traces::warp_instruction& in) const;
   void account_until(std::uint64_t cycle);
   void wake_at(std::uint64_t cycle);

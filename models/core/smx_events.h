@@ -54,6 +54,14 @@ class smx_events : public virtual sc_core::sc_interface {
   virtual void warps_waiting(const warp_census& census, std::uint64_t cycle) {
     (void)census, (void)cycle;
   }
+  // A warp adopted from SMX `host` (TB slot `host_tb` of `generation` there) ended here,
+  // having issued `warp_instructions` and `thread_instructions` (warp_migration.h).
+  virtual void adopted_warp_done(std::uint32_t host, std::uint32_t host_tb,
+                                 std::uint64_t generation, std::uint64_t warp_instructions,
+                                 std::uint64_t thread_instructions, std::uint64_t cycle) {
+    (void)host, (void)host_tb, (void)generation, (void)warp_instructions, (void)thread_instructions,
+        (void)cycle;
+  }
 };
 
 }  // namespace gputlm::core

@@ -48,6 +48,12 @@ class cache_events : public virtual sc_core::sc_interface {
   virtual void mshr_changed(std::uint32_t used, std::uint32_t entries, std::uint64_t now_fs) {
     (void)used, (void)entries, (void)now_fs;
   }
+  // A fill arrived for an MSHR entry whose `cancelled` slots had lost their requesters
+  // (mshr_cancel): the line is installed, and nobody is answered for them (an orphan fill
+  // when no slot is left).
+  virtual void fill_unanswered(std::uint32_t cancelled, bool orphan) {
+    (void)cancelled, (void)orphan;
+  }
 };
 
 class switched_array : public virtual sc_core::sc_interface {

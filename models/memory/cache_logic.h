@@ -240,6 +240,7 @@ class cache_logic {
   }
 
   const mshr_table& mshr() const { return m_mshr; }
+  mshr_table& mshr() { return m_mshr; }
   // The MSHR table's operations done by another implementation (docs/rtl.md).
   void use_mshr_backend(std::unique_ptr<mshr_backend> b) { m_mshr.use_backend(std::move(b)); }
   const tag_array& tags() const { return m_tags; }

@@ -52,6 +52,24 @@ l1_cache::l1_cache(const sc_core::sc_module_name& name, const block_context& ctx
   declare_export("array", array);
   mshr_state.bind(*this);
   declare_export("mshr_state", mshr_state);
+  mshr_cancel_port.bind(*this);
+  declare_export("mshr_cancel", mshr_cancel_port);
+}
+
+std::size_t l1_cache::cancel_warp(std::uint32_t warp, std::vector<tlm::tlm_generic_payload*>& out) {
+  if (!mshr_inspectable()) return 0;
+  mshr_table& t = m_logic->mshr();
+  m_requesters.clear();
+  std::size_t n = 0;
+  for (int idx : t.order())
+    n += t.cancel(
+        idx,
+        [warp](void* r) {
+          return payload_pool::request(*static_cast<tlm::tlm_generic_payload*>(r)).warp == warp;
+        },
+        m_requesters);
+  for (void* r : m_requesters) out.push_back(static_cast<tlm::tlm_generic_payload*>(r));
+  return n;
 }
 
 bool l1_cache::mshr_newest(std::size_t k, std::size_t& slots,
@@ -315,10 +333,19 @@ tlm::tlm_sync_enum l1_cache::icnt_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phas
           send_down(f.wb_line, popcount8(f.wb_sectors) * 32, tlm::TLM_WRITE_COMMAND, req,
                     access_kind::writeback, f.wb_sectors, -1, now);
         }
+        std::uint32_t cancelled = 0;
         for (const mshr_table::slot& s : m_ready_slots) {
           auto* requester = static_cast<tlm::tlm_generic_payload*>(s.requester);
+          if (!requester) {  // cancelled (mshr_cancel): nobody to answer
+            ++cancelled;
+            continue;
+          }
           payload_pool::request(*requester).served = req.served;
           m_replies.push({now, requester});
+        }
+        if (cancelled != 0) {
+          const bool orphan = cancelled == m_ready_slots.size();
+          events.notify([&](cache_events& o) { o.fill_unanswered(cancelled, orphan); });
         }
         m_ready_slots.clear();
         sample_mshr(now);

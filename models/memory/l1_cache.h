@@ -60,7 +60,7 @@
 
 namespace gputlm::memory {
 
-class l1_cache : public component, public mshr_view {
+class l1_cache : public component, public mshr_view, public mshr_cancel {
  public:
   SC_HAS_PROCESS(l1_cache);
   l1_cache(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -83,6 +83,9 @@ class l1_cache : public component, public mshr_view {
   bool mshr_inspectable() const override { return m_mshr_backend == nullptr; }
   bool mshr_newest(std::size_t k, std::size_t& slots,
                    std::vector<std::uint32_t>& warps) const override;
+  // Its MSHR's requests, cancelled by warp (mshr_view.h; not with an RTL MSHR).
+  sc_core::sc_export<mshr_cancel> mshr_cancel_port{"mshr_cancel"};
+  std::size_t cancel_warp(std::uint32_t warp, std::vector<tlm::tlm_generic_payload*>& out) override;
 
   const mshr_table& mshr() const { return m_logic->mshr(); }
   const cache_logic& logic() const { return *m_logic; }

@@ -89,8 +89,32 @@ class mshr_table {
   std::vector<int> order() const;
   // The k-th newest live entry (0: the newest), or -1 when fewer than k + 1 are live.
   int newest(std::size_t k) const;
-  // Appends entry idx's requesters, in arrival order, to `out`.
+  // Appends entry idx's requesters, in arrival order, to `out` (a cancelled slot's is null).
   void requesters(int idx, std::vector<void*>& out) const;
+  // Cancels entry idx's slots whose requester `drop` says to (LATOA's export, seed 003
+  // §4.3): each such slot keeps its place but loses its requester, so the fill installs the
+  // line and answers nobody; the entry stays until its fill arrives, which it must receive.
+  // Appends the cancelled requesters to `out`; returns how many there were.
+  template <class Drop>
+  std::size_t cancel(int idx, Drop&& drop, std::vector<void*>& out) {
+    entry& e = m_entries[idx];
+    std::size_t n = 0;
+    if (!e.live()) return 0;
+    if (e.first_requester && drop(e.first_requester)) {
+      out.push_back(e.first_requester);
+      e.first_requester = nullptr;
+      ++n;
+    }
+    for (std::size_t k = 1; k < e.slots; ++k) {
+      slot& s = more(idx, k);
+      if (s.requester && drop(s.requester)) {
+        out.push_back(s.requester);
+        s.requester = nullptr;
+        ++n;
+      }
+    }
+    return n;
+  }
 
   // Hands the table's operations to `backend` (a fresh, empty table of the same size).
   void use_backend(std::unique_ptr<mshr_backend> backend);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <systemc>
+#include <tlm>
 #include <vector>
 
 namespace gputlm::memory {
@@ -24,6 +25,18 @@ class mshr_view : public virtual sc_core::sc_interface {
   // k + 1 entries are live.
   virtual bool mshr_newest(std::size_t k, std::size_t& slots,
                            std::vector<std::uint32_t>& warps) const = 0;
+};
+
+// Cancelling a warp's requests in a cache's MSHR (export `mshr_cancel` of an L1): LATOA's
+// export of a warp drops the loads it waits for (seed 003 §4.3). Each of the warp's slots
+// keeps its place but loses its requester; the entry stays until its fill, which installs
+// the line and answers nobody (cache_events::fill_unanswered).
+class mshr_cancel : public virtual sc_core::sc_interface {
+ public:
+  // Cancels every MSHR slot of warp slot `warp` (of the SMX the cache serves) and appends
+  // the requests' payloads to `out` (their owner releases them); returns how many.
+  virtual std::size_t cancel_warp(std::uint32_t warp,
+                                  std::vector<tlm::tlm_generic_payload*>& out) = 0;
 };
 
 }  // namespace gputlm::memory

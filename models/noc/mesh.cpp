@@ -105,7 +105,8 @@ std::uint32_t mesh::routers_between(std::uint32_t a, std::uint32_t b) const {
 void mesh::route(packet& p, std::uint32_t source) const {
   const std::uint32_t subnet = p.reply ? 1 : 0;
   const std::uint32_t cols = static_cast<std::uint32_t>(*m_columns);
-  std::uint32_t node = p.reply ? m_mem_node[source] : m_smx_node[source];
+  const bool from_mem = p.reply && p.message == ~0u;  // (a peer message leaves an SMX)
+  std::uint32_t node = from_mem ? m_mem_node[source] : m_smx_node[source];
   const std::uint32_t dest = p.reply ? m_smx_node[p.endpoint] : m_mem_node[p.endpoint];
   std::uint32_t h = 0;
   p.buffer(0) = in_buffer(subnet, node, local);

@@ -34,6 +34,7 @@ class mesh : public network, public mesh_topology {
  protected:
   std::string link_name(std::uint32_t l) const override;
   void route(packet& p, std::uint32_t source) const override;
+  bool routes_peers() const override { return true; }
 
  private:
   enum port : std::uint32_t { local = 0, north = 1, east = 2, south = 3, west = 4 };

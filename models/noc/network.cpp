@@ -40,6 +40,11 @@ network::network(const sc_core::sc_module_name& name, const block_context& ctx)
   }
   m_smx_pending.resize(m_smx_ports);
   m_mem_pending.resize(m_mem_ports);
+  m_peer_out.resize(m_smx_ports);
+  m_peer_head.assign(m_smx_ports, 0);
+  m_peer_receivers.assign(m_smx_ports, nullptr);
+  peer.bind(*this);
+  declare_export("peer", peer);
   m_to_smx.resize(m_smx_ports);
   m_to_mem.resize(m_mem_ports);
   m_smx_channel.resize(m_smx_ports);
@@ -196,6 +201,7 @@ network::packet* network::new_packet() {
 
 void network::free_packet(packet* p) {
   p->gp = nullptr;
+  p->message = ~0u;
   m_packet_free.push_back(p);
 }
 
@@ -246,6 +252,12 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
       add_route(gp, source);
     }
   }
+  admit(p, now);
+  return true;
+}
+
+void network::admit(packet* p, std::uint64_t now) {
+  buffer& in = m_buffers[p->buffer(0)];
   p->place = in.enter(p->flits);
   p->injected = now;
   ++m_in_flight;
@@ -260,7 +272,80 @@ bool network::try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, boo
   }
   m_injected.push(p->eligible, p);
   wake_at(p->eligible);
-  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Peer messages (peer_transport.h)
+
+const char* network::peer_unsupported() const {
+  return routes_peers() ? nullptr
+                        : "this interconnect has no path between SMXs (LATOA needs the mesh)";
+}
+
+void network::attach_peer(std::uint32_t smx, peer_receiver& receiver) {
+  if (smx < m_peer_receivers.size()) m_peer_receivers[smx] = &receiver;
+}
+
+void network::send_peer(std::uint32_t from, std::uint32_t to, std::uint32_t bytes,
+                        std::uint64_t tag) {
+  std::uint32_t msg;
+  if (m_peer_free.empty()) {
+    msg = static_cast<std::uint32_t>(m_peer_messages.size());
+    m_peer_messages.emplace_back();
+  } else {
+    msg = m_peer_free.back();
+    m_peer_free.pop_back();
+  }
+  const std::uint32_t packets = std::max<std::uint32_t>(1, packets_of(bytes));
+  m_peer_messages[msg] = {from, to, packets, tag};
+  for (std::uint32_t k = 0; k < packets; ++k)
+    m_peer_out[from].push_back(
+        {msg, std::min<std::uint32_t>(128, bytes - std::min(bytes, 128 * k))});
+  m_peer_queued += packets;
+  wake_at(clock().now_cycle());
+}
+
+void network::inject_peers(std::uint64_t now, std::uint64_t& next) {
+  const std::uint64_t f = m_flit_size->value;
+  for (std::uint32_t i = 0; i < m_peer_out.size(); ++i) {
+    std::vector<peer_packet>& q = m_peer_out[i];
+    std::size_t& head = m_peer_head[i];
+    if (head == q.size()) continue;
+    const peer_packet& pp = q[head];
+    packet* p = new_packet();
+    p->gp = nullptr;
+    p->reply = true;
+    p->message = pp.message;
+    p->packets = 1;
+    p->flits = static_cast<std::uint32_t>((8 + pp.bytes + f - 1) / f);
+    p->endpoint = m_peer_messages[pp.message].to;
+    p->hop = 0;
+    route(*p, i);
+    if (!m_buffers[p->buffer(0)].had_room(p->flits, now)) {
+      free_packet(p);
+      next = std::min(next, now + 1);
+      continue;
+    }
+    admit(p, now);
+    --m_peer_queued;
+    if (++head == q.size()) {
+      q.clear();
+      head = 0;
+    } else {
+      next = std::min(next, now + 1);
+    }
+  }
+}
+
+void network::deliver_peer(packet_list& queue, std::uint64_t now) {
+  packet* p = queue.head;
+  const std::uint32_t msg = p->message;
+  p->message = ~0u;
+  eject(queue, now);
+  peer_message& m = m_peer_messages[msg];
+  if (--m.packets_left != 0) return;
+  m_peer_free.push_back(msg);
+  if (peer_receiver* r = m_peer_receivers[m.to]) r->peer_arrived(m.from, m.tag);
 }
 
 tlm::tlm_sync_enum network::smx_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -504,6 +589,7 @@ void network::run() {
   };
   retry(m_held_smx, m_retry_smx, m_smx_pending, false);
   retry(m_held_mem, m_retry_mem, m_mem_pending, true);
+  if (m_peer_queued != 0) inject_peers(now, next);
 
   // Packets whose link traversal has elapsed, then those whose routing delay after
   // injection has: whether an injection reached the network before or after it moved
@@ -590,6 +676,14 @@ void network::run() {
       m_eject_mem.clear(j);
   });
   m_eject_smx.for_each([&](std::size_t i) {
+    if (m_to_smx[i].head->message != ~0u) {  // a peer message's packet: to its receiver
+      deliver_peer(m_to_smx[i], now);
+      if (!m_to_smx[i].empty())
+        next = std::min(next, now + 1);
+      else
+        m_eject_smx.clear(i);
+      return;
+    }
     if (m_smx_channel[i].busy() || !channel_free(m_eject_free_smx[i], m_to_smx[i])) return;
     tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
     if (!payload_pool::find_request(*gp))

@@ -36,13 +36,14 @@
 #include "models/memory/address_decoder.h"
 #include "models/memory/sectors.h"
 #include "models/memory/tlm_channels.h"
+#include "models/noc/peer_transport.h"
 #include "models/power/power_component.h"
 
 namespace gputlm::noc {
 
 struct noc_route;
 
-class network : public component {
+class network : public component, public peer_transport {
  public:
   using target_type = tlm_utils::simple_target_socket_tagged<network>;
   using initiator_type = tlm_utils::simple_initiator_socket_tagged<network>;
@@ -57,6 +58,13 @@ class network : public component {
 
   std::vector<std::unique_ptr<target_type>> smx;
   std::vector<std::unique_ptr<initiator_type>> mem;
+
+  // SMX-to-SMX messages (peer_transport.h), on a topology that routes them.
+  sc_core::sc_export<peer_transport> peer{"peer"};
+  const char* peer_unsupported() const override;
+  void attach_peer(std::uint32_t smx, peer_receiver& receiver) override;
+  void send_peer(std::uint32_t from, std::uint32_t to, std::uint32_t bytes,
+                 std::uint64_t tag) override;
 
   // Memory port (sub-partition) serving `addr`.
   std::uint32_t port_of(std::uint64_t addr) const { return m_decoder->sub_partition(addr); }
@@ -204,6 +212,7 @@ class network : public component {
     std::uint8_t hop = 0;
     std::uint8_t hops = 0;
     std::uint8_t packets = 1;  // the packets it stands for (a line write's sector acks)
+    std::uint32_t message = ~0u;  // a peer message's packet: the message (else ~0u)
     // The route, set by the topology: buffer(0) is the injection buffer, link(h) leaves
     // buffer(h) into buffer(h + 1), buffer(hops) is the ejection buffer.
     std::uint32_t& buffer(std::uint32_t h) { return m_route[2 * h]; }
@@ -221,7 +230,10 @@ class network : public component {
   // Name of link l's waveform scope, e.g. "port.mem[3]" or "router[9].reply.east".
   virtual std::string link_name(std::uint32_t l) const = 0;
   // The topology's route of a packet from its source to its endpoint (sets links/buffers/hops).
+  // A peer message's packet (packet::message set, reply) goes from SMX port `source` to SMX
+  // port `endpoint` on the reply subnet, on a topology whose routes_peers().
   virtual void route(packet& p, std::uint32_t source) const = 0;
+  virtual bool routes_peers() const { return false; }
   // Called once the ports exist (constructor of the derived class): builds buffers and links.
   std::uint32_t smx_ports() const { return static_cast<std::uint32_t>(m_smx_ports); }
   std::uint32_t mem_ports() const { return static_cast<std::uint32_t>(m_mem_ports); }
@@ -297,6 +309,25 @@ class network : public component {
   // Injects into the source's input buffer, or (no room) records the payload in `held`.
   bool try_inject(tlm::tlm_generic_payload& gp, std::uint32_t source, bool reply,
                   pending_in& held);
+  // Puts routed packet p, which its input buffer had room for, into the network.
+  void admit(packet* p, std::uint64_t now);
+  // Peer messages: each SMX port's queue of packets to send (message, data bytes), and the
+  // messages in flight. Injected by run(), one packet per port per cycle.
+  struct peer_message {
+    std::uint32_t from = 0, to = 0, packets_left = 0;
+    std::uint64_t tag = 0;
+  };
+  struct peer_packet {
+    std::uint32_t message = 0, bytes = 0;
+  };
+  std::vector<std::vector<peer_packet>> m_peer_out;  // per SMX port, in order (from m_peer_head)
+  std::vector<std::size_t> m_peer_head;
+  std::vector<peer_message> m_peer_messages;
+  std::vector<std::uint32_t> m_peer_free;
+  std::vector<peer_receiver*> m_peer_receivers;
+  std::size_t m_peer_queued = 0;  // packets waiting in all queues
+  void inject_peers(std::uint64_t now, std::uint64_t& next);
+  void deliver_peer(packet_list& queue, std::uint64_t now);
   void run();
   void wake_at(std::uint64_t cycle);
   packet* new_packet();

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace gputlm::testing {
@@ -81,6 +82,18 @@ inline std::string fresh_dir(const std::string& name) {
 #ifdef GPUTLM_BIN
 inline std::string gputlm_bin() { return GPUTLM_BIN; }
 
+#ifdef GPUTLM_TEST_TMP
+// A generated trace (`gputlm trace gen KERNEL PARAMS --arch ARCH`) in a fresh folder `name`.
+inline std::string generated_trace(const std::string& kernel, const std::string& params,
+                                   const std::string& name, const std::string& arch = "35") {
+  const std::string dir = fresh_dir(name);
+  const auto r = run_command(
+      gputlm_bin() + " trace gen " + kernel + params + " --arch " + arch + " --force -o " + dir,
+      name);
+  if (r.status != 0) throw std::runtime_error("trace gen " + kernel + ": " + r.err);
+  return dir;
+}
+#endif
 #endif
 
 // The python3 found on PATH, by absolute path (Debian's /usr/bin/python3 when none is).

@@ -30,11 +30,7 @@ constexpr int cores = 56;
 std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
 
 std::string trace(const std::string& kernel, const std::string& params, const std::string& name) {
-  const std::string dir = fresh_dir(name);
-  const auto r = run_command(
-      gputlm_bin() + " trace gen " + kernel + params + " --arch 35 --force -o " + dir, name);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return dir;
+  return generated_trace(kernel, params, name);
 }
 
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
@@ -160,7 +156,8 @@ TEST(latoa_unit, a_crossbar_or_half_a_candidate_search_is_refused_in_one_line) {
 
 TEST(latoa_unit, watching_changes_no_cycle) {
   const std::string dir = trace("stream", " -p footprint=1048576 -p passes=1", "latoa_watch");
-  const auto with = run(dir, " --with " + mechanism, "latoa_watch_on");
+  const auto with =
+      run(dir, " --with " + mechanism + " --set smx.latoa.offload=false", "latoa_watch_on");
   const auto without = run(dir, "", "latoa_watch_off");
   EXPECT_EQ(with["total_cycles"], without["total_cycles"]);
   for (int s = 0; s < cores; ++s) {

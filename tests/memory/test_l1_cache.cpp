@@ -451,3 +451,72 @@ TEST(l1_cache, blocking_transport_is_refused_with_an_error) {
 }
 
 }  // namespace test_l1_cache
+
+namespace test_l1_cache {
+namespace {
+// Cancels warps' MSHR slots at a cycle (LATOA's export of a warp), releasing the payloads
+// it gets back as their owner would, and hears the fills that answer nobody.
+struct canceller : sc_core::sc_module, memory::cache_events {
+  SC_HAS_PROCESS(canceller);
+  canceller(sc_core::sc_module_name n, clock_domain& clk, l1_cache& l1, std::uint64_t at,
+            std::vector<std::uint32_t> warps)
+      : sc_module(n), m_clk(clk), m_l1(l1), m_at(at), m_warps(std::move(warps)) {
+    SC_THREAD(run);
+  }
+  void fill_unanswered(std::uint32_t cancelled, bool orphan) override {
+    unanswered += cancelled;
+    orphans += orphan ? 1 : 0;
+  }
+  std::size_t cancelled = 0, returned = 0, used_after = 0, slots_after = 0;
+  std::uint32_t unanswered = 0, orphans = 0;
+
+ private:
+  void run() {
+    wait(m_clk.delay_cycles(m_at));
+    std::vector<tlm::tlm_generic_payload*> out;
+    for (std::uint32_t w : m_warps) cancelled += m_l1.cancel_warp(w, out);
+    returned = out.size();
+    used_after = m_l1.mshr().used();
+    slots_after = m_l1.mshr().slots_used();
+    for (tlm::tlm_generic_payload* gp : out) gp->release();
+  }
+  clock_domain& m_clk;
+  l1_cache& m_l1;
+  std::uint64_t m_at;
+  std::vector<std::uint32_t> m_warps;
+};
+}  // namespace
+
+// Warp 0 and warp 2 leave while their misses are out (cycle 50 of a 100-cycle memory):
+// line 0x1000's entry holds warp 0's slot and warp 1's merged one, line 0x3000's only warp
+// 2's. Their slots are cancelled and their payloads given back (released by the owner).
+// The entries stay until their fills: at cycle 100 line 0x1000's fill answers warp 1 alone
+// (one slot unanswered), line 0x3000's answers nobody (an orphan fill) but installs the
+// line, which warp 3's load at cycle 300 then hits. Nothing leaks.
+TEST(l1_cache, cancelled_slots_go_unanswered_and_an_orphan_fill_installs_its_line) {
+  tg_request later = load(0x3000);
+  later.not_before = 300;
+  bench b(l1_params(), {load(0x1000), load(0x1004), load(0x3000), later}, 100);
+  canceller c("canceller", b.clk, *b.l1, 50, {0, 2});
+  b.l1->events.connect(c);
+  sc_core::sc_start();
+  EXPECT_EQ(c.cancelled, 2u);
+  EXPECT_EQ(c.returned, 2u);
+  EXPECT_EQ(c.used_after, 2u);   // both entries stay for their fills
+  EXPECT_EQ(c.slots_after, 3u);  // (cancelled slots keep their place)
+  EXPECT_EQ(c.unanswered, 2u);
+  EXPECT_EQ(c.orphans, 1u);
+  EXPECT_FALSE(b.tg->records[0].done);
+  EXPECT_TRUE(b.tg->records[1].done);
+  EXPECT_FALSE(b.tg->records[2].done);
+  ASSERT_TRUE(b.tg->records[3].done);
+  EXPECT_EQ(b.tg->latency(3), 35u);  // a hit on the orphan fill's line
+  EXPECT_EQ(b.tg->completed, 2u);
+  EXPECT_EQ(b.tg->pool.in_use(), 0u);
+  EXPECT_EQ(b.l1->pool().in_use(), 0u);
+  EXPECT_EQ(b.l1->mshr().used(), 0u);
+  EXPECT_FALSE(b.l1->busy());
+  EXPECT_EQ(b.mem->log.size(), 2u);  // two fills, no more
+}
+
+}  // namespace test_l1_cache

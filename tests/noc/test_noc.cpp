@@ -696,3 +696,82 @@ TEST(mesh, held_injections_enter_when_their_shared_buffer_frees) {
 }
 
 }  // namespace test_noc
+
+namespace test_noc {
+
+namespace {
+// Sends one peer message from `from` to `to` at cycle `at` and records when it arrives.
+struct peer_endpoint : sc_core::sc_module, noc::peer_receiver {
+  SC_HAS_PROCESS(peer_endpoint);
+  peer_endpoint(sc_core::sc_module_name n, clock_domain& clk, noc::network& net, std::uint32_t from,
+                std::uint32_t to, std::uint32_t bytes, std::uint64_t at)
+      : sc_module(n), m_clk(clk), m_net(net), m_from(from), m_to(to), m_bytes(bytes), m_at(at) {
+    SC_THREAD(run);
+  }
+  void peer_arrived(std::uint32_t from, std::uint64_t tag) override {
+    arrived.push_back({from, tag, m_clk.now_cycle()});
+  }
+  struct arrival {
+    std::uint32_t from;
+    std::uint64_t tag, cycle;
+  };
+  std::vector<arrival> arrived;
+  std::uint64_t sent = 0;
+
+ private:
+  void run() {
+    wait(m_clk.delay_cycles(m_at));
+    sent = m_clk.now_cycle();
+    m_net.send_peer(m_from, m_to, m_bytes, 77);
+  }
+  clock_domain& m_clk;
+  noc::network& m_net;
+  std::uint32_t m_from, m_to, m_bytes;
+  std::uint64_t m_at;
+};
+}  // namespace
+
+// LATOA's warp context (seed 003 §4.3): 4 KiB between neighbouring SMX nodes 0 and 1 (one
+// hop, two routers) travel as 32 packets of 128 B data + an 8 B header, 5 flits of 32 B
+// each. Unloaded, the first packet's tail arrives 2 x (4 + 1) + 5 - 1 = 14 cycles after it
+// was sent; the link between the routers carries one 5-flit packet every 5 cycles, so the
+// last arrives 31 x 5 cycles later: 169 cycles in all.
+TEST(mesh, a_4_kib_context_crosses_one_hop_in_169_cycles) {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto m = env.make<noc::mesh>("mesh", clk,
+                               latoa_mesh({{"bound:smx", "2"},
+                                           {"bound:mem", "1"},
+                                           {"smx_nodes", "[0, 1]"},
+                                           {"mem_nodes", "[63]"},
+                                           {"mem_channels", "1"}}),
+                               "mesh");
+  traffic_generator tg0("tg0", clk, {}), tg1("tg1", clk, {});
+  fixed_memory mem0("mem0", clk, 0);
+  tg0.socket.bind(*m->smx[0]);
+  tg1.socket.bind(*m->smx[1]);
+  m->mem[0]->bind(mem0.socket);
+  ASSERT_EQ(m->peer_unsupported(), nullptr);
+  peer_endpoint sender("sender", clk, *m, 0, 1, 4096, 10);
+  m->attach_peer(1, sender);  // (it also records what arrives at SMX 1)
+  sc_core::sc_start();
+  ASSERT_EQ(sender.arrived.size(), 1u);
+  EXPECT_EQ(sender.arrived[0].from, 0u);
+  EXPECT_EQ(sender.arrived[0].tag, 77u);
+  const std::uint64_t R = 4, C = 1, flits = (8 + 128 + 31) / 32, hops = routers(0, 1);
+  EXPECT_EQ(hops, 2u);
+  EXPECT_EQ(noc::peer_transport::packets_of(4096), 32u);
+  EXPECT_EQ(sender.arrived[0].cycle - sender.sent, hops * (R + C) + flits - 1 + 31 * flits);
+  EXPECT_EQ(sender.arrived[0].cycle - sender.sent, 169u);
+  EXPECT_EQ(m->packets_in_flight(), 0u);
+}
+
+// A crossbar joins SMXs to memories only: it says so, and LATOA refuses it (test_latoa).
+TEST(crossbar, carries_no_peer_messages) {
+  block_env env;
+  clock_domain& clk = env.clock("icnt", 700e6);
+  auto x = env.make<noc::crossbar>("xbar", clk, fermi_xbar({}), "crossbar");
+  EXPECT_NE(x->peer_unsupported(), nullptr);
+}
+
+}  // namespace test_noc

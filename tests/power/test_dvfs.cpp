@@ -42,6 +42,9 @@ struct mock_scheduler : control::dispatch_monitor {
   void divert(std::size_t s, bool on) override { dvr[s] = on; }
   const char* diversion_unsupported() const override { return ""; }
   std::uint32_t open_kernels() const override { return open; }
+  bool claim(std::size_t, std::uint32_t, std::uint32_t, std::uint32_t) override { return false; }
+  void take(std::size_t, std::uint32_t, std::uint32_t, std::uint32_t) override {}
+  void release_claim(std::size_t, std::uint32_t, std::uint32_t, std::uint32_t) override {}
 };
 
 struct bench {
