@@ -1,5 +1,6 @@
 // The LATOA workloads (seed 003, Table 1) the generators add: Rodinia kmeans and nearest
-// neighbour, the CUDA SDK fast Walsh transform and scanLargeArray. Grids, masks, lane
+// neighbour, the CUDA SDK fast Walsh transform and scanLargeArray, the MUMmerGPU-like tree
+// walk and the RAY-like BVH walk. Grids, masks, lane
 // addresses and barrier counts are computed here from the benchmarks' own indexing and the
 // documented address map, not from the generators' code.
 #include <gtest/gtest.h>
@@ -541,6 +542,103 @@ TEST(GenMumWalk, BadParametersAreRefused) {
   expect_refused("mum_walk", {"error_rate=1.5"});
   expect_refused("mum_walk", {"queries=0"});
   expect_refused("mum_walk", {"query_len=65"});
+}
+
+}  // namespace
+}  // namespace gputlm::traces::generators::test::latoa_workloads_test
+
+namespace gputlm::traces::generators::test::latoa_workloads_test {
+namespace {
+
+// The RAY-like walk on 8 spheres with leaves of 4: the tree is a root (node 0) and two
+// leaves (nodes 1 and 2, spheres 0-3 and 4-7 after the median split), 3 x 32 bytes. One
+// 16 x 8 TB renders the 16 x 8 image. Read back per lane: node loads come as (lo, hi)
+// pairs 16 bytes apart; every walk starts at the root and visits the leaves depth first,
+// left before right, each at most once; a leaf whose box the ray meets has its 4 spheres
+// loaded in order, one that it misses none; the pixel's result is stored at 4 (16 y + x).
+TEST(GenRayWalk, DepthFirstWalksOfATwoLeafTree) {
+  const app_trace app = generate_in_memory(
+      "ray_walk",
+      {"width=16", "height=8", "spheres=8", "leaf=4", "radius=0.25", "block_x=16", "block_y=8"});
+  const std::uint64_t nodes = heap, spheres = nodes + align256(96), out = spheres + align256(128);
+  EXPECT_EQ(input_addresses(app), (std::vector<std::uint64_t>{nodes, spheres}));
+  EXPECT_EQ(app.commands[0].bytes, 96u);
+  EXPECT_EQ(app.commands[1].bytes, 128u);
+  const kernel_trace& k = app.kernels.at(0);
+  EXPECT_EQ(k.info.grid, (dim3{1, 1, 1}));
+  EXPECT_EQ(k.info.block, (dim3{16, 8, 1}));
+  ASSERT_EQ(k.tbs.size(), 1u);
+  std::uint64_t leaf_visits = 0, sphere_loads = 0;
+  for (std::uint32_t w = 0; w < 4; ++w) {
+    const warp_trace& wt = k.tbs[0].warps[w];
+    std::array<std::vector<std::uint64_t>, 32> visits;  // node loads, per lane
+    std::array<std::vector<std::uint64_t>, 32> after;   // sphere loads since the last node
+    std::array<std::uint64_t, 32> pending_lo{};
+    auto close_leaf = [&](unsigned l) {  // a leaf's sphere loads: none, or its four in order
+      if (visits[l].empty()) return;
+      const std::uint64_t n = visits[l].back();
+      if (n == 0) {
+        EXPECT_TRUE(after[l].empty());
+      } else if (!after[l].empty()) {
+        ASSERT_EQ(after[l].size(), 4u) << "lane " << l;
+        for (std::uint64_t i = 0; i < 4; ++i) EXPECT_EQ(after[l][i], 4 * (n - 1) + i);
+        ++leaf_visits;
+      }
+      sphere_loads += after[l].size();
+      after[l].clear();
+    };
+    for (const warp_instruction* in : find(app, wt, "LD")) {
+      for (auto [l, a] : lane_addresses(wt, *in)) {
+        if (a >= nodes && a < nodes + 96) {
+          const std::uint64_t n = (a - nodes) / 32, half = (a - nodes) % 32;
+          if (half == 0) {
+            close_leaf(l);
+            pending_lo[l] = a;
+            visits[l].push_back(n);
+          } else {
+            EXPECT_EQ(half, 16u);
+            EXPECT_EQ(a, pending_lo[l] + 16) << "lane " << l;
+          }
+        } else {
+          ASSERT_GE(a, spheres);
+          ASSERT_LT(a, spheres + 128);
+          EXPECT_EQ((a - spheres) % 16, 0u);
+          after[l].push_back((a - spheres) / 16);
+        }
+      }
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+      close_leaf(l);
+      ASSERT_FALSE(visits[l].empty()) << "lane " << l;
+      EXPECT_EQ(visits[l][0], 0u);  // the root first
+      for (std::size_t i = 1; i < visits[l].size(); ++i)
+        EXPECT_LT(visits[l][i - 1], visits[l][i]);  // 0, then 1, then 2
+      EXPECT_LE(visits[l].size(), 3u);
+    }
+    const auto stg = find(app, wt, "ST");
+    ASSERT_EQ(stg.size(), 1u);
+    EXPECT_EQ(stg[0]->active_mask, 0xffffffffu);
+    for (auto [l, a] : lane_addresses(wt, *stg[0])) {
+      const std::uint64_t flat = 32ull * w + l, x = flat % 16, y = flat / 16;
+      EXPECT_EQ(a, out + 4 * (16 * y + x));
+    }
+  }
+  EXPECT_GT(leaf_visits, 0u) << "the check is vacuous: no ray met a leaf";
+  EXPECT_GT(sphere_loads, 0u);
+}
+
+TEST(GenRayWalk, DeterministicFromTheSeedAndBadParametersAreRefused) {
+  const std::vector<std::string> p = {"width=32", "height=16", "spheres=64"};
+  const app_trace a = generate_in_memory("ray_walk", p);
+  const app_trace b = generate_in_memory("ray_walk", p);
+  std::vector<std::string> q = p;
+  q.push_back("seed=2");
+  const app_trace c = generate_in_memory("ray_walk", q);
+  EXPECT_EQ(a.kernels[0].tbs[0].warps[0].addresses, b.kernels[0].tbs[0].warps[0].addresses);
+  EXPECT_NE(a.kernels[0].tbs[0].warps[0].addresses, c.kernels[0].tbs[0].warps[0].addresses);
+  expect_refused("ray_walk", {"spheres=4096", "stack=4"});   // 10 levels need 11 entries
+  expect_refused("ray_walk", {"block_x=64", "block_y=32"});  // 2048 threads
+  expect_refused("ray_walk", {"width=0"});
 }
 
 }  // namespace

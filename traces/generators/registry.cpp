@@ -51,6 +51,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       fwt_generator(),
       scan_generator(),
       mum_walk_generator(),
+      ray_walk_generator(),
       pathfinder_generator(),
       dwt2d_generator(),
       mergesort_generator(),
