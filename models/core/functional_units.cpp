@@ -23,6 +23,14 @@ std::uint32_t unit_pool::last(std::uint32_t s) const {
                        : static_cast<std::uint32_t>(m_next_free.size());
 }
 
+void unit_pool::set_tuned_down(bool down) {
+  m_tuned_down = down;
+  for (std::uint32_t sc = 0; sc < m_ranges.size(); ++sc) {
+    const std::uint32_t a = first(sc), b = last(sc);
+    m_ranges[sc] = {a, down && b - a > 1 ? a + (b - a) / 2 : b};
+  }
+}
+
 int unit_pool::free_unit(std::uint32_t s, std::uint64_t cycle) const {
   const unit_range r = range(s);
   for (std::uint32_t u = r.first; u < r.last; ++u)

@@ -29,6 +29,11 @@ class unit_pool {
   }
   // The earliest cycle at which one of scheduler s's units is free.
   std::uint64_t next_free(std::uint32_t s) const;
+  // μC-States' tune-down (Kayiran et al., PACT'16, §2.3): group 1 is gated, and free_unit
+  // and next_free see group 0 only, the lower half of each scheduler's units (rounded down,
+  // at least one); false turns group 1 back on. An instruction in a gated unit finishes.
+  void set_tuned_down(bool down);
+  bool tuned_down() const { return m_tuned_down; }
 
  private:
   std::uint32_t first(std::uint32_t s) const;
@@ -42,7 +47,8 @@ class unit_pool {
   }
 
   std::vector<std::uint64_t> m_next_free;
-  std::vector<unit_range> m_ranges;
+  std::vector<unit_range> m_ranges;  // what free_unit and next_free see
+  bool m_tuned_down = false;
   std::uint32_t m_latency = 0;
   std::uint32_t m_initiation = 1;
   std::uint32_t m_schedulers = 1;

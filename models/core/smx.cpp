@@ -68,6 +68,8 @@ smx::smx(const sc_core::sc_module_name& name, const block_context& ctx)
   declare_export("tb_release", tb_release);
   migration.bind(*this);
   declare_export("migration", migration);
+  datapath.bind(*this);
+  declare_export("datapath", datapath);
   launch.register_nb_transport_bw(this, &smx::launch_bw);
   tbcr.register_nb_transport_fw(this, &smx::tbcr_fw);
   tbcr.register_b_transport(this, &smx::tbcr_b);
@@ -1584,6 +1586,40 @@ void smx::context_traffic(std::uint32_t s, bool restore) {
                        restore ? s : ldst_unit::no_tb);
   m_warps[rep].outstanding += lines;
   m_work_next_cycle = true;
+  wake_at(clock().next_cycle());
+}
+
+// ---------------------------------------------------------------------------------------
+// Datapath groups (datapath_gates.h)
+
+namespace {
+// The pipeline whose execution units a μC-States component is (none: not an EX unit).
+unit_pipe ex_pipe(pm::uc_component c) {
+  return c == pm::uc_component::ex_sp    ? unit_pipe::sp
+         : c == pm::uc_component::ex_sfu ? unit_pipe::sfu
+                                         : unit_pipe::none;
+}
+}  // namespace
+
+bool smx::tunable(pm::uc_component c) const {
+  const pipe p = ex_pipe(c);
+  return p != pipe::none && m_units[std::size_t(p)].exists();
+}
+
+bool smx::tuned_down(pm::uc_component c) const {
+  return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
+}
+
+void smx::tune(pm::uc_component c, bool down) {
+  if (!tunable(c) || tuned_down(c) == down) return;
+  account_until(clock().next_cycle());
+  m_units[std::size_t(ex_pipe(c))].set_tuned_down(down);
+  // Warps known blocked for a unit, and the schedulers' quiet periods, are looked at again.
+  for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi)
+    if (m_warps[wi].live && m_blocked[wi].reason == stall_reason::unit_busy &&
+        m_blocked[wi].until != never)
+      unblock_warp(wi);
+  for (sched_masks& m : m_sched_masks) m.quiet_until = 0;
   wake_at(clock().next_cycle());
 }
 

@@ -38,6 +38,7 @@
 #include "models/common/wakeup.h"
 #include "models/control/control_registers.h"
 #include "models/core/coalescer.h"
+#include "models/core/datapath_gates.h"
 #include "models/core/functional_units.h"
 #include "models/core/instruction_cache.h"
 #include "models/core/launch_unit.h"
@@ -82,7 +83,10 @@ enum class stall_reason : std::uint8_t {
 };
 const char* to_string(stall_reason r);
 
-class smx : public component, public block_sync_release, public warp_migration {
+class smx : public component,
+            public block_sync_release,
+            public warp_migration,
+            public datapath_gates {
  public:
   SC_HAS_PROCESS(smx);
   smx(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -111,6 +115,11 @@ class smx : public component, public block_sync_release, public warp_migration {
   observers<smx_events> events{"events"};
   sc_core::sc_export<block_sync_release> tb_release{"tb_release"};
   void block_sync_released(std::uint32_t slot) override;
+  // Its datapath's groups (datapath_gates.h): μC-States' gating control unit beside it.
+  sc_core::sc_export<datapath_gates> datapath{"datapath"};
+  bool tunable(pm::uc_component c) const override;
+  void tune(pm::uc_component c, bool down) override;
+  bool tuned_down(pm::uc_component c) const override;
   // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
   sc_core::sc_export<warp_migration> migration{"migration"};
   refusal export_refusal(std::uint32_t warp) const override;

@@ -52,6 +52,8 @@ const std::vector<kernel_generator>& kernel_generators() {
       scan_generator(),
       mum_walk_generator(),
       ray_walk_generator(),
+      scalar_prod_generator(),
+      transpose_naive_generator(),
       pathfinder_generator(),
       dwt2d_generator(),
       mergesort_generator(),

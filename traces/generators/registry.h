@@ -86,6 +86,8 @@ kernel_generator fwt_generator();
 kernel_generator scan_generator();
 kernel_generator mum_walk_generator();
 kernel_generator ray_walk_generator();
+kernel_generator scalar_prod_generator();
+kernel_generator transpose_naive_generator();
 kernel_generator pathfinder_generator();
 kernel_generator dwt2d_generator();
 kernel_generator mergesort_generator();

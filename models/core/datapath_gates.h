@@ -1,0 +1,24 @@
+// What an SMX lets a gating controller beside it do to its datapath (export `datapath`):
+// μC-States' tune-down of a component (Kayiran et al., "μC-States: Fine-grained GPU
+// Datapath Power Management", PACT 2016, §2.3; seed 002), which gates the component's group
+// 1 and halves its peak throughput (group 0 is always on). Of the paper's 14 components
+// (pm::uc_component), the SMX has two groups today for the SP and SFU execution units
+// (functional_units.h); the others answer tunable() false.
+#pragma once
+
+#include <systemc>
+
+#include "models/power/gating_control_logic.h"
+
+namespace gputlm::core {
+
+class datapath_gates : public virtual sc_core::sc_interface {
+ public:
+  // Whether component c has a group 1 to gate on this SMX.
+  virtual bool tunable(pm::uc_component c) const = 0;
+  // Gates (down) or ungates component c's group 1, from the next cycle on.
+  virtual void tune(pm::uc_component c, bool down) = 0;
+  virtual bool tuned_down(pm::uc_component c) const = 0;
+};
+
+}  // namespace gputlm::core

@@ -1,0 +1,71 @@
+// μC-States' static tune-down (models/power/gating_control_unit.h, yaml/mechanisms/
+// uc-static.yaml) on the 16 big-core chip: an FP32 kernel of 8 independent chains per warp
+// and 32 warps. With the SP units taking a warp every 4 cycles each (4 units: one warp a
+// cycle) they are its limit: the same kernel issues over 1.9 warp instructions a cycle on
+// the platform's own SP units, so fetch/decode and issue sustain more than the SP units
+// give. With EX_SP's group 1 gated (2 units: half a warp a cycle) it takes twice the
+// cycles. Tuning the SFU units down does not slow it. A component without a second group
+// is refused in one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/common/run_command.h"
+
+namespace test_uc_static {
+
+using namespace gputlm::testing;
+
+namespace {
+const std::string yaml = GPUTLM_SOURCE_DIR "/yaml/";
+const std::string big = yaml + "uc-bigcore.yaml";
+const std::string mechanism = yaml + "mechanisms/uc-static.yaml";
+
+std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
+
+nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
+  std::filesystem::remove(tmp(tag + ".json"));
+  const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + opts +
+                                 " --no-wall-clock --stats " + tmp(tag + ".json"),
+                             tag);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(slurp(tmp(tag + ".json")));
+}
+}  // namespace
+
+TEST(uc_static, ex_sp_tuned_down_halves_a_throughput_bound_kernel) {
+  const std::string dir = generated_trace(
+      "fu_chain", " -p unit=fp32 -p chains=8 -p warps=32 -p iterations=64", "uc_sp_chain");
+  const auto front = run(dir, "", "uc_sp_front");
+  EXPECT_GT(front["warp_ipc"].get<double>(), 1.9);  // what fetch and issue sustain
+  const std::string slow_sp = " --set smx.sp_initiation=4cycles";
+  const auto on = run(dir, slow_sp, "uc_sp_on");
+  const auto down = run(dir, slow_sp + " --with " + mechanism, "uc_sp_down");
+  const auto sfu =
+      run(dir, slow_sp + " --with " + mechanism + " --set smx.gcu.static_tune_down=[ex_sfu]",
+          "uc_sfu_down");
+  const double c_on = on["total_cycles"].get<double>(), c_down = down["total_cycles"].get<double>();
+  // All on: about one warp instruction a cycle (the SP units' peak; 95 % of the kernel's
+  // instructions are FP32), half of what the front end sustains.
+  EXPECT_NEAR(on["warp_ipc"].get<double>(), 1.0, 0.05);
+  // Group 1 gated: half a warp a cycle, twice the cycles.
+  EXPECT_NEAR(c_down / c_on, 2.0, 0.05);
+  EXPECT_EQ(down["thread_instructions"], on["thread_instructions"]);
+  EXPECT_EQ(sfu["total_cycles"], on["total_cycles"]);
+}
+
+TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
+  const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
+  for (const char* c : {"ifid", "nonsense"}) {
+    const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
+                                   " --set smx.gcu.static_tune_down=[" + c + "]",
+                               "uc_refuse");
+    EXPECT_EQ(r.status, 2) << c;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("static_tune_down"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace test_uc_static
