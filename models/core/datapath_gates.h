@@ -2,8 +2,9 @@
 // μC-States' tune-down of a component (Kayiran et al., "μC-States: Fine-grained GPU
 // Datapath Power Management", PACT 2016, §2.3; seed 002), which gates the component's group
 // 1 and halves its peak throughput (group 0 is always on). Of the paper's 14 components
-// (pm::uc_component), the SMX has two groups today for the SP and SFU execution units
-// (functional_units.h); the others answer tunable() false.
+// (pm::uc_component), the SMX has two groups today for fetch/decode (half the warps
+// fetched a cycle) and the SP and SFU execution units (functional_units.h); the others
+// answer tunable() false.
 #pragma once
 
 #include <systemc>

@@ -184,6 +184,7 @@ void smx::validate() {
                                "must be 1 to 64");
   m_fetch_width.require(*m_fetch_width >= 1 && *m_fetch_width <= 64, "must be 1 to 64");
   m_fetch_warps.require(*m_fetch_warps >= 1 && *m_fetch_warps <= 128, "must be 1 to 128");
+  m_fetch_limit = *m_fetch_warps;
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1 && *m_ibuffer_entries <= 1024,
                             "must be 1 to 1024");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
@@ -780,7 +781,7 @@ void smx::fetch(std::uint64_t now) {
     }
     if (m_icache && fetch_misses(wi, w)) {  // the fetch slot is spent on the miss
       m_fetch_next = wi + 1 == n ? 0 : wi + 1;
-      if (++warps == *m_fetch_warps) return;
+      if (++warps == m_fetch_limit) return;
       ++k;
       continue;
     }
@@ -799,7 +800,7 @@ void smx::fetch(std::uint64_t now) {
     if (m_blocked[wi].reason == stall_reason::no_warp) unblock_warp(wi);
     m_fetch_next = wi + 1 == n ? 0 : wi + 1;
     m_work_next_cycle = true;
-    if (++warps == *m_fetch_warps) return;
+    if (++warps == m_fetch_limit) return;
     ++k;
   }
 }
@@ -1602,17 +1603,24 @@ unit_pipe ex_pipe(pm::uc_component c) {
 }  // namespace
 
 bool smx::tunable(pm::uc_component c) const {
+  if (c == pm::uc_component::ifid) return true;
   const pipe p = ex_pipe(c);
   return p != pipe::none && m_units[std::size_t(p)].exists();
 }
 
 bool smx::tuned_down(pm::uc_component c) const {
+  if (c == pm::uc_component::ifid) return m_fetch_limit < *m_fetch_warps;
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
 void smx::tune(pm::uc_component c, bool down) {
   if (!tunable(c) || tuned_down(c) == down) return;
   account_until(clock().next_cycle());
+  if (c == pm::uc_component::ifid) {  // half the warps fetched a cycle (at least one)
+    m_fetch_limit = down ? std::max<std::uint64_t>(1, *m_fetch_warps / 2) : *m_fetch_warps;
+    wake_at(clock().next_cycle());
+    return;
+  }
   m_units[std::size_t(ex_pipe(c))].set_tuned_down(down);
   // Warps known blocked for a unit, and the schedulers' quiet periods, are looked at again.
   for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi)

@@ -4,8 +4,8 @@
 // cycle) they are its limit: the same kernel issues over 1.9 warp instructions a cycle on
 // the platform's own SP units, so fetch/decode and issue sustain more than the SP units
 // give. With EX_SP's group 1 gated (2 units: half a warp a cycle) it takes twice the
-// cycles. Tuning the SFU units down does not slow it. A component without a second group
-// is refused in one line.
+// cycles. Tuning the SFU units down does not slow it. Fetch/decode tuned down fetches half
+// the warps a cycle. A component without a second group is refused in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,9 +56,28 @@ TEST(uc_static, ex_sp_tuned_down_halves_a_throughput_bound_kernel) {
   EXPECT_EQ(sfu["total_cycles"], on["total_cycles"]);
 }
 
+// IFID tuned down fetches half the warps a cycle (2 -> 1). With one instruction a fetch the
+// front end then brings at most one instruction a cycle, so the same kernel needs at least
+// as many cycles as it has warp instructions; all on, it issues over 1.8 a cycle (bound 2).
+TEST(uc_static, ifid_tuned_down_halves_the_fetch) {
+  const std::string dir = generated_trace(
+      "fu_chain", " -p unit=fp32 -p chains=8 -p warps=32 -p iterations=64", "uc_ifid_chain");
+  const std::string narrow = " --set smx.fetch_width=1";
+  const auto on = run(dir, narrow, "uc_ifid_on");
+  const auto down =
+      run(dir, narrow + " --with " + mechanism + " --set smx.gcu.static_tune_down=[ifid]",
+          "uc_ifid_down");
+  EXPECT_GT(on["warp_ipc"].get<double>(), 1.8);
+  EXPECT_LE(on["warp_ipc"].get<double>(), 2.0 + 1e-9);
+  const double insts = down["warp_instructions"].get<double>();
+  EXPECT_GE(down["total_cycles"].get<double>(), insts);
+  EXPECT_LE(down["total_cycles"].get<double>(), 1.02 * insts);
+  EXPECT_EQ(down["thread_instructions"], on["thread_instructions"]);
+}
+
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
   const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
-  for (const char* c : {"ifid", "nonsense"}) {
+  for (const char* c : {"sch", "nonsense"}) {
     const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
                                    " --set smx.gcu.static_tune_down=[" + c + "]",
                                "uc_refuse");
