@@ -3,8 +3,10 @@
 // Datapath Power Management", PACT 2016, §2.3; seed 002), which gates the component's group
 // 1 and halves its peak throughput (group 0 is always on). Of the paper's 14 components
 // (pm::uc_component), the SMX has two groups today for fetch/decode (half the warps
-// fetched a cycle) and the SP and SFU execution units (functional_units.h); the others
-// answer tunable() false.
+// fetched a cycle), the schedulers (the upper half gated, each active scheduler s serving
+// its own warps first and then those of s + n/2, one issue a cycle between them; not with
+// the sub-core model, whose schedulers own their units) and the SP and SFU execution units
+// (functional_units.h); the others answer tunable() false.
 #pragma once
 
 #include <systemc>

@@ -702,11 +702,13 @@ void smx::cycle() {
   send_requests(now);
   fetch(now);
   std::uint64_t issued = 0;
-  for (std::uint32_t s = 0; s < m_sched_warps.size(); ++s) {
+  // Scheduler s's issue step; false if it did not issue (its outcome in m_reason[s]).
+  auto step = [&](std::uint32_t s) {
     // A scheduler without warps, or in a quiet period its warps have not changed since,
     // keeps its outcome without a call.
     const sched_masks& masks = m_sched_masks[s];
     stall_reason why = stall_reason::no_warp;
+    bool did = false;
     if (masks.live != 0) {
       // While warps wait for the LDST unit, a quiet period lasts only as long as the unit
       // is busy, and they stall for its state of this cycle (no_warp: no such warps).
@@ -714,10 +716,32 @@ void smx::cycle() {
       if (now < masks.quiet_until && masks.quiet_version == masks.version &&
           ldst != stall_reason::issued)
         why = std::max(masks.quiet_reason, ldst);
-      else if (try_issue(s, now, why))
-        ++issued;
+      else
+        did = try_issue(s, now, why);
     }
     m_reason[s] = why;
+    return did;
+  };
+  const std::uint32_t nsched = static_cast<std::uint32_t>(m_sched_warps.size());
+  if (!m_sch_tuned_down) {
+    for (std::uint32_t s = 0; s < nsched; ++s) issued += step(s) ? 1 : 0;
+  } else {
+    // μC-States' SCH tuned down: the upper half of the schedulers is gated, and active
+    // scheduler s serves its own warps first, then those of its partner s + n/2; one issue a
+    // cycle between them (datapath_gates.h). The partner's warps stall as unit_busy in a
+    // cycle the issue slot went to s's own.
+    const std::uint32_t half = (nsched + 1) / 2;
+    for (std::uint32_t s = 0; s < half; ++s) {
+      const std::uint32_t partner = s + half;
+      if (step(s)) {
+        ++issued;
+        if (partner < nsched)
+          m_reason[partner] =
+              m_sched_masks[partner].live ? stall_reason::unit_busy : stall_reason::no_warp;
+      } else if (partner < nsched && step(partner)) {
+        ++issued;
+      }
+    }
   }
   if (m_live_warps > 0) {
     ++m_active_cycles;
@@ -1604,12 +1628,14 @@ unit_pipe ex_pipe(pm::uc_component c) {
 
 bool smx::tunable(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return true;
+  if (c == pm::uc_component::sch) return m_sched_warps.size() > 1 && !*m_sub_core_model;
   const pipe p = ex_pipe(c);
   return p != pipe::none && m_units[std::size_t(p)].exists();
 }
 
 bool smx::tuned_down(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return m_fetch_limit < *m_fetch_warps;
+  if (c == pm::uc_component::sch) return m_sch_tuned_down;
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
@@ -1618,6 +1644,12 @@ void smx::tune(pm::uc_component c, bool down) {
   account_until(clock().next_cycle());
   if (c == pm::uc_component::ifid) {  // half the warps fetched a cycle (at least one)
     m_fetch_limit = down ? std::max<std::uint64_t>(1, *m_fetch_warps / 2) : *m_fetch_warps;
+    wake_at(clock().next_cycle());
+    return;
+  }
+  if (c == pm::uc_component::sch) {  // the upper half served by the lower (cycle())
+    m_sch_tuned_down = down;
+    for (sched_masks& m : m_sched_masks) m.quiet_until = 0;
     wake_at(clock().next_cycle());
     return;
   }

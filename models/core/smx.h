@@ -507,8 +507,9 @@ class smx : public component,
   std::uint64_t m_accounted = 0;  // cycles before this are accounted
   std::uint64_t m_age = 0;
   std::uint32_t m_fetch_next = 0;
-  std::uint64_t m_fetch_limit =
-      1;  // warps fetched a cycle: fetch_warps, halved when IFID is tuned down
+  // Warps fetched a cycle: fetch_warps, halved while fetch/decode is tuned down.
+  std::uint64_t m_fetch_limit = 1;
+  bool m_sch_tuned_down = false;  // the upper half of the schedulers served by the lower
   std::uint32_t m_live_warps = 0;
   std::vector<stall_reason> m_reason;  // per scheduler, of the last processed cycle
   bool m_work_next_cycle = false;

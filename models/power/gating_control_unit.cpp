@@ -27,7 +27,7 @@ void gating_control_unit::validate_bound() {
   for (uc_component c : m_components)
     m_static.require(datapath->tunable(c), std::string("'") + to_string(c) +
                                                "' has no second group to gate in this SMX's "
-                                               "model (only ifid, ex_sp and ex_sfu have)");
+                                               "model (only ifid, sch, ex_sp and ex_sfu have)");
 }
 
 std::string gating_control_unit::added_hardware() const {

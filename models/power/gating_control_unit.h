@@ -3,8 +3,9 @@
 // SMX (`gpu.smx[i].gcu`), bound to the SMX's `datapath` (core::datapath_gates). What it does
 // today: the paper's static tuned-down configurations (Table 2), `static_tune_down` naming
 // the components whose group 1 is gated for the whole run, e.g. [ex_sp] (C_SP) or
-// [ex_sp, ex_sfu]. A component the SMX has no second group for yet (only fetch/decode and
-// the SP and SFU execution units have one) is refused at elaboration in one line. Algorithm 1's
+// [ex_sp, ex_sfu]. A component the SMX has no second group for yet (only fetch/decode, the
+// schedulers and the SP and SFU execution units have one) is refused at elaboration in one
+// line. Algorithm 1's
 // run-time phases (gating_control_logic.h, tested on its own) are not wired to the SMX yet.
 #pragma once
 

@@ -5,7 +5,9 @@
 // the platform's own SP units, so fetch/decode and issue sustain more than the SP units
 // give. With EX_SP's group 1 gated (2 units: half a warp a cycle) it takes twice the
 // cycles. Tuning the SFU units down does not slow it. Fetch/decode tuned down fetches half
-// the warps a cycle. A component without a second group is refused in one line.
+// the warps a cycle; the schedulers tuned down issue at most half as many warp
+// instructions a cycle and starve no warp. A component without a second group is refused in
+// one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -75,9 +77,28 @@ TEST(uc_static, ifid_tuned_down_halves_the_fetch) {
   EXPECT_EQ(down["thread_instructions"], on["thread_instructions"]);
 }
 
+// SCH tuned down: schedulers 2 and 3 are gated, 0 and 1 also serve their warps (one issue a
+// cycle each), so at most 2 warp instructions a cycle issue, against the 4 schedulers' 4;
+// every warp still runs to its end (the same instructions, GTO and LRR alike).
+TEST(uc_static, sch_tuned_down_serves_every_warp_at_half_the_issue_width) {
+  const std::string dir = generated_trace(
+      "fu_chain", " -p unit=fp32 -p chains=8 -p warps=32 -p iterations=64", "uc_sch_chain");
+  for (const char* policy : {"gto", "lrr"}) {
+    const std::string p = std::string(" --set smx.scheduler_policy=") + policy;
+    const auto on = run(dir, p, std::string("uc_sch_on_") + policy);
+    const auto down = run(dir, p + " --with " + mechanism + " --set smx.gcu.static_tune_down=[sch]",
+                          std::string("uc_sch_down_") + policy);
+    EXPECT_GT(on["warp_ipc"].get<double>(), 2.0) << policy;  // more than two schedulers give
+    EXPECT_LE(down["warp_ipc"].get<double>(), 2.0 + 1e-9) << policy;
+    EXPECT_GT(down["total_cycles"].get<double>(), on["total_cycles"].get<double>()) << policy;
+    EXPECT_EQ(down["thread_instructions"], on["thread_instructions"]) << policy;
+    EXPECT_EQ(down["warp_instructions"], on["warp_instructions"]) << policy;
+  }
+}
+
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
   const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
-  for (const char* c : {"sch", "nonsense"}) {
+  for (const char* c : {"oc_sp", "nonsense"}) {
     const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
                                    " --set smx.gcu.static_tune_down=[" + c + "]",
                                "uc_refuse");
