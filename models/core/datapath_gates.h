@@ -22,6 +22,10 @@ class datapath_gates : public virtual sc_core::sc_interface {
   // Gates (down) or ungates component c's group 1, from the next cycle on.
   virtual void tune(pm::uc_component c, bool down) = 0;
   virtual bool tuned_down(pm::uc_component c) const = 0;
+  // Component c's total width (both groups) in the units a controller counts it busy in:
+  // fetch/decode, instructions a cycle; the schedulers, issues a cycle; an execution unit,
+  // lanes a cycle (a warp's 32 lanes over its initiation interval). 0: not modelled.
+  virtual double width(pm::uc_component c) const = 0;
 };
 
 }  // namespace gputlm::core

@@ -18,6 +18,7 @@ class unit_pool {
             std::uint32_t schedulers, bool sub_core);
 
   bool exists() const { return !m_next_free.empty(); }
+  std::uint32_t count() const { return static_cast<std::uint32_t>(m_next_free.size()); }
   std::uint32_t latency() const { return m_latency; }
   std::uint32_t initiation() const { return m_initiation; }
   // A unit scheduler `s` may use that is free at `cycle`, or -1.

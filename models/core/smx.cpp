@@ -1639,6 +1639,16 @@ bool smx::tuned_down(pm::uc_component c) const {
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
+double smx::width(pm::uc_component c) const {
+  if (c == pm::uc_component::ifid) return double(*m_fetch_warps * *m_fetch_width);
+  if (c == pm::uc_component::sch) return double(m_sched_warps.size());
+  const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
+  if (p == pipe::ldst) return double(*m_warp_size);  // one instruction's requests at a time
+  if (p == pipe::none || !m_units[std::size_t(p)].exists()) return 0;
+  const unit_pool& u = m_units[std::size_t(p)];
+  return double(u.count()) * double(*m_warp_size) / double(u.initiation());
+}
+
 void smx::tune(pm::uc_component c, bool down) {
   if (!tunable(c) || tuned_down(c) == down) return;
   account_until(clock().next_cycle());
@@ -1654,7 +1664,10 @@ void smx::tune(pm::uc_component c, bool down) {
     return;
   }
   m_units[std::size_t(ex_pipe(c))].set_tuned_down(down);
-  // Warps known blocked for a unit, and the schedulers' quiet periods, are looked at again.
+  // Turned back on, units free sooner than warps known blocked for one, and the
+  // schedulers' quiet periods, assumed: those are looked at again. (Gated, units free no
+  // sooner: a warp that wakes before its unit is free waits again.)
+  if (down) return;
   for (std::uint32_t wi = 0; wi < m_warps.size(); ++wi)
     if (m_warps[wi].live && m_blocked[wi].reason == stall_reason::unit_busy &&
         m_blocked[wi].until != never)

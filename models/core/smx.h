@@ -120,6 +120,7 @@ class smx : public component,
   bool tunable(pm::uc_component c) const override;
   void tune(pm::uc_component c, bool down) override;
   bool tuned_down(pm::uc_component c) const override;
+  double width(pm::uc_component c) const override;
   // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
   sc_core::sc_export<warp_migration> migration{"migration"};
   refusal export_refusal(std::uint32_t warp) const override;
