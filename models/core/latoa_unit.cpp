@@ -218,9 +218,9 @@ void latoa_unit::offload(std::uint32_t adopter) {
   peer->send_peer(m_smx, adopter, static_cast<std::uint32_t>(bytes), mailbox->post(std::move(m)));
 }
 
-void latoa_unit::peer_arrived(std::uint32_t from, std::uint64_t tag) {
+void latoa_unit::peer_arrived(std::uint32_t, std::uint64_t tag) {
   latoa_message m = mailbox->take(tag);
-  if (m.done) {  // our warp ended on `from`: its TB may complete
+  if (m.done) {  // our warp ended on its guest: its TB may complete
     auto it = std::find_if(m_released.begin(), m_released.end(), [&](const adopted& a) {
       return a.host_tb == m.context.host_tb && a.generation == m.context.host_generation;
     });
@@ -231,13 +231,12 @@ void latoa_unit::peer_arrived(std::uint32_t from, std::uint64_t tag) {
     migration->remote_warp_done(m.context.host_tb, m.context.host_generation, m.issued);
     return;
   }
-  // A context: adopt it (the claim made room), and let the host send another.
+  // A context: adopt it (the claim made room; taking it let the host send another).
   const warp_context& c = m.context;
   m_adopted.push_back(
       {c.host, c.host_tb, c.host_generation,
        tb_demand{migration->warp_size(), c.regs_per_thread, 0}.registers(migration->warp_size())});
   ++m_adoptions;
-  (void)from;
   if (!migration->adopt(c))
     SC_REPORT_ERROR(name(), "an adopted warp found no free warp or TB slot despite its claim");
 }
