@@ -221,9 +221,7 @@ void latoa_unit::offload(std::uint32_t adopter) {
 void latoa_unit::peer_arrived(std::uint32_t, std::uint64_t tag) {
   latoa_message m = mailbox->take(tag);
   if (m.done) {  // our warp ended on its guest: its TB may complete
-    auto it = std::find_if(m_released.begin(), m_released.end(), [&](const adopted& a) {
-      return a.host_tb == m.context.host_tb && a.generation == m.context.host_generation;
-    });
+    auto it = find(m_released, m_smx, m.context.host_tb, m.context.host_generation);
     if (it != m_released.end()) {  // (the TB's completion releases it with the TB)
       scheduler->take(m_smx, 0, migration->warp_size(), it->registers);
       m_released.erase(it);
@@ -241,11 +239,18 @@ void latoa_unit::peer_arrived(std::uint32_t, std::uint64_t tag) {
     SC_REPORT_ERROR(name(), "an adopted warp found no free warp or TB slot despite its claim");
 }
 
-void latoa_unit::release_adopted(std::uint32_t host, std::uint32_t host_tb,
-                                 std::uint64_t generation) {
-  auto it = std::find_if(m_adopted.begin(), m_adopted.end(), [&](const adopted& a) {
+std::vector<latoa_unit::adopted>::iterator latoa_unit::find(std::vector<adopted>& in,
+                                                            std::uint32_t host,
+                                                            std::uint32_t host_tb,
+                                                            std::uint64_t generation) {
+  return std::find_if(in.begin(), in.end(), [&](const adopted& a) {
     return a.host == host && a.host_tb == host_tb && a.generation == generation;
   });
+}
+
+void latoa_unit::release_adopted(std::uint32_t host, std::uint32_t host_tb,
+                                 std::uint64_t generation) {
+  auto it = find(m_adopted, host, host_tb, generation);
   if (it == m_adopted.end()) return;
   scheduler->release_claim(m_smx, 1, migration->warp_size(), it->registers);
   m_adopted.erase(it);

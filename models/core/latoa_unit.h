@@ -157,6 +157,9 @@ class latoa_unit : public component,
   // With host_resources: release, this core's warps away (TB slot, generation, registers),
   // whose threads and registers it takes back when they end.
   std::vector<adopted> m_released;
+  // The entry of (host, TB slot, generation) in `in`, or its end.
+  static std::vector<adopted>::iterator find(std::vector<adopted>& in, std::uint32_t host,
+                                             std::uint32_t host_tb, std::uint64_t generation);
   std::vector<tlm::tlm_generic_payload*> m_cancelled;  // scratch
   // Per refusal reason: requester warps of examined entries that could not leave.
   std::array<counter, std::size_t(warp_migration::refusal::count_)> m_refusals;

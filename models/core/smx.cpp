@@ -600,7 +600,12 @@ void smx::release_barrier(tb_state& tb) {
 
 void smx::end_foreign_tb(std::uint32_t slot, bool done) {
   tb_state& tb = m_tbs[slot];
-  const tb_state ended = tb;
+  const std::uint32_t host = tb.host, host_tb = tb.host_tb;
+  const std::uint64_t generation = tb.host_generation;
+  const std::uint64_t warp_instructions =
+      tb.carried.warp_instructions + tb.report.warp_instructions;
+  const std::uint64_t thread_instructions =
+      tb.carried.thread_instructions + tb.report.thread_instructions;
   if (m_rf_managed)
     for (std::uint32_t wi : tb.warps) m_rf.release(wi, clock().next_cycle());
   tb = tb_state{};
@@ -610,10 +615,7 @@ void smx::end_foreign_tb(std::uint32_t slot, bool done) {
   events.notify([&](smx_events& o) {
     o.tb_finished(slot, cycle);
     if (done)
-      o.adopted_warp_done(ended.host, ended.host_tb, ended.host_generation,
-                          ended.carried.warp_instructions + ended.report.warp_instructions,
-                          ended.carried.thread_instructions + ended.report.thread_instructions,
-                          cycle);
+      o.adopted_warp_done(host, host_tb, generation, warp_instructions, thread_instructions, cycle);
   });
 }
 
@@ -1651,7 +1653,6 @@ double smx::width(pm::uc_component c) const {
 
 void smx::tune(pm::uc_component c, bool down) {
   if (!tunable(c) || tuned_down(c) == down) return;
-  account_until(clock().next_cycle());
   if (c == pm::uc_component::ifid) {  // half the warps fetched a cycle (at least one)
     m_fetch_limit = down ? std::max<std::uint64_t>(1, *m_fetch_warps / 2) : *m_fetch_warps;
     wake_at(clock().next_cycle());

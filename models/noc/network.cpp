@@ -678,20 +678,16 @@ void network::run() {
   m_eject_smx.for_each([&](std::size_t i) {
     if (m_to_smx[i].head->message != ~0u) {  // a peer message's packet: to its receiver
       deliver_peer(m_to_smx[i], now);
-      if (!m_to_smx[i].empty())
-        next = std::min(next, now + 1);
-      else
-        m_eject_smx.clear(i);
-      return;
+    } else {
+      if (m_smx_channel[i].busy() || !channel_free(m_eject_free_smx[i], m_to_smx[i])) return;
+      tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
+      if (!payload_pool::find_request(*gp))
+        if (noc_route* r = gp->get_extension<noc_route>()) {
+          gp->clear_extension(r);
+          m_route_free.push_back(r);
+        }
+      m_smx_channel[i].send(*gp);
     }
-    if (m_smx_channel[i].busy() || !channel_free(m_eject_free_smx[i], m_to_smx[i])) return;
-    tlm::tlm_generic_payload* gp = eject(m_to_smx[i], now);
-    if (!payload_pool::find_request(*gp))
-      if (noc_route* r = gp->get_extension<noc_route>()) {
-        gp->clear_extension(r);
-        m_route_free.push_back(r);
-      }
-    m_smx_channel[i].send(*gp);
     if (!m_to_smx[i].empty())
       next = std::min(next, now + 1);
     else

@@ -59,9 +59,8 @@ void gating_control_unit::validate_bound() {
                                                "model (only ifid, sch, ex_sp and ex_sfu have)");
   m_logic = std::make_unique<gating_control_logic>(
       gating_control_logic::params{*m_th_u, *m_th_rt, *m_sch_factor});
-  for (std::size_t c = 0; c < uc_components; ++c)
-    m_counts.width[c] = datapath->width(uc_component(c));
-  m_counts.cycles = m_interval->value;
+  for (std::size_t c = 0; c < uc_components; ++c) m_widths[c] = datapath->width(uc_component(c));
+  m_counts.width = m_widths;
 }
 
 std::string gating_control_unit::added_hardware() const {
@@ -139,8 +138,7 @@ void gating_control_unit::decide() {
     d = down;
   }
   m_counts = uc_interval{};
-  for (std::size_t c = 0; c < uc_components; ++c)
-    m_counts.width[c] = datapath->width(uc_component(c));
+  m_counts.width = m_widths;
   m_start = now;
   if (m_resident > 0) arm(now + m_interval->value);
 }

@@ -76,6 +76,7 @@ class gating_control_unit : public component, public core::smx_events {
   std::vector<uc_component> m_components;  // parsed from m_static
   std::unique_ptr<gating_control_logic> m_logic;
   uc_interval m_counts;  // this interval's
+  std::array<double, uc_components> m_widths{};  // each component's, from the SMX (fixed)
   job_integral m_jobs;
   std::uint32_t m_resident = 0;  // TBs on the SMX
   std::uint64_t m_next = 0;      // cycle of the armed decision (0: none)
