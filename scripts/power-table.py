@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the `power:` section of a platform YAML (docs/power.md explains every rule).
 
-Usage: scripts/power-table.py fermi|kepler|pascal|volta|latoa
+Usage: scripts/power-table.py fermi|kepler|pascal|volta|latoa|ucbig|ucsmall
 
 The coefficients are first-order and NOT calibrated against hardware: a few sourced
 totals (chip leakage, AccelWattch constant and static power) are split over the blocks by
@@ -38,6 +38,15 @@ PLATFORMS = {
     # values; an 8 x 8 mesh.
     "latoa": dict(node=40, sms=56, l2=8, channels=8, routers=64, noc="mesh",
                   static_total=None, constant=0.0, dram="ddr3", atom=64, dram_bg=0.5),
+    # uC-States' chips (S002 Table 3): 16 cores, 12 L2 banks, 6 GDDR5 channels, a crossbar;
+    # GTX480 (40 nm) components. The big core doubles the parts S002 sec. 2.1 doubles
+    # (UC_BIG_CORE below); its datapath components have two groups with uC-States' states.
+    "ucbig": dict(node=40, sms=16, l2=12, channels=6, routers=1, noc="crossbar",
+                  static_total=None, constant=0.0, dram="gddr5", atom=64, dram_bg=1.0,
+                  l1_sectors=True, uc="big"),
+    "ucsmall": dict(node=40, sms=16, l2=12, channels=6, routers=1, noc="crossbar",
+                    static_total=None, constant=0.0, dram="gddr5", atom=64, dram_bg=1.0,
+                    l1_sectors=True, uc="small"),
 }
 
 # Assumed energy per bit moved to or from the DRAM devices (core + I/O), pJ/bit.
@@ -88,6 +97,23 @@ SNOOZE = [("sleep", 0.228, 2, 10), ("off", 0.015, 2, 40)]
 SLUMBER = [("shallow_sleep", 0.94, 4, 8), ("deep_sleep", 0.42, 13, 26), ("off", 0.0, 16, 32)]
 # uC-States: a gated group has zero static power (S002 sec. 5); wake-up (assumed) 10 cycles.
 GATED = [("off", 0.0, 10, 20)]
+# uC-States' group states (S002 sec. 2.3, sec. 6.4, citing Hu et al.): power-gated (the
+# stateless decoder, schedulers, SP and SFU units): no static and no clock power, wake-up 9
+# cycles, break-even 19; clock-gated (the stateful LD/ST queue, collectors, pipeline
+# registers): static power kept, no clock power, next-cycle wake-up, no break-even.
+UC_PG = ("pg", 0.0, 9, 19)
+# The big core (S002 sec. 2.1): twice a small core's SP, SFU, LD/ST, schedulers, fetch/decode
+# and operand collectors; 36,864 registers instead of 32,768 (Table 3); the same 48 KB shared
+# memory and 16 KB L1. A part's static and clock power scale with its size (S002 sec. 5:
+# static power proportional to area).
+UC_BIG_CORE = {"sp": 2, "sfu": 2, "ldst": 2, "scheduler": 2, "fetch_decode": 2,
+               "operand_collector": 2, "register_file": 36864 / 32768}
+# Clock power of a busy or idle uC-States core (what clock gating saves): the GTX480 idle
+# core's 1.59 W (gpuwattch_gtx480.xml idle_core_power, the clock tree and idle toggling), split
+# over the core's components as its static power is and scaled as they are. Drawn by every
+# component in ON whether the core holds a TB or not (so no separate idle-core state):
+# GPUWattch folds a busy core's clock into its per-event energies instead, so a busy core's
+# dynamic power is higher here by this clock power (assumed; docs/uc-states.md).
 # An SM holding no TB draws the idle-core dynamic power (GPUWattch/AccelWattch IDLE_COREP:
 # idle_core_power per idle core): the `core` component's `idle` state, as clock power. An
 # SM at work draws none there: its clock is in the per-event energies (GPUWattch's
@@ -95,6 +121,8 @@ GATED = [("off", 0.0, 10, 20)]
 FERMI_IDLE_CORE = 1.59
 
 FERMI_SM_STATIC = 46.4 * (1 - NONCORE) / 15           # W per SM
+# The SM's static power above covers the SMX split and the L1 (together 1.0 of it).
+FERMI_SM_SHARE = 1.0
 FERMI_L2_STATIC = 46.4 * NONCORE * L2_SHARE / 12     # W per L2 bank
 FERMI_NOC_STATIC = 46.4 * NONCORE * NOC_SHARE
 
@@ -107,11 +135,16 @@ def joules(pj):
     return "%.4gnJ" % (pj / 1e3) if pj >= 1000 else "%.4gpJ" % pj
 
 
-def states(on, extra):
-    parts = ["on: %s" % watts(on)]
+def states(on, extra, clock=None):
+    parts = ["on: %s" % watts(on) if clock is None else
+             "on: {static: %s, clock: %s}" % (watts(on), watts(clock))]
     for name, frac, wake, be in extra:
-        parts.append("%s: {static: %s, wake: %dcycles, break_even: %dcycles}" %
-                     (name, watts(on * frac), wake, be))
+        if clock is None:
+            parts.append("%s: {static: %s, wake: %dcycles, break_even: %dcycles}" %
+                         (name, watts(on * frac), wake, be))
+        else:  # a uC-States group state: clock power only while ON
+            parts.append("%s: {static: %s, clock: 0W, wake: %dcycles, break_even: %dcycles}" %
+                         (name, watts(on * frac), wake, be))
     return "{" + ", ".join(parts) + "}"
 
 
@@ -123,11 +156,11 @@ def idle_core(out, p, k):
     out.append("        states: {busy: 0W, idle: {static: 0W, clock: %s}}" % watts(w))
 
 
-def component(out, name, on, events, extra=(), granularity=None):
+def component(out, name, on, events, extra=(), granularity=None, clock=None):
     out.append("      %s:" % name)
     if granularity:
         out.append("        granularity: %s" % granularity)
-    out.append("        states: %s" % states(on, extra))
+    out.append("        states: %s" % states(on, extra, clock))
     if events:
         out.append("        events: {%s}" % ", ".join("%s: %s" % (k, joules(v)) for k, v in events.items()))
 
@@ -151,6 +184,18 @@ def table(name):
         sm, l2 = FERMI_SM_STATIC * k, FERMI_L2_STATIC * k
         noc = FERMI_NOC_STATIC * k * (p["sms"] / 15)
         src = "the Fermi per-SM/per-bank leakage (46.4 W chip, S004 Table 6.4) x %.2f for %d nm" % (k, p["node"])
+    if p.get("uc"):
+        # Non-core static is 40 % of the big chip's (S002 sec. 5), the same on both chips.
+        big_sm = sm * (sum(f * UC_BIG_CORE.get(c, 1) for c, f in SM_SPLIT.items()) +
+                       sum(L1_SHARE.values()))
+        noncore = p["sms"] * big_sm * NONCORE / (1 - NONCORE)
+        l2, noc = noncore * L2_SHARE / p["l2"], noncore * NOC_SHARE
+        small_chip = p["sms"] * sm + noncore
+        big_chip = p["sms"] * big_sm + noncore
+        src = ("the Fermi per-SM leakage (46.4 W chip, S004 Table 6.4), big-core parts doubled; "
+               "non-core 40 %% of the big chip's (S002 sec. 5): %.2f W;\n  # chip static: big "
+               "cores %.2f W, small cores %.2f W (big / small %.3f)" %
+               (noncore, big_chip, small_chip, big_chip / small_chip))
     out = ["power:",
            "  # Generated by scripts/power-table.py %s; every rule is in docs/power.md." % name,
            "  # First-order, not calibrated: static from %s," % src,
@@ -163,14 +208,29 @@ def table(name):
         out.append("    gpu:")
         component(out, "constant", p["constant"], {})
     out.append("    smx:")
+    uc = p.get("uc")
     for c, frac in split.items():
         extra = SLUMBER if c == "register_file" else GATED
-        component(out, c, sm * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in SM_EVENTS[c].items()}, extra)
-    idle_core(out, p, k)
+        clock = None
+        scale = UC_BIG_CORE.get(c, 1) if uc == "big" else 1
+        if uc:
+            clock = FERMI_IDLE_CORE * (SM_SPLIT[c] / FERMI_SM_SHARE) * scale
+            if c in UC_BIG_CORE and c != "register_file":  # a datapath component's group states
+                extra = [UC_PG, ("cg", 1.0, 1, 0)]
+        component(out, c, sm * frac * scale,
+                  {e: v * k * DYNAMIC_CALIBRATION for e, v in SM_EVENTS[c].items()}, extra,
+                  clock=clock)
+    if uc:
+        out.append("      # the core's clock power is in its components' ON states, busy or idle (uC-States)")
+        out.append("      core:")
+        out.append("        states: {busy: 0W, idle: {static: 0W, clock: 0W}}")
+    else:
+        idle_core(out, p, k)
     out.append("    l1_cache:")
     for c, frac in L1_SHARE.items():
         component(out, c, sm * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in L1_EVENTS[c].items()},
-                  SNOOZE if c == "data" else (), "32B" if c == "data" else None)
+                  SNOOZE if c == "data" else (), "32B" if c == "data" else None,
+                  clock=FERMI_IDLE_CORE * L1_SHARE[c] / FERMI_SM_SHARE if uc else None)
     out.append("    l2_cache:")
     for c, frac in L2_SPLIT.items():
         component(out, c, l2 * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in L2_EVENTS[c].items()},

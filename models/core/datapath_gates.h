@@ -5,13 +5,21 @@
 // (pm::uc_component), the SMX has two groups today for fetch/decode (half the warps
 // fetched a cycle), the schedulers (the upper half gated, each active scheduler s serving
 // its own warps first and then those of s + n/2, one issue a cycle between them; not with
-// the sub-core model, whose schedulers own their units) and the SP and SFU execution units
-// (functional_units.h); the others answer tunable() false.
+// the sub-core model, whose schedulers own their units), the SP and SFU execution units
+// (functional_units.h) and the LD/ST unit (its address generation: a warp's active lanes
+// over 16 lanes instead of 32, ceil(lanes / 16) cycles); the others answer tunable() false.
+// The SMX also hands over the power component of each tunable component (its fetch/decode,
+// scheduler, sp, sfu and ldst entries of smx_power.h), whose elements the controller makes
+// the two groups.
 #pragma once
 
 #include <systemc>
 
 #include "models/power/gating_control_logic.h"
+
+namespace gputlm::pm {
+class power_component;
+}
 
 namespace gputlm::core {
 
@@ -26,6 +34,9 @@ class datapath_gates : public virtual sc_core::sc_interface {
   // fetch/decode, instructions a cycle; the schedulers, issues a cycle; an execution unit,
   // lanes a cycle (a warp's 32 lanes over its initiation interval). 0: not modelled.
   virtual double width(pm::uc_component c) const = 0;
+  // The power component of component c (nullptr: none), which a controller beside the SMX
+  // may take over (reshape into the two groups and gate).
+  virtual pm::power_component* group_power(pm::uc_component c) = 0;
 };
 
 }  // namespace gputlm::core

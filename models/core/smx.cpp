@@ -1190,14 +1190,23 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     if (cycle != never) w.regs_ready_by = std::max(w.regs_ready_by, cycle);
   };
   if (in.special != traces::special_op::none) return issue_cb(wi, w, in, now, wake);
+  // With the LD/ST unit's group 1 gated (μC-States' EX_LDST), half its lanes generate the
+  // addresses: ceil(active lanes / (warp_size / 2)) cycles instead of one; the requests
+  // leave (and a shared-memory access starts) after them.
+  const std::uint64_t agen =
+      m_ldst_tuned_down
+          ? std::max<std::uint64_t>(1, (traces::lane_count(in.active_mask) + *m_warp_size / 2 - 1) /
+                                           std::max<std::uint64_t>(1, *m_warp_size / 2))
+          : 1;
   switch (in.space) {
     case traces::mem_space::shared:
     case traces::mem_space::shared_atomic: {
-      const std::uint32_t c = m_ldst.shared_cycles(in, w.addresses);
+      std::uint32_t c = m_ldst.shared_cycles(in, w.addresses);
       m_shared_bank_cycles += c;
       m_power->shared_memory(c);
       if (m_power->any_gated()) wake = std::max(wake, m_power->wake_shared_memory(now_fs()));
       const std::uint64_t start = now + wake;  // (now without a gating policy)
+      c = std::max<std::uint32_t>(c, std::uint32_t(agen));
       m_ldst.busy_until(start + c);
       std::uint64_t ready = start + *m_shared_memory_latency + c - 1;
       if (m_rf_managed)
@@ -1211,7 +1220,7 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
     }
     case traces::mem_space::constant:
     case traces::mem_space::none: {
-      m_ldst.busy_until(now + wake + 1);
+      m_ldst.busy_until(now + wake + agen);
       std::uint64_t ready = now + wake + *m_shared_memory_latency;
       if (m_rf_managed)
         ready += m_rf.fixed_results(wi, w.scheduler, w.issued - 1, in, now,
@@ -1219,12 +1228,13 @@ void smx::issue_memory(std::uint32_t wi, warp_state& w, const warp_instruction& 
       set_dst(ready);
       w.drain = std::max(w.drain, ready);
       m_timers.push(ready);
-      if (wake != 0) m_timers.push(now + wake + 1);
+      if (wake + agen > 1) m_timers.push(now + wake + agen);
       return;
     }
     default:
       break;
   }
+  wake += agen - 1;
   if (wake != 0) {
     // The LDST unit sends the requests (the first one in the next cycle otherwise) once the
     // components it waited for are awake.
@@ -1629,7 +1639,7 @@ unit_pipe ex_pipe(pm::uc_component c) {
 }  // namespace
 
 bool smx::tunable(pm::uc_component c) const {
-  if (c == pm::uc_component::ifid) return true;
+  if (c == pm::uc_component::ifid || c == pm::uc_component::ex_ldst) return true;
   if (c == pm::uc_component::sch) return m_sched_warps.size() > 1 && !*m_sub_core_model;
   const pipe p = ex_pipe(c);
   return p != pipe::none && m_units[std::size_t(p)].exists();
@@ -1638,7 +1648,16 @@ bool smx::tunable(pm::uc_component c) const {
 bool smx::tuned_down(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return m_fetch_limit < *m_fetch_warps;
   if (c == pm::uc_component::sch) return m_sch_tuned_down;
+  if (c == pm::uc_component::ex_ldst) return m_ldst_tuned_down;
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
+}
+
+pm::power_component* smx::group_power(pm::uc_component c) {
+  if (!tunable(c)) return nullptr;
+  if (c == pm::uc_component::ifid) return &m_power->fetch_decode();
+  if (c == pm::uc_component::sch) return &m_power->scheduler();
+  const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
+  return &m_power->pipe_component(std::size_t(p));
 }
 
 double smx::width(pm::uc_component c) const {
@@ -1656,6 +1675,10 @@ void smx::tune(pm::uc_component c, bool down) {
   if (c == pm::uc_component::ifid) {  // half the warps fetched a cycle (at least one)
     m_fetch_limit = down ? std::max<std::uint64_t>(1, *m_fetch_warps / 2) : *m_fetch_warps;
     wake_at(clock().next_cycle());
+    return;
+  }
+  if (c == pm::uc_component::ex_ldst) {  // address generation on 16 lanes (issue_memory)
+    m_ldst_tuned_down = down;
     return;
   }
   if (c == pm::uc_component::sch) {  // the upper half served by the lower (cycle())

@@ -120,6 +120,7 @@ class smx : public component,
   bool tunable(pm::uc_component c) const override;
   void tune(pm::uc_component c, bool down) override;
   bool tuned_down(pm::uc_component c) const override;
+  pm::power_component* group_power(pm::uc_component c) override;
   double width(pm::uc_component c) const override;
   // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
   sc_core::sc_export<warp_migration> migration{"migration"};
@@ -510,6 +511,7 @@ class smx : public component,
   std::uint32_t m_fetch_next = 0;
   // Warps fetched a cycle: fetch_warps, halved while fetch/decode is tuned down.
   std::uint64_t m_fetch_limit = 1;
+  bool m_ldst_tuned_down = false;  // the LD/ST unit's address generation on 16 lanes
   bool m_sch_tuned_down = false;  // the upper half of the schedulers served by the lower
   std::uint32_t m_live_warps = 0;
   std::vector<stall_reason> m_reason;  // per scheduler, of the last processed cycle

@@ -43,6 +43,9 @@ class smx_power {
   // otherwise).
   smx_power(component& owner, std::uint64_t register_file_bytes, std::uint32_t register_banks);
   pm::power_component& register_file() { return *m_register_file; }
+  pm::power_component& fetch_decode() { return *m_fetch_decode; }
+  pm::power_component& scheduler() { return *m_scheduler; }
+  pm::power_component& pipe_component(std::size_t p) { return *m_pipe_component[p]; }
   // A register-level power controller took the register file over (register_gate.h): its
   // accesses are reported to the controller instead, and the gates are looked at again.
   void register_file_managed() {

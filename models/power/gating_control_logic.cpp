@@ -62,9 +62,13 @@ void gating_control_logic::decide(const uc_interval& iv, std::vector<uc_componen
         }
       break;
     default: {  // the front end
+      // Not tuned down when the schedulers' issues to some pipeline are more utilized than
+      // its execution units (§4: "if SCH utilization is higher for at least one of the
+      // instruction types, SCH is considered to be the bottleneck"): a pipeline they issue
+      // to no more than its units take (equal, or both unused) does not hold them up.
       bool below = iv.utilization(C::sch) < m_p.sch_factor * m_p.th_u;
       for (uc_pipe p : {uc_pipe::sp, uc_pipe::sfu, uc_pipe::ldst})
-        below = below && iv.sch_utilization(p) < iv.utilization(uc_stage(C::ex_sp, p));
+        below = below && iv.sch_utilization(p) <= iv.utilization(uc_stage(C::ex_sp, p));
       set(C::sch, below, changed);
       set(C::ifid, below && iv.utilization(C::ifid) < iv.utilization(C::sch), changed);
       break;

@@ -3,8 +3,11 @@
 // SMX (`gpu.smx[i].gcu`), bound to the SMX's `datapath` (core::datapath_gates) and hearing
 // its `events` (core::smx_events, export `watch`).
 //
-// Static form (the paper's Table 2 configurations): `static_tune_down` names the components
-// whose group 1 is gated for the whole run, e.g. [ex_sp] (C_SP).
+// Static form (the paper's Table 2): `static_config` names a configuration, C_X being every
+// component tuned down except X (c_half: all; c_comp: all except fetch/decode, the
+// schedulers and the SP and SFU pipelines; c_mem: all except fetch/decode, the schedulers
+// and the LD/ST pipeline), applied to the components the SMX has a second group for (the
+// others are counted, `untuned_components`); or `static_tune_down` names the components.
 //
 // Run-time form (`run_time: true`): Algorithm 1 (gating_control_logic.h) decides one phase
 // every `interval` cycles while the SMX holds a TB (the intervals start anew with the first
@@ -14,10 +17,21 @@
 // an execution unit by a warp's 32 lanes per instruction issued to it (divergence-agnostic,
 // as the paper's wavefront counts), Little's law's J by the warps waiting for memory (the
 // SMX's warp census) and λ by the instructions issued to LD/ST. It applies a decision to a
-// component the SMX has a second group for (fetch/decode, the schedulers, the SP and SFU
-// execution units); the other components' decisions (EX_LDST, the pipeline registers and
+// component the SMX has a second group for (fetch/decode, the schedulers, the SP, SFU and
+// LD/ST execution units); the other components' decisions (the pipeline registers and
 // collectors, for which the model counts nothing yet) are not applied. Counted per applied
-// component: tune-downs and cycles tuned down.
+// component: tune-downs and cycles tuned down; EX_LDST's response time over the run.
+//
+// Power (§2.3): the unit takes over the SMX's power component of each component it gates
+// (datapath_gates::group_power), makes its two elements the two groups and moves group 1
+// into the table's `pg` state (power-gated: fetch/decode's decoder, the schedulers, the SP
+// and SFU units) or `cg` state (clock-gated: the LD/ST unit's queue) when it is tuned
+// down; leaving it charges nothing, entering it the state's transition energy
+// (power_component.h). Tuned back up, a power-gated group is usable after the state's
+// wake-up latency (9 cycles in the big-core table), a clock-gated one from the next cycle.
+// A platform without a power table gates the timing only.
+//
+// VCD (per component the SMX can tune): `<c>` 0 on, 1 tuned down, 2 waking up.
 //
 // A component the SMX has no second group for is refused in `static_tune_down` in one line.
 #pragma once
@@ -29,13 +43,15 @@
 #include "models/common/component.h"
 #include "models/common/ports.h"
 #include "models/common/stats.h"
+#include "models/common/vcd_writer.h"
 #include "models/core/datapath_gates.h"
 #include "models/core/smx_events.h"
 #include "models/power/gating_control_logic.h"
+#include "models/power/gating_policy.h"
 
 namespace gputlm::pm {
 
-class gating_control_unit : public component, public core::smx_events {
+class gating_control_unit : public component, public core::smx_events, public gating_policy {
  public:
   SC_HAS_PROCESS(gating_control_unit);
   gating_control_unit(const sc_core::sc_module_name& name, const block_context& ctx);
@@ -43,6 +59,10 @@ class gating_control_unit : public component, public core::smx_events {
   void validate_bound() override;
   std::string added_hardware() const override;
   void start_of_simulation() override;
+  void add_traces(vcd_writer& vcd) override;
+
+  // gating_policy: group 0 is always on, so an access never waits.
+  std::string gate_name() const override { return "gcu"; }
 
   required_port<core::datapath_gates> datapath{"datapath"};
   sc_core::sc_export<core::smx_events> watch{"watch"};
@@ -59,12 +79,27 @@ class gating_control_unit : public component, public core::smx_events {
   void decide();               // a phase decision at an interval's end
   void arm(std::uint64_t at);  // the next decision at cycle `at`
   std::uint64_t down_cycles(uc_component c) const;
+  // Gates (down) or ungates component c's group 1 at cycle `now`: its power state, and the
+  // SMX's datapath at once (down) or after the wake-up latency (up).
+  void apply(uc_component c, bool down, std::uint64_t now);
+  void woken();  // the groups whose wake-up latency ran out
+  void take_power(uc_component c);
 
   string_list_param m_static{*this,
                              "static_tune_down",
                              {},
-                             "components tuned down for the whole run (Table 2): ifid, sch, "
-                             "idoc_sp, oc_sp, ocex_sp, ex_sp, ..., ex_ldst"};
+                             "components tuned down for the whole run: ifid, sch, idoc_sp, "
+                             "oc_sp, ocex_sp, ex_sp, ..., ex_ldst"};
+  param<std::string> m_config{*this, "static_config", "none",
+                              "a Table 2 configuration tuned down for the whole run: none, "
+                              "c_half, c_ifid, c_sch, c_sp, c_sfu, c_ldst, c_comp, c_mem"};
+  param<std::string> m_pg_state{*this, "pg_state", "pg",
+                                "the power table's state of a power-gated group 1"};
+  param<std::string> m_cg_state{*this, "cg_state", "cg",
+                                "the power table's state of a clock-gated group 1"};
+  param<std::string> m_sch_gating{*this, "sch_gating", "pg",
+                                  "how the schedulers' group 1 is gated: pg or cg (S002 §2.3 "
+                                  "says pg, §4 cg)"};
   param<bool> m_run_time{*this, "run_time", false,
                          "Algorithm 1's phases at run time (the components the SMX can tune)"};
   param<cycles> m_interval{*this, "interval", {2048}, "cycles between phase decisions (T)"};
@@ -73,7 +108,8 @@ class gating_control_unit : public component, public core::smx_events {
                         "EX_LDST response time (cycles) above which it goes down"};
   param<double> m_sch_factor{*this, "sch_factor", 2, "the schedulers' threshold, x th_u"};
 
-  std::vector<uc_component> m_components;  // parsed from m_static
+  std::vector<uc_component> m_components;  // tuned down for the whole run
+  std::vector<uc_component> m_configured;  // static_config's
   std::unique_ptr<gating_control_logic> m_logic;
   uc_interval m_counts;  // this interval's
   std::array<double, uc_components> m_widths{};  // each component's, from the SMX (fixed)
@@ -84,8 +120,18 @@ class gating_control_unit : public component, public core::smx_events {
   sc_core::sc_event m_decide;
   std::array<bool, uc_components> m_applied_down{};
   std::array<std::uint64_t, uc_components> m_down_since{};
+  std::array<std::uint64_t, uc_components> m_wake_at{};  // cycle group 1 is usable (0: none)
+  sc_core::sc_event m_wake;
+  struct group_power {
+    power_component* component = nullptr;  // nullptr: the timing only
+    std::uint32_t gated = 0;               // its state while tuned down
+  };
+  std::array<group_power, uc_components> m_power{};
+  std::array<traced_value, uc_components> m_trace;
   std::array<counter, uc_components> m_tune_downs, m_down_total;
-  counter m_tuned, m_decisions;
+  counter m_tuned, m_decisions, m_untuned, m_wakes;
+  double m_job_total = 0;              // Little's law over the run: J x T
+  std::uint64_t m_arrivals_total = 0;  // and λ x T
 };
 
 }  // namespace gputlm::pm

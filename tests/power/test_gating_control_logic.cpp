@@ -150,7 +150,27 @@ TEST(gating_control_logic, the_front_end_follows_the_schedulers_rule) {
   EXPECT_EQ(front_end(0.25, {0.1, 0.05, 0.1}, 0.2), std::make_pair(true, true));
   EXPECT_EQ(front_end(0.25, {0.1, 0.05, 0.1}, 0.25), std::make_pair(true, false));  // IFID = SCH
   EXPECT_EQ(front_end(0.30, {0.1, 0.05, 0.1}, 0.2), std::make_pair(false, false));  // not < 0.30
-  EXPECT_EQ(front_end(0.25, {0.1, 0.2, 0.1}, 0.2), std::make_pair(false, false));   // SFU issues
+  EXPECT_EQ(front_end(0.25, {0.1, 0.25, 0.1}, 0.2),
+            std::make_pair(false, false));  // SFU 0.25 > 0.2
+}
+
+TEST(gating_control_logic, an_unused_pipeline_does_not_hold_the_schedulers_up) {
+  // No SFU instruction in the interval: the schedulers' SFU issues (0) are not higher than
+  // the SFU units' utilization (0). SP: issues 0.125 of the schedulers' width, the same
+  // share of the SP lanes (not higher, §4: "if SCH utilization is higher for at least one
+  // of the instruction types, SCH is considered to be the bottleneck"); LD/ST 0.0625
+  // against 0.25.
+  uc_interval iv = interval();
+  busy(iv, C::ex_sp, 0.125 * 64 * 2048);
+  busy(iv, C::ex_ldst, 0.25 * 32 * 2048);
+  busy(iv, C::sch, 0.1875 * 4 * 2048);
+  iv.sch_busy = {0.125 * 4 * 2048, 0, 0.0625 * 4 * 2048};
+  busy(iv, C::ifid, 0.125 * 4 * 2048);
+  gating_control_logic g({});
+  std::vector<C> changed;
+  for (int phase = 1; phase <= 3; ++phase) g.decide(iv, changed);
+  EXPECT_TRUE(g.tuned_down(C::sch));
+  EXPECT_TRUE(g.tuned_down(C::ifid));  // 0.125 < 0.1875
 }
 
 }  // namespace test_gating_control_logic

@@ -30,7 +30,7 @@ std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) +
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
   std::filesystem::remove(tmp(tag + ".json"));
   const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + opts +
-                                 " --no-wall-clock --stats " + tmp(tag + ".json"),
+                                 " --no-wall-clock --stats-form=full --stats " + tmp(tag + ".json"),
                              tag);
   EXPECT_EQ(r.status, 0) << r.err;
   return nlohmann::json::parse(slurp(tmp(tag + ".json")));
@@ -44,9 +44,15 @@ TEST(uc_static, ex_sp_tuned_down_halves_a_throughput_bound_kernel) {
   EXPECT_GT(front["warp_ipc"].get<double>(), 1.9);  // what fetch and issue sustain
   const std::string slow_sp = " --set smx.sp_initiation=4cycles";
   const auto on = run(dir, slow_sp, "uc_sp_on");
-  const auto down = run(dir, slow_sp + " --with " + mechanism, "uc_sp_down");
+  const auto down =
+      run(dir,
+          slow_sp + " --with " + mechanism +
+              " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[ex_sp]",
+          "uc_sp_down");
   const auto sfu =
-      run(dir, slow_sp + " --with " + mechanism + " --set smx.gcu.static_tune_down=[ex_sfu]",
+      run(dir,
+          slow_sp + " --with " + mechanism +
+              " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[ex_sfu]",
           "uc_sfu_down");
   const double c_on = on["total_cycles"].get<double>(), c_down = down["total_cycles"].get<double>();
   // All on: about one warp instruction a cycle (the SP units' peak; 95 % of the kernel's
@@ -67,7 +73,9 @@ TEST(uc_static, ifid_tuned_down_halves_the_fetch) {
   const std::string narrow = " --set smx.fetch_width=1";
   const auto on = run(dir, narrow, "uc_ifid_on");
   const auto down =
-      run(dir, narrow + " --with " + mechanism + " --set smx.gcu.static_tune_down=[ifid]",
+      run(dir,
+          narrow + " --with " + mechanism +
+              " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[ifid]",
           "uc_ifid_down");
   EXPECT_GT(on["warp_ipc"].get<double>(), 1.8);
   EXPECT_LE(on["warp_ipc"].get<double>(), 2.0 + 1e-9);
@@ -86,8 +94,11 @@ TEST(uc_static, sch_tuned_down_serves_every_warp_at_half_the_issue_width) {
   for (const char* policy : {"gto", "lrr"}) {
     const std::string p = std::string(" --set smx.scheduler_policy=") + policy;
     const auto on = run(dir, p, std::string("uc_sch_on_") + policy);
-    const auto down = run(dir, p + " --with " + mechanism + " --set smx.gcu.static_tune_down=[sch]",
-                          std::string("uc_sch_down_") + policy);
+    const auto down =
+        run(dir,
+            p + " --with " + mechanism +
+                " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[sch]",
+            std::string("uc_sch_down_") + policy);
     EXPECT_GT(on["warp_ipc"].get<double>(), 2.0) << policy;  // more than two schedulers give
     EXPECT_LE(down["warp_ipc"].get<double>(), 2.0 + 1e-9) << policy;
     EXPECT_GT(down["total_cycles"].get<double>(), on["total_cycles"].get<double>()) << policy;
@@ -96,12 +107,56 @@ TEST(uc_static, sch_tuned_down_serves_every_warp_at_half_the_issue_width) {
   }
 }
 
+TEST(uc_static, c_half_halves_an_sp_bound_kernel_and_barely_slows_a_streaming_one) {
+  // C_HALF (Table 2: every component tuned down): the FP32 kernel bound by the SP units
+  // (one warp a cycle, above) gets half of them: about half its IPC. A streaming kernel,
+  // bound by DRAM bandwidth, loses almost nothing; with the groups gated its chip static
+  // power falls by the gated groups' share.
+  const std::string chain = generated_trace(
+      "fu_chain", " -p unit=fp32 -p chains=8 -p warps=32 -p iterations=64", "uc_half_chain");
+  const std::string slow_sp = " --set smx.sp_initiation=4cycles";
+  const auto on = run(chain, slow_sp, "uc_half_chain_on");
+  const auto half = run(chain, slow_sp + " --with " + mechanism, "uc_half_chain_half");
+  const double r = half["warp_ipc"].get<double>() / on["warp_ipc"].get<double>();
+  EXPECT_GT(r, 0.45);
+  EXPECT_LT(r, 0.55);
+  const std::string stream =
+      generated_trace("stream", " -p footprint=4194304 -p passes=1", "uc_half_stream");
+  const auto s_on = run(stream, "", "uc_half_stream_on");
+  const auto s_half = run(stream, " --with " + mechanism, "uc_half_stream_half");
+  EXPECT_GT(s_half["warp_ipc"].get<double>() / s_on["warp_ipc"].get<double>(), 0.97);
+  auto static_watts = [](const nlohmann::json& j) {
+    return j["static_joules"].get<double>() / j["simulated_seconds"].get<double>();
+  };
+  EXPECT_LT(static_watts(s_half), static_watts(s_on));
+  const auto& sm = s_half["blocks"]["gpu.smx[0]"];
+  EXPECT_DOUBLE_EQ(sm["power.sp.residency.pg"].get<double>(), 0.5);  // group 1 of two, always
+  EXPECT_DOUBLE_EQ(sm["power.ldst.residency.cg"].get<double>(), 0.5);
+}
+
+TEST(uc_static, ex_ldst_tuned_down_generates_a_full_warps_addresses_in_two_cycles) {
+  // One warp's 1,024 shared loads, each waiting for the one before (the same destination):
+  // with EX_LDST's group 1 gated, 16 lanes generate a full warp's addresses in two cycles
+  // instead of one, so each load is one cycle later: 1,024 cycles more.
+  const std::string dir = generated_trace("smem_bank", " -p stride=1", "uc_ldst_smem");
+  const auto on = run(dir, "", "uc_ldst_on");
+  const auto down = run(dir,
+                        " --with " + mechanism +
+                            " --set smx.gcu.static_config=none --set "
+                            "smx.gcu.static_tune_down=[ex_ldst]",
+                        "uc_ldst_down");
+  EXPECT_EQ(down["total_cycles"].get<std::uint64_t>() - on["total_cycles"].get<std::uint64_t>(),
+            1024u);
+  EXPECT_EQ(down["warp_instructions"], on["warp_instructions"]);
+}
+
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
   const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
   for (const char* c : {"oc_sp", "nonsense"}) {
-    const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
-                                   " --set smx.gcu.static_tune_down=[" + c + "]",
-                               "uc_refuse");
+    const auto r = run_command(
+        gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
+            " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[" + c + "]",
+        "uc_refuse");
     EXPECT_EQ(r.status, 2) << c;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("static_tune_down"), std::string::npos) << r.err;

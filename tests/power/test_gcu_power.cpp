@@ -1,0 +1,128 @@
+// μC-States' Gating Control Unit's power groups (models/power/gating_control_unit.h) on a
+// hand-driven SMX at 1 GHz (cycles are ns): the unit takes over the SP units' power
+// component (ON 2 mW for both groups, so 1 mW a group, with 1 mW of clock power; pg 0 W,
+// wake-up 9 cycles, break-even 19) and the LD/ST unit's (ON 2 mW, clock 2 mW; cg keeping
+// its static power, no clock power, next-cycle wake-up). Run time, T = 2,048: the SMX gets
+// a TB at cycle 0 and issues nothing until cycle 7,000, so at 2,048 (phase 1) EX_SP's
+// utilization is 0 and its group 1 is power-gated; EX_LDST has no loads (W = 0) and stays
+// on. 1,000 SP instructions at 7,000 make EX_SP's utilization 1,000 x 32 / (64 x 2,048) =
+// 0.244 at the next phase 1 (8,192): tuned up, its group 1 powers up at 8,192 and is usable
+// 9 cycles later, at 8,201 (the SMX is told at 8,200, applying it from its next cycle).
+// Energy by hand: group 1 of the SP units spends [2,048, 8,192) gated: static saved
+// 6,144 ns x 1 mW = 6,144 pJ, clock saved the same; one transition from ON costs 19 ns x
+// (1 mW - 0) = 19 pJ. The static form (C_LDST-like [ex_ldst] alone) clock-gates the LD/ST
+// unit's group 1 from cycle 0: its static power stays, its clock power halves.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "models/core/datapath_gates.h"
+#include "models/power/gating_control_unit.h"
+#include "models/power/power_component.h"
+#include "tests/memory/mem_testbench.h"
+
+namespace test_gcu_power {
+
+using namespace gputlm;
+using pm::uc_component;
+
+namespace {
+constexpr std::uint64_t ns = 1000000;  // fs per cycle
+
+// The SMX's side: which components it can tune, and when it was told.
+struct fake_smx : sc_core::sc_module, core::datapath_gates {
+  struct call {
+    uc_component c;
+    bool down;
+    std::uint64_t cycle;
+  };
+  std::vector<call> calls;
+  pm::power_component sp{"smx.sp",
+                         {{"on", 2e-3, 0, 0, -1, 2e-3}, {"pg", 0.0, 9, 19}, {"cg", 2e-3, 1, 0}},
+                         {{"op", 0.0}},
+                         pm::operating_point{1.0, ns}};
+  pm::power_component ldst{"smx.ldst",
+                           {{"on", 2e-3, 0, 0, -1, 2e-3}, {"pg", 0.0, 9, 19}, {"cg", 2e-3, 1, 0}},
+                           {{"op", 0.0}},
+                           pm::operating_point{1.0, ns}};
+  std::array<bool, pm::uc_components> down{};
+  explicit fake_smx(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
+  bool tunable(uc_component c) const override {
+    return c == uc_component::ex_sp || c == uc_component::ex_ldst;
+  }
+  void tune(uc_component c, bool d) override {
+    calls.push_back({c, d, sc_core::sc_time_stamp().value() / ns});
+    down[std::size_t(c)] = d;
+  }
+  bool tuned_down(uc_component c) const override { return down[std::size_t(c)]; }
+  double width(uc_component c) const override { return tunable(c) ? 64 : 0; }
+  pm::power_component* group_power(uc_component c) override {
+    return c == uc_component::ex_sp ? &sp : c == uc_component::ex_ldst ? &ldst : nullptr;
+  }
+};
+
+struct bench {
+  test::block_env env;
+  clock_domain& clk = env.clock("core", 1e9);
+  fake_smx smx{"smx"};
+  std::unique_ptr<pm::gating_control_unit> gcu;
+  explicit bench(std::map<std::string, std::string> params) {
+    gcu = env.make<pm::gating_control_unit>("gcu", clk, params, "gating_control_unit");
+    gcu->datapath.connect(smx);
+    gcu->validate_bound();
+  }
+  void run_to(std::uint64_t cycle) {
+    sc_core::sc_start(sc_core::sc_time::from_value(cycle * ns) - sc_core::sc_time_stamp());
+  }
+};
+}  // namespace
+
+TEST(gcu_power, a_power_gated_group_saves_its_leakage_and_wakes_in_nine_cycles) {
+  bench b(std::map<std::string, std::string>{{"run_time", "true"}});
+  b.run_to(0);
+  b.gcu->tb_started(0, 32, 0);
+  b.run_to(7000);
+  for (int i = 0; i < 1000; ++i) b.gcu->issued(0, core::unit_pipe::sp, 32, 2, 1, 7000);
+  b.run_to(10000);
+  std::vector<std::pair<std::uint64_t, bool>> sp;
+  for (const auto& c : b.smx.calls) {
+    EXPECT_NE(c.c, uc_component::ex_ldst);  // W = 0: never tuned down
+    if (c.c == uc_component::ex_sp) sp.push_back({c.cycle, c.down});
+  }
+  ASSERT_EQ(sp.size(), 2u);
+  EXPECT_EQ(sp[0], std::make_pair(std::uint64_t(2048), true));
+  EXPECT_EQ(sp[1], std::make_pair(std::uint64_t(8192 + 9 - 1), false));  // usable at 8,201
+  // Group 1 gated over [2,048, 8,192): 6,144 element-ns in pg; two groups ON otherwise.
+  EXPECT_NEAR(b.smx.sp.residency_seconds(1, 10000 * ns) * 1e9, 6144, 1e-6);
+  EXPECT_NEAR(b.smx.sp.residency_seconds(0, 10000 * ns) * 1e9, 2 * 10000 - 6144, 1e-6);
+  // Static: 2 mW x 10,000 ns - 1 mW x 6,144 ns (pJ); clock the same; transition 19 pJ.
+  EXPECT_NEAR(b.smx.sp.static_joules(10000 * ns), (20000 - 6144) * 1e-15 * 1e3, 1e-18);
+  EXPECT_NEAR(b.smx.sp.clock_joules(10000 * ns), (20000 - 6144) * 1e-15 * 1e3, 1e-18);
+  EXPECT_NEAR(b.smx.sp.transition_joules(), 19 * 1e-9 * 1e-3, 1e-21);
+  EXPECT_EQ(b.smx.sp.transitions(), 1u);
+}
+
+TEST(gcu_power, a_clock_gated_group_keeps_its_static_power_and_loses_its_clock) {
+  bench b(std::map<std::string, std::string>{{"static_tune_down", "[ex_ldst]"}});
+  b.run_to(1000);
+  ASSERT_EQ(b.smx.calls.size(), 1u);
+  EXPECT_EQ(b.smx.calls[0].c, uc_component::ex_ldst);
+  EXPECT_EQ(b.smx.calls[0].cycle, 0u);
+  EXPECT_NEAR(b.smx.ldst.static_joules(1000 * ns), 2e-3 * 1000e-9, 1e-18);  // kept
+  EXPECT_NEAR(b.smx.ldst.clock_joules(1000 * ns), 1e-3 * 1000e-9, 1e-18);   // halved
+  EXPECT_EQ(b.smx.ldst.transition_joules(), 0.0);
+  // The SP units are not named: untouched.
+  EXPECT_NEAR(b.smx.sp.static_joules(1000 * ns), 2e-3 * 1000e-9, 1e-18);
+}
+
+TEST(gcu_power, table_2_configurations_gate_every_component_but_the_one_named) {
+  bench b(std::map<std::string, std::string>{{"static_config", "c_sp"}});
+  b.run_to(10);
+  // C_SP: all but EX_SP; of this SMX's two, EX_LDST. The twelve others have no second
+  // group here and are counted.
+  ASSERT_EQ(b.smx.calls.size(), 1u);
+  EXPECT_EQ(b.smx.calls[0].c, uc_component::ex_ldst);
+  EXPECT_FALSE(b.smx.down[std::size_t(uc_component::ex_sp)]);
+}
+
+}  // namespace test_gcu_power
