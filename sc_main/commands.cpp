@@ -57,6 +57,9 @@ const char* const k_kernel_numbers[] = {
     "finished",          "launch_cycle",        "start_cycle", "end_cycle", "cycles",
     "warp_instructions", "thread_instructions", "ipc",         "tbs"};
 const char* const k_power_component[] = {"static_joules", "dynamic_joules", "instances"};
+// Written for traces of several streams only (`gputlm trace merge`).
+const char* const k_stream_numbers[] = {
+    "stream", "kernels", "thread_instructions", "launch_cycle", "end_cycle", "cycles", "ipc"};
 // Written for traces with device launches only (dynamic parallelism).
 const char* const k_dynamic_parallelism[] = {
     "host_warp_instructions",          "cdp_warp_instructions", "dtbl_group_warp_instructions",
@@ -74,6 +77,7 @@ std::vector<std::string> statistic_paths(platforms::platform& p) {
   for (const char* d : k_dynamic_parallelism)
     out.push_back(std::string(d) + " " + control::dynamic_parallelism_stats);
   for (const char* k : k_kernel_numbers) out.push_back(std::string("kernels[*].") + k);
+  for (const char* k : k_stream_numbers) out.push_back(std::string("streams[*].") + k + " streams");
   if (pm::power_model* pw = p.power()) {
     out.insert(out.end(), std::begin(k_energy), std::end(k_energy));
     std::set<std::string> keys;
@@ -468,6 +472,36 @@ int run_main(const std::vector<std::string>& args) {
   }
   stats.set_section_json("kernels",
                          kernels.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  // Several streams (a merged, multi-programmed trace: `gputlm trace merge`): each stream's
+  // instructions over its own time, from its first launch to its last kernel's end.
+  std::map<std::uint64_t, nlohmann::json> streams;
+  for (const auto& k : work.kernels()) {
+    if (!k.reader) continue;
+    nlohmann::json& j = streams[k.reader->info().stream_id];
+    if (j.is_null())
+      j = {{"kernels", 0},
+           {"thread_instructions", 0},
+           {"launch_cycle", k.launch_cycle},
+           {"end_cycle", 0}};
+    j["kernels"] = j["kernels"].get<std::uint64_t>() + 1;
+    j["thread_instructions"] =
+        j["thread_instructions"].get<std::uint64_t>() + k.thread_instructions;
+    j["launch_cycle"] = std::min(j["launch_cycle"].get<std::uint64_t>(), k.launch_cycle);
+    j["end_cycle"] = std::max(j["end_cycle"].get<std::uint64_t>(), k.end_cycle);
+  }
+  if (streams.size() > 1) {
+    nlohmann::json list = nlohmann::json::array();
+    for (auto& [id, j] : streams) {
+      const std::uint64_t cycles =
+          j["end_cycle"].get<std::uint64_t>() - j["launch_cycle"].get<std::uint64_t>();
+      j["stream"] = id;
+      j["cycles"] = cycles;
+      j["ipc"] =
+          cycles ? double(j["thread_instructions"].get<std::uint64_t>()) / double(cycles) : 0.0;
+      list.push_back(j);
+    }
+    stats.set_section_json("streams", list.dump());
+  }
   if (pm::power_model* pw = p->power()) {
     // Chip totals; per block and component in the blocks' `power.*` statistics.
     pw->settle(end_fs);

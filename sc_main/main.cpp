@@ -93,20 +93,21 @@ int trace_main(std::vector<std::string> args) {
   if (!args.empty()) args.erase(args.begin());
   if (sub == "info") return gputlm::traces::info_main(args);
   if (sub == "convert") return gputlm::traces::convert_main(args);
+  if (sub == "merge") return gputlm::traces::merge_main(args);
   if (sub == "gen") return gputlm::traces::generators::gen_main(args);
   if (sub == "locality") return gputlm::traces::locality_main(args);
   if (sub == "footprint") return gputlm::traces::footprint_main(args);
   if (sub == "hints") return gputlm::traces::hints_main(args);
   if (sub == "--help" || sub == "-h") {
-    std::cout << "usage: gputlm trace info|convert|gen|locality|footprint|hints ... (each takes "
-                 "--help)\n";
+    std::cout << "usage: gputlm trace info|convert|merge|gen|locality|footprint|hints ... (each "
+                 "takes --help)\n";
     return gputlm::exit_ok;
   }
-  const std::string near =
-      gputlm::closest_match(sub, {"info", "convert", "gen", "locality", "footprint", "hints"});
+  const std::string near = gputlm::closest_match(
+      sub, {"info", "convert", "merge", "gen", "locality", "footprint", "hints"});
   throw gputlm::input_error(
       {"<command line>", 0, 0}, "trace " + sub,
-      "unknown trace command (info, convert, gen, locality, footprint, hints)" +
+      "unknown trace command (info, convert, merge, gen, locality, footprint, hints)" +
           (near.empty() ? std::string() : "; did you mean 'trace " + near + "'?"));
 }
 

@@ -19,6 +19,8 @@ namespace gputlm::traces {
 int convert_main(const std::vector<std::string>& args);
 // gputlm trace info TRACE [--strict]
 int info_main(const std::vector<std::string>& args);
+// gputlm trace merge A B [C ...] -o OUT [--offset BYTES] [--force] (trace_merge.cpp)
+int merge_main(const std::vector<std::string>& args);
 
 // Writes every command of `in` to `out` (TBs in linear order) and finishes `out`.
 void copy_trace(application_trace& in, trace_writer& out);

@@ -250,7 +250,24 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
     workload w;
     w.name = e.key;
     w.where = e.where();
-    parse_source(x, e, e.value, key, w, {"group", "per_configuration"});
+    if (!e.value.is_scalar() && e.value.find("merge")) {
+      // Earlier generated workloads of this experiment, run side by side as streams.
+      check_keys(e.value, key, {"merge", "group"});
+      const ynode::entry* m = e.value.find("merge");
+      if (!m->value.is_sequence() || m->value.node.size() < 2)
+        fail(m->value, key + ".merge", "expected a list of two workloads or more");
+      for (const auto& item : m->value.node) {
+        const std::string n = item.Scalar();
+        const auto it = std::find_if(x.workloads.begin(), x.workloads.end(),
+                                     [&](const workload& o) { return o.name == n; });
+        if (it == x.workloads.end() || it->gen_kernel.empty() || it->repetitions > 1)
+          fail(m->value, key + ".merge",
+               "'" + n + "' is not a generated workload written above (one repetition)");
+        w.merge.push_back(std::size_t(it - x.workloads.begin()));
+      }
+    } else {
+      parse_source(x, e, e.value, key, w, {"group", "per_configuration"});
+    }
     if (!e.value.is_scalar()) {
       if (const ynode::entry* gr = e.value.find("group")) {
         w.group = text(gr->value, key + ".group");
@@ -536,6 +553,7 @@ std::vector<std::string> workload::params_of(std::uint32_t r) const {
 
 std::string workload::describe() const {
   if (!generated()) return trace;
+  if (!merge.empty()) return "merge of " + std::to_string(merge.size()) + " workloads";
   std::string s = "gen " + gen_kernel;
   for (const auto& p : gen_params) s += " " + p;
   if (arch != "70") s += " (arch " + arch + ")";

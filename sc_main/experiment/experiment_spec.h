@@ -71,8 +71,11 @@ struct workload {
   // Other forms of the same application for some configurations: (configuration, index
   // into experiment_spec::forms).
   std::vector<std::pair<std::string, std::size_t>> per_configuration;
+  // `merge: [A, B]`: the generated workloads A, B ... of the experiment run side by side as
+  // the streams of one trace (`gputlm trace merge`), indices into experiment_spec::workloads.
+  std::vector<std::size_t> merge;
   source_location where;
-  bool generated() const { return !gen_kernel.empty(); }
+  bool generated() const { return !gen_kernel.empty() || !merge.empty(); }
   // The generator's parameters of repetition `r` (its seed set).
   std::vector<std::string> params_of(std::uint32_t r) const;
   // "gen: KERNEL k=v ..." or the trace path, for reports.

@@ -337,7 +337,7 @@ void runner::generate_workloads() {
   std::vector<std::string> errs;
   for (std::size_t w = 0; w < m_x.sources(); ++w) {
     const workload& wl = m_x.source(w);
-    if (!wl.generated()) continue;
+    if (wl.gen_kernel.empty()) continue;  // (a trace, or a merge: below)
     for (std::uint32_t r = 0; r < wl.repetitions; ++r) {
       content_hasher h;
       h.add("gputlm").add(m_version).add("gen").add(wl.gen_kernel).add(wl.arch);
@@ -365,21 +365,55 @@ void runner::generate_workloads() {
                 [&status, i](int st, double) { status[i] = st; }});
     }
   }
-  if (status.empty()) return;
-  if (::isatty(2)) std::cerr << "generating " << status.size() << " workload traces\n";
-  pool.run();
-  std::size_t i = 0;
-  for (const auto& g : m_generated) {
-    if (g.made.empty()) continue;
-    if (status[i] != 0) {
-      const workload& wl = m_x.source(g.source);
-      const std::string line = error_line(errs[i]);
-      if (status[i] == exit_bad_input)
-        throw input_error(wl.where, "workloads." + wl.name + ".gen", relayed(line).message());
-      throw std::runtime_error("generating workload '" + wl.name + "' failed: " + line);
+  auto wait = [&](std::size_t first_generated, const char* what) {
+    if (status.empty()) return;
+    if (::isatty(2)) std::cerr << what << " " << status.size() << " workload traces\n";
+    pool.run();
+    std::size_t i = 0;
+    for (std::size_t k = first_generated; k < m_generated.size(); ++k) {
+      const generated& g = m_generated[k];
+      if (g.made.empty()) continue;
+      if (status[i] != 0) {
+        const workload& wl = m_x.source(g.source);
+        const std::string line = error_line(errs[i]);
+        const std::string key = "workloads." + wl.name + (wl.merge.empty() ? ".gen" : ".merge");
+        if (status[i] == exit_bad_input) throw input_error(wl.where, key, relayed(line).message());
+        throw std::runtime_error("generating workload '" + wl.name + "' failed: " + line);
+      }
+      ++i;
     }
-    ++i;
+    status.clear();
+    errs.clear();
+  };
+  wait(0, "generating");
+  // Merged workloads, from the generated traces of their members.
+  const std::size_t first_merge = m_generated.size();
+  for (std::size_t w = 0; w < m_x.sources(); ++w) {
+    const workload& wl = m_x.source(w);
+    if (wl.merge.empty()) continue;
+    content_hasher h;
+    h.add("gputlm").add(m_version).add("merge");
+    std::vector<std::string> merge{m_exe, "trace", "merge"};
+    for (std::size_t m : wl.merge)
+      for (const generated& g : m_generated)
+        if (g.source == m && g.repetition == 0) {
+          h.add(g.key);
+          merge.push_back(g.made.empty() ? g.file : g.made);  // (made now: still in scratch)
+        }
+    generated g{w, 0, h.hex(), "", ""};
+    g.file = m_o.out + "/workloads/" + wl.name + "-" + g.key.substr(0, 16) + ".gtb";
+    std::error_code ec;
+    const std::string out = m_scratch.path() + "/merge-" + std::to_string(m_generated.size());
+    if (!fs::exists(g.file, ec)) g.made = out + ".gtb";
+    m_generated.push_back(g);
+    if (g.made.empty()) continue;
+    merge.insert(merge.end(), {"-o", out + ".gtb"});
+    const std::size_t i = status.size();
+    status.push_back(0);
+    errs.push_back(out + ".err");
+    pool.add({{merge}, "", out + ".err", "", [&status, i](int st, double) { status[i] = st; }});
   }
+  wait(first_merge, "merging");
 }
 
 std::string runner::trace_of(std::size_t s, std::uint32_t r) const {
@@ -600,7 +634,11 @@ int runner::dry_run() const {
   for (const point_result& pt : all) {
     const workload& wl = m_x.source(m_x.source_of(pt.workload, pt.configuration));
     std::string trace = wl.trace;
-    if (wl.generated()) {
+    if (!wl.merge.empty()) {
+      trace = "<trace merge";
+      for (std::size_t m : wl.merge) trace += " " + m_x.source(m).name;
+      trace += ">";
+    } else if (wl.generated()) {
       trace = "<trace gen " + wl.gen_kernel + " --arch " + wl.arch;
       for (const auto& prm : wl.params_of(pt.repetition)) trace += " -p " + prm;
       trace += ">";

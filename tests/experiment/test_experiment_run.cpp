@@ -307,8 +307,10 @@ TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
       all.insert(line.substr(0, space));
       if (space == std::string::npos)
         always.insert(line);
-      else
-        EXPECT_EQ(line.substr(space + 1), "dynamic_parallelism") << line;
+      else  // (streams: written for traces of several streams, test_uc_hetero.cpp)
+        EXPECT_TRUE(line.substr(space + 1) == "dynamic_parallelism" ||
+                    line.substr(space + 1) == "streams")
+            << line;
     }
     // A flat trace: exactly the statistics without a group.
     EXPECT_EQ(written_by(yaml, k_src + "/traces/samples/bfs", "exp_list_flat"), always) << platform;
@@ -317,6 +319,15 @@ TEST(experiment_run, listed_statistics_are_those_a_run_writes) {
     for (const auto& s : always) EXPECT_TRUE(cdp.count(s)) << platform << ": " << s;
     for (const auto& s : cdp) EXPECT_TRUE(all.count(s)) << platform << ": " << s;
     EXPECT_GT(cdp.size(), always.size()) << platform;
+    // Two streams (a merged trace): the streams group too, and only listed statistics.
+    if (std::string(platform) != "volta") continue;
+    auto m = run_command(gputlm_bin() + " trace merge " + k_src + "/traces/samples/vectoradd " +
+                             k_src + "/traces/samples/vectoradd -o " + dir + "/two",
+                         "exp_list_merge");
+    ASSERT_EQ(m.status, 0) << m.err;
+    const auto two = written_by(yaml, dir + "/two", "exp_list_two");
+    for (const auto& s : two) EXPECT_TRUE(all.count(s)) << platform << ": " << s;
+    EXPECT_TRUE(two.count("streams[*].ipc"));
   }
 }
 

@@ -296,4 +296,32 @@ TEST(experiment_spec, per_configuration_forms_of_a_workload) {
             "needs a generator with a seed");
 }
 
+TEST(experiment_spec, a_merge_workload_names_generated_workloads_above_it) {
+  const std::string head =
+      "experiment: {name: t}\n"
+      "platforms: {fermi: " +
+      k_src +
+      "/yaml/fermi.yaml}\n"
+      "configurations: {a: {}}\n"
+      "metrics: {cycles: {value: total_cycles, compare: speedup}}\n"
+      "workloads:\n"
+      "  va: {gen: vectoradd}\n"
+      "  sg: {gen: sgemm_tiled M=64 N=64 K=64}\n"
+      "  tr: " +
+      k_src + "/traces/samples/vectoradd\n";
+  const std::string path = write("merge.yaml", head + "  va+sg: {merge: [va, sg], group: mix}\n");
+  const experiment_spec x = load_experiment(path);
+  ASSERT_EQ(x.workloads.size(), 4u);
+  EXPECT_EQ(x.workloads[3].merge, (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(x.workloads[3].generated());
+  EXPECT_EQ(x.workloads[3].group, "mix");
+  // A trace is not generated; a workload below is not known yet; one is not a merge.
+  EXPECT_EQ(load_error(head + "  m: {merge: [va, tr]}\n"),
+            "9:14: workloads.m.merge: 'tr' is not a generated workload written above (one "
+            "repetition)");
+  EXPECT_EQ(load_error(head + "  m: {merge: [va]}\n"),
+            "9:14: workloads.m.merge: expected a list of two workloads or more");
+  EXPECT_EQ(load_error(head + "  m: {merge: [va, sg], gen: vectoradd}\n").substr(0, 5), "9:24:");
+}
+
 }  // namespace test_experiment_spec

@@ -87,7 +87,7 @@ TEST(strategies, bad_choices_and_parameters_are_one_line_at_their_key) {
   const std::vector<bad> cases = {
       {"type", "rb_tz", "", ":4:5: gpu.smx_scheduler.policy",
        "unknown TB scheduling policy 'rb_tz' (one of adaptive_bind, bcs, kway_ts, lrr, mst_ts, "
-       "rb_ts, smx_bind, spu, tb_pri); did you mean 'rb_ts'?"},
+       "partition, rb_ts, smx_bind, spu, tb_pri); did you mean 'rb_ts'?"},
       {"key", "{type: rb_ts, task_staeling: false}", "",
        ":4:27: gpu.smx_scheduler.policy.task_staeling",
        "unknown key for policy rb_ts (its keys: next_tb_latency, locality_granularity, "
