@@ -6,11 +6,13 @@
 // fetched a cycle), the schedulers (the upper half gated, each active scheduler s serving
 // its own warps first and then those of s + n/2, one issue a cycle between them; not with
 // the sub-core model, whose schedulers own their units), the SP and SFU execution units
-// (functional_units.h) and the LD/ST unit (its address generation: a warp's active lanes
-// over 16 lanes instead of 32, ceil(lanes / 16) cycles); the others answer tunable() false.
+// (functional_units.h), the LD/ST unit (its address generation: a warp's active lanes
+// over 16 lanes instead of 32, ceil(lanes / 16) cycles), and where the platform bounds
+// them each type's issue-to-collector registers (half the slots) and collector set (half
+// the units); the OCEX registers answer tunable() false.
 // The SMX also hands over the power component of each tunable component (its fetch/decode,
 // scheduler, sp, sfu and ldst entries of smx_power.h), whose elements the controller makes
-// the two groups.
+// the two groups (none for the IDOC registers and OC sets).
 #pragma once
 
 #include <systemc>

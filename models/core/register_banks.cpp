@@ -26,14 +26,42 @@ std::uint32_t register_banks::bank_of(std::uint32_t reg, std::uint32_t warp,
   return s * m_group + in_group;
 }
 
-bool register_banks::collector_free(std::uint64_t cycle) {
+void register_banks::set_collector_sets(const std::uint32_t (&units)[collector_kinds],
+                                        std::uint32_t generic) {
+  m_sets = true;
+  for (std::uint32_t k = 0; k < collector_kinds; ++k) {
+    m_set[k].assign(units[k], 0);
+    m_enabled[k] = units[k];
+  }
+  m_generic.assign(generic, 0);
+}
+
+std::uint64_t* register_banks::set_unit(std::uint32_t kind, std::uint64_t cycle) {
+  std::vector<std::uint64_t>& own = m_set[kind];
+  const auto end = own.begin() + std::min<std::size_t>(own.size(), std::max(1u, m_enabled[kind]));
+  auto it = std::min_element(own.begin(), end);
+  if (it != end && *it <= cycle) return &*it;
+  auto g = std::min_element(m_generic.begin(), m_generic.end());
+  if (g != m_generic.end() && *g <= cycle) return &*g;
+  return nullptr;
+}
+
+void register_banks::hold_collector(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until) {
+  if (!m_sets) return;
+  if (std::uint64_t* u = set_unit(kind, cycle)) *u = until;
+}
+
+bool register_banks::collector_free(std::uint64_t cycle, std::uint32_t kind) {
+  if (m_sets)
+    return m_set[kind].empty() && m_generic.empty() ? true : set_unit(kind, cycle) != nullptr;
   if (m_collector_busy_until.empty()) return true;
   return std::any_of(m_collector_busy_until.begin(), m_collector_busy_until.end(),
                      [&](std::uint64_t c) { return c <= cycle; });
 }
 
 std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
-                                   std::uint32_t scheduler, std::uint64_t cycle) {
+                                   std::uint32_t scheduler, std::uint64_t cycle,
+                                   std::uint32_t kind) {
   std::uint64_t done = cycle;
   for (std::uint32_t k = 0; k < n; ++k) {
     if (regs[k] >= 255) continue;  // RZ and "no register" are not read from a bank
@@ -50,7 +78,9 @@ std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, s
     ++b.used;
     done = std::max(done, b.cycle);
   }
-  if (!m_collector_busy_until.empty()) {
+  if (m_sets) {
+    hold_collector(kind, cycle, done + 1);
+  } else if (!m_collector_busy_until.empty()) {
     auto it = std::min_element(m_collector_busy_until.begin(), m_collector_busy_until.end());
     *it = done + 1;
   }

@@ -3,7 +3,10 @@
 // model (as GPGPU-Sim's register_bank()); each bank serves `port_throughput` reads per
 // cycle. An instruction's source reads start in its issue cycle; reads that collide on a
 // bank wait for the next free slot, delaying the instruction's execution. The number of
-// instructions collecting operands at once is limited by the collector units (0: no limit).
+// instructions collecting operands at once is limited by the collector units (0: no limit):
+// one pool of them, or (set_collector_sets) GPGPU-Sim's sets per instruction type, SP, SFU
+// and MEM, with generic units any type may use once its own set is busy. A set may be
+// limited to its first units (μC-States' OC tune-down, S002 §2.3).
 #pragma once
 
 #include <cstdint>
@@ -18,12 +21,25 @@ class register_banks {
                  bool sub_core, std::uint32_t collector_units);
 
   std::uint32_t bank_of(std::uint32_t reg, std::uint32_t warp, std::uint32_t scheduler) const;
-  // True if a collector unit is free at `cycle`.
-  bool collector_free(std::uint64_t cycle);
+  // The collector sets: SP, SFU and MEM units (kinds 0, 1, 2) and generic ones, instead of
+  // one pool of collector_units.
+  static constexpr std::uint32_t collector_kinds = 3;
+  void set_collector_sets(const std::uint32_t (&units)[collector_kinds], std::uint32_t generic);
+  bool collector_sets() const { return m_sets; }
+  std::uint32_t collector_units(std::uint32_t kind) const {
+    return std::uint32_t(m_set[kind].size());
+  }
+  // Set `kind` uses its first `units` only (at least one).
+  void limit_collectors(std::uint32_t kind, std::uint32_t units) { m_enabled[kind] = units; }
+  // True if a collector unit an instruction of `kind` may take is free at `cycle`.
+  bool collector_free(std::uint64_t cycle, std::uint32_t kind = 0);
   // Reserves the reads of `regs` (no_reg entries skipped) starting at `cycle`; returns the
   // cycle in which the last operand is read (== cycle without conflicts).
   std::uint64_t read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
-                     std::uint32_t scheduler, std::uint64_t cycle);
+                     std::uint32_t scheduler, std::uint64_t cycle, std::uint32_t kind = 0);
+  // With collector sets: an instruction of `kind` holds a unit from `cycle` to `until`
+  // (a memory instruction's operands, read in its issue cycle).
+  void hold_collector(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until);
   std::uint64_t conflicts() const { return m_conflicts; }
   std::uint32_t banks() const { return static_cast<std::uint32_t>(m_banks.size()); }
 
@@ -34,6 +50,13 @@ class register_banks {
   };
   std::vector<bank_state> m_banks;
   std::vector<std::uint64_t> m_collector_busy_until;
+  // Collector sets (m_sets): busy-until per unit of each kind, the generic units', and the
+  // units of each kind in use.
+  bool m_sets = false;
+  std::vector<std::uint64_t> m_set[collector_kinds], m_generic;
+  std::uint32_t m_enabled[collector_kinds] = {};
+  // The unit of `kind` (or a generic one) an instruction takes at `cycle`, or null.
+  std::uint64_t* set_unit(std::uint32_t kind, std::uint64_t cycle);
   std::uint32_t m_throughput = 1;
   std::uint32_t m_schedulers = 1;
   bool m_sub_core = false;

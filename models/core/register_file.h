@@ -40,11 +40,15 @@ class register_file : public sc_core::sc_module {
   std::uint32_t bank_of(std::uint32_t reg, std::uint32_t warp, std::uint32_t scheduler) const {
     return m_banks.bank_of(reg, warp, scheduler);
   }
-  bool collector_free(std::uint64_t cycle) { return m_banks.collector_free(cycle); }
-  std::uint64_t read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
-                     std::uint32_t scheduler, std::uint64_t cycle) {
-    return m_banks.read(regs, n, warp, scheduler, cycle);
+  bool collector_free(std::uint64_t cycle, std::uint32_t kind = 0) {
+    return m_banks.collector_free(cycle, kind);
   }
+  std::uint64_t read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
+                     std::uint32_t scheduler, std::uint64_t cycle, std::uint32_t kind = 0) {
+    return m_banks.read(regs, n, warp, scheduler, cycle, kind);
+  }
+  register_banks& banks() { return m_banks; }
+  const register_banks& banks_view() const { return m_banks; }
   std::uint64_t conflicts() const { return m_banks.conflicts(); }
 
   // --- Register-level power management

@@ -270,6 +270,17 @@ void smx::validate() {
   m_rf.configure(static_cast<std::uint32_t>(*m_register_banks),
                  static_cast<std::uint32_t>(*m_register_port_throughput), sched, *m_sub_core_model,
                  static_cast<std::uint32_t>(collectors));
+  if (m_collector_sets.is("per_type")) {
+    const std::uint32_t sets[3] = {std::uint32_t(*m_collectors_sp),
+                                   std::uint32_t(*m_collectors_sfu),
+                                   std::uint32_t(*m_collectors_mem)};
+    m_rf.banks().set_collector_sets(sets, std::uint32_t(*m_collectors_generic));
+  }
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    m_idoc_width[k] = k < m_id_oc_widths->size() ? std::uint32_t((*m_id_oc_widths)[k]) : 0;
+    m_idoc_limit[k] = m_idoc_width[k];
+    m_idoc_bounded = m_idoc_bounded || m_idoc_width[k] != 0;
+  }
   m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
                    static_cast<std::uint32_t>(*m_coalescing_segment),
                    static_cast<std::uint32_t>(*m_shared_memory_banks));
@@ -919,7 +930,12 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
       return block(free_at, stall_reason::unit_busy);
     }
   }
-  if (p != pipe::none && !m_rf.collector_free(now)) return stall_reason::unit_busy;
+  if (p != pipe::none && !m_rf.collector_free(now, type_of(p))) return stall_reason::unit_busy;
+  if (m_idoc_bounded && p != pipe::none) {  // the type's issue-to-collector slots this cycle
+    const std::uint32_t k = type_of(p);
+    if (m_idoc_limit[k] != 0 && m_idoc_cycle == now && m_idoc_used[k] >= m_idoc_limit[k])
+      return stall_reason::unit_busy;
+  }
   return stall_reason::issued;
 }
 
@@ -1122,6 +1138,13 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     m_power->issue(std::size_t(p), lanes, reads, writes);
     events.notify([&](smx_events& o) { o.issued(wi, p, lanes, reads, writes, now); });
   }
+  if (m_idoc_bounded && p != pipe::none) {
+    if (m_idoc_cycle != now) {
+      m_idoc_cycle = now;
+      m_idoc_used[0] = m_idoc_used[1] = m_idoc_used[2] = 0;
+    }
+    ++m_idoc_used[type_of(p)];
+  }
   // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
   const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;
   // A register-level power controller (register_gate.h): the sources are read once awake.
@@ -1132,13 +1155,19 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     read_wait = m_rf.read_operands(wi, w.scheduler, index, in, landed_at, now);
   }
   if (p == pipe::ldst) {
+    if (m_rf.banks().collector_sets()) {  // a MEM collector reads the operands this cycle
+      m_rf.banks().hold_collector(2, now, now + 1);
+      events.notify([&](smx_events& o) { o.operands_collected(wi, p, 1, now); });
+    }
     issue_memory(wi, w, in, now, std::max(wake, read_wait));
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
     const class_timing t = m_timing_of_class[std::min<std::size_t>(std::size_t(in.unit),
                                                                    m_timing_of_class.size() - 1)];
     const std::uint64_t read =
-        m_rf.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now);
+        m_rf.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now, type_of(p));
+    if (m_rf.banks().collector_sets())
+      events.notify([&](smx_events& o) { o.operands_collected(wi, p, read + 1 - now, now); });
     const std::uint64_t start = read + std::max(wake, read_wait);
     const std::uint64_t free_at = pool.occupy(unit, read + wake, t.initiation);
     std::uint64_t result = start + t.latency;
@@ -1638,8 +1667,25 @@ unit_pipe ex_pipe(pm::uc_component c) {
 }
 }  // namespace
 
+namespace {
+// The pipeline (0 SP, 1 SFU, 2 LD/ST) of an IDOC or OC component, or -1.
+int idoc_type(pm::uc_component c) {
+  for (std::uint32_t k = 0; k < 3; ++k)
+    if (c == pm::uc_stage(pm::uc_component::idoc_sp, pm::uc_pipe(k))) return int(k);
+  return -1;
+}
+int oc_type(pm::uc_component c) {
+  for (std::uint32_t k = 0; k < 3; ++k)
+    if (c == pm::uc_stage(pm::uc_component::oc_sp, pm::uc_pipe(k))) return int(k);
+  return -1;
+}
+}  // namespace
+
 bool smx::tunable(pm::uc_component c) const {
   if (c == pm::uc_component::ifid || c == pm::uc_component::ex_ldst) return true;
+  if (const int k = idoc_type(c); k >= 0) return m_idoc_width[k] >= 2;
+  if (const int k = oc_type(c); k >= 0)
+    return m_rf.banks_view().collector_sets() && m_rf.banks_view().collector_units(k) >= 2;
   if (c == pm::uc_component::sch) return m_sched_warps.size() > 1 && !*m_sub_core_model;
   const pipe p = ex_pipe(c);
   return p != pipe::none && m_units[std::size_t(p)].exists();
@@ -1649,11 +1695,15 @@ bool smx::tuned_down(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return m_fetch_limit < *m_fetch_warps;
   if (c == pm::uc_component::sch) return m_sch_tuned_down;
   if (c == pm::uc_component::ex_ldst) return m_ldst_tuned_down;
+  if (const int k = idoc_type(c); k >= 0) return m_idoc_limit[k] < m_idoc_width[k];
+  if (const int k = oc_type(c); k >= 0) return m_oc_tuned_down[k];
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
 pm::power_component* smx::group_power(pm::uc_component c) {
-  if (!tunable(c)) return nullptr;
+  // (The collectors' one power component is not split per pipeline, and the pipeline
+  // registers have none: their groups are timing only.)
+  if (!tunable(c) || idoc_type(c) >= 0 || oc_type(c) >= 0) return nullptr;
   if (c == pm::uc_component::ifid) return &m_power->fetch_decode();
   if (c == pm::uc_component::sch) return &m_power->scheduler();
   const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
@@ -1662,6 +1712,9 @@ pm::power_component* smx::group_power(pm::uc_component c) {
 
 double smx::width(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return double(*m_fetch_warps * *m_fetch_width);
+  if (const int k = idoc_type(c); k >= 0) return double(m_idoc_width[k]);
+  if (const int k = oc_type(c); k >= 0)
+    return m_rf.banks_view().collector_sets() ? double(m_rf.banks_view().collector_units(k)) : 0;
   if (c == pm::uc_component::sch) return double(m_sched_warps.size());
   const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
   if (p == pipe::ldst) return double(*m_warp_size);  // one instruction's requests at a time
@@ -1679,6 +1732,18 @@ void smx::tune(pm::uc_component c, bool down) {
   }
   if (c == pm::uc_component::ex_ldst) {  // address generation on 16 lanes (issue_memory)
     m_ldst_tuned_down = down;
+    return;
+  }
+  if (const int k = idoc_type(c); k >= 0) {  // half the type's issue-to-collector slots
+    m_idoc_limit[k] = down ? std::max(1u, m_idoc_width[k] / 2) : m_idoc_width[k];
+    wake_at(clock().next_cycle());
+    return;
+  }
+  if (const int k = oc_type(c); k >= 0) {  // the type's first half of collector units
+    const std::uint32_t n = m_rf.banks().collector_units(std::uint32_t(k));
+    m_rf.banks().limit_collectors(std::uint32_t(k), down ? std::max(1u, n / 2) : n);
+    m_oc_tuned_down[k] = down;
+    wake_at(clock().next_cycle());
     return;
   }
   if (c == pm::uc_component::sch) {  // the upper half served by the lower (cycle())

@@ -327,6 +327,17 @@ class smx : public component,
   param<std::uint64_t> m_collectors_mem{*this, "collectors_mem", 0, "MEM operand collector units"};
   param<std::uint64_t> m_collectors_generic{*this, "collectors_generic", 0,
                                             "generic operand collector units"};
+  choice_param m_collector_sets{*this,
+                                "collector_sets",
+                                "shared",
+                                "operand collectors as one pool of all units, or per_type: "
+                                "GPGPU-Sim's SP, SFU and MEM sets (generic units for any type)",
+                                {"shared", "per_type"}};
+  list_param m_id_oc_widths{*this,
+                            "id_oc_widths",
+                            {0, 0, 0},
+                            "issue-to-collector pipeline registers per type (SP, SFU, MEM): "
+                            "instructions of the type issued a cycle (0: unbounded)"};
   unit_params m_sp{*this, "sp", 1, 4, 1};
   unit_params m_sfu{*this, "sfu", 1, 4, 1};
   unit_params m_dp{*this, "dp", 0, 4, 1};
@@ -512,6 +523,16 @@ class smx : public component,
   // Warps fetched a cycle: fetch_warps, halved while fetch/decode is tuned down.
   std::uint64_t m_fetch_limit = 1;
   bool m_ldst_tuned_down = false;  // the LD/ST unit's address generation on 16 lanes
+  // The issue-to-collector registers (id_oc_widths): per type (SP, SFU, MEM) the width, the
+  // slots in use (tuned down: half) and how many this cycle took.
+  bool m_idoc_bounded = false;
+  std::uint32_t m_idoc_width[3] = {}, m_idoc_limit[3] = {}, m_idoc_used[3] = {};
+  std::uint64_t m_idoc_cycle = ~0ull;
+  bool m_oc_tuned_down[3] = {};
+  // The collector set / pipeline-register type of a pipe: SP (and the pipes on SP), SFU, MEM.
+  static std::uint32_t type_of(unit_pipe p) {
+    return p == unit_pipe::sfu ? 1 : p == unit_pipe::ldst ? 2 : 0;
+  }
   bool m_sch_tuned_down = false;  // the upper half of the schedulers served by the lower
   std::uint32_t m_live_warps = 0;
   std::vector<stall_reason> m_reason;  // per scheduler, of the last processed cycle

@@ -49,6 +49,12 @@ class smx_events : public virtual sc_core::sc_interface {
                       std::uint32_t reads, std::uint32_t writes, std::uint64_t cycle) {
     (void)warp, (void)pipe, (void)lanes, (void)reads, (void)writes, (void)cycle;
   }
+  // With collector sets (smx.collector_sets: per_type): the instruction issued at `cycle`
+  // holds a collector unit of its type for `cycles` cycles (its operand reads).
+  virtual void operands_collected(std::uint32_t warp, unit_pipe pipe, std::uint64_t cycles,
+                                  std::uint64_t cycle) {
+    (void)warp, (void)pipe, (void)cycles, (void)cycle;
+  }
   // The census changed, as seen at the end of the evaluated cycle `cycle` (it holds until
   // the next such call: between evaluated cycles the SMX's warps do not change).
   virtual void warps_waiting(const warp_census& census, std::uint64_t cycle) {

@@ -57,8 +57,11 @@ void gating_control_logic::decide(const uc_interval& iv, std::vector<uc_componen
     case 2:  // each pipeline's registers and collectors against its execution units
       for (C stage : {C::ocex_sp, C::oc_sp, C::idoc_sp})
         for (uc_pipe p : {uc_pipe::sp, uc_pipe::sfu, uc_pipe::ldst}) {
+          // Down while its ratio to the execution units' utilization is below 1 (§4); an
+          // unused component (0 of 0) is not the bottleneck either.
           const C c = uc_stage(stage, p);
-          set(c, iv.utilization(c) < iv.utilization(uc_stage(C::ex_sp, p)), changed);
+          const double u = iv.utilization(c);
+          set(c, u < iv.utilization(uc_stage(C::ex_sp, p)) || u == 0, changed);
         }
       break;
     default: {  // the front end

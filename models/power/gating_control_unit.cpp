@@ -117,8 +117,10 @@ void gating_control_unit::validate_bound() {
   for (uc_component c : m_components)
     m_static.require(datapath->tunable(c), std::string("'") + to_string(c) +
                                                "' has no second group to gate in this SMX's "
-                                               "model (only ifid, sch, ex_sp, ex_sfu and "
-                                               "ex_ldst have)");
+                                               "model (ifid, sch, ex_sp, ex_sfu and ex_ldst "
+                                               "have; idoc_* with id_oc_widths of 2 or more, "
+                                               "oc_* with per_type collector sets of 2 or "
+                                               "more)");
   for (uc_component c : m_configured) {
     if (datapath->tunable(c))
       m_components.push_back(c);
@@ -245,10 +247,16 @@ void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint3
   m_counts.busy[at(uc_component::sch)] += 1;
   m_counts.sch_busy[std::size_t(k)] += 1;
   m_counts.busy[at(uc_stage(uc_component::ex_sp, k))] += 32;  // a warp's lanes
+  m_counts.busy[at(uc_stage(uc_component::idoc_sp, k))] += 1;  // its issue-to-collector slot
   if (k == uc_pipe::ldst) {
     ++m_counts.arrivals;
     ++m_arrivals_total;
   }
+}
+
+void gating_control_unit::operands_collected(std::uint32_t, core::unit_pipe pipe,
+                                             std::uint64_t cycles, std::uint64_t) {
+  m_counts.busy[at(uc_stage(uc_component::oc_sp, pipe_of(pipe)))] += double(cycles);
 }
 
 void gating_control_unit::warps_waiting(const core::warp_census& census, std::uint64_t cycle) {

@@ -16,13 +16,16 @@
 // issued (and by pipeline: SP for the SP, INT, DP, tensor and branch pipes, SFU, LD/ST),
 // an execution unit by a warp's 32 lanes per instruction issued to it (divergence-agnostic,
 // as the paper's wavefront counts), Little's law's J by the warps waiting for memory (the
-// SMX's warp census) and λ by the instructions issued to LD/ST. It applies a decision to a
-// component the SMX has a second group for (fetch/decode, the schedulers, the SP, SFU and
-// LD/ST execution units); the other components' decisions (the pipeline registers and
-// collectors, for which the model counts nothing yet) are not applied. Counted per applied
-// component: tune-downs and cycles tuned down; EX_LDST's response time over the run.
+// SMX's warp census), λ by the instructions issued to LD/ST, an IDOC register by a slot for
+// each issue of its type, an OC set by the cycles its units are held
+// (smx_events::operands_collected). It applies a decision to a component the SMX has a
+// second group for (fetch/decode, the schedulers, the execution units, and where the
+// platform bounds them the IDOC registers and OC sets); the OCEX decisions are not
+// applied. Counted per applied component: tune-downs and cycles tuned down; EX_LDST's
+// response time over the run.
 //
-// Power (§2.3): the unit takes over the SMX's power component of each component it gates
+// Power (§2.3, IDOC and OC excepted: timing only): the unit takes over the SMX's power
+// component of each component it gates
 // (datapath_gates::group_power), makes its two elements the two groups and moves group 1
 // into the table's `pg` state (power-gated: fetch/decode's decoder, the schedulers, the SP
 // and SFU units) or `cg` state (clock-gated: the LD/ST unit's queue) when it is tuned
@@ -74,6 +77,8 @@ class gating_control_unit : public component, public core::smx_events, public ga
   void issued(std::uint32_t warp, core::unit_pipe pipe, std::uint32_t lanes, std::uint32_t reads,
               std::uint32_t writes, std::uint64_t cycle) override;
   void warps_waiting(const core::warp_census& census, std::uint64_t cycle) override;
+  void operands_collected(std::uint32_t warp, core::unit_pipe pipe, std::uint64_t cycles,
+                          std::uint64_t cycle) override;
 
  private:
   void decide();               // a phase decision at an interval's end

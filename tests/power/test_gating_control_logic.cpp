@@ -128,6 +128,30 @@ TEST(gating_control_logic, phases_run_in_order_and_each_component_every_third_in
   }
 }
 
+// Phase 2: a pipeline's register or collector goes down while its utilization is below its
+// execution units' (ratio < 1, §4): SP's collectors at 0.2 against the SP units' 0.4 go down,
+// its issue-to-collector registers at 0.4 (ratio 1) stay up; the SFU pipeline, unused in
+// the interval (0 of 0), is nobody's bottleneck and goes down.
+TEST(gating_control_logic, phase_2_tunes_a_pipeline_stage_below_its_execution_units) {
+  uc_interval iv = interval();
+  busy(iv, C::ex_sp, 0.4 * 64 * 2048);
+  busy(iv, C::oc_sp, 0.2 * 2 * 2048);
+  busy(iv, C::idoc_sp, 0.4 * 2 * 2048);
+  busy(iv, C::ocex_sp, 0.5 * 2 * 2048);
+  busy(iv, C::ex_ldst, 0.25 * 32 * 2048);
+  busy(iv, C::oc_ldst, 0.25 * 2 * 2048);
+  gating_control_logic g({});
+  std::vector<C> changed;
+  g.decide(iv, changed);  // phase 1
+  g.decide(iv, changed);  // phase 2
+  EXPECT_TRUE(g.tuned_down(C::oc_sp));
+  EXPECT_FALSE(g.tuned_down(C::idoc_sp));
+  EXPECT_FALSE(g.tuned_down(C::ocex_sp));
+  EXPECT_FALSE(g.tuned_down(C::oc_ldst));   // 0.25 of 0.25
+  EXPECT_TRUE(g.tuned_down(C::idoc_ldst));  // 0 of 0.25
+  for (C c : {C::idoc_sfu, C::oc_sfu, C::ocex_sfu}) EXPECT_TRUE(g.tuned_down(c)) << to_string(c);
+}
+
 // Phase 3: the schedulers go down when their utilization is below 2 x 0.15 = 0.30 and their
 // issues to every pipeline are below its execution units' utilization; fetch/decode then
 // goes down when less utilized than the schedulers. Otherwise both up.

@@ -150,9 +150,42 @@ TEST(uc_static, ex_ldst_tuned_down_generates_a_full_warps_addresses_in_two_cycle
   EXPECT_EQ(down["warp_instructions"], on["warp_instructions"]);
 }
 
+TEST(uc_static, the_sp_pipelines_collectors_and_registers_tuned_down_issue_half) {
+  // The FP32 kernel (every instruction of the SP type but its few stores) with two SP
+  // issue-to-collector slots issues up to two a cycle (over 1.8); with IDOC_SP tuned down
+  // (one slot) at most one. The same with two SP collector units, each held at least the
+  // issue cycle (over 1.5 a cycle): with OC_SP tuned down (one unit), at most one a cycle.
+  const std::string dir = generated_trace(
+      "fu_chain", " -p unit=fp32 -p chains=8 -p warps=32 -p iterations=64", "uc_idoc_chain");
+  auto ipc = [](const nlohmann::json& j) {
+    return j["warp_instructions"].get<double>() / j["total_cycles"].get<double>();
+  };
+  const std::string two_slots = " --set smx.id_oc_widths=[2,1,1]";
+  const auto on = run(dir, two_slots, "uc_idoc_on");
+  EXPECT_GT(ipc(on), 1.8);
+  const auto down = run(dir,
+                        two_slots + " --with " + mechanism +
+                            " --set smx.gcu.static_config=none --set "
+                            "smx.gcu.static_tune_down=[idoc_sp]",
+                        "uc_idoc_down");
+  EXPECT_LE(ipc(down), 1.0);
+  EXPECT_GT(ipc(down), 0.95);
+  const std::string two_units = " --set smx.collectors_sp=2";
+  const auto oc_on = run(dir, two_units, "uc_oc_on");
+  EXPECT_GT(ipc(oc_on), 1.5);  // (bank conflicts hold a unit longer than its issue cycle)
+  const auto oc_down = run(dir,
+                           two_units + " --with " + mechanism +
+                               " --set smx.gcu.static_config=none --set "
+                               "smx.gcu.static_tune_down=[oc_sp]",
+                           "uc_oc_down");
+  EXPECT_LE(ipc(oc_down), 1.0);
+  EXPECT_GT(ipc(oc_down), 0.95);
+  EXPECT_EQ(oc_down["warp_instructions"], oc_on["warp_instructions"]);
+}
+
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
   const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
-  for (const char* c : {"oc_sp", "nonsense"}) {
+  for (const char* c : {"ocex_sp", "nonsense"}) {
     const auto r = run_command(
         gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
             " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[" + c + "]",
