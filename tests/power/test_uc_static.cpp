@@ -160,27 +160,25 @@ TEST(uc_static, the_sp_pipelines_collectors_and_registers_tuned_down_issue_half)
   auto ipc = [](const nlohmann::json& j) {
     return j["warp_instructions"].get<double>() / j["total_cycles"].get<double>();
   };
-  const std::string two_slots = " --set smx.id_oc_widths=[2,1,1]";
-  const auto on = run(dir, two_slots, "uc_idoc_on");
-  EXPECT_GT(ipc(on), 1.8);
-  const auto down = run(dir,
-                        two_slots + " --with " + mechanism +
-                            " --set smx.gcu.static_config=none --set "
-                            "smx.gcu.static_tune_down=[idoc_sp]",
-                        "uc_idoc_down");
-  EXPECT_LE(ipc(down), 1.0);
-  EXPECT_GT(ipc(down), 0.95);
-  const std::string two_units = " --set smx.collectors_sp=2";
-  const auto oc_on = run(dir, two_units, "uc_oc_on");
-  EXPECT_GT(ipc(oc_on), 1.5);  // (bank conflicts hold a unit longer than its issue cycle)
-  const auto oc_down = run(dir,
-                           two_units + " --with " + mechanism +
-                               " --set smx.gcu.static_config=none --set "
-                               "smx.gcu.static_tune_down=[oc_sp]",
-                           "uc_oc_down");
-  EXPECT_LE(ipc(oc_down), 1.0);
-  EXPECT_GT(ipc(oc_down), 0.95);
-  EXPECT_EQ(oc_down["warp_instructions"], oc_on["warp_instructions"]);
+  // The kernel with `two` (two of the SP component's slots or units): its IPC with the
+  // component whole (above `whole`) and with it tuned down (one: at most one a cycle).
+  auto halves = [&](const std::string& two, const char* component, double whole) {
+    const std::string tag = std::string("uc_half_") + component;
+    const auto on = run(dir, two, tag + "_on");
+    EXPECT_GT(ipc(on), whole) << component;
+    const auto down = run(dir,
+                          two + " --with " + mechanism +
+                              " --set smx.gcu.static_config=none --set "
+                              "smx.gcu.static_tune_down=[" +
+                              component + "]",
+                          tag + "_down");
+    EXPECT_LE(ipc(down), 1.0) << component;
+    EXPECT_GT(ipc(down), 0.95) << component;
+    EXPECT_EQ(down["warp_instructions"], on["warp_instructions"]) << component;
+  };
+  halves(" --set smx.id_oc_widths=[2,1,1]", "idoc_sp", 1.8);
+  // (Bank conflicts hold a collector unit longer than its issue cycle.)
+  halves(" --set smx.collectors_sp=2", "oc_sp", 1.5);
 }
 
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
