@@ -12,7 +12,8 @@
 // the units); the OCEX registers answer tunable() false.
 // The SMX also hands over the power component of each tunable component (its fetch/decode,
 // scheduler, sp, sfu and ldst entries of smx_power.h), whose elements the controller makes
-// the two groups (none for the IDOC registers and OC sets).
+// the two groups (the collectors' one component six: two per pipeline; none for the IDOC
+// registers).
 #pragma once
 
 #include <systemc>
@@ -37,8 +38,18 @@ class datapath_gates : public virtual sc_core::sc_interface {
   // lanes a cycle (a warp's 32 lanes over its initiation interval). 0: not modelled.
   virtual double width(pm::uc_component c) const = 0;
   // The power component of component c (nullptr: none), which a controller beside the SMX
-  // may take over (reshape into the two groups and gate).
+  // may take over (reshape into `power_elements` elements and gate), and the element that is
+  // c's group 1 (components sharing one power component, the three pipelines' collector
+  // sets, each have two of its elements).
   virtual pm::power_component* group_power(pm::uc_component c) = 0;
+  virtual std::uint32_t power_elements(pm::uc_component c) const {
+    (void)c;
+    return 2;
+  }
+  virtual std::uint32_t group_element(pm::uc_component c) const {
+    (void)c;
+    return 1;
+  }
 };
 
 }  // namespace gputlm::core

@@ -1701,13 +1701,22 @@ bool smx::tuned_down(pm::uc_component c) const {
 }
 
 pm::power_component* smx::group_power(pm::uc_component c) {
-  // (The collectors' one power component is not split per pipeline, and the pipeline
-  // registers have none: their groups are timing only.)
-  if (!tunable(c) || idoc_type(c) >= 0 || oc_type(c) >= 0) return nullptr;
+  // (The pipeline registers have no power component: their groups are timing only.)
+  if (!tunable(c) || idoc_type(c) >= 0) return nullptr;
+  if (oc_type(c) >= 0) return &m_power->collector();
   if (c == pm::uc_component::ifid) return &m_power->fetch_decode();
   if (c == pm::uc_component::sch) return &m_power->scheduler();
   const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
   return &m_power->pipe_component(std::size_t(p));
+}
+
+// The collectors' power component: two elements per pipeline (its groups 0 and 1), an
+// equal share each.
+std::uint32_t smx::power_elements(pm::uc_component c) const { return oc_type(c) >= 0 ? 6 : 2; }
+
+std::uint32_t smx::group_element(pm::uc_component c) const {
+  const int k = oc_type(c);
+  return k >= 0 ? 2 * std::uint32_t(k) + 1 : 1;
 }
 
 double smx::width(pm::uc_component c) const {

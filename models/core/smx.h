@@ -121,6 +121,8 @@ class smx : public component,
   void tune(pm::uc_component c, bool down) override;
   bool tuned_down(pm::uc_component c) const override;
   pm::power_component* group_power(pm::uc_component c) override;
+  std::uint32_t power_elements(pm::uc_component c) const override;
+  std::uint32_t group_element(pm::uc_component c) const override;
   double width(pm::uc_component c) const override;
   // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
   sc_core::sc_export<warp_migration> migration{"migration"};

@@ -45,6 +45,7 @@ class smx_power {
   pm::power_component& register_file() { return *m_register_file; }
   pm::power_component& fetch_decode() { return *m_fetch_decode; }
   pm::power_component& scheduler() { return *m_scheduler; }
+  pm::power_component& collector() { return *m_collector; }
   pm::power_component& pipe_component(std::size_t p) { return *m_pipe_component[p]; }
   // A register-level power controller took the register file over (register_gate.h): its
   // accesses are reported to the controller instead, and the gates are looked at again.

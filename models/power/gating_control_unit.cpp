@@ -146,13 +146,16 @@ void gating_control_unit::take_power(uc_component c) {
   which.require(s < pc->states().size(), "the power table's " + pc->name() + " has no state '" +
                                              *which + "' (group 1 of " + to_string(c) +
                                              " is gated into it)");
-  which.require(!pc->gated(), pc->name() +
-                                  " is gated already (by power.policy or another "
-                                  "controller)");
-  if (s >= pc->states().size() || pc->gated()) return;
-  pc->reshape(2);  // the two groups
-  pc->bind_policy(this, std::uint32_t(c));
-  m_power[at(c)] = {pc, s};
+  const bool ours = pc->policy_bound(this);  // (taken for another pipeline's collectors)
+  which.require(ours || !pc->gated(), pc->name() +
+                                          " is gated already (by power.policy or another "
+                                          "controller)");
+  if (s >= pc->states().size() || (pc->gated() && !ours)) return;
+  if (!ours) {
+    pc->reshape(datapath->power_elements(c));  // the groups
+    pc->bind_policy(this, std::uint32_t(c));
+  }
+  m_power[at(c)] = {pc, s, datapath->group_element(c)};
 }
 
 std::string gating_control_unit::added_hardware() const {
@@ -180,14 +183,14 @@ void gating_control_unit::apply(uc_component c, bool down, std::uint64_t now) {
   const std::uint64_t now_fs = clock().edge_fs(now);
   if (down) {
     m_wake_at[at(c)] = 0;  // (a wake-up still running is cut short)
-    if (g.component) g.component->set_state(1, g.gated, now_fs);
+    if (g.component) g.component->set_state(g.element, g.gated, now_fs);
     datapath->tune(c, true);
     m_trace[at(c)].set(1);
     return;
   }
   ++m_wakes;
   const std::uint64_t wake = g.component ? g.component->states()[g.gated].wake_cycles : 0;
-  if (g.component) g.component->set_state(1, 0, now_fs);
+  if (g.component) g.component->set_state(g.element, 0, now_fs);
   if (wake <= 1) {  // usable from the next cycle (datapath_gates::tune)
     datapath->tune(c, false);
     m_trace[at(c)].set(0);

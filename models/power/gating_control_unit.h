@@ -24,17 +24,18 @@
 // applied. Counted per applied component: tune-downs and cycles tuned down; EX_LDST's
 // response time over the run.
 //
-// Power (§2.3, IDOC and OC excepted: timing only): the unit takes over the SMX's power
-// component of each component it gates
-// (datapath_gates::group_power), makes its two elements the two groups and moves group 1
-// into the table's `pg` state (power-gated: fetch/decode's decoder, the schedulers, the SP
-// and SFU units) or `cg` state (clock-gated: the LD/ST unit's queue) when it is tuned
-// down; leaving it charges nothing, entering it the state's transition energy
+// Power (§2.3, IDOC excepted: timing only): the unit takes over the SMX's power component
+// of each component it gates (datapath_gates::group_power), makes its elements the groups
+// (two; the collectors' one component six, two per pipeline) and moves group 1 into the
+// table's `pg` state (power-gated: fetch/decode's decoder, the schedulers, the SP and SFU
+// units) or `cg` state (clock-gated: the LD/ST unit's queue, the operand collectors) when
+// it is tuned down; leaving it charges nothing, entering it the state's transition energy
 // (power_component.h). Tuned back up, a power-gated group is usable after the state's
 // wake-up latency (9 cycles in the big-core table), a clock-gated one from the next cycle.
 // A platform without a power table gates the timing only.
 //
-// VCD (per component the SMX can tune): `<c>` 0 on, 1 tuned down, 2 waking up.
+// VCD (per component the SMX can tune): `<c>` 0 on, 1 tuned down, 2 waking up (from the
+// decision until the SMX is told, the cycle before the group takes work).
 //
 // A component the SMX has no second group for is refused in `static_tune_down` in one line.
 #pragma once
@@ -130,6 +131,7 @@ class gating_control_unit : public component, public core::smx_events, public ga
   struct group_power {
     power_component* component = nullptr;  // nullptr: the timing only
     std::uint32_t gated = 0;               // its state while tuned down
+    std::uint32_t element = 1;             // the component's element that is group 1
   };
   std::array<group_power, uc_components> m_power{};
   std::array<traced_value, uc_components> m_trace;

@@ -11,7 +11,8 @@
 // Energy by hand: group 1 of the SP units spends [2,048, 8,192) gated: static saved
 // 6,144 ns x 1 mW = 6,144 pJ, clock saved the same; one transition from ON costs 19 ns x
 // (1 mW - 0) = 19 pJ. The static form (C_LDST-like [ex_ldst] alone) clock-gates the LD/ST
-// unit's group 1 from cycle 0: its static power stays, its clock power halves.
+// unit's group 1 from cycle 0: its static power stays, its clock power halves. The three
+// pipelines' collector sets share one power component, two elements each.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -45,10 +46,25 @@ struct fake_smx : sc_core::sc_module, core::datapath_gates {
                            {{"on", 2e-3, 0, 0, -1, 2e-3}, {"pg", 0.0, 9, 19}, {"cg", 2e-3, 1, 0}},
                            {{"op", 0.0}},
                            pm::operating_point{1.0, ns}};
+  // The collectors: one component for the three pipelines (6 mW static, 6 mW clock).
+  pm::power_component oc{"smx.operand_collector",
+                         {{"on", 6e-3, 0, 0, -1, 6e-3}, {"pg", 0.0, 9, 19}, {"cg", 6e-3, 1, 0}},
+                         {{"collect", 0.0}},
+                         pm::operating_point{1.0, ns}};
   std::array<bool, pm::uc_components> down{};
   explicit fake_smx(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
+  static int oc_pipe(uc_component c) {
+    return c == uc_component::oc_sp     ? 0
+           : c == uc_component::oc_sfu  ? 1
+           : c == uc_component::oc_ldst ? 2
+                                        : -1;
+  }
   bool tunable(uc_component c) const override {
-    return c == uc_component::ex_sp || c == uc_component::ex_ldst;
+    return c == uc_component::ex_sp || c == uc_component::ex_ldst || oc_pipe(c) >= 0;
+  }
+  std::uint32_t power_elements(uc_component c) const override { return oc_pipe(c) >= 0 ? 6 : 2; }
+  std::uint32_t group_element(uc_component c) const override {
+    return oc_pipe(c) >= 0 ? 2 * std::uint32_t(oc_pipe(c)) + 1 : 1;
   }
   void tune(uc_component c, bool d) override {
     calls.push_back({c, d, sc_core::sc_time_stamp().value() / ns});
@@ -57,6 +73,7 @@ struct fake_smx : sc_core::sc_module, core::datapath_gates {
   bool tuned_down(uc_component c) const override { return down[std::size_t(c)]; }
   double width(uc_component c) const override { return tunable(c) ? 64 : 0; }
   pm::power_component* group_power(uc_component c) override {
+    if (oc_pipe(c) >= 0) return &oc;
     return c == uc_component::ex_sp ? &sp : c == uc_component::ex_ldst ? &ldst : nullptr;
   }
 };
@@ -118,11 +135,26 @@ TEST(gcu_power, a_clock_gated_group_keeps_its_static_power_and_loses_its_clock) 
 TEST(gcu_power, table_2_configurations_gate_every_component_but_the_one_named) {
   bench b(std::map<std::string, std::string>{{"static_config", "c_sp"}});
   b.run_to(10);
-  // C_SP: all but EX_SP; of this SMX's two, EX_LDST. The twelve others have no second
-  // group here and are counted.
-  ASSERT_EQ(b.smx.calls.size(), 1u);
-  EXPECT_EQ(b.smx.calls[0].c, uc_component::ex_ldst);
+  // C_SP: all but EX_SP; of this SMX's five, EX_LDST and the three collector sets. The nine
+  // others have no second group here and are counted.
+  EXPECT_EQ(b.smx.calls.size(), 4u);
+  EXPECT_TRUE(b.smx.down[std::size_t(uc_component::ex_ldst)]);
+  EXPECT_TRUE(b.smx.down[std::size_t(uc_component::oc_ldst)]);
   EXPECT_FALSE(b.smx.down[std::size_t(uc_component::ex_sp)]);
+}
+
+TEST(gcu_power, the_pipelines_collector_groups_share_one_power_component) {
+  // OC_SP and OC_SFU clock-gated from cycle 0: the collectors' component is six elements
+  // (1 mW static and 1 mW clock each), two of them in cg: static 6 mW x 1,000 ns, clock
+  // 4 mW x 1,000 ns; OC_LDST's group 1 stays ON.
+  bench b(std::map<std::string, std::string>{{"static_tune_down", "[oc_sp, oc_sfu]"}});
+  b.run_to(1000);
+  EXPECT_EQ(b.smx.oc.elements(), 6u);
+  EXPECT_EQ(b.smx.oc.state_of(1), 2u);  // cg
+  EXPECT_EQ(b.smx.oc.state_of(3), 2u);
+  EXPECT_EQ(b.smx.oc.state_of(5), 0u);
+  EXPECT_NEAR(b.smx.oc.static_joules(1000 * ns), 6e-3 * 1000e-9, 1e-18);
+  EXPECT_NEAR(b.smx.oc.clock_joules(1000 * ns), 4e-3 * 1000e-9, 1e-18);
 }
 
 }  // namespace test_gcu_power
