@@ -6,30 +6,16 @@
 
 namespace gputlm::control {
 
+stream_partition_policy::stream_partition_policy(std::vector<binding> sets)
+    : lrr_policy(make_tb_selection("fcfs"), make_smx_selection("round_robin")),
+      m_sets(std::move(sets)) {
+  m_restricted = true;
+}
+
 bool stream_partition_policy::allowed(const kde_record& e, std::size_t s) const {
   for (const binding& b : m_sets)
     if (b.stream == e.stream) return s >= b.first && s <= b.last;
   return true;
-}
-
-tb_choice stream_partition_policy::pick(tb_scheduler_view& v) {
-  tb_choice c;
-  const auto& es = v.entries();
-  const int e = m_fcfs.pick(es, [&](std::size_t i) {
-    if (!v.ready(i)) return false;
-    for (std::size_t s = 0; s < v.smx_count(); ++s)
-      if (allowed(es[i], s) && v.fits(s, i)) return true;
-    return false;
-  });
-  if (e < 0) return c;
-  const kde_record& entry = es[std::size_t(e)];
-  const int s = m_round_robin.pick(v.smx_count(), [&](std::size_t s) {
-    return allowed(entry, s) && v.fits(s, std::size_t(e));
-  });
-  if (s < 0) return c;
-  c.entry = e;
-  c.smx = s;
-  return c;
 }
 
 std::string stream_partition_policy::hardware(std::size_t smxs) const {

@@ -21,23 +21,20 @@
 
 namespace gputlm::control {
 
-class stream_partition_policy : public tb_policy {
+class stream_partition_policy : public lrr_policy {
  public:
   // `sets`: per stream, its SMXs [first, last].
   struct binding {
     std::uint64_t stream = 0;
     std::size_t first = 0, last = 0;
   };
-  explicit stream_partition_policy(std::vector<binding> sets = {}) : m_sets(std::move(sets)) {}
-  tb_choice pick(tb_scheduler_view& v) override;
+  explicit stream_partition_policy(std::vector<binding> sets = {});
   std::string hardware(std::size_t smxs) const override;
 
  protected:
   // Whether SMX s may take entry e's TBs.
-  bool allowed(const kde_record& e, std::size_t s) const;
+  bool allowed(const kde_record& e, std::size_t s) const override;
   std::vector<binding> m_sets;
-  fcfs_tb_selection m_fcfs;
-  round_robin_smx_selection m_round_robin;
 };
 
 }  // namespace gputlm::control

@@ -12,12 +12,12 @@ tb_choice lrr_policy::pick(tb_scheduler_view& v) {
   const int e = m_tbs->pick(v.entries(), [&](std::size_t i) {
     if (!v.ready(i)) return false;
     for (std::size_t s = 0; s < v.smx_count(); ++s)
-      if (v.fits(s, i)) return true;
+      if (placeable(v, i, s)) return true;
     return false;
   });
   if (e < 0) return c;
-  const int s = m_smxs->pick(v.smx_count(),
-                             [&](std::size_t s) { return v.fits(s, static_cast<std::size_t>(e)); });
+  const int s = m_smxs->pick(
+      v.smx_count(), [&](std::size_t s) { return placeable(v, static_cast<std::size_t>(e), s); });
   if (s < 0) return c;
   c.entry = e;
   c.smx = s;

@@ -147,8 +147,18 @@ class lrr_policy : public tb_policy {
   tb_choice pick(tb_scheduler_view& v) override;
 
  protected:
+  // A policy that restricts where an entry's TBs may go (stream_partition.h) sets
+  // m_restricted and answers allowed(); plain LRR asks nothing.
+  virtual bool allowed(const kde_record& e, std::size_t smx) const {
+    (void)e, (void)smx;
+    return true;
+  }
+  bool placeable(const tb_scheduler_view& v, std::size_t entry, std::size_t smx) const {
+    return (!m_restricted || allowed(v.entries()[entry], smx)) && v.fits(smx, entry);
+  }
   std::unique_ptr<tb_selection_policy> m_tbs;
   std::unique_ptr<smx_selection_policy> m_smxs;
+  bool m_restricted = false;
 };
 
 // BCS: the FCFS entry's TBs in pairs. An SMX takes the first TB of a pair only with room

@@ -18,6 +18,7 @@
 
 #include <systemc>
 
+#include "models/core/smx_events.h"
 #include "models/power/gating_control_logic.h"
 
 namespace gputlm::pm {
@@ -25,6 +26,14 @@ class power_component;
 }
 
 namespace gputlm::core {
+
+// The pipeline an SMX pipe counts under for μC-States (its collector set and pipeline
+// registers): SP for the SP, INT, DP, tensor and branch pipes; SFU; LD/ST.
+inline pm::uc_pipe datapath_pipe(unit_pipe p) {
+  return p == unit_pipe::sfu    ? pm::uc_pipe::sfu
+         : p == unit_pipe::ldst ? pm::uc_pipe::ldst
+                                : pm::uc_pipe::sp;
+}
 
 class datapath_gates : public virtual sc_core::sc_interface {
  public:

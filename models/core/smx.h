@@ -531,10 +531,8 @@ class smx : public component,
   std::uint32_t m_idoc_width[3] = {}, m_idoc_limit[3] = {}, m_idoc_used[3] = {};
   std::uint64_t m_idoc_cycle = ~0ull;
   bool m_oc_tuned_down[3] = {};
-  // The collector set / pipeline-register type of a pipe: SP (and the pipes on SP), SFU, MEM.
-  static std::uint32_t type_of(unit_pipe p) {
-    return p == unit_pipe::sfu ? 1 : p == unit_pipe::ldst ? 2 : 0;
-  }
+  // The collector set / pipeline-register type of a pipe (0 SP, 1 SFU, 2 MEM).
+  static std::uint32_t type_of(unit_pipe p) { return std::uint32_t(datapath_pipe(p)); }
   bool m_sch_tuned_down = false;  // the upper half of the schedulers served by the lower
   std::uint32_t m_live_warps = 0;
   std::vector<stall_reason> m_reason;  // per scheduler, of the last processed cycle

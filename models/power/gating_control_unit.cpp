@@ -9,12 +9,6 @@ namespace gputlm::pm {
 
 namespace {
 std::size_t at(uc_component c) { return std::size_t(c); }
-// The pipeline (SP, SFU, LD/ST) an SMX pipe counts under.
-uc_pipe pipe_of(core::unit_pipe p) {
-  return p == core::unit_pipe::sfu    ? uc_pipe::sfu
-         : p == core::unit_pipe::ldst ? uc_pipe::ldst
-                                      : uc_pipe::sp;
-}
 // The components Table 2's configuration `name` tunes down (empty name: none); false for an
 // unknown name.
 bool table_2(const std::string& name, std::vector<uc_component>& out) {
@@ -246,7 +240,7 @@ void gating_control_unit::fetched(std::uint32_t, std::uint32_t instructions, std
 void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint32_t, std::uint32_t,
                                  std::uint32_t, std::uint64_t) {
   if (pipe == core::unit_pipe::none) return;
-  const uc_pipe k = pipe_of(pipe);
+  const uc_pipe k = core::datapath_pipe(pipe);
   m_counts.busy[at(uc_component::sch)] += 1;
   m_counts.sch_busy[std::size_t(k)] += 1;
   m_counts.busy[at(uc_stage(uc_component::ex_sp, k))] += 32;  // a warp's lanes
@@ -259,7 +253,7 @@ void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint3
 
 void gating_control_unit::operands_collected(std::uint32_t, core::unit_pipe pipe,
                                              std::uint64_t cycles, std::uint64_t) {
-  m_counts.busy[at(uc_stage(uc_component::oc_sp, pipe_of(pipe)))] += double(cycles);
+  m_counts.busy[at(uc_stage(uc_component::oc_sp, core::datapath_pipe(pipe)))] += double(cycles);
 }
 
 void gating_control_unit::warps_waiting(const core::warp_census& census, std::uint64_t cycle) {

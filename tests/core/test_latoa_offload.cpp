@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/common/run_command.h"
+#include "tests/common/run_stats.h"
 
 namespace test_latoa_offload {
 
@@ -24,20 +24,12 @@ const std::string mesh = yaml + "latoa.yaml";
 const std::string mechanism = yaml + "mechanisms/latoa.yaml";
 const std::string watch_only = " --set smx.latoa.offload=false";
 
-std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
-
 std::string trace(const std::string& kernel, const std::string& params, const std::string& name) {
   return generated_trace(kernel, params, name);
 }
 
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
-  std::filesystem::remove(tmp(tag + ".json"));
-  const auto r =
-      run_command(gputlm_bin() + " run " + mesh + " " + dir + " --with " + mechanism + opts +
-                      " --no-wall-clock --stats-form=full --stats " + tmp(tag + ".json"),
-                  tag);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return nlohmann::json::parse(slurp(tmp(tag + ".json")));
+  return run_stats(mesh, dir, " --with " + mechanism + opts, tag);
 }
 
 // The sum over the SMXs of a statistic of theirs (`block`: "" for the SMX, ".latoa").

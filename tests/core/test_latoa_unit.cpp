@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/latoa_unit.h"
-#include "tests/common/run_command.h"
+#include "tests/common/run_stats.h"
 #include "tests/common/vcd_read.h"
 
 namespace test_latoa_unit {
@@ -27,19 +27,12 @@ const std::string mesh = yaml + "latoa.yaml";
 const std::string mechanism = yaml + "mechanisms/latoa.yaml";
 constexpr int cores = 56;
 
-std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
-
 std::string trace(const std::string& kernel, const std::string& params, const std::string& name) {
   return generated_trace(kernel, params, name);
 }
 
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
-  std::filesystem::remove(tmp(tag + ".json"));
-  const auto r = run_command(gputlm_bin() + " run " + mesh + " " + dir + opts +
-                                 " --no-wall-clock --stats-form=full --stats " + tmp(tag + ".json"),
-                             tag);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return nlohmann::json::parse(slurp(tmp(tag + ".json")));
+  return run_stats(mesh, dir, opts, tag);
 }
 
 const nlohmann::json& unit(const nlohmann::json& j, int s) {
@@ -65,7 +58,7 @@ TEST(latoa_unit, the_bands_by_hand_at_21_22_42_43_of_64_entries) {
 
 TEST(latoa_unit, state_residency_is_the_mshr_waveforms_time_in_each_band) {
   const std::string dir = trace("stream", " -p footprint=4194304 -p passes=1", "latoa_stream");
-  const std::string vcd = tmp("latoa_stream.vcd");
+  const std::string vcd = test_tmp("latoa_stream.vcd");
   const auto j = run(dir,
                      " --with " + mechanism + " --vcd " + vcd +
                          " --trace 'smx[*].l1.mshr_entries' --trace 'smx[*].latoa.state'",
@@ -143,7 +136,7 @@ TEST(latoa_unit, a_crossbar_or_half_a_candidate_search_is_refused_in_one_line) {
   EXPECT_NE(xbar.err.find("mechanisms/latoa.yaml:"), std::string::npos) << xbar.err;
   EXPECT_NE(xbar.err.find("icnt.topology"), std::string::npos) << xbar.err;
   EXPECT_EQ(std::count(xbar.err.begin(), xbar.err.end(), '\n'), 1) << xbar.err;
-  const std::string half = tmp("latoa_half.yaml");
+  const std::string half = test_tmp("latoa_half.yaml");
   write_text(half,
              "gpu:\n  smx:\n    latoa: { type: latoa_unit }\n    bind+:\n"
              "      - events -> latoa.watch\n      - l1.events -> latoa.mshr\n"

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/common/run_command.h"
+#include "tests/common/run_stats.h"
 
 namespace test_uc_hetero {
 
@@ -22,8 +22,6 @@ using namespace gputlm::testing;
 
 namespace {
 const std::string big = GPUTLM_SOURCE_DIR "/yaml/uc-bigcore.yaml";
-
-std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
 
 // The first global load's first address in a text trace's kernel file.
 std::string first_load(const std::string& file) {
@@ -71,15 +69,10 @@ TEST(uc_hetero, merge_puts_application_i_on_stream_i_with_its_addresses_moved) {
 
 TEST(uc_hetero, partition_keeps_each_stream_on_its_smxs_and_streams_add_up) {
   const std::string mix = merged("het_part");
-  const auto r = run_command(gputlm_bin() + " run " + big + " " + mix +
-                                 " --set smx_scheduler.policy=partition"
-                                 " --set smx_scheduler.policy.smxs=[0:8-15,1:0-7]"
-                                 " --no-wall-clock --stats " +
-                                 tmp("het_part.json"),
-                             "het_part");
-  ASSERT_EQ(r.status, 0) << r.err;
-  std::ifstream in(tmp("het_part.json"));
-  const auto s = nlohmann::json::parse(in);
+  const auto s = run_stats(big, mix,
+                           " --set smx_scheduler.policy=partition"
+                           " --set smx_scheduler.policy.smxs=[0:8-15,1:0-7]",
+                           "het_part");
   ASSERT_EQ(s["kernels"].size(), 2u);
   for (std::size_t k = 0; k < 2; ++k)
     for (const auto& tb : s["kernels"][k]["tb_log"]) {
@@ -102,9 +95,10 @@ TEST(uc_hetero, partition_keeps_each_stream_on_its_smxs_and_streams_add_up) {
 TEST(uc_hetero, bad_merges_and_partitions_are_one_line_errors) {
   const std::string a = generated_trace("vectoradd", " -p n=4096", "het_bad_a");
   const std::string cdp = generated_trace("bfs_cdp", " -p scale=8", "het_bad_cdp");
+  std::filesystem::remove_all(test_tmp("het_cdp"));  // (left by an earlier run)
   for (const std::string& cmd :
-       {" trace merge " + a + " -o " + tmp("het_one"),
-        " trace merge " + a + " " + cdp + " -o " + tmp("het_cdp"),
+       {" trace merge " + a + " -o " + test_tmp("het_one"),
+        " trace merge " + a + " " + cdp + " -o " + test_tmp("het_cdp"),
         " run " + big + " " + a +
             " --set smx_scheduler.policy=partition --set smx_scheduler.policy.smxs=[0:8-16]",
         " run " + big + " " + a +
@@ -115,7 +109,7 @@ TEST(uc_hetero, bad_merges_and_partitions_are_one_line_errors) {
     EXPECT_EQ(r.status, 2) << cmd << "\n" << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << cmd << "\n" << r.err;
   }
-  EXPECT_FALSE(std::filesystem::exists(tmp("het_cdp")));
+  EXPECT_FALSE(std::filesystem::exists(test_tmp("het_cdp")));
 }
 
 }  // namespace test_uc_hetero

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/common/run_command.h"
+#include "tests/common/run_stats.h"
 
 namespace test_uc_run_time {
 
@@ -23,15 +23,8 @@ const std::string yaml = GPUTLM_SOURCE_DIR "/yaml/";
 const std::string big = yaml + "uc-bigcore.yaml";
 const std::string mechanism = yaml + "mechanisms/uc-states.yaml";
 
-std::string tmp(const std::string& name) { return std::string(GPUTLM_TEST_TMP) + "/" + name; }
-
 nlohmann::json run(const std::string& dir, const std::string& opts, const std::string& tag) {
-  std::filesystem::remove(tmp(tag + ".json"));
-  const auto r = run_command(gputlm_bin() + " run " + big + " " + dir + opts +
-                                 " --no-wall-clock --stats-form=full --stats " + tmp(tag + ".json"),
-                             tag);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return nlohmann::json::parse(slurp(tmp(tag + ".json")));
+  return run_stats(big, dir, opts, tag);
 }
 }  // namespace
 
