@@ -107,7 +107,10 @@ UC_PG = ("pg", 0.0, 9, 19)
 # memory and 16 KB L1. A part's static and clock power scale with its size (S002 sec. 5:
 # static power proportional to area).
 UC_BIG_CORE = {"sp": 2, "sfu": 2, "ldst": 2, "scheduler": 2, "fetch_decode": 2,
-               "operand_collector": 2, "register_file": 36864 / 32768}
+               "operand_collector": 2, "pipeline_registers": 2, "register_file": 36864 / 32768}
+# One warp instruction latched into a pipeline register (IDOC or OCEX), at 40 nm before the
+# calibration (assumed, as SM_EVENTS).
+UC_PIPELINE_REGISTER_PJ = 3
 # Clock power of a busy or idle uC-States core (what clock gating saves): the GTX480 idle
 # core's 1.59 W (gpuwattch_gtx480.xml idle_core_power, the clock tree and idle toggling), split
 # over the core's components as its static power is and scaled as they are. Drawn by every
@@ -119,6 +122,32 @@ UC_BIG_CORE = {"sp": 2, "sfu": 2, "ldst": 2, "scheduler": 2, "fetch_decode": 2,
 # SM at work draws none there: its clock is in the per-event energies (GPUWattch's
 # accounting). Platforms without a figure of their own: the GTX480's x the node scale.
 FERMI_IDLE_CORE = 1.59
+
+# uC-States' static split (S002 sec. 5: "the static power of each core component directly
+# proportional to its area", from GPUWattch's area estimates): the area of one GTX480 SM as
+# GPUWattch's McPAT computes it for gpuwattch_gtx480.xml (GPGPU-Sim 4.0.1 src/gpuwattch,
+# print level 5; the pipeline registers' and the undifferentiated core's areas, which McPAT
+# counts in the core but does not print, read from its Processor object), mm^2; they add
+# up to McPAT's 44.029 mm^2 core. Its core leakage, 2.8356 W (subthreshold 2.1638 W + gate
+# 0.6718 W), is the small core's static power; 16 such cores and McPAT's L2, NoC and memory
+# controllers make its 46.42 W chip (the 46.4 W above).
+MCPAT_SM_AREA = {
+    "fetch_decode": 0.001776 + 0.187406,  # instruction buffer + decoder (IFID)
+    "shared_memory": 1.792926,            # x 1.1 of the LSU's layout overhead, as McPAT counts it
+    "ldst": 1.201924,                     # the load/store queue
+    "register_file": 1.852247,            # the banks
+    "operand_collector": 0.001015,
+    "scheduler": 0.015351,
+    "sp": 2.520558 + 29.446321,           # the integer ALUs and the FPUs (Fermi's SP lanes do both)
+    "sfu": 0.833078,                      # the complex ALUs
+    "dp": 0.0, "int": 0.0, "tensor": 0.0, "branch": 0.0,
+    "pipeline_registers": 0.507840,
+    "l1": 1.332650,                       # the L1 data cache (data, tag, MSHR: L1_SHARE's ratio)
+    # Never gated: the instruction cache 0.378310, the constant and texture caches 1.332650
+    # each, the undifferentiated core logic 1.292435 (the `core` component).
+    "core": 0.378310 + 2 * 1.332650 + 1.292435,
+}
+MCPAT_SM_LEAKAGE = 2.163769 + 0.671833  # W
 
 FERMI_SM_STATIC = 46.4 * (1 - NONCORE) / 15           # W per SM
 # The SM's static power above covers the SMX split and the L1 (together 1.0 of it).
@@ -184,18 +213,25 @@ def table(name):
         sm, l2 = FERMI_SM_STATIC * k, FERMI_L2_STATIC * k
         noc = FERMI_NOC_STATIC * k * (p["sms"] / 15)
         src = "the Fermi per-SM/per-bank leakage (46.4 W chip, S004 Table 6.4) x %.2f for %d nm" % (k, p["node"])
-    if p.get("uc"):
-        # Non-core static is 40 % of the big chip's (S002 sec. 5), the same on both chips.
-        big_sm = sm * (sum(f * UC_BIG_CORE.get(c, 1) for c, f in SM_SPLIT.items()) +
-                       sum(L1_SHARE.values()))
+    uc = p.get("uc")
+    if uc:
+        # A core's static power split over its parts by their McPAT areas; the big core's
+        # doubled parts twice theirs. Non-core static is 40 % of the big chip's (S002 sec. 5),
+        # the same on both chips.
+        area = sum(MCPAT_SM_AREA.values())
+        share = {c: a / area for c, a in MCPAT_SM_AREA.items()}
+        split = {c: f for c, f in share.items() if c not in ("l1", "core")}
+        sm = MCPAT_SM_LEAKAGE
+        big_sm = sm * sum(f * UC_BIG_CORE.get(c, 1) for c, f in share.items())
         noncore = p["sms"] * big_sm * NONCORE / (1 - NONCORE)
         l2, noc = noncore * L2_SHARE / p["l2"], noncore * NOC_SHARE
         small_chip = p["sms"] * sm + noncore
         big_chip = p["sms"] * big_sm + noncore
-        src = ("the Fermi per-SM leakage (46.4 W chip, S004 Table 6.4), big-core parts doubled; "
-               "non-core 40 %% of the big chip's (S002 sec. 5): %.2f W;\n  # chip static: big "
-               "cores %.2f W, small cores %.2f W (big / small %.3f)" %
-               (noncore, big_chip, small_chip, big_chip / small_chip))
+        src = ("GPUWattch's McPAT core leakage (%.4g W, gpuwattch_gtx480.xml) split by its "
+               "component areas (S002 sec. 5), big-core parts doubled;\n  # non-core 40 %% of "
+               "the big chip's (S002 sec. 5): %.2f W; chip static: big cores %.2f W, small "
+               "cores %.2f W (big / small %.3f)" %
+               (sm, noncore, big_chip, small_chip, big_chip / small_chip))
     out = ["power:",
            "  # Generated by scripts/power-table.py %s; every rule is in docs/power.md." % name,
            "  # First-order, not calibrated: static from %s," % src,
@@ -208,29 +244,37 @@ def table(name):
         out.append("    gpu:")
         component(out, "constant", p["constant"], {})
     out.append("    smx:")
-    uc = p.get("uc")
+    events = dict(SM_EVENTS, pipeline_registers={"write": UC_PIPELINE_REGISTER_PJ})
     for c, frac in split.items():
         extra = SLUMBER if c == "register_file" else GATED
         clock = None
         scale = UC_BIG_CORE.get(c, 1) if uc == "big" else 1
         if uc:
-            clock = FERMI_IDLE_CORE * (SM_SPLIT[c] / FERMI_SM_SHARE) * scale
-            if c in UC_BIG_CORE and c != "register_file":  # a datapath component's group states
+            clock = FERMI_IDLE_CORE * frac * scale
+            if c == "register_file":  # its banks follow the collectors (clock-gated)
+                extra = SLUMBER + [("cg", 1.0, 1, 0)]
+            elif c in UC_BIG_CORE:  # a datapath component's group states
                 extra = [UC_PG, ("cg", 1.0, 1, 0)]
         component(out, c, sm * frac * scale,
-                  {e: v * k * DYNAMIC_CALIBRATION for e, v in SM_EVENTS[c].items()}, extra,
+                  {e: v * k * DYNAMIC_CALIBRATION for e, v in events[c].items()}, extra,
                   clock=clock)
     if uc:
+        out.append("      # never gated: the instruction, constant and texture caches and the "
+                   "undifferentiated core logic;")
         out.append("      # the core's clock power is in its components' ON states, busy or idle (uC-States)")
         out.append("      core:")
-        out.append("        states: {busy: 0W, idle: {static: 0W, clock: 0W}}")
+        on = "{static: %s, clock: %s}" % (watts(sm * share["core"]),
+                                          watts(FERMI_IDLE_CORE * share["core"]))
+        out.append("        states: {busy: %s, idle: %s}" % (on, on))
     else:
         idle_core(out, p, k)
     out.append("    l1_cache:")
+    l1_total = sum(L1_SHARE.values())
     for c, frac in L1_SHARE.items():
-        component(out, c, sm * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in L1_EVENTS[c].items()},
+        static = sm * share["l1"] * frac / l1_total if uc else sm * frac
+        component(out, c, static, {e: v * k * DYNAMIC_CALIBRATION for e, v in L1_EVENTS[c].items()},
                   SNOOZE if c == "data" else (), "32B" if c == "data" else None,
-                  clock=FERMI_IDLE_CORE * L1_SHARE[c] / FERMI_SM_SHARE if uc else None)
+                  clock=FERMI_IDLE_CORE * share["l1"] * frac / l1_total if uc else None)
     out.append("    l2_cache:")
     for c, frac in L2_SPLIT.items():
         component(out, c, l2 * frac, {e: v * k * DYNAMIC_CALIBRATION for e, v in L2_EVENTS[c].items()},

@@ -47,8 +47,12 @@ std::uint64_t* register_banks::set_unit(std::uint32_t kind, std::uint64_t cycle)
 }
 
 void register_banks::hold_collector(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until) {
+  m_last_held = nullptr;
   if (!m_sets) return;
-  if (std::uint64_t* u = set_unit(kind, cycle)) *u = until;
+  if (std::uint64_t* u = set_unit(kind, cycle)) {
+    *u = until;
+    m_last_held = u;
+  }
 }
 
 bool register_banks::collector_free(std::uint64_t cycle, std::uint32_t kind) {
@@ -83,6 +87,9 @@ std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, s
   } else if (!m_collector_busy_until.empty()) {
     auto it = std::min_element(m_collector_busy_until.begin(), m_collector_busy_until.end());
     *it = done + 1;
+    m_last_held = &*it;
+  } else {
+    m_last_held = nullptr;
   }
   return done;
 }

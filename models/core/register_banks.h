@@ -40,6 +40,11 @@ class register_banks {
   // With collector sets: an instruction of `kind` holds a unit from `cycle` to `until`
   // (a memory instruction's operands, read in its issue cycle).
   void hold_collector(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until);
+  // The unit the last read (or hold) took stays held until `until` (the instruction waits in
+  // it for the collector-to-execution register).
+  void extend_hold(std::uint64_t until) {
+    if (m_last_held && *m_last_held < until) *m_last_held = until;
+  }
   std::uint64_t conflicts() const { return m_conflicts; }
   std::uint32_t banks() const { return static_cast<std::uint32_t>(m_banks.size()); }
 
@@ -57,6 +62,7 @@ class register_banks {
   std::uint32_t m_enabled[collector_kinds] = {};
   // The unit of `kind` (or a generic one) an instruction takes at `cycle`, or null.
   std::uint64_t* set_unit(std::uint32_t kind, std::uint64_t cycle);
+  std::uint64_t* m_last_held = nullptr;  // the unit the last instruction took (or null)
   std::uint32_t m_throughput = 1;
   std::uint32_t m_schedulers = 1;
   bool m_sub_core = false;

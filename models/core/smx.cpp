@@ -188,6 +188,10 @@ void smx::validate() {
   m_ibuffer_entries.require(*m_ibuffer_entries >= 1 && *m_ibuffer_entries <= 1024,
                             "must be 1 to 1024");
   m_register_banks.require(*m_register_banks >= 1, "must be at least 1");
+  for (list_param* w : {&m_id_oc_widths, &m_oc_ex_widths}) {
+    w->require((*w)->size() <= pipeline_registers::types, "at most 3 widths (SP, SFU, MEM)");
+    for (std::uint64_t x : **w) w->require(x <= 64, "a width must be at most 64");
+  }
   m_register_port_throughput.require(*m_register_port_throughput <= 64,
                                      "must be at most 64 (0 reads as 1)");
   for (const unit_params* u : {&m_sp, &m_sfu, &m_dp, &m_int, &m_tensor, &m_branch})
@@ -276,10 +280,11 @@ void smx::validate() {
                                    std::uint32_t(*m_collectors_mem)};
     m_rf.banks().set_collector_sets(sets, std::uint32_t(*m_collectors_generic));
   }
-  for (std::uint32_t k = 0; k < 3; ++k) {
-    m_idoc_width[k] = k < m_id_oc_widths->size() ? std::uint32_t((*m_id_oc_widths)[k]) : 0;
-    m_idoc_limit[k] = m_idoc_width[k];
-    m_idoc_bounded = m_idoc_bounded || m_idoc_width[k] != 0;
+  for (auto [regs, widths] : {std::pair{&m_idoc, &m_id_oc_widths}, {&m_ocex, &m_oc_ex_widths}}) {
+    std::uint32_t w[pipeline_registers::types] = {};
+    for (std::size_t k = 0; k < (*widths)->size() && k < pipeline_registers::types; ++k)
+      w[k] = std::uint32_t((**widths)[k]);
+    regs->configure(w);
   }
   m_ldst.configure(static_cast<std::uint32_t>(*m_coalescing_arch),
                    static_cast<std::uint32_t>(*m_coalescing_segment),
@@ -931,11 +936,9 @@ stall_reason smx::check(std::uint32_t wi, warp_state& w, std::uint32_t s, std::u
     }
   }
   if (p != pipe::none && !m_rf.collector_free(now, type_of(p))) return stall_reason::unit_busy;
-  if (m_idoc_bounded && p != pipe::none) {  // the type's issue-to-collector slots this cycle
-    const std::uint32_t k = type_of(p);
-    if (m_idoc_limit[k] != 0 && m_idoc_cycle == now && m_idoc_used[k] >= m_idoc_limit[k])
-      return stall_reason::unit_busy;
-  }
+  // The type's issue-to-collector slots this cycle.
+  if (m_idoc.bounded() && p != pipe::none && !m_idoc.free(type_of(p), now))
+    return stall_reason::unit_busy;
   return stall_reason::issued;
 }
 
@@ -1138,13 +1141,7 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     m_power->issue(std::size_t(p), lanes, reads, writes);
     events.notify([&](smx_events& o) { o.issued(wi, p, lanes, reads, writes, now); });
   }
-  if (m_idoc_bounded && p != pipe::none) {
-    if (m_idoc_cycle != now) {
-      m_idoc_cycle = now;
-      m_idoc_used[0] = m_idoc_used[1] = m_idoc_used[2] = 0;
-    }
-    ++m_idoc_used[type_of(p)];
-  }
+  if (m_idoc.bounded() && p != pipe::none) m_idoc.take(type_of(p), now);
   // Under a gating policy: the cycles the instruction's work waits for what it uses to wake.
   const std::uint64_t wake = m_power->any_gated() ? wake_for(wi, w, in, p) : 0;
   // A register-level power controller (register_gate.h): the sources are read once awake.
@@ -1155,17 +1152,25 @@ void smx::execute(std::uint32_t wi, warp_state& w, const warp_instruction& in, i
     read_wait = m_rf.read_operands(wi, w.scheduler, index, in, landed_at, now);
   }
   if (p == pipe::ldst) {
-    if (m_rf.banks().collector_sets()) {  // a MEM collector reads the operands this cycle
-      m_rf.banks().hold_collector(2, now, now + 1);
-      events.notify([&](smx_events& o) { o.operands_collected(wi, p, 1, now); });
+    // A MEM collector reads the operands this cycle and holds them until the
+    // collector-to-execution register takes the instruction.
+    const std::uint64_t dispatch = m_ocex.bounded() ? m_ocex.take(2, now) : now;
+    if (m_rf.banks().collector_sets()) {
+      m_rf.banks().hold_collector(2, now, dispatch + 1);
+      events.notify([&](smx_events& o) { o.operands_collected(wi, p, dispatch + 1 - now, now); });
     }
-    issue_memory(wi, w, in, now, std::max(wake, read_wait));
+    issue_memory(wi, w, in, now, std::max(wake, read_wait) + (dispatch - now));
   } else if (p != pipe::none) {
     unit_pool& pool = m_units[std::size_t(p)];
     const class_timing t = m_timing_of_class[std::min<std::size_t>(std::size_t(in.unit),
                                                                    m_timing_of_class.size() - 1)];
-    const std::uint64_t read =
+    std::uint64_t read =
         m_rf.read(in.src, std::min<std::uint32_t>(in.num_src, 4), wi, w.scheduler, now, type_of(p));
+    if (m_ocex.bounded()) {  // the collector holds the instruction until a slot is free
+      const std::uint64_t dispatch = m_ocex.take(type_of(p), read);
+      if (dispatch != read) m_rf.banks().extend_hold(dispatch + 1);
+      read = dispatch;
+    }
     if (m_rf.banks().collector_sets())
       events.notify([&](smx_events& o) { o.operands_collected(wi, p, read + 1 - now, now); });
     const std::uint64_t start = read + std::max(wake, read_wait);
@@ -1668,22 +1673,22 @@ unit_pipe ex_pipe(pm::uc_component c) {
 }  // namespace
 
 namespace {
-// The pipeline (0 SP, 1 SFU, 2 LD/ST) of an IDOC or OC component, or -1.
-int idoc_type(pm::uc_component c) {
+// The pipeline (0 SP, 1 SFU, 2 LD/ST) of component c if it is the stage whose SP instance
+// is `sp_stage` (IDOC, OC or OCEX), or -1.
+int stage_type(pm::uc_component c, pm::uc_component sp_stage) {
   for (std::uint32_t k = 0; k < 3; ++k)
-    if (c == pm::uc_stage(pm::uc_component::idoc_sp, pm::uc_pipe(k))) return int(k);
+    if (c == pm::uc_stage(sp_stage, pm::uc_pipe(k))) return int(k);
   return -1;
 }
-int oc_type(pm::uc_component c) {
-  for (std::uint32_t k = 0; k < 3; ++k)
-    if (c == pm::uc_stage(pm::uc_component::oc_sp, pm::uc_pipe(k))) return int(k);
-  return -1;
-}
+int idoc_type(pm::uc_component c) { return stage_type(c, pm::uc_component::idoc_sp); }
+int oc_type(pm::uc_component c) { return stage_type(c, pm::uc_component::oc_sp); }
+int ocex_type(pm::uc_component c) { return stage_type(c, pm::uc_component::ocex_sp); }
 }  // namespace
 
 bool smx::tunable(pm::uc_component c) const {
   if (c == pm::uc_component::ifid || c == pm::uc_component::ex_ldst) return true;
-  if (const int k = idoc_type(c); k >= 0) return m_idoc_width[k] >= 2;
+  if (const int k = idoc_type(c); k >= 0) return m_idoc.width(std::uint32_t(k)) >= 2;
+  if (const int k = ocex_type(c); k >= 0) return m_ocex.width(std::uint32_t(k)) >= 2;
   if (const int k = oc_type(c); k >= 0)
     return m_rf.banks_view().collector_sets() && m_rf.banks_view().collector_units(k) >= 2;
   if (c == pm::uc_component::sch) return m_sched_warps.size() > 1 && !*m_sub_core_model;
@@ -1695,33 +1700,33 @@ bool smx::tuned_down(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return m_fetch_limit < *m_fetch_warps;
   if (c == pm::uc_component::sch) return m_sch_tuned_down;
   if (c == pm::uc_component::ex_ldst) return m_ldst_tuned_down;
-  if (const int k = idoc_type(c); k >= 0) return m_idoc_limit[k] < m_idoc_width[k];
+  if (const int k = idoc_type(c); k >= 0) return m_idoc.tuned_down(std::uint32_t(k));
+  if (const int k = ocex_type(c); k >= 0) return m_ocex.tuned_down(std::uint32_t(k));
   if (const int k = oc_type(c); k >= 0) return m_oc_tuned_down[k];
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
-pm::power_component* smx::group_power(pm::uc_component c) {
-  // (The pipeline registers have no power component: their groups are timing only.)
-  if (!tunable(c) || idoc_type(c) >= 0) return nullptr;
-  if (oc_type(c) >= 0) return &m_power->collector();
-  if (c == pm::uc_component::ifid) return &m_power->fetch_decode();
-  if (c == pm::uc_component::sch) return &m_power->scheduler();
+std::vector<datapath_gates::power_group> smx::group_power(pm::uc_component c) {
+  if (!tunable(c)) return {};
+  // Shared by the three pipelines: two elements per pipeline (its groups 0 and 1), an equal
+  // share each; the pipeline registers two per pipeline and stage (IDOC, then OCEX).
+  if (const int k = oc_type(c); k >= 0)
+    return {{&m_power->collector(), 6, 2 * std::uint32_t(k) + 1},
+            {&m_power->register_file(), 6, 2 * std::uint32_t(k) + 1}};
+  if (const int k = idoc_type(c); k >= 0)
+    return {{&m_power->pipeline_registers(), 12, 2 * std::uint32_t(k) + 1}};
+  if (const int k = ocex_type(c); k >= 0)
+    return {{&m_power->pipeline_registers(), 12, 6 + 2 * std::uint32_t(k) + 1}};
+  if (c == pm::uc_component::ifid) return {{&m_power->fetch_decode()}};
+  if (c == pm::uc_component::sch) return {{&m_power->scheduler()}};
   const pipe p = c == pm::uc_component::ex_ldst ? pipe::ldst : ex_pipe(c);
-  return &m_power->pipe_component(std::size_t(p));
-}
-
-// The collectors' power component: two elements per pipeline (its groups 0 and 1), an
-// equal share each.
-std::uint32_t smx::power_elements(pm::uc_component c) const { return oc_type(c) >= 0 ? 6 : 2; }
-
-std::uint32_t smx::group_element(pm::uc_component c) const {
-  const int k = oc_type(c);
-  return k >= 0 ? 2 * std::uint32_t(k) + 1 : 1;
+  return {{&m_power->pipe_component(std::size_t(p))}};
 }
 
 double smx::width(pm::uc_component c) const {
   if (c == pm::uc_component::ifid) return double(*m_fetch_warps * *m_fetch_width);
-  if (const int k = idoc_type(c); k >= 0) return double(m_idoc_width[k]);
+  if (const int k = idoc_type(c); k >= 0) return double(m_idoc.width(std::uint32_t(k)));
+  if (const int k = ocex_type(c); k >= 0) return double(m_ocex.width(std::uint32_t(k)));
   if (const int k = oc_type(c); k >= 0)
     return m_rf.banks_view().collector_sets() ? double(m_rf.banks_view().collector_units(k)) : 0;
   if (c == pm::uc_component::sch) return double(m_sched_warps.size());
@@ -1744,8 +1749,12 @@ void smx::tune(pm::uc_component c, bool down) {
     return;
   }
   if (const int k = idoc_type(c); k >= 0) {  // half the type's issue-to-collector slots
-    m_idoc_limit[k] = down ? std::max(1u, m_idoc_width[k] / 2) : m_idoc_width[k];
+    m_idoc.tune(std::uint32_t(k), down);
     wake_at(clock().next_cycle());
+    return;
+  }
+  if (const int k = ocex_type(c); k >= 0) {  // half its collector-to-execution slots
+    m_ocex.tune(std::uint32_t(k), down);
     return;
   }
   if (const int k = oc_type(c); k >= 0) {  // the type's first half of collector units

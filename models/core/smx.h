@@ -44,6 +44,7 @@
 #include "models/core/launch_unit.h"
 #include "models/core/ldst_unit.h"
 #include "models/core/neighbour_port.h"
+#include "models/core/pipeline_registers.h"
 #include "models/core/register_file.h"
 #include "models/core/request_priority.h"
 #include "models/core/scoreboard.h"
@@ -120,9 +121,7 @@ class smx : public component,
   bool tunable(pm::uc_component c) const override;
   void tune(pm::uc_component c, bool down) override;
   bool tuned_down(pm::uc_component c) const override;
-  pm::power_component* group_power(pm::uc_component c) override;
-  std::uint32_t power_elements(pm::uc_component c) const override;
-  std::uint32_t group_element(pm::uc_component c) const override;
+  std::vector<power_group> group_power(pm::uc_component c) override;
   double width(pm::uc_component c) const override;
   // Warps leaving and arriving (warp_migration.h): LATOA's unit beside it.
   sc_core::sc_export<warp_migration> migration{"migration"};
@@ -340,6 +339,11 @@ class smx : public component,
                             {0, 0, 0},
                             "issue-to-collector pipeline registers per type (SP, SFU, MEM): "
                             "instructions of the type issued a cycle (0: unbounded)"};
+  list_param m_oc_ex_widths{*this,
+                            "oc_ex_widths",
+                            {0, 0, 0},
+                            "collector-to-execution pipeline registers per type (SP, SFU, "
+                            "MEM): instructions of the type dispatched a cycle (0: unbounded)"};
   unit_params m_sp{*this, "sp", 1, 4, 1};
   unit_params m_sfu{*this, "sfu", 1, 4, 1};
   unit_params m_dp{*this, "dp", 0, 4, 1};
@@ -525,11 +529,9 @@ class smx : public component,
   // Warps fetched a cycle: fetch_warps, halved while fetch/decode is tuned down.
   std::uint64_t m_fetch_limit = 1;
   bool m_ldst_tuned_down = false;  // the LD/ST unit's address generation on 16 lanes
-  // The issue-to-collector registers (id_oc_widths): per type (SP, SFU, MEM) the width, the
-  // slots in use (tuned down: half) and how many this cycle took.
-  bool m_idoc_bounded = false;
-  std::uint32_t m_idoc_width[3] = {}, m_idoc_limit[3] = {}, m_idoc_used[3] = {};
-  std::uint64_t m_idoc_cycle = ~0ull;
+  // The issue-to-collector (id_oc_widths) and collector-to-execution (oc_ex_widths)
+  // registers of each type (SP, SFU, MEM).
+  pipeline_registers m_idoc, m_ocex;
   bool m_oc_tuned_down[3] = {};
   // The collector set / pipeline-register type of a pipe (0 SP, 1 SFU, 2 MEM).
   static std::uint32_t type_of(unit_pipe p) { return std::uint32_t(datapath_pipe(p)); }

@@ -14,6 +14,8 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
   m_register_file->bind_counters(m_n.register_file);
   m_collector = &owner.declare_power("operand_collector", {"collect"});
   m_collector->bind_counters(&m_n.collect);
+  m_pipeline_registers = &owner.declare_power("pipeline_registers", {"write"});
+  m_pipeline_registers->bind_counters(&m_n.pipeline_registers);
   m_shared = &owner.declare_power("shared_memory", {"access"});
   m_shared->bind_counters(&m_n.shared);
   static const char* const names[pipes] = {"sp", "sfu", "dp", "int", "tensor", "branch", "ldst"};
@@ -31,7 +33,7 @@ smx_power::smx_power(component& owner, std::uint64_t register_file_bytes,
 bool smx_power::gated_components() const {
   bool any = m_fetch_decode->gated() || m_scheduler->gated() ||
              (m_register_file->gated() && !m_rf_managed) || m_collector->gated() ||
-             m_shared->gated();
+             m_pipeline_registers->gated() || m_shared->gated();
   for (const pm::power_component* c : m_pipe_component) any = any || c->gated();
   return any;
 }

@@ -9,6 +9,10 @@
 //   scheduler          issue      one warp instruction issued
 //   register_file      read, write  one warp-wide (32 x 4 B) operand; elements = banks
 //   operand_collector  collect    one source operand gathered
+//   pipeline_registers write      one warp instruction latched into a pipeline register:
+//                      issue-to-collector (IDOC) and collector-to-execution (OCEX), two per
+//                      instruction issued to a pipeline (μC-States, S002 §2.1; GPUWattch's
+//                      PIPE). Reported only where the power table lists it.
 //   sp, sfu, dp, int, tensor, branch, ldst   op   one active lane's operation (ldst: one
 //                      warp memory instruction, address generation and coalescing)
 //   shared_memory      access     one bank-conflict-free wave of a shared-memory access
@@ -46,6 +50,7 @@ class smx_power {
   pm::power_component& fetch_decode() { return *m_fetch_decode; }
   pm::power_component& scheduler() { return *m_scheduler; }
   pm::power_component& collector() { return *m_collector; }
+  pm::power_component& pipeline_registers() { return *m_pipeline_registers; }
   pm::power_component& pipe_component(std::size_t p) { return *m_pipe_component[p]; }
   // A register-level power controller took the register file over (register_gate.h): its
   // accesses are reported to the controller instead, and the gates are looked at again.
@@ -62,7 +67,10 @@ class smx_power {
     m_n.register_file[0] += reads;
     m_n.register_file[1] += writes;
     m_n.collect += reads;
-    if (p < pipes) m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
+    if (p < pipes) {
+      m_n.pipe[p] += p == ldst_pipe ? 1 : lanes;
+      m_n.pipeline_registers += 2;
+    }
   }
   void shared_memory(std::uint32_t waves) { m_n.shared += waves; }
   // The SMX got its first TB / gave up its last one at now_fs (the core component's state).
@@ -93,10 +101,12 @@ class smx_power {
   // The event counters, kept here (hot, contiguous); the components read them.
   struct counters {
     std::uint64_t fetch = 0, issue = 0, register_file[2] = {0, 0}, collect = 0, shared = 0;
+    std::uint64_t pipeline_registers = 0;
     std::uint64_t pipe[pipes] = {};
   } m_n;
   pm::power_component* m_pipe_component[pipes] = {};
   pm::power_component *m_fetch_decode, *m_scheduler, *m_register_file, *m_collector, *m_shared;
+  pm::power_component* m_pipeline_registers;
   pm::power_component* m_core;
   std::uint32_t m_idle_state = 0;  // the core's `idle` state (0: the table gives none)
   std::uint32_t m_register_banks;

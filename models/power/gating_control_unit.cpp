@@ -112,9 +112,9 @@ void gating_control_unit::validate_bound() {
     m_static.require(datapath->tunable(c), std::string("'") + to_string(c) +
                                                "' has no second group to gate in this SMX's "
                                                "model (ifid, sch, ex_sp, ex_sfu and ex_ldst "
-                                               "have; idoc_* with id_oc_widths of 2 or more, "
-                                               "oc_* with per_type collector sets of 2 or "
-                                               "more)");
+                                               "have; idoc_* and ocex_* with id_oc_widths "
+                                               "and oc_ex_widths of 2 or more, oc_* with "
+                                               "per_type collector sets of 2 or more)");
   for (uc_component c : m_configured) {
     if (datapath->tunable(c))
       m_components.push_back(c);
@@ -131,25 +131,28 @@ void gating_control_unit::validate_bound() {
 }
 
 void gating_control_unit::take_power(uc_component c) {
-  power_component* pc = datapath->group_power(c);
-  // No power table (the component has only its unmodelled ON state): the timing only.
-  if (pc == nullptr || pc->states().size() < 2) return;
   const param<std::string>& which = power_gated(c, *m_sch_gating == "pg") ? m_pg_state : m_cg_state;
-  std::uint32_t s = 1;
-  while (s < pc->states().size() && pc->states()[s].name != *which) ++s;
-  which.require(s < pc->states().size(), "the power table's " + pc->name() + " has no state '" +
-                                             *which + "' (group 1 of " + to_string(c) +
-                                             " is gated into it)");
-  const bool ours = pc->policy_bound(this);  // (taken for another pipeline's collectors)
-  which.require(ours || !pc->gated(), pc->name() +
-                                          " is gated already (by power.policy or another "
-                                          "controller)");
-  if (s >= pc->states().size() || (pc->gated() && !ours)) return;
-  if (!ours) {
-    pc->reshape(datapath->power_elements(c));  // the groups
-    pc->bind_policy(this, std::uint32_t(c));
+  std::size_t n = 0;
+  for (const core::datapath_gates::power_group& g : datapath->group_power(c)) {
+    power_component* pc = g.component;
+    // No power table (the component has only its unmodelled ON state): the timing only.
+    if (pc == nullptr || pc->states().size() < 2 || n == m_power[at(c)].size()) continue;
+    std::uint32_t s = 1;
+    while (s < pc->states().size() && pc->states()[s].name != *which) ++s;
+    which.require(s < pc->states().size(), "the power table's " + pc->name() + " has no state '" +
+                                               *which + "' (group 1 of " + to_string(c) +
+                                               " is gated into it)");
+    const bool ours = pc->policy_bound(this);  // (taken for another pipeline or stage)
+    which.require(ours || !pc->gated(), pc->name() +
+                                            " is gated already (by power.policy or another "
+                                            "controller)");
+    if (s >= pc->states().size() || (pc->gated() && !ours)) continue;
+    if (!ours) {
+      pc->reshape(g.elements);  // the groups
+      pc->bind_policy(this, std::uint32_t(c));
+    }
+    m_power[at(c)][n++] = {pc, s, g.element};
   }
-  m_power[at(c)] = {pc, s, datapath->group_element(c)};
 }
 
 std::string gating_control_unit::added_hardware() const {
@@ -173,18 +176,22 @@ void gating_control_unit::add_traces(vcd_writer& vcd) {
 }
 
 void gating_control_unit::apply(uc_component c, bool down, std::uint64_t now) {
-  const group_power& g = m_power[at(c)];
   const std::uint64_t now_fs = clock().edge_fs(now);
   if (down) {
     m_wake_at[at(c)] = 0;  // (a wake-up still running is cut short)
-    if (g.component) g.component->set_state(g.element, g.gated, now_fs);
+    for (const group_power& g : m_power[at(c)])
+      if (g.component) g.component->set_state(g.element, g.gated, now_fs);
     datapath->tune(c, true);
     m_trace[at(c)].set(1);
     return;
   }
   ++m_wakes;
-  const std::uint64_t wake = g.component ? g.component->states()[g.gated].wake_cycles : 0;
-  if (g.component) g.component->set_state(g.element, 0, now_fs);
+  std::uint64_t wake = 0;  // the longest of its parts'
+  for (const group_power& g : m_power[at(c)])
+    if (g.component) {
+      wake = std::max(wake, g.component->states()[g.gated].wake_cycles);
+      g.component->set_state(g.element, 0, now_fs);
+    }
   if (wake <= 1) {  // usable from the next cycle (datapath_gates::tune)
     datapath->tune(c, false);
     m_trace[at(c)].set(0);
@@ -245,6 +252,7 @@ void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint3
   m_counts.sch_busy[std::size_t(k)] += 1;
   m_counts.busy[at(uc_stage(uc_component::ex_sp, k))] += 32;  // a warp's lanes
   m_counts.busy[at(uc_stage(uc_component::idoc_sp, k))] += 1;  // its issue-to-collector slot
+  m_counts.busy[at(uc_stage(uc_component::ocex_sp, k))] += 1;  // its collector-to-execution slot
   if (k == uc_pipe::ldst) {
     ++m_counts.arrivals;
     ++m_arrivals_total;

@@ -16,23 +16,26 @@
 // issued (and by pipeline: SP for the SP, INT, DP, tensor and branch pipes, SFU, LD/ST),
 // an execution unit by a warp's 32 lanes per instruction issued to it (divergence-agnostic,
 // as the paper's wavefront counts), Little's law's J by the warps waiting for memory (the
-// SMX's warp census), λ by the instructions issued to LD/ST, an IDOC register by a slot for
-// each issue of its type, an OC set by the cycles its units are held
-// (smx_events::operands_collected). It applies a decision to a component the SMX has a
-// second group for (fetch/decode, the schedulers, the execution units, and where the
-// platform bounds them the IDOC registers and OC sets); the OCEX decisions are not
-// applied. Counted per applied component: tune-downs and cycles tuned down; EX_LDST's
-// response time over the run.
+// SMX's warp census), λ by the instructions issued to LD/ST, an IDOC or OCEX register by a
+// slot for each issue of its type (an instruction passes each in one cycle), an OC set by
+// the cycles its units are held (smx_events::operands_collected). It applies a decision to
+// a component the SMX has a second group for (fetch/decode, the schedulers, the execution
+// units, and where the platform bounds them the IDOC and OCEX registers and OC sets).
+// Counted per applied component: tune-downs and cycles tuned down; EX_LDST's response
+// time over the run.
 //
-// Power (§2.3, IDOC excepted: timing only): the unit takes over the SMX's power component
-// of each component it gates (datapath_gates::group_power), makes its elements the groups
-// (two; the collectors' one component six, two per pipeline) and moves group 1 into the
-// table's `pg` state (power-gated: fetch/decode's decoder, the schedulers, the SP and SFU
-// units) or `cg` state (clock-gated: the LD/ST unit's queue, the operand collectors) when
-// it is tuned down; leaving it charges nothing, entering it the state's transition energy
+// Power (§2.3): the unit takes over the SMX's power components of each component it gates
+// (datapath_gates::group_power), makes their elements the groups (two; the collectors' and
+// the register file's six, two per pipeline; the pipeline registers' twelve, two per
+// pipeline and stage) and moves group 1 into the table's `pg` state (power-gated:
+// fetch/decode's decoder, the schedulers, the SP and SFU units) or `cg` state (clock-gated:
+// the LD/ST unit's queue, the pipeline registers, the operand collectors and with each OC
+// set the register-file banks' share that feeds it, §4 phase 2) when it is tuned down;
+// leaving it charges nothing, entering it the state's transition energy
 // (power_component.h). Tuned back up, a power-gated group is usable after the state's
 // wake-up latency (9 cycles in the big-core table), a clock-gated one from the next cycle.
-// A platform without a power table gates the timing only.
+// A platform without a power table (or a table without the component) gates the timing
+// only.
 //
 // VCD (per component the SMX can tune): `<c>` 0 on, 1 tuned down, 2 waking up (from the
 // decision until the SMX is told, the cycle before the group takes work).
@@ -133,7 +136,9 @@ class gating_control_unit : public component, public core::smx_events, public ga
     std::uint32_t gated = 0;               // its state while tuned down
     std::uint32_t element = 1;             // the component's element that is group 1
   };
-  std::array<group_power, uc_components> m_power{};
+  // Per component: its own power component's group, and one that follows it (an OC set's
+  // register-file banks).
+  std::array<std::array<group_power, 2>, uc_components> m_power{};
   std::array<traced_value, uc_components> m_trace;
   std::array<counter, uc_components> m_tune_downs, m_down_total;
   counter m_tuned, m_decisions, m_untuned, m_wakes;

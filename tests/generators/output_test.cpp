@@ -227,6 +227,8 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name == "srad") small = {"rows=32", "cols=32", "iterations=1"};
       if (g.name == "blackscholes") small = {"options=512", "grid=2"};
       if (g.name == "backprop") small = {"in=32"};
+      if (g.name == "neural_net") small = {"images=1"};
+      if (g.name == "sad") small = {"width=32", "height=32"};
       const app_trace app = generate_in_memory(g.name, small, arch);
       for (std::size_t i = 0; i < app.opcodes.size(); ++i)
         EXPECT_TRUE(app.opcodes[std::uint16_t(i)].known)

@@ -12,7 +12,9 @@
 // 6,144 ns x 1 mW = 6,144 pJ, clock saved the same; one transition from ON costs 19 ns x
 // (1 mW - 0) = 19 pJ. The static form (C_LDST-like [ex_ldst] alone) clock-gates the LD/ST
 // unit's group 1 from cycle 0: its static power stays, its clock power halves. The three
-// pipelines' collector sets share one power component, two elements each.
+// pipelines' collector sets share one power component, two elements each, and so do the
+// register file's banks, which follow their OC set; the pipeline registers' component has
+// two elements per pipeline and stage (IDOC, OCEX).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -51,8 +53,26 @@ struct fake_smx : sc_core::sc_module, core::datapath_gates {
                          {{"on", 6e-3, 0, 0, -1, 6e-3}, {"pg", 0.0, 9, 19}, {"cg", 6e-3, 1, 0}},
                          {{"collect", 0.0}},
                          pm::operating_point{1.0, ns}};
+  // The register file (6 mW, 6 mW clock) and the pipeline registers (12 mW, 12 mW clock).
+  pm::power_component rf{"smx.register_file",
+                         {{"on", 6e-3, 0, 0, -1, 6e-3}, {"cg", 6e-3, 1, 0}},
+                         {{"read", 0.0}},
+                         pm::operating_point{1.0, ns}};
+  pm::power_component regs{"smx.pipeline_registers",
+                           {{"on", 12e-3, 0, 0, -1, 12e-3}, {"cg", 12e-3, 1, 0}},
+                           {{"write", 0.0}},
+                           pm::operating_point{1.0, ns}};
+  bool registers = false;  // the IDOC and OCEX registers have second groups
   std::array<bool, pm::uc_components> down{};
   explicit fake_smx(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
+  // The pipeline (0 SP, 1 SFU, 2 LD/ST) and stage (0 IDOC, 1 OCEX) of a register, or -1.
+  static int reg_element(uc_component c) {
+    for (int k = 0; k < 3; ++k) {
+      if (c == pm::uc_stage(uc_component::idoc_sp, pm::uc_pipe(k))) return 2 * k + 1;
+      if (c == pm::uc_stage(uc_component::ocex_sp, pm::uc_pipe(k))) return 6 + 2 * k + 1;
+    }
+    return -1;
+  }
   static int oc_pipe(uc_component c) {
     return c == uc_component::oc_sp     ? 0
            : c == uc_component::oc_sfu  ? 1
@@ -60,11 +80,8 @@ struct fake_smx : sc_core::sc_module, core::datapath_gates {
                                         : -1;
   }
   bool tunable(uc_component c) const override {
-    return c == uc_component::ex_sp || c == uc_component::ex_ldst || oc_pipe(c) >= 0;
-  }
-  std::uint32_t power_elements(uc_component c) const override { return oc_pipe(c) >= 0 ? 6 : 2; }
-  std::uint32_t group_element(uc_component c) const override {
-    return oc_pipe(c) >= 0 ? 2 * std::uint32_t(oc_pipe(c)) + 1 : 1;
+    return c == uc_component::ex_sp || c == uc_component::ex_ldst || oc_pipe(c) >= 0 ||
+           (registers && reg_element(c) >= 0);
   }
   void tune(uc_component c, bool d) override {
     calls.push_back({c, d, sc_core::sc_time_stamp().value() / ns});
@@ -72,9 +89,14 @@ struct fake_smx : sc_core::sc_module, core::datapath_gates {
   }
   bool tuned_down(uc_component c) const override { return down[std::size_t(c)]; }
   double width(uc_component c) const override { return tunable(c) ? 64 : 0; }
-  pm::power_component* group_power(uc_component c) override {
-    if (oc_pipe(c) >= 0) return &oc;
-    return c == uc_component::ex_sp ? &sp : c == uc_component::ex_ldst ? &ldst : nullptr;
+  std::vector<power_group> group_power(uc_component c) override {
+    if (oc_pipe(c) >= 0)
+      return {{&oc, 6, 2 * std::uint32_t(oc_pipe(c)) + 1},
+              {&rf, 6, 2 * std::uint32_t(oc_pipe(c)) + 1}};
+    if (registers && reg_element(c) >= 0) return {{&regs, 12, std::uint32_t(reg_element(c))}};
+    if (c == uc_component::ex_sp) return {{&sp}};
+    if (c == uc_component::ex_ldst) return {{&ldst}};
+    return {};
   }
 };
 
@@ -83,7 +105,8 @@ struct bench {
   clock_domain& clk = env.clock("core", 1e9);
   fake_smx smx{"smx"};
   std::unique_ptr<pm::gating_control_unit> gcu;
-  explicit bench(std::map<std::string, std::string> params) {
+  explicit bench(std::map<std::string, std::string> params, bool registers = false) {
+    smx.registers = registers;
     gcu = env.make<pm::gating_control_unit>("gcu", clk, params, "gating_control_unit");
     gcu->datapath.connect(smx);
     gcu->validate_bound();
@@ -155,6 +178,26 @@ TEST(gcu_power, the_pipelines_collector_groups_share_one_power_component) {
   EXPECT_EQ(b.smx.oc.state_of(5), 0u);
   EXPECT_NEAR(b.smx.oc.static_joules(1000 * ns), 6e-3 * 1000e-9, 1e-18);
   EXPECT_NEAR(b.smx.oc.clock_joules(1000 * ns), 4e-3 * 1000e-9, 1e-18);
+  // The register-file banks follow: the same six elements, the same two in cg.
+  EXPECT_EQ(b.smx.rf.elements(), 6u);
+  EXPECT_EQ(b.smx.rf.state_of(1), 1u);  // (the register file's cg is its state 1)
+  EXPECT_EQ(b.smx.rf.state_of(3), 1u);
+  EXPECT_EQ(b.smx.rf.state_of(5), 0u);
+  EXPECT_NEAR(b.smx.rf.static_joules(1000 * ns), 6e-3 * 1000e-9, 1e-18);
+  EXPECT_NEAR(b.smx.rf.clock_joules(1000 * ns), 4e-3 * 1000e-9, 1e-18);
+}
+
+TEST(gcu_power, the_pipeline_registers_are_two_groups_per_pipeline_and_stage) {
+  // IDOC_SP and OCEX_LDST clock-gated from cycle 0: twelve elements of 1 mW static and 1 mW
+  // clock; element 1 (IDOC_SP's group 1) and 11 (OCEX_LDST's) in cg: static 12 mW x
+  // 1,000 ns, clock 10 mW x 1,000 ns.
+  bench b(std::map<std::string, std::string>{{"static_tune_down", "[idoc_sp, ocex_ldst]"}}, true);
+  b.run_to(1000);
+  EXPECT_EQ(b.smx.regs.elements(), 12u);
+  for (std::uint32_t e = 0; e < 12; ++e)
+    EXPECT_EQ(b.smx.regs.state_of(e), e == 1 || e == 11 ? 1u : 0u) << e;
+  EXPECT_NEAR(b.smx.regs.static_joules(1000 * ns), 12e-3 * 1000e-9, 1e-18);
+  EXPECT_NEAR(b.smx.regs.clock_joules(1000 * ns), 10e-3 * 1000e-9, 1e-18);
 }
 
 }  // namespace test_gcu_power

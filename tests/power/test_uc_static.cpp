@@ -172,18 +172,30 @@ TEST(uc_static, the_sp_pipelines_collectors_and_registers_tuned_down_issue_half)
   halves(" --set smx.id_oc_widths=[2,1,1]", "idoc_sp", 1.8);
   // (Bank conflicts hold a collector unit longer than its issue cycle.)
   halves(" --set smx.collectors_sp=2", "oc_sp", 1.5);
+  // Two SP collector-to-execution slots: tuned down (one), one SP instruction reaches the
+  // SP units a cycle; the collectors wait for the slot, the schedulers for a collector.
+  halves(" --set smx.oc_ex_widths=[2,1,1]", "ocex_sp", 1.8);
 }
 
 TEST(uc_static, a_component_without_a_second_group_is_refused_in_one_line) {
   const std::string dir = generated_trace("vectoradd", "", "uc_refuse");
   for (const char* c : {"ocex_sp", "nonsense"}) {
     const auto r = run_command(
-        gputlm_bin() + " run " + big + " " + dir + " --with " + mechanism +
-            " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[" + c + "]",
+        gputlm_bin() + " run " + big + " " + dir + " --set smx.oc_ex_widths=[0,0,0] --with " +
+            mechanism + " --set smx.gcu.static_config=none --set smx.gcu.static_tune_down=[" + c +
+            "]",
         "uc_refuse");
     EXPECT_EQ(r.status, 2) << c;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("static_tune_down"), std::string::npos) << r.err;
+  }
+  // So is a pipeline register list of more than three types, or a width over 64.
+  for (const char* w : {"oc_ex_widths=[1,1,1,1]", "id_oc_widths=[65,1,1]"}) {
+    const auto r =
+        run_command(gputlm_bin() + " run " + big + " " + dir + " --set smx." + w, "uc_refuse");
+    EXPECT_EQ(r.status, 2) << w;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(std::string(w).substr(0, 12)), std::string::npos) << r.err;
   }
 }
 

@@ -88,9 +88,12 @@ kernel_generator mum_walk_generator();
 kernel_generator ray_walk_generator();
 kernel_generator scalar_prod_generator();
 kernel_generator transpose_naive_generator();
+kernel_generator sad_generator();
+kernel_generator neural_net_generator();
 kernel_generator pathfinder_generator();
 kernel_generator dwt2d_generator();
 kernel_generator mergesort_generator();
 kernel_generator btree_generator();
+kernel_generator qtc_generator();
 
 }  // namespace gputlm::traces::generators
