@@ -74,6 +74,13 @@ gating_control_unit::gating_control_unit(const sc_core::sc_module_name& name,
       "EX_LDST's response time by Little's law over the run, J / λ (run_time)");
   for (std::size_t c = 0; c < uc_components; ++c) {
     const std::string n = to_string(uc_component(c));
+    add_stat(
+        "utilization." + n,
+        [this, c] {
+          const double cycles = double(clock().now_cycle());
+          return m_widths[c] > 0 && cycles > 0 ? m_busy_total[c] / (m_widths[c] * cycles) : 0.0;
+        },
+        "busy width-cycles over (its width x the run's cycles), as Algorithm 1 counts them");
     add_stat("tune_downs." + n, m_tune_downs[c], "times its group 1 was gated (run_time)");
     add_stat(
         "down_cycles." + n, [this, c] { return double(down_cycles(uc_component(c))); },
@@ -241,18 +248,18 @@ void gating_control_unit::tb_finished(std::uint32_t, std::uint64_t) {
 }
 
 void gating_control_unit::fetched(std::uint32_t, std::uint32_t instructions, std::uint64_t) {
-  m_counts.busy[at(uc_component::ifid)] += instructions;
+  count(uc_component::ifid, instructions);
 }
 
 void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint32_t, std::uint32_t,
                                  std::uint32_t, std::uint64_t) {
   if (pipe == core::unit_pipe::none) return;
   const uc_pipe k = core::datapath_pipe(pipe);
-  m_counts.busy[at(uc_component::sch)] += 1;
+  count(uc_component::sch, 1);
   m_counts.sch_busy[std::size_t(k)] += 1;
-  m_counts.busy[at(uc_stage(uc_component::ex_sp, k))] += 32;  // a warp's lanes
-  m_counts.busy[at(uc_stage(uc_component::idoc_sp, k))] += 1;  // its issue-to-collector slot
-  m_counts.busy[at(uc_stage(uc_component::ocex_sp, k))] += 1;  // its collector-to-execution slot
+  count(uc_stage(uc_component::ex_sp, k), 32);   // a warp's lanes
+  count(uc_stage(uc_component::idoc_sp, k), 1);  // its issue-to-collector slot
+  count(uc_stage(uc_component::ocex_sp, k), 1);  // its collector-to-execution slot
   if (k == uc_pipe::ldst) {
     ++m_counts.arrivals;
     ++m_arrivals_total;
@@ -261,7 +268,7 @@ void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint3
 
 void gating_control_unit::operands_collected(std::uint32_t, core::unit_pipe pipe,
                                              std::uint64_t cycles, std::uint64_t) {
-  m_counts.busy[at(uc_stage(uc_component::oc_sp, core::datapath_pipe(pipe)))] += double(cycles);
+  count(uc_stage(uc_component::oc_sp, core::datapath_pipe(pipe)), double(cycles));
 }
 
 void gating_control_unit::warps_waiting(const core::warp_census& census, std::uint64_t cycle) {

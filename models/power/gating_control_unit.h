@@ -21,8 +21,8 @@
 // the cycles its units are held (smx_events::operands_collected). It applies a decision to
 // a component the SMX has a second group for (fetch/decode, the schedulers, the execution
 // units, and where the platform bounds them the IDOC and OCEX registers and OC sets).
-// Counted per applied component: tune-downs and cycles tuned down; EX_LDST's response
-// time over the run.
+// Counted per applied component: tune-downs and cycles tuned down; per component its
+// utilization over the run by the same counts; EX_LDST's response time over the run.
 //
 // Power (§2.3): the unit takes over the SMX's power components of each component it gates
 // (datapath_gates::group_power), makes their elements the groups (two; the collectors' and
@@ -93,6 +93,11 @@ class gating_control_unit : public component, public core::smx_events, public ga
   void apply(uc_component c, bool down, std::uint64_t now);
   void woken();  // the groups whose wake-up latency ran out
   void take_power(uc_component c);
+  // Component c busy for `amount` width-cycles: this interval's count and the run's.
+  void count(uc_component c, double amount) {
+    m_counts.busy[std::size_t(c)] += amount;
+    m_busy_total[std::size_t(c)] += amount;
+  }
 
   string_list_param m_static{*this,
                              "static_tune_down",
@@ -121,6 +126,7 @@ class gating_control_unit : public component, public core::smx_events, public ga
   std::vector<uc_component> m_configured;  // static_config's
   std::unique_ptr<gating_control_logic> m_logic;
   uc_interval m_counts;  // this interval's
+  std::array<double, uc_components> m_busy_total{};  // the run's
   std::array<double, uc_components> m_widths{};  // each component's, from the SMX (fixed)
   job_integral m_jobs;
   std::uint32_t m_resident = 0;  // TBs on the SMX

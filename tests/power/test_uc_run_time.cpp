@@ -5,7 +5,8 @@
 // first, at cycle 2,048. An FP32 kernel (8 independent chains per warp, 32 warps; 95 %
 // FP32, no SFU instruction) keeps EX_SP on (utilization about 0.5) and has EX_SFU tuned
 // down at cycle 2,048 for the rest of the run, which changes no cycle. A streaming kernel
-// has both tuned down at cycle 2,048.
+// has both tuned down at cycle 2,048. The unit's run utilizations agree with the SMX's own
+// instruction counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +65,33 @@ TEST(uc_run_time, static_and_run_time_together_are_refused_in_one_line) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("run_time"), std::string::npos) << r.err;
+}
+
+}  // namespace test_uc_run_time
+
+namespace test_uc_run_time {
+
+TEST(uc_run_time, the_run_utilizations_match_the_smxs_instruction_counts) {
+  // Over a vector-add run, each SMX's counts of the instructions issued to a pipeline
+  // (its mix_* statistics) give the unit's run utilizations by hand: the schedulers issue
+  // them all (4 issues a cycle at most), the LD/ST unit's issue-to-collector registers (2
+  // slots a cycle) and its execution unit (32 lanes a cycle, 32 per instruction) take the
+  // memory instructions.
+  const std::string dir = generated_trace("vectoradd", "", "uc_rt_util");
+  const auto j = run_stats(big, dir, " --with " + mechanism, "uc_rt_util");
+  const double cycles = j["total_cycles"].get<double>();
+  for (int i = 0; i < 16; ++i) {
+    const auto& s = j["blocks"]["gpu.smx[" + std::to_string(i) + "]"];
+    const auto& g = j["blocks"]["gpu.smx[" + std::to_string(i) + "].gcu"];
+    double issued = 0;
+    for (const char* k : {"int", "ldst", "other", "sp", "sfu", "dp", "branch", "tensor", "texture"})
+      issued += s[std::string("mix_") + k].get<double>();
+    const double memory = s["mix_ldst"].get<double>() + s["mix_texture"].get<double>();
+    EXPECT_NEAR(g["utilization.sch"].get<double>() * 4 * cycles, issued, 1e-6) << i;
+    EXPECT_NEAR(g["utilization.idoc_ldst"].get<double>() * 2 * cycles, memory, 1e-6) << i;
+    EXPECT_NEAR(g["utilization.ex_ldst"].get<double>() * 32 * cycles, 32 * memory, 1e-6) << i;
+    EXPECT_EQ(g["utilization.ex_sfu"].get<double>(), 0.0) << i;
+  }
 }
 
 }  // namespace test_uc_run_time
