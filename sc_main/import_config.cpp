@@ -681,12 +681,13 @@ class importer {
       set(smx + "collectors_generic", std::to_string(number(*o)), *o);
   }
 
-  // The pipeline registers' widths are not modelled: an instruction waits for its unit and
-  // the operand collectors, not for a slot between pipeline stages (docs/core.md).
+  // The pipeline registers are left unbounded on an import: the model's are per type (SP,
+  // SFU, MEM), GPGPU-Sim's per unit class, with EX_WB besides (docs/core.md).
   void map_pipeline_widths() {
     if (auto* tensor = get("-gpgpu_tensor_core_avail")) use(*tensor);
     if (auto* o = get("-gpgpu_pipeline_widths"))
-      unmappable(*o, "pipeline registers are not modelled");
+      unmappable(
+          *o, "pipeline registers are left unbounded: set smx.id_oc_widths and smx.oc_ex_widths");
   }
 
   void map_units() {

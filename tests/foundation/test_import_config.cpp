@@ -335,7 +335,8 @@ TEST(import_config, options_without_equivalent_are_listed_in_file_order_once) {
   const std::vector<std::string> expected{
       "-gpgpu_ptx_sim_mode",
       "-gpgpu_occupancy_sm_number",
-      "-gpgpu_pipeline_widths (pipeline registers are not modelled)",
+      "-gpgpu_pipeline_widths (pipeline registers are left unbounded: set smx.id_oc_widths and "
+      "smx.oc_ex_widths)",
       "-ptx_opcode_latency_int",
       "-dram_seperate_write_queue_enable (1: the write queue and its drain are not modelled)",
       "-dram_write_queue_size (the write queue is not modelled)",
@@ -430,7 +431,9 @@ TEST(import_config, legacy_cache_strings_and_presets) {
   EXPECT_EQ(text_of(at(root, "gpu.l2.data_port_width")), "128B");
   // Pipeline-register widths are not modelled: listed, no key.
   EXPECT_FALSE(at(root, "gpu.smx.pipeline_widths").IsDefined());
-  EXPECT_TRUE(contains(p.unmapped, "-gpgpu_pipeline_widths (pipeline registers are not modelled)"));
+  EXPECT_TRUE(contains(p.unmapped,
+                       "-gpgpu_pipeline_widths (pipeline registers are left unbounded: set "
+                       "smx.id_oc_widths and smx.oc_ex_widths)"));
   // Preset 1: channel bits at 13, banks at 11-12, rows 13-26, columns 0-10.
   EXPECT_EQ(text_of(at(root, "gpu.dram.address_map")),
             "dramid@13;00000000.00000000.00000000.00000000.00000RRR.RRRRRRRR.RRRBBCCC.CCCCCCCC");
