@@ -474,31 +474,29 @@ int run_main(const std::vector<std::string>& args) {
                          kernels.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   // Several streams (a merged, multi-programmed trace: `gputlm trace merge`): each stream's
   // instructions over its own time, from its first launch to its last kernel's end.
-  std::map<std::uint64_t, nlohmann::json> streams;
+  struct stream_record {
+    std::uint64_t kernels = 0, thread_instructions = 0, launch_cycle = ~0ull, end_cycle = 0;
+  };
+  std::map<std::uint64_t, stream_record> streams;
   for (const auto& k : work.kernels()) {
     if (!k.reader) continue;
-    nlohmann::json& j = streams[k.reader->info().stream_id];
-    if (j.is_null())
-      j = {{"kernels", 0},
-           {"thread_instructions", 0},
-           {"launch_cycle", k.launch_cycle},
-           {"end_cycle", 0}};
-    j["kernels"] = j["kernels"].get<std::uint64_t>() + 1;
-    j["thread_instructions"] =
-        j["thread_instructions"].get<std::uint64_t>() + k.thread_instructions;
-    j["launch_cycle"] = std::min(j["launch_cycle"].get<std::uint64_t>(), k.launch_cycle);
-    j["end_cycle"] = std::max(j["end_cycle"].get<std::uint64_t>(), k.end_cycle);
+    stream_record& s = streams[k.reader->info().stream_id];
+    ++s.kernels;
+    s.thread_instructions += k.thread_instructions;
+    s.launch_cycle = std::min(s.launch_cycle, k.launch_cycle);
+    s.end_cycle = std::max(s.end_cycle, k.end_cycle);
   }
   if (streams.size() > 1) {
     nlohmann::json list = nlohmann::json::array();
-    for (auto& [id, j] : streams) {
-      const std::uint64_t cycles =
-          j["end_cycle"].get<std::uint64_t>() - j["launch_cycle"].get<std::uint64_t>();
-      j["stream"] = id;
-      j["cycles"] = cycles;
-      j["ipc"] =
-          cycles ? double(j["thread_instructions"].get<std::uint64_t>()) / double(cycles) : 0.0;
-      list.push_back(j);
+    for (const auto& [id, s] : streams) {
+      const std::uint64_t cycles = s.end_cycle - s.launch_cycle;
+      list.push_back({{"cycles", cycles},
+                      {"end_cycle", s.end_cycle},
+                      {"ipc", cycles ? double(s.thread_instructions) / double(cycles) : 0.0},
+                      {"kernels", s.kernels},
+                      {"launch_cycle", s.launch_cycle},
+                      {"stream", id},
+                      {"thread_instructions", s.thread_instructions}});
     }
     stats.set_section_json("streams", list.dump());
   }

@@ -89,25 +89,32 @@ extern "C" void __gcov_dump();
 }
 
 int trace_main(std::vector<std::string> args) {
+  using command = int (*)(const std::vector<std::string>&);
+  static const std::pair<const char*, command> commands[] = {
+      {"info", gputlm::traces::info_main},         {"convert", gputlm::traces::convert_main},
+      {"merge", gputlm::traces::merge_main},       {"gen", gputlm::traces::generators::gen_main},
+      {"locality", gputlm::traces::locality_main}, {"footprint", gputlm::traces::footprint_main},
+      {"hints", gputlm::traces::hints_main}};
   const std::string sub = args.empty() ? "" : args[0];
   if (!args.empty()) args.erase(args.begin());
-  if (sub == "info") return gputlm::traces::info_main(args);
-  if (sub == "convert") return gputlm::traces::convert_main(args);
-  if (sub == "merge") return gputlm::traces::merge_main(args);
-  if (sub == "gen") return gputlm::traces::generators::gen_main(args);
-  if (sub == "locality") return gputlm::traces::locality_main(args);
-  if (sub == "footprint") return gputlm::traces::footprint_main(args);
-  if (sub == "hints") return gputlm::traces::hints_main(args);
+  std::vector<std::string> names;
+  for (const auto& [name, run] : commands) {
+    if (sub == name) return run(args);
+    names.push_back(name);
+  }
+  auto joined = [&](const char* sep) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : sep) + n;
+    return out;
+  };
   if (sub == "--help" || sub == "-h") {
-    std::cout << "usage: gputlm trace info|convert|merge|gen|locality|footprint|hints ... (each "
-                 "takes --help)\n";
+    std::cout << "usage: gputlm trace " << joined("|") << " ... (each takes --help)\n";
     return gputlm::exit_ok;
   }
-  const std::string near = gputlm::closest_match(
-      sub, {"info", "convert", "merge", "gen", "locality", "footprint", "hints"});
+  const std::string near = gputlm::closest_match(sub, names);
   throw gputlm::input_error(
       {"<command line>", 0, 0}, "trace " + sub,
-      "unknown trace command (info, convert, merge, gen, locality, footprint, hints)" +
+      "unknown trace command (" + joined(", ") + ")" +
           (near.empty() ? std::string() : "; did you mean 'trace " + near + "'?"));
 }
 

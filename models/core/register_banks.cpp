@@ -8,7 +8,7 @@ register_banks::register_banks(std::uint32_t banks, std::uint32_t port_throughpu
                                std::uint32_t schedulers, bool sub_core,
                                std::uint32_t collector_units)
     : m_banks(banks ? banks : 1),
-      m_collector_busy_until(collector_units, 0),
+      m_generic(collector_units, 0),
       m_throughput(port_throughput ? port_throughput : 1),
       m_schedulers(schedulers ? schedulers : 1),
       m_sub_core(sub_core && banks >= schedulers && schedulers > 1) {
@@ -46,21 +46,20 @@ std::uint64_t* register_banks::set_unit(std::uint32_t kind, std::uint64_t cycle)
   return nullptr;
 }
 
+void register_banks::take_unit(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until) {
+  m_last_held = set_unit(kind, cycle);
+  if (m_last_held) *m_last_held = until;
+}
+
 void register_banks::hold_collector(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until) {
-  m_last_held = nullptr;
-  if (!m_sets) return;
-  if (std::uint64_t* u = set_unit(kind, cycle)) {
-    *u = until;
-    m_last_held = u;
-  }
+  if (m_sets)
+    take_unit(kind, cycle, until);
+  else
+    m_last_held = nullptr;
 }
 
 bool register_banks::collector_free(std::uint64_t cycle, std::uint32_t kind) {
-  if (m_sets)
-    return m_set[kind].empty() && m_generic.empty() ? true : set_unit(kind, cycle) != nullptr;
-  if (m_collector_busy_until.empty()) return true;
-  return std::any_of(m_collector_busy_until.begin(), m_collector_busy_until.end(),
-                     [&](std::uint64_t c) { return c <= cycle; });
+  return (m_set[kind].empty() && m_generic.empty()) || set_unit(kind, cycle) != nullptr;
 }
 
 std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, std::uint32_t warp,
@@ -82,15 +81,7 @@ std::uint64_t register_banks::read(const std::uint16_t* regs, std::uint32_t n, s
     ++b.used;
     done = std::max(done, b.cycle);
   }
-  if (m_sets) {
-    hold_collector(kind, cycle, done + 1);
-  } else if (!m_collector_busy_until.empty()) {
-    auto it = std::min_element(m_collector_busy_until.begin(), m_collector_busy_until.end());
-    *it = done + 1;
-    m_last_held = &*it;
-  } else {
-    m_last_held = nullptr;
-  }
+  take_unit(kind, cycle, done + 1);
   return done;
 }
 

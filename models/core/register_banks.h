@@ -31,6 +31,7 @@ class register_banks {
   }
   // Set `kind` uses its first `units` only (at least one).
   void limit_collectors(std::uint32_t kind, std::uint32_t units) { m_enabled[kind] = units; }
+  bool collectors_limited(std::uint32_t kind) const { return m_enabled[kind] < m_set[kind].size(); }
   // True if a collector unit an instruction of `kind` may take is free at `cycle`.
   bool collector_free(std::uint64_t cycle, std::uint32_t kind = 0);
   // Reserves the reads of `regs` (no_reg entries skipped) starting at `cycle`; returns the
@@ -54,14 +55,16 @@ class register_banks {
     std::uint32_t used = 0;
   };
   std::vector<bank_state> m_banks;
-  std::vector<std::uint64_t> m_collector_busy_until;
-  // Collector sets (m_sets): busy-until per unit of each kind, the generic units', and the
-  // units of each kind in use.
+  // The collector units' busy-until: per kind with collector sets (m_sets), and the generic
+  // units any kind takes (without sets: every unit, the one pool); the units of each kind
+  // in use.
   bool m_sets = false;
   std::vector<std::uint64_t> m_set[collector_kinds], m_generic;
   std::uint32_t m_enabled[collector_kinds] = {};
   // The unit of `kind` (or a generic one) an instruction takes at `cycle`, or null.
   std::uint64_t* set_unit(std::uint32_t kind, std::uint64_t cycle);
+  // Takes that unit (if any) until `until`.
+  void take_unit(std::uint32_t kind, std::uint64_t cycle, std::uint64_t until);
   std::uint64_t* m_last_held = nullptr;  // the unit the last instruction took (or null)
   std::uint32_t m_throughput = 1;
   std::uint32_t m_schedulers = 1;

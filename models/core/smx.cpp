@@ -1673,16 +1673,10 @@ unit_pipe ex_pipe(pm::uc_component c) {
 }  // namespace
 
 namespace {
-// The pipeline (0 SP, 1 SFU, 2 LD/ST) of component c if it is the stage whose SP instance
-// is `sp_stage` (IDOC, OC or OCEX), or -1.
-int stage_type(pm::uc_component c, pm::uc_component sp_stage) {
-  for (std::uint32_t k = 0; k < 3; ++k)
-    if (c == pm::uc_stage(sp_stage, pm::uc_pipe(k))) return int(k);
-  return -1;
-}
-int idoc_type(pm::uc_component c) { return stage_type(c, pm::uc_component::idoc_sp); }
-int oc_type(pm::uc_component c) { return stage_type(c, pm::uc_component::oc_sp); }
-int ocex_type(pm::uc_component c) { return stage_type(c, pm::uc_component::ocex_sp); }
+// The pipeline (0 SP, 1 SFU, 2 LD/ST) of an IDOC, OC or OCEX component, or -1.
+int idoc_type(pm::uc_component c) { return pm::uc_pipe_of(c, pm::uc_component::idoc_sp); }
+int oc_type(pm::uc_component c) { return pm::uc_pipe_of(c, pm::uc_component::oc_sp); }
+int ocex_type(pm::uc_component c) { return pm::uc_pipe_of(c, pm::uc_component::ocex_sp); }
 }  // namespace
 
 bool smx::tunable(pm::uc_component c) const {
@@ -1702,7 +1696,8 @@ bool smx::tuned_down(pm::uc_component c) const {
   if (c == pm::uc_component::ex_ldst) return m_ldst_tuned_down;
   if (const int k = idoc_type(c); k >= 0) return m_idoc.tuned_down(std::uint32_t(k));
   if (const int k = ocex_type(c); k >= 0) return m_ocex.tuned_down(std::uint32_t(k));
-  if (const int k = oc_type(c); k >= 0) return m_oc_tuned_down[k];
+  if (const int k = oc_type(c); k >= 0)
+    return m_rf.banks_view().collectors_limited(std::uint32_t(k));
   return tunable(c) && m_units[std::size_t(ex_pipe(c))].tuned_down();
 }
 
@@ -1760,7 +1755,6 @@ void smx::tune(pm::uc_component c, bool down) {
   if (const int k = oc_type(c); k >= 0) {  // the type's first half of collector units
     const std::uint32_t n = m_rf.banks().collector_units(std::uint32_t(k));
     m_rf.banks().limit_collectors(std::uint32_t(k), down ? std::max(1u, n / 2) : n);
-    m_oc_tuned_down[k] = down;
     wake_at(clock().next_cycle());
     return;
   }

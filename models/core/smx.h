@@ -532,7 +532,6 @@ class smx : public component,
   // The issue-to-collector (id_oc_widths) and collector-to-execution (oc_ex_widths)
   // registers of each type (SP, SFU, MEM).
   pipeline_registers m_idoc, m_ocex;
-  bool m_oc_tuned_down[3] = {};
   // The collector set / pipeline-register type of a pipe (0 SP, 1 SFU, 2 MEM).
   static std::uint32_t type_of(unit_pipe p) { return std::uint32_t(datapath_pipe(p)); }
   bool m_sch_tuned_down = false;  // the upper half of the schedulers served by the lower

@@ -13,6 +13,12 @@ uc_component uc_stage(uc_component sp_stage, uc_pipe p) {
   return uc_component(std::size_t(sp_stage) + 4 * std::size_t(p));
 }
 
+int uc_pipe_of(uc_component c, uc_component sp_stage) {
+  if (c < sp_stage) return -1;
+  const std::size_t d = std::size_t(c) - std::size_t(sp_stage);
+  return d % 4 == 0 && d / 4 < uc_pipes ? int(d / 4) : -1;
+}
+
 double uc_interval::utilization(uc_component c) const {
   const double w = width[std::size_t(c)];
   return w > 0 && cycles > 0 ? busy[std::size_t(c)] / (w * double(cycles)) : 0.0;

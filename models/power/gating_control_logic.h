@@ -50,6 +50,9 @@ constexpr std::size_t uc_pipes = std::size_t(uc_pipe::count_);
 const char* to_string(uc_component c);
 // A pipeline's component of a kind (idoc_sp + 4 x pipe ...).
 uc_component uc_stage(uc_component sp_stage, uc_pipe p);
+// The inverse: the pipeline (0 SP, 1 SFU, 2 LD/ST) of component c if it is of the kind whose
+// SP instance is `sp_stage`, or -1.
+int uc_pipe_of(uc_component c, uc_component sp_stage);
 
 // One interval's counters, as the controller reads them when a phase decides.
 struct uc_interval {

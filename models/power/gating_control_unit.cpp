@@ -69,16 +69,16 @@ gating_control_unit::gating_control_unit(const sc_core::sc_module_name& name,
            "components of static_config the SMX has no second group for (not tuned)");
   add_stat("wake_ups", m_wakes, "groups tuned back up");
   add_stat(
-      "ldst_response_cycles",
-      [this] { return m_arrivals_total ? m_job_total / double(m_arrivals_total) : 0.0; },
+      "ldst_response_cycles", [this] { return m_run.response_time(); },
       "EX_LDST's response time by Little's law over the run, J / λ (run_time)");
   for (std::size_t c = 0; c < uc_components; ++c) {
     const std::string n = to_string(uc_component(c));
     add_stat(
         "utilization." + n,
         [this, c] {
-          const double cycles = double(clock().now_cycle());
-          return m_widths[c] > 0 && cycles > 0 ? m_busy_total[c] / (m_widths[c] * cycles) : 0.0;
+          uc_interval run = m_run;  // (over the run's cycles so far)
+          run.cycles = clock().now_cycle();
+          return run.utilization(uc_component(c));
         },
         "busy width-cycles over (its width x the run's cycles), as Algorithm 1 counts them");
     add_stat("tune_downs." + n, m_tune_downs[c], "times its group 1 was gated (run_time)");
@@ -134,7 +134,7 @@ void gating_control_unit::validate_bound() {
     m_widths[c] = datapath->width(uc_component(c));
     if (datapath->tunable(uc_component(c))) take_power(uc_component(c));
   }
-  m_counts.width = m_widths;
+  m_counts.width = m_run.width = m_widths;
 }
 
 void gating_control_unit::take_power(uc_component c) {
@@ -262,7 +262,7 @@ void gating_control_unit::issued(std::uint32_t, core::unit_pipe pipe, std::uint3
   count(uc_stage(uc_component::ocex_sp, k), 1);  // its collector-to-execution slot
   if (k == uc_pipe::ldst) {
     ++m_counts.arrivals;
-    ++m_arrivals_total;
+    ++m_run.arrivals;
   }
 }
 
@@ -280,7 +280,7 @@ void gating_control_unit::decide() {
   m_next = 0;
   m_counts.cycles = now > m_start ? now - m_start : 1;
   m_counts.job_cycles = m_jobs.take(now);
-  m_job_total += m_counts.job_cycles;
+  m_run.job_cycles += m_counts.job_cycles;
   std::vector<uc_component> changed;
   m_logic->decide(m_counts, changed);
   ++m_decisions;

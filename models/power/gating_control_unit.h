@@ -96,7 +96,7 @@ class gating_control_unit : public component, public core::smx_events, public ga
   // Component c busy for `amount` width-cycles: this interval's count and the run's.
   void count(uc_component c, double amount) {
     m_counts.busy[std::size_t(c)] += amount;
-    m_busy_total[std::size_t(c)] += amount;
+    m_run.busy[std::size_t(c)] += amount;
   }
 
   string_list_param m_static{*this,
@@ -126,7 +126,8 @@ class gating_control_unit : public component, public core::smx_events, public ga
   std::vector<uc_component> m_configured;  // static_config's
   std::unique_ptr<gating_control_logic> m_logic;
   uc_interval m_counts;  // this interval's
-  std::array<double, uc_components> m_busy_total{};  // the run's
+  // The run's counts (its cycles set when a statistic is read; J up to the last decision).
+  uc_interval m_run;
   std::array<double, uc_components> m_widths{};  // each component's, from the SMX (fixed)
   job_integral m_jobs;
   std::uint32_t m_resident = 0;  // TBs on the SMX
@@ -148,8 +149,6 @@ class gating_control_unit : public component, public core::smx_events, public ga
   std::array<traced_value, uc_components> m_trace;
   std::array<counter, uc_components> m_tune_downs, m_down_total;
   counter m_tuned, m_decisions, m_untuned, m_wakes;
-  double m_job_total = 0;              // Little's law over the run: J x T
-  std::uint64_t m_arrivals_total = 0;  // and λ x T
 };
 
 }  // namespace gputlm::pm

@@ -198,3 +198,29 @@ TEST(gating_control_logic, an_unused_pipeline_does_not_hold_the_schedulers_up) {
 }
 
 }  // namespace test_gating_control_logic
+
+namespace test_gating_control_logic {
+
+// uc_pipe_of inverts uc_stage: by the enum's order (Fig. 3), OC_SFU is the SFU pipeline's
+// collectors and OCEX_LDST the LD/ST pipeline's registers; fetch/decode, the schedulers and
+// a component of another kind belong to no pipeline of the kind asked.
+TEST(gating_control_logic, uc_pipe_of_inverts_uc_stage) {
+  using gputlm::pm::uc_component;
+  using gputlm::pm::uc_pipe_of;
+  EXPECT_EQ(uc_pipe_of(uc_component::oc_sfu, uc_component::oc_sp), 1);
+  EXPECT_EQ(uc_pipe_of(uc_component::ocex_ldst, uc_component::ocex_sp), 2);
+  EXPECT_EQ(uc_pipe_of(uc_component::idoc_sp, uc_component::idoc_sp), 0);
+  EXPECT_EQ(uc_pipe_of(uc_component::ex_sfu, uc_component::oc_sp), -1);
+  EXPECT_EQ(uc_pipe_of(uc_component::sch, uc_component::ex_sp), -1);
+  EXPECT_EQ(uc_pipe_of(uc_component::ifid, uc_component::idoc_sp), -1);
+  for (std::size_t c = 0; c < gputlm::pm::uc_components; ++c)
+    for (uc_component kind :
+         {uc_component::idoc_sp, uc_component::oc_sp, uc_component::ocex_sp, uc_component::ex_sp}) {
+      const int k = uc_pipe_of(uc_component(c), kind);
+      if (k >= 0) {
+        EXPECT_EQ(gputlm::pm::uc_stage(kind, gputlm::pm::uc_pipe(k)), uc_component(c));
+      }
+    }
+}
+
+}  // namespace test_gating_control_logic
