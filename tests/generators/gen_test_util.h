@@ -8,6 +8,7 @@
 #include <bitset>
 #include <cstdint>
 #include <filesystem>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +20,24 @@ namespace gputlm::traces::generators::test {
 inline unsigned popcount(std::uint32_t m) { return unsigned(std::bitset<32>(m).count()); }
 
 inline std::uint64_t align256(std::uint64_t v) { return (v + 255) / 256 * 256; }
+
+// The device heap's base: a generator's arrays start here, in allocation order, each
+// 256-byte aligned (docs/traces.md).
+constexpr std::uint64_t heap = 0x7f0000000000ull;
+
+// Per-lane addresses, {lane, address} in lane order, and one dynamic memory instruction of
+// a warp: its active mask and those addresses.
+using lanes = std::vector<std::pair<unsigned, std::uint64_t>>;
+struct access {
+  std::uint32_t mask = 0;
+  lanes addr;
+  bool operator==(const access& o) const { return mask == o.mask && addr == o.addr; }
+};
+inline std::ostream& operator<<(std::ostream& os, const access& a) {
+  os << "{mask " << std::hex << a.mask << std::dec << ":";
+  for (auto [l, x] : a.addr) os << " " << l << "@" << std::hex << x << std::dec;
+  return os << "}";
+}
 
 inline const std::string& mnemonic(const app_trace& app, const warp_instruction& in) {
   return app.opcodes[in.opcode].mnemonic;
@@ -66,6 +85,11 @@ inline std::vector<const kernel_trace*> host_kernels(const app_trace& app) {
   for (const auto& k : app.kernels)
     if (!k.info.device_launched) r.push_back(&k);
   return r;
+}
+
+// A generator refuses these parameters (throws).
+inline void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
+  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
 }
 
 inline std::filesystem::path scratch_dir() {

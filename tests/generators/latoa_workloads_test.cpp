@@ -13,13 +13,7 @@
 namespace gputlm::traces::generators::test::latoa_workloads_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
-
 std::uint32_t low_lanes(unsigned n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
-
-void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
-  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
-}
 
 TEST(GenKmeans, FeatureMajorLoadsBroadcastCentresAndPaddedSquareGrid) {
   // 1300 points of 3 features, 2 clusters, 2 iterations, 256 threads per TB: ceil(1300 / 256)

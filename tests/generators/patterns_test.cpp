@@ -14,8 +14,6 @@
 namespace gputlm::traces::generators::test::patterns_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
-
 TEST(GenVectorAdd, LaneAddressesAndMasks) {
   const std::uint64_t n = 1000;
   const app_trace app = generate_in_memory("vectoradd", {"n=1000"});

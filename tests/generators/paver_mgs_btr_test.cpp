@@ -16,8 +16,6 @@
 namespace gputlm::traces::generators::test::paver_mgs_btr_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
-
 std::uint32_t low_lanes(unsigned n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
 
 void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {

@@ -15,8 +15,6 @@
 namespace gputlm::traces::generators::test::paver_pf_dwt_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
-
 void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
   EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
 }

@@ -15,20 +15,7 @@
 namespace gputlm::traces::generators::test::uc_apps_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
 constexpr std::uint32_t full = 0xffffffffu;
-
-using lanes = std::vector<std::pair<unsigned, std::uint64_t>>;
-
-struct access {
-  std::uint32_t mask = 0;
-  lanes addr;
-  bool operator==(const access& o) const { return mask == o.mask && addr == o.addr; }
-};
-
-void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
-  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
-}
 
 // The dynamic instructions of `w` whose mnemonic starts with `prefix`.
 std::vector<access> traced(const app_trace& app, const warp_trace& w, const std::string& prefix) {

@@ -18,21 +18,6 @@
 namespace gputlm::traces::generators::test::uc_graph_apps_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
-using lanes = std::vector<std::pair<unsigned, std::uint64_t>>;
-
-struct access {
-  std::uint32_t mask = 0;
-  lanes addr;
-  bool operator==(const access& o) const { return mask == o.mask && addr == o.addr; }
-};
-
-std::ostream& operator<<(std::ostream& os, const access& a) {
-  os << "{mask " << std::hex << a.mask << std::dec << ":";
-  for (auto [l, x] : a.addr) os << " " << l << "@" << std::hex << x << std::dec;
-  return os << "}";
-}
-
 template <class F>
 access lanes_where(std::uint32_t live, F&& addr_of) {
   access a;

@@ -12,20 +12,7 @@
 namespace gputlm::traces::generators::test::uc_workloads_test {
 namespace {
 
-constexpr std::uint64_t heap = 0x7f0000000000ull;
 constexpr std::uint32_t full = 0xffffffffu;
-
-using lanes = std::vector<std::pair<unsigned, std::uint64_t>>;
-
-// One dynamic memory instruction of a warp: its active mask and per-lane addresses.
-struct access {
-  std::uint32_t mask = 0;
-  lanes addr;
-};
-
-void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
-  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
-}
 
 // The traced instructions of `w` starting with `prefix` against `want`, in order.
 void expect_accesses(const app_trace& app, const warp_trace& w, const std::string& prefix,
