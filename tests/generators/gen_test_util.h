@@ -8,6 +8,7 @@
 #include <bitset>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -85,6 +86,47 @@ inline std::vector<const kernel_trace*> host_kernels(const app_trace& app) {
   for (const auto& k : app.kernels)
     if (!k.info.device_launched) r.push_back(&k);
   return r;
+}
+
+// A trace_writer for the default (large) inputs: keeps every kernel header, counts TBs and
+// keeps only the TBs `keep` selects, so nothing like the whole trace is held in memory.
+class sampling_writer : public trace_writer {
+ public:
+  using filter = std::function<bool(const kernel_info&, const tb_trace&)>;
+  explicit sampling_writer(filter keep) : m_keep(std::move(keep)) {}
+
+  void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
+    command c;
+    c.what = command::kind::memcpy_h2d;
+    c.addr = addr;
+    c.bytes = bytes;
+    app.commands.push_back(c);
+  }
+  void begin_kernel(const kernel_info& info) override {
+    app.kernels.push_back({info, {}});
+    tbs.push_back(0);
+  }
+  void write_tb(const tb_trace& tb, const opcode_table& opcodes) override {
+    m_opcodes = &opcodes;
+    ++tbs.back();
+    if (m_keep(app.kernels.back().info, tb)) app.kernels.back().tbs.push_back(tb);
+  }
+  void end_kernel() override {}
+  void finish() override {
+    if (m_opcodes) app.opcodes = *m_opcodes;
+  }
+
+  app_trace app{{}, {}, opcode_table(70)};
+  std::vector<std::uint64_t> tbs;  // TBs written per kernel
+
+ private:
+  filter m_keep;
+  const opcode_table* m_opcodes = nullptr;
+};
+
+// sampling_writer's filter for each kernel's last TB (the highest index).
+inline bool last_tb(const kernel_info& k, const tb_trace& tb) {
+  return tb.index.x + 1 == k.grid.x && tb.index.y + 1 == k.grid.y && tb.index.z + 1 == k.grid.z;
 }
 
 // A generator refuses these parameters (throws).

@@ -18,10 +18,6 @@ namespace {
 
 std::uint32_t low_lanes(unsigned n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
 
-void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
-  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
-}
-
 // Replays the data movement of a kernel's trace: per TB, the warps run in barrier phases
 // (every warp up to its next BAR.SYNC, then the next phase); a load copies the 4-byte word at
 // each lane's address into the lane's destination register, a store writes the lane's value

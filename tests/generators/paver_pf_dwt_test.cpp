@@ -15,46 +15,6 @@
 namespace gputlm::traces::generators::test::paver_pf_dwt_test {
 namespace {
 
-void expect_refused(const std::string& kernel, const std::vector<std::string>& params) {
-  EXPECT_THROW(generate_in_memory(kernel, params), std::exception) << kernel;
-}
-
-// A trace_writer for the default (large) inputs: keeps every kernel header, counts TBs and
-// keeps only the TBs `keep` selects, so nothing like the whole trace is held in memory.
-class sampling_writer : public trace_writer {
- public:
-  using filter = std::function<bool(const kernel_info&, const tb_trace&)>;
-  explicit sampling_writer(filter keep) : m_keep(std::move(keep)) {}
-
-  void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
-    command c;
-    c.what = command::kind::memcpy_h2d;
-    c.addr = addr;
-    c.bytes = bytes;
-    app.commands.push_back(c);
-  }
-  void begin_kernel(const kernel_info& info) override {
-    app.kernels.push_back({info, {}});
-    tbs.push_back(0);
-  }
-  void write_tb(const tb_trace& tb, const opcode_table& opcodes) override {
-    m_opcodes = &opcodes;
-    ++tbs.back();
-    if (m_keep(app.kernels.back().info, tb)) app.kernels.back().tbs.push_back(tb);
-  }
-  void end_kernel() override {}
-  void finish() override {
-    if (m_opcodes) app.opcodes = *m_opcodes;
-  }
-
-  app_trace app{{}, {}, opcode_table(70)};
-  std::vector<std::uint64_t> tbs;  // TBs written per kernel
-
- private:
-  filter m_keep;
-  const opcode_table* m_opcodes = nullptr;
-};
-
 // ---- pathfinder ------------------------------------------------------------------------
 
 // dynproc_kernel of one launch, restated: TB bx covers columns blkX .. blkX + 255 with

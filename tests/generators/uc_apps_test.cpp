@@ -59,38 +59,6 @@ std::uint32_t live_mask(std::uint64_t threads, std::uint64_t warp) {
   return m;
 }
 
-// Keeps the commands, every kernel's header and TB count and only its last TB, so that a
-// default-size run (NN: 17.8 M warp instructions) is checked without holding its trace.
-class last_tb_writer : public trace_writer {
- public:
-  explicit last_tb_writer(app_trace& app) : m_app(app) {}
-  void memcpy_h2d(std::uint64_t addr, std::uint64_t bytes) override {
-    command c;
-    c.what = command::kind::memcpy_h2d;
-    c.addr = addr;
-    c.bytes = bytes;
-    m_app.commands.push_back(c);
-  }
-  void begin_kernel(const kernel_info& info) override {
-    m_app.kernels.push_back({info, {}});
-    tbs.push_back(0);
-  }
-  void write_tb(const tb_trace& tb, const opcode_table& opcodes) override {
-    m_app.kernels.back().tbs.assign(1, tb);
-    ++tbs.back();
-    m_opcodes = &opcodes;
-  }
-  void end_kernel() override {}
-  void finish() override {
-    if (m_opcodes != nullptr) m_app.opcodes = *m_opcodes;
-  }
-  std::vector<std::size_t> tbs;
-
- private:
-  app_trace& m_app;
-  const opcode_table* m_opcodes = nullptr;
-};
-
 // ---- Parboil sad ----
 
 constexpr std::uint64_t max_pos = 1089, max_pos_padded = 1096;
@@ -368,9 +336,9 @@ TEST(GenSad, HandWorkedPositionsMasksAndClamping) {
 
 TEST(GenSad, DefaultsAreParboilDefaultDataset) {
   // 176 x 144 (QCIF): 44 x 36 TBs of 61 threads, 11 x 9 macroblocks.
-  app_trace app{{}, {}, opcode_table(70)};
-  last_tb_writer out(app);
+  sampling_writer out(last_tb);  // (a default-size run is not held whole)
   generate("sad", {}, 70, out);
+  const app_trace& app = out.app;
   const sad_frames f{176, 144};
   std::vector<std::pair<std::uint64_t, std::uint64_t>> copies;
   for (const command& c : app.commands)
@@ -381,7 +349,7 @@ TEST(GenSad, DefaultsAreParboilDefaultDataset) {
   EXPECT_EQ(app.kernels[0].info.grid, (dim3{44, 36, 1}));
   EXPECT_EQ(app.kernels[1].info.grid, (dim3{11, 9, 1}));
   EXPECT_EQ(app.kernels[2].info.grid, (dim3{11, 9, 1}));
-  EXPECT_EQ(out.tbs, (std::vector<std::size_t>{44 * 36, 99, 99}));
+  EXPECT_EQ(out.tbs, (std::vector<std::uint64_t>{44 * 36, 99, 99}));
   // The last TB (43, 35) is block (3, 3) of the last macroblock (98): warp 0 stores there.
   const warp_trace& w = app.kernels[0].tbs.back().warps[0];
   EXPECT_EQ(lane_addresses(w, *find(app, w, "STG").at(0))[0].second,
@@ -567,9 +535,9 @@ TEST(GenNeuralNet, FullyConnectedLayersOneThreadPerNeuron) {
 
 TEST(GenNeuralNet, DefaultsAreTheIspassRun) {
   // `NN 28`: arrays in cudaMalloc order, copies in cudaMemcpy order.
-  app_trace app{{}, {}, opcode_table(70)};
-  last_tb_writer out(app);
+  sampling_writer out(last_tb);  // (a default-size run is not held whole)
   generate("neural_net", {}, 70, out);
+  const app_trace& app = out.app;
   const nn_arrays a = nn_layout(28);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> copies;
   for (const command& c : app.commands)
@@ -585,7 +553,7 @@ TEST(GenNeuralNet, DefaultsAreTheIspassRun) {
   EXPECT_EQ(app.kernels[1].info.grid, (dim3{50, 28, 1}));
   EXPECT_EQ(app.kernels[2].info.grid, (dim3{100, 28, 1}));
   EXPECT_EQ(app.kernels[3].info.grid, (dim3{10, 28, 1}));
-  EXPECT_EQ(out.tbs, (std::vector<std::size_t>{6 * 28, 50 * 28, 100 * 28, 10 * 28}));
+  EXPECT_EQ(out.tbs, (std::vector<std::uint64_t>{6 * 28, 50 * 28, 100 * 28, 10 * 28}));
   // The last image's last hidden neuron reads Layer3_Neurons[1249 + 1250 * 27] last.
   const warp_trace& w = app.kernels[2].tbs.back().warps[0];
   const auto ldg = find(app, w, "LDG");
