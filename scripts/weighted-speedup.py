@@ -3,18 +3,18 @@
 
 Usage: scripts/weighted-speedup.py [--results-root DIR] [--check] FILE.md...
 
-A multi-programmed experiment (yaml/experiments/uc-hetero.yaml) runs each application
+A multi-programmed experiment (yaml/experiments/uc-states.yaml) runs each application
 alone and each mix of them (a workload named A+B, `merge: [A, B]`: application i is stream
 i). The weighted speedup of a mix under a configuration is
 
     WS = sum over i of IPC_i / IPC_i,alone
 
 where IPC_i is the metric naming stream i's IPC in that run (its instructions over its own
-time) and IPC_i,alone the `ipc` of application i alone under the `alone` configuration
+time) and IPC_i,alone the `ipc` of application i alone under the `alone=` configuration
 (the whole GPU). A table sits between
 
-  <!-- weighted-speedup: experiment=uc-hetero alone=alone streams=ipc_memory,ipc_compute
-       columns: alone "16 big, shared"; het "8 big + 8 half" -->
+  <!-- weighted-speedup: experiment=uc-states alone=baseline streams=ipc_memory,ipc_compute
+       columns: baseline "16 big, shared"; het "8 big + 8 half" -->
   <!-- end weighted-speedup -->
 
 and has a row per mix and a geomean row. Everything between the markers is replaced,

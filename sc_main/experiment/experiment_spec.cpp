@@ -74,6 +74,19 @@ std::string set_text(const ynode& n, const std::string& key) {
   fail(n, key, "expected a value or a list");
 }
 
+// A list of names, `[a, b]` (or one name).
+std::vector<std::string> name_list(const ynode& n, const std::string& key) {
+  if (n.is_scalar()) return {text(n, key)};
+  if (!n.is_sequence() || n.node.size() == 0) fail(n, key, "expected a list of names");
+  std::vector<std::string> out;
+  for (const auto& item : n.node) {
+    if (!item.IsScalar() || item.Scalar().empty())
+      throw input_error(n.at(item.Mark()), key, "expected plain names");
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
 std::string resolve(const std::string& experiment_file, const std::string& path) {
   return (fs::path(experiment_file).parent_path() / path).lexically_normal().string();
 }
@@ -117,6 +130,15 @@ void parse_configurations(experiment_spec& x, const ynode& n) {
       if (!fs::is_regular_file(c.platform_file, ec))
         throw input_error(it->where, key + ".platform",
                           "no platform file '" + c.platform_file + "'");
+      c.sets.erase(it);
+      break;
+    }
+    // `workloads:` neither: the workloads it runs, checked once they are read.
+    for (auto it = c.sets.begin(); it != c.sets.end(); ++it) {
+      if (it->key != "workloads") continue;
+      const ynode::entry* list = e.value.find("workloads");
+      c.workloads = name_list(list->value, key + ".workloads");
+      c.workloads_where = it->where;
       c.sets.erase(it);
       break;
     }
@@ -252,7 +274,7 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
     w.where = e.where();
     if (!e.value.is_scalar() && e.value.find("merge")) {
       // Earlier generated workloads of this experiment, run side by side as streams.
-      check_keys(e.value, key, {"merge", "group"});
+      check_keys(e.value, key, {"merge", "group", "configurations"});
       const ynode::entry* m = e.value.find("merge");
       if (!m->value.is_sequence() || m->value.node.size() < 2)
         fail(m->value, key + ".merge", "expected a list of two workloads or more");
@@ -266,13 +288,17 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
         w.merge.push_back(std::size_t(it - x.workloads.begin()));
       }
     } else {
-      parse_source(x, e, e.value, key, w, {"group", "per_configuration"});
+      parse_source(x, e, e.value, key, w, {"group", "per_configuration", "configurations"});
     }
     if (!e.value.is_scalar()) {
       if (const ynode::entry* gr = e.value.find("group")) {
         w.group = text(gr->value, key + ".group");
         if (std::find(x.groups.begin(), x.groups.end(), w.group) == x.groups.end())
           x.groups.push_back(w.group);
+      }
+      if (const ynode::entry* cs = e.value.find("configurations")) {
+        w.configurations = name_list(cs->value, key + ".configurations");
+        w.configurations_where = cs->where();
       }
       // Another trace or generator for some configurations (the same application written
       // otherwise, e.g. with device-side launches); repeated as often as the workload.
@@ -304,6 +330,61 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
   if (x.workloads.empty()) fail(n, "workloads", "no workload");
 }
 
+// The workloads `names` (workload names and group:G) admit; `key` and `where` for errors.
+std::vector<bool> workloads_named(const experiment_spec& x, const std::vector<std::string>& names,
+                                  const source_location& where, const std::string& key) {
+  std::vector<bool> admits(x.workloads.size(), false);
+  for (const auto& n : names) {
+    bool any = false;
+    for (std::size_t w = 0; w < x.workloads.size(); ++w)
+      if (x.workloads[w].name == n || "group:" + x.workloads[w].group == n) admits[w] = any = true;
+    if (!any)
+      throw input_error(where, key,
+                        "no workload or group '" + n + "' (a group is written group:NAME)");
+  }
+  return admits;
+}
+
+// Which points run: a configuration's `workloads:` and a workload's `configurations:` both
+// admit it. Every configuration runs a workload and every workload runs somewhere.
+void resolve_restrictions(experiment_spec& x) {
+  const std::size_t C = x.configurations.size(), W = x.workloads.size();
+  x.runs_table.assign(C, std::vector<bool>(W, true));
+  for (std::size_t c = 0; c < C; ++c) {
+    const configuration& cf = x.configurations[c];
+    if (cf.workloads.empty()) continue;
+    const std::string key = "configurations." + cf.name + ".workloads";
+    x.runs_table[c] = workloads_named(x, cf.workloads, cf.workloads_where, key);
+  }
+  for (std::size_t w = 0; w < W; ++w) {
+    const workload& wl = x.workloads[w];
+    if (wl.configurations.empty()) continue;
+    std::vector<bool> admits(C, false);
+    for (const auto& n : wl.configurations) {
+      bool any = false;
+      for (std::size_t c = 0; c < C; ++c)
+        if (x.configurations[c].name == n || x.configurations[c].sweep == n) admits[c] = any = true;
+      if (!any)
+        throw input_error(wl.configurations_where, "workloads." + wl.name + ".configurations",
+                          "no configuration or sweep '" + n + "'");
+    }
+    for (std::size_t c = 0; c < C; ++c) x.runs_table[c][w] = x.runs_table[c][w] && admits[c];
+  }
+  for (std::size_t c = 0; c < C; ++c)
+    if (std::find(x.runs_table[c].begin(), x.runs_table[c].end(), true) == x.runs_table[c].end())
+      throw input_error(x.configurations[c].where, "configurations." + x.configurations[c].name,
+                        "runs no workload (its `workloads:` and the workloads' "
+                        "`configurations:` exclude every one)");
+  for (std::size_t w = 0; w < W; ++w) {
+    bool any = false;
+    for (std::size_t c = 0; c < C; ++c) any = any || x.runs_table[c][w];
+    if (!any)
+      throw input_error(x.workloads[w].where, "workloads." + x.workloads[w].name,
+                        "runs under no configuration (its `configurations:` and the "
+                        "configurations' `workloads:` exclude every one)");
+  }
+}
+
 compare_kind parse_compare(const ynode& n, const std::string& key) {
   const std::string c = text(n, key);
   if (c == "normalized") return compare_kind::normalized;
@@ -323,7 +404,8 @@ void parse_metrics(experiment_spec& x, const ynode& n) {
     m.where = e.where();
     const ynode* value = &e.value;
     if (e.value.is_map()) {
-      check_keys(e.value, key, {"value", "compare", "mean", "label", "unit", "baseline"});
+      check_keys(e.value, key,
+                 {"value", "compare", "mean", "label", "unit", "baseline", "workloads"});
       const ynode::entry* v = e.value.find("value");
       if (!v) fail(e, key, "no 'value' (the expression)");
       value = &v->value;
@@ -331,6 +413,9 @@ void parse_metrics(experiment_spec& x, const ynode& n) {
         m.compare = parse_compare(c->value, key + ".compare");
       if (const ynode::entry* l = e.value.find("label")) m.label = text(l->value, key + ".label");
       if (const ynode::entry* u = e.value.find("unit")) m.unit = text(u->value, key + ".unit");
+      if (const ynode::entry* w = e.value.find("workloads"))
+        m.applies = workloads_named(x, name_list(w->value, key + ".workloads"), w->where(),
+                                    key + ".workloads");
       if (const ynode::entry* b = e.value.find("baseline")) {
         m.baseline = text(b->value, key + ".baseline");
         if (!x.find_configuration(m.baseline))
@@ -633,7 +718,8 @@ experiment_spec load_experiment(const std::string& file) {
   for (const auto& s : x.sweeps) {
     std::vector<override_entry> base;
     std::string platform;
-    std::vector<std::string> mechanisms;
+    std::vector<std::string> mechanisms, only;
+    source_location only_where;
     if (!s.with.empty()) {
       const configuration* w = x.find_configuration(s.with);
       if (!w || !w->sweep.empty())
@@ -642,6 +728,8 @@ experiment_spec load_experiment(const std::string& file) {
       base = w->sets;
       platform = w->platform_file;
       mechanisms = w->mechanisms;
+      only = w->workloads;
+      only_where = w->workloads_where;
     }
     for (const auto& v : s.values) {
       configuration c;
@@ -653,6 +741,8 @@ experiment_spec load_experiment(const std::string& file) {
       c.sets.push_back({s.parameter, v, s.where});
       c.sweep = s.name;
       c.sweep_value = v;
+      c.workloads = only;
+      c.workloads_where = only_where;
       if (x.find_configuration(c.name))
         throw input_error(s.where, "sweeps." + s.name,
                           "makes configuration '" + c.name + "' twice");
@@ -670,6 +760,7 @@ experiment_spec load_experiment(const std::string& file) {
     x.baseline = x.configurations.front().name;
   }
   parse_workloads(x, need("workloads"));
+  resolve_restrictions(x);
   parse_metrics(x, need("metrics"));
   for (auto& m : x.metrics)
     if (m.label.empty()) m.label = default_label(x, m);

@@ -46,6 +46,9 @@ struct configuration {
   std::vector<std::string> arguments() const;
   std::string sweep;        // the sweep that made it ("" for a named configuration)
   std::string sweep_value;  // its value on the sweep's axis
+  // `workloads: [NAME | group:G, ...]`: the workloads it runs (none written: every one).
+  std::vector<std::string> workloads;
+  source_location workloads_where;
 };
 
 // A sweep over one parameter: configurations `<name>=<value>`, each the `with`
@@ -74,6 +77,10 @@ struct workload {
   // `merge: [A, B]`: the generated workloads A, B ... of the experiment run side by side as
   // the streams of one trace (`gputlm trace merge`), indices into experiment_spec::workloads.
   std::vector<std::size_t> merge;
+  // `configurations: [NAME, ...]`: the configurations (a sweep's name: each of its
+  // configurations) it runs under (none written: every one).
+  std::vector<std::string> configurations;
+  source_location configurations_where;
   source_location where;
   bool generated() const { return !gen_kernel.empty() || !merge.empty(); }
   // The generator's parameters of repetition `r` (its seed set).
@@ -95,6 +102,10 @@ struct metric {
   std::string label;
   std::string unit;
   std::string baseline;  // `baseline:` its own baseline configuration ("": the experiment's)
+  // `workloads: [NAME | group:G, ...]`: per workload, whether the metric applies (empty:
+  // to every one), e.g. a stream's IPC to the mixes of several streams only.
+  std::vector<bool> applies;
+  bool applies_to(std::size_t w) const { return applies.empty() || applies.at(w); }
   source_location where;
 };
 
@@ -133,6 +144,10 @@ struct experiment_spec {
   std::vector<paper_value> paper;
   std::vector<plot> plots;
   std::vector<std::string> run_options;  // extra `gputlm run` options, e.g. --strict
+  // [configuration][workload]: whether the point runs, from both sides' restrictions.
+  std::vector<std::vector<bool>> runs_table;
+
+  bool runs(std::size_t c, std::size_t w) const { return runs_table.at(c).at(w); }
 
   const configuration* find_configuration(const std::string& name) const;
   // The platform file a point of platform p under configuration c runs.

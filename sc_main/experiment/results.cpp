@@ -104,6 +104,7 @@ void evaluate_metrics(const experiment_spec& x, const nlohmann::json& stats, poi
   std::function<std::optional<double>(std::size_t)> value = [&](std::size_t i) {
     if (done[i]) return r.values[i];
     done[i] = true;  // (references do not loop: load_experiment checks)
+    if (!x.metrics[i].applies_to(r.workload)) return r.values[i];  // none, and no why
     std::string why;
     auto v = x.metrics[i].expr.eval(
         stats, [&](const std::string& name) { return value(index_of_metric(x, name)); }, why);
@@ -251,6 +252,11 @@ void experiment_results::summarise() {
           std::size_t of = 0;
           for (std::size_t w = 0; w < W; ++w) {
             if (!all && "group:" + m_x.workloads[w].group != names[g]) continue;
+            // Only workloads the metric applies to, under the configuration (and, compared,
+            // under its baseline too) the experiment runs them.
+            if (!met.applies_to(w) || !m_x.runs(c, w) ||
+                (met.compare != compare_kind::none && !m_x.runs(base, w)))
+              continue;
             ++of;
             const auto& x = met.compare == compare_kind::none ? row[w].value : row[w].compared;
             if (x) v.push_back(*x);
@@ -501,6 +507,10 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
         o << " |";
         for (std::size_t c = 0; c < m_x.configurations.size(); ++c) {
           const summary_cell& s = m_cells[m][p][c][r];
+          if (r < m_x.workloads.size() && !m_x.runs(c, r)) {
+            o << " not run |";
+            continue;
+          }
           if (met.compare == compare_kind::none) {
             o << " " << value_format(s.value);
           } else {
@@ -559,7 +569,7 @@ std::string experiment_results::markdown(const std::vector<std::string>& plots,
   std::ostringstream missing;
   for (const auto& r : m_points)
     for (std::size_t m = 0; r.ok && m < m_x.metrics.size(); ++m)
-      if (!r.values[m])
+      if (!r.values[m] && m_x.metrics[m].applies_to(r.workload))
         missing << "| " << m_x.platforms[r.platform].name << " | "
                 << m_x.configurations[r.configuration].name << " | "
                 << m_x.workloads[r.workload].name << " | " << m_x.metrics[m].name << " | "

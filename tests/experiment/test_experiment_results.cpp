@@ -233,6 +233,82 @@ TEST(experiment_results, a_metric_compares_with_its_own_baseline) {
             std::string::npos);
 }
 
+// A configuration's `workloads:` and a workload's `configurations:` leave points out: their
+// cells say "not run" and a mean counts only the workloads run (under the configuration
+// and, compared, under the metric's baseline).
+TEST(experiment_results, a_point_left_out_is_not_run_and_not_in_the_means) {
+  const std::string path = std::string(GPUTLM_TEST_TMP) + "/restricted.results_spec.yaml";
+  gputlm::testing::write_text(
+      path,
+      "experiment: {name: r}\n"
+      "platforms: {fermi: " +
+          k_src +
+          "/yaml/fermi.yaml}\n"
+          "configurations: {base: {}, part: {workloads: [group:mix]}}\n"
+          "workloads:\n"
+          "  a: {trace: " +
+          k_src +
+          "/traces/samples/vectoradd, group: solo, configurations: [base]}\n"
+          "  b: {trace: " +
+          k_src +
+          "/traces/samples/bfs, group: solo}\n"
+          "  m: {trace: " +
+          k_src +
+          "/traces/samples/vectoradd, group: mix}\n"
+          "metrics:\n"
+          "  cycles: {value: total_cycles, compare: speedup}\n"
+          "  vs_part: {value: total_cycles, compare: speedup, baseline: part}\n"
+          "  second: {value: 'streams[1].ipc', compare: none, workloads: [group:mix]}\n");
+  const experiment_spec x = load_experiment(path);
+  // base runs a, b, m; part runs m only.
+  EXPECT_EQ(x.runs_table,
+            (std::vector<std::vector<bool>>{{true, true, true}, {false, false, true}}));
+  // `second` applies to m only: elsewhere no value, and no reason either.
+  EXPECT_EQ(x.metrics[2].applies, (std::vector<bool>{false, false, true}));
+  std::vector<point_result> pts{point(0, 0, 0, {100, 100}), point(0, 1, 0, {400, 400}),
+                                point(0, 2, 0, {90, 90}), point(1, 2, 0, {30, 30})};
+  const nlohmann::json one_stream = {{"total_cycles", 30}};
+  for (auto& p : pts)
+    evaluate_metrics(
+        x,
+        p.configuration == 1
+            ? nlohmann::json{{"total_cycles", 30}, {"streams", {{{"ipc", 1}}, {{"ipc", 2.5}}}}}
+            : one_stream,
+        p);
+  EXPECT_FALSE(pts[0].values[2]);
+  EXPECT_EQ(pts[0].why[2], "");
+  EXPECT_FALSE(pts[2].values[2]);  // m alone under base: one stream, a reason
+  EXPECT_NE(pts[2].why[2], "");
+  EXPECT_DOUBLE_EQ(*pts[3].values[2], 2.5);
+  pts[0].values[0] = 100, pts[1].values[0] = 400, pts[2].values[0] = 90;  // (the hand values)
+  pts[0].values[1] = 100, pts[1].values[1] = 400, pts[2].values[1] = 90;
+  const experiment_results res(x, pts, "test");
+  EXPECT_EQ(res.cell(2, 0, 0, "geomean").of, 1u);  // m only
+  EXPECT_EQ(res.cell(2, 0, 0, "geomean").count, 0u);
+  EXPECT_DOUBLE_EQ(*res.cell(2, 0, 1, "geomean").value, 2.5);
+  // cycles under part: only m (90 / 30 = 3), one workload of one.
+  const summary_cell& part = res.cell(0, 0, 1, "geomean");
+  EXPECT_EQ(part.of, 1u);
+  EXPECT_EQ(part.count, 1u);
+  EXPECT_DOUBLE_EQ(*part.compared, 3.0);
+  EXPECT_FALSE(res.cell(0, 0, 1, "group:solo").compared);
+  EXPECT_EQ(res.cell(0, 0, 1, "group:solo").of, 0u);
+  // The baseline's own mean: all three, each 1.
+  EXPECT_EQ(res.cell(0, 0, 0, "geomean").of, 3u);
+  // vs_part under base: only m, which part runs (30 / 90).
+  EXPECT_EQ(res.cell(1, 0, 0, "geomean").of, 1u);
+  EXPECT_DOUBLE_EQ(*res.cell(1, 0, 0, "geomean").compared, 1.0 / 3.0);
+  const std::string md = res.markdown({}, "");
+  EXPECT_NE(md.find("| a | 1.000 (100) | not run |"), std::string::npos) << md;
+  // No "(n of m)": every mean holds all the workloads it can.
+  EXPECT_EQ(md.find(" of 3)"), std::string::npos);
+  EXPECT_NE(md.find("**mean** (0 of 1)"), std::string::npos) << md;  // second under base
+  // Metrics without a value: second on m under base, not on a or b.
+  EXPECT_NE(md.find("| fermi | base | m | second |"), std::string::npos);
+  EXPECT_EQ(md.find("| fermi | base | a | second |"), std::string::npos);
+  EXPECT_EQ(res.csv().find(",part,a,"), std::string::npos);
+}
+
 // A comparison no configuration moves (l2 the same in both configurations for every
 // workload, as under TB policies on an L1 that global loads bypass) cannot show an effect:
 // it is flagged, and no paper value is printed beside it; cycles, which move, keep theirs.

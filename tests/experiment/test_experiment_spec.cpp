@@ -324,4 +324,58 @@ TEST(experiment_spec, a_merge_workload_names_generated_workloads_above_it) {
   EXPECT_EQ(load_error(head + "  m: {merge: [va, sg], gen: vectoradd}\n").substr(0, 5), "9:24:");
 }
 
+// A configuration's `workloads:` (names and groups) and a workload's `configurations:`
+// (names and sweeps) choose the points that run; a sweep keeps its `with` configuration's
+// workloads. A name matching nothing, and a configuration or workload left with no point,
+// are errors.
+TEST(experiment_spec, a_configuration_and_a_workload_may_leave_points_out) {
+  const std::string head =
+      "experiment: {name: t}\n"  // 1
+      "platforms: {fermi: " +
+      k_src +
+      "/yaml/fermi.yaml}\n"                                                           // 2
+      "configurations:\n"                                                             // 3
+      "  base: {}\n"                                                                  // 4
+      "  part: {workloads: [group:mix, va]}\n"                                        // 5
+      "sweeps: {lat: {parameter: smx.l1.hit_latency, values: [1, 2], with: part}}\n"  // 6
+      "metrics: {cycles: {value: total_cycles, compare: speedup}}\n"                  // 7
+      "workloads:\n"                                                                  // 8
+      "  va: {gen: vectoradd}\n"                                                      // 9
+      "  sg: {gen: sgemm_tiled M=64 N=64 K=64, configurations: [base, lat]}\n"        // 10
+      "  m: {merge: [va, sg], group: mix, configurations: [part, lat]}\n";            // 11
+  const experiment_spec x = load_experiment(write("only.yaml", head));
+  ASSERT_EQ(x.configurations.size(), 4u);  // base, part, lat=1, lat=2
+  // base: va, sg (m names part and lat only); part: va, m; lat=*: va, m (their with's).
+  const std::vector<std::vector<bool>> want{
+      {true, true, false}, {true, false, true}, {true, false, true}, {true, false, true}};
+  EXPECT_EQ(x.runs_table, want);
+  EXPECT_TRUE(x.runs(1, 2));
+  EXPECT_FALSE(x.runs(0, 2));
+  EXPECT_EQ(x.configurations[2].workloads, (std::vector<std::string>{"group:mix", "va"}));
+
+  std::string bad = head;
+  bad.replace(bad.find("[group:mix, va]"), 15, "[group:mx, va] ");
+  EXPECT_EQ(load_error(bad),
+            "5:10: configurations.part.workloads: no workload or group 'group:mx' (a group is "
+            "written group:NAME)");
+  bad = head;
+  bad.replace(bad.find("[base, lat]"), 11, "[base, lt] ");
+  EXPECT_EQ(load_error(bad), "10:41: workloads.sg.configurations: no configuration or sweep 'lt'");
+  // part runs m only where m runs under part: with m left to base, part runs va alone; with
+  // va gone too, nothing.
+  bad = head;
+  bad.replace(bad.find("[group:mix, va]"), 15, "[group:mix]    ");
+  bad.replace(bad.find("[part, lat]"), 11, "[base]     ");
+  EXPECT_EQ(load_error(bad),
+            "5:3: configurations.part: runs no workload (its `workloads:` and the workloads' "
+            "`configurations:` exclude every one)");
+  bad = head;
+  bad.replace(bad.find("[base, lat]"), 11, "[part]     ");
+  EXPECT_EQ(load_error(bad),
+            "10:3: workloads.sg: runs under no configuration (its `configurations:` and the "
+            "configurations' `workloads:` exclude every one)");
+  EXPECT_EQ(load_error(head + "  x: {gen: vectoradd, configurations: []}\n"),
+            "12:39: workloads.x.configurations: expected a list of names");
+}
+
 }  // namespace test_experiment_spec
