@@ -229,6 +229,7 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name == "backprop") small = {"in=32"};
       if (g.name == "neural_net") small = {"images=1"};
       if (g.name == "sad") small = {"width=32", "height=32"};
+      if (g.name == "heartwall") small = {"t_size=2", "s_size=3"};
       const app_trace app = generate_in_memory(g.name, small, arch);
       for (std::size_t i = 0; i < app.opcodes.size(); ++i)
         EXPECT_TRUE(app.opcodes[std::uint16_t(i)].known)

@@ -61,6 +61,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       mergesort_generator(),
       btree_generator(),
       qtc_generator(),
+      heartwall_generator(),
       bfs_merrill_generator(),
       bfs_merrill_cdp_generator(),
       bfs_merrill_dtbl_generator(),

@@ -95,5 +95,6 @@ kernel_generator dwt2d_generator();
 kernel_generator mergesort_generator();
 kernel_generator btree_generator();
 kernel_generator qtc_generator();
+kernel_generator heartwall_generator();
 
 }  // namespace gputlm::traces::generators
