@@ -62,6 +62,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       btree_generator(),
       qtc_generator(),
       heartwall_generator(),
+      mst_generator(),
       bfs_merrill_generator(),
       bfs_merrill_cdp_generator(),
       bfs_merrill_dtbl_generator(),

@@ -96,5 +96,6 @@ kernel_generator mergesort_generator();
 kernel_generator btree_generator();
 kernel_generator qtc_generator();
 kernel_generator heartwall_generator();
+kernel_generator mst_generator();
 
 }  // namespace gputlm::traces::generators
