@@ -326,8 +326,11 @@ TEST(Mst, DefaultSizeShapes) {
   }
   EXPECT_EQ(last_cm, 2u);
   EXPECT_GE(iterations, 2u);
-  for (const kernel_trace& k : ks)
-    if (k.info.block.x == 1024) EXPECT_LE(k.info.nregs, 32u) << k.info.name;
+  for (const kernel_trace& k : ks) {
+    if (k.info.block.x == 1024) {
+      EXPECT_LE(k.info.nregs, 32u) << k.info.name;
+    }
+  }
 }
 
 TEST(Mst, BadParametersRefused) {
