@@ -12,7 +12,9 @@ Fields of results.json read here (the experiment runner writes more):
   experiment      {"name", "baseline"}
   platforms       [name, ...]                  one panel per platform, in this order
   configurations  [name, ...]                  order of bars and colours
-  workloads       [{"name", "group"}, ...]     order on the x axis of bar charts
+  workloads       [{"name", "group", "configurations"?}, ...]
+                  order on the x axis of bar charts; "configurations": those it runs under
+                  (absent: every one)
   groups          [name, ...]                  workload groups (may be empty)
   metrics         [{"name", "label", "compare", "mean", "unit"}, ...]
                   compare: speedup | normalized | difference | none
@@ -29,7 +31,8 @@ Fields of results.json read here (the experiment runner writes more):
 
 bars: one panel per platform, stacked; per workload one bar per configuration, then the
   group means and the overall mean, named as the report names them (geomean, geomean <g>;
-  mean, mean <g> for an arithmetic mean). The baseline's bars (all 1.0, or 0 for
+  mean, mean <g> for an arithmetic mean). A workload that none of the drawn configurations
+  runs is left out, and so is a group left with none. The baseline's bars (all 1.0, or 0 for
   difference) are left out and drawn as a dashed line; a missing cell is a gap marked "x"
   where the bars start. A ratio panel whose numbers all lie within ZOOM is zoomed: its bars
   start at 1.0 and the axis spans the numbers and 1.0 (at least MIN_SPAN) with a margin;
@@ -292,8 +295,12 @@ def draw_bars(data, plot, metric):
     chosen = plot.get("configurations") or data["configurations"]
     configs = [c for c in data["configurations"] if c in chosen and (ref is None or c != base)]
     papers = paper_values(data, metric)
-    cells = [(w.get("name"), str(w.get("name"))) for w in data["workloads"]]
-    means = [(f"group:{g}", f"{mean} {g}") for g in data.get("groups") or []]
+    drawn = [w for w in data["workloads"]
+             if not isinstance(w.get("configurations"), list)
+             or any(c in w["configurations"] for c in configs)]
+    cells = [(w.get("name"), str(w.get("name"))) for w in drawn]
+    groups = {w.get("group") for w in drawn}
+    means = [(f"group:{g}", f"{mean} {g}") for g in data.get("groups") or [] if g in groups]
     means.append(("geomean", mean))
     gap = 0.5 if cells else 0.0  # between the workloads and the means
     xs = list(range(len(cells))) + [len(cells) + gap + i for i in range(len(means))]

@@ -323,14 +323,19 @@ std::string experiment_results::json() const {
     if (!c.mechanisms.empty()) j["configuration_mechanisms"][c.name] = c.mechanisms;
   }
   j["workloads"] = nlohmann::json::array();
-  for (const auto& w : m_x.workloads) {
+  for (std::size_t wi = 0; wi < m_x.workloads.size(); ++wi) {
+    const workload& w = m_x.workloads[wi];
     nlohmann::json forms = nlohmann::json::object();
     for (const auto& [cfg, f] : w.per_configuration) forms[cfg] = m_x.forms.at(f).describe();
+    nlohmann::json runs = nlohmann::json::array();  // the configurations it runs under
+    for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
+      if (m_x.runs(c, wi)) runs.push_back(m_x.configurations[c].name);
     j["workloads"].push_back(
         {{"name", w.name},
          {"group", w.group.empty() ? nlohmann::json(nullptr) : nlohmann::json(w.group)},
          {"source", w.describe()},
          {"per_configuration", forms},
+         {"configurations", runs},
          {"repetitions", w.repetitions}});
   }
   j["groups"] = m_x.groups;

@@ -698,6 +698,21 @@ class PlotContent(Case):
         legend = [t.get_text() for t in self.draw("line").legends[0].get_texts()]
         self.assertEqual(legend[:3], ["va", "mm", "geomean"])
 
+    def test_a_workload_no_drawn_configuration_runs_is_left_out(self):
+        names = lambda fig: [t.get_text() for t in fig.axes[-1].get_xticklabels()]  # noqa: E731
+        data = self.data
+        # mm (the dense group's one workload) runs under the baseline alone: no bar of gto,
+        # l=1 or l=2 can show it, nor its group's mean (lrr is the baseline's line).
+        data["workloads"][1]["configurations"] = ["lrr"]
+        data["workloads"][0]["configurations"] = ["lrr", "gto", "l=1", "l=2"]
+        self.assertEqual(names(self.draw("cycles", data)), ["va", "geomean"])
+        # Not compared, the baseline's own bars are drawn, and mm with them.
+        self.assertEqual(names(self.draw("energy", data)), ["va", "mm", "mean dense", "mean"])
+        # Run under one drawn configuration, it is back.
+        data["workloads"][1]["configurations"] = ["lrr", "l=2"]
+        self.assertEqual(names(self.draw("cycles", data)),
+                         ["va", "mm", "geomean dense", "geomean"])
+
     def test_repetitions_get_their_range(self):
         fig = self.draw("cycles")
         ax = fig.axes[0]
