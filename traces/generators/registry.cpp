@@ -63,6 +63,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       qtc_generator(),
       heartwall_generator(),
       mst_generator(),
+      lavamd_generator(),
       bfs_merrill_generator(),
       bfs_merrill_cdp_generator(),
       bfs_merrill_dtbl_generator(),

@@ -97,5 +97,6 @@ kernel_generator btree_generator();
 kernel_generator qtc_generator();
 kernel_generator heartwall_generator();
 kernel_generator mst_generator();
+kernel_generator lavamd_generator();
 
 }  // namespace gputlm::traces::generators
