@@ -231,6 +231,7 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name == "sad") small = {"width=32", "height=32"};
       if (g.name == "heartwall") small = {"t_size=2", "s_size=3"};
       if (g.name == "lavamd") small = {"boxes1d=2"};
+      if (g.name == "triad") small = {"mem_kb=4", "min_chunk_kb=1"};
       const app_trace app = generate_in_memory(g.name, small, arch);
       for (std::size_t i = 0; i < app.opcodes.size(); ++i)
         EXPECT_TRUE(app.opcodes[std::uint16_t(i)].known)

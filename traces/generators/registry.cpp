@@ -64,6 +64,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       heartwall_generator(),
       mst_generator(),
       lavamd_generator(),
+      triad_generator(),
       bfs_merrill_generator(),
       bfs_merrill_cdp_generator(),
       bfs_merrill_dtbl_generator(),

@@ -98,5 +98,6 @@ kernel_generator qtc_generator();
 kernel_generator heartwall_generator();
 kernel_generator mst_generator();
 kernel_generator lavamd_generator();
+kernel_generator triad_generator();
 
 }  // namespace gputlm::traces::generators
