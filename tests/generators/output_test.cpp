@@ -212,6 +212,7 @@ TEST(GenReadBack, EveryKernelEveryArchIsKnownToTheClassifier) {
       if (g.name.rfind("join", 0) == 0) small = {"r_size=300", "keys=gaussian"};
       if (g.name.rfind("amr", 0) == 0) small = {"cells=32"};
       if (g.name.rfind("spmv", 0) == 0) small = {"rows=64"};
+      if (g.name == "spmv_shoc") small = {"rows=64", "density=0.1"};
       if (g.name.rfind("sgemm", 0) == 0) small = {"M=16", "N=16", "K=16"};
       if (g.name == "syrk") small = {"n=16", "k=4"};
       if (g.name == "pathfinder") small = {"cols=2000", "rows=5"};

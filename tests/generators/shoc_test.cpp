@@ -1,7 +1,7 @@
 // SHOC level-1 benchmarks of the μC-States workloads (Kayiran et al., PACT'16, Table 1):
-// Triad (TRD). Launch order, grids, copies and lane addresses are worked out here from
-// SHOC's Triad.cu host loop and kernel over the documented address map (docs/traces.md:
-// arrays 256-byte aligned from the heap base in cudaMalloc order), not from the generator.
+// Triad (TRD) and SpMV (SPMV-S). Launch order, grids, copies and lane addresses are worked out here
+// from SHOC's Triad.cu host loop and kernel over the documented address map (docs/traces.md: arrays
+// 256-byte aligned from the heap base in cudaMalloc order), not from the generator.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -139,6 +139,121 @@ TEST(GenShocTriad, BadParametersAreRefusedInOneLine) {
       const std::string what = e.what();
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
       EXPECT_FALSE(what.empty());
+    }
+  }
+}
+
+// ---- SpMV (CSR vector kernel) ----
+
+// Row delimiters and columns below are from SHOC's initRandomMatrix run with the C library's
+// drand48 (srand48(8675309)): dim 64, n = 2457 (density 0.6): rowDelimiters 0 40 74 109 145
+// 192 229; row 5's columns 0 4 5 8 9 11 13 14 16 18 19 20 24 26 27 29 30 33 34 35 36 37 38 39
+// 41 43 44 47 48 49 51 55 57 59 60 61 62.
+struct spmv_layout {
+  std::uint64_t nnz, rows;
+  std::uint64_t val() const { return heap; }
+  std::uint64_t cols() const { return val() + align256(4 * nnz); }
+  std::uint64_t vec() const { return cols() + align256(4 * nnz); }
+  std::uint64_t out() const { return vec() + align256(4 * rows); }
+  std::uint64_t delims() const { return out() + align256(4 * rows); }
+};
+
+TEST(GenShocSpmv, HandWorkedRowOfTwoTrips) {
+  const app_trace app = generate_in_memory("spmv_shoc", {"rows=64", "density=0.6"});
+  const spmv_layout m{2457, 64};
+  ASSERT_EQ(app.kernels.size(), 1u);
+  EXPECT_EQ(app.kernels[0].info.grid.x, 16u);  // 64 rows, 4 warps a TB
+  EXPECT_EQ(app.kernels[0].info.shmem, 512u);
+  const std::vector<std::uint64_t> copies = {m.val(), m.cols(), m.vec(), m.delims()};
+  EXPECT_EQ(input_addresses(app), copies);
+  // Row 5: TB 1, warp 1, j = 192 .. 228: trip 1 all lanes, trip 2 lanes 0..4.
+  const warp_trace& w = app.kernels[0].tbs[1].warps[1];
+  const auto ldg = find(app, w, "LDG");
+  ASSERT_EQ(ldg.size(), 6u);  // start, end, (cols, val) x 2 trips
+  EXPECT_EQ(lane_addresses(w, *ldg[0])[0].second, m.delims() + 20);
+  EXPECT_EQ(lane_addresses(w, *ldg[1])[0].second, m.delims() + 24);
+  EXPECT_EQ(ldg[2]->active_mask, full);
+  EXPECT_EQ(lane_addresses(w, *ldg[2])[3].second, m.cols() + 4 * 195);
+  EXPECT_EQ(lane_addresses(w, *ldg[3])[3].second, m.val() + 4 * 195);
+  EXPECT_EQ(ldg[4]->active_mask, 0x1fu);
+  EXPECT_EQ(lane_addresses(w, *ldg[4])[4].second, m.cols() + 4 * 228);
+  const auto tld = find(app, w, "TLD");
+  ASSERT_EQ(tld.size(), 2u);
+  EXPECT_EQ(lane_addresses(w, *tld[0])[3].second, m.vec() + 4 * 8);    // column of j = 195
+  EXPECT_EQ(lane_addresses(w, *tld[0])[31].second, m.vec() + 4 * 55);  // j = 223
+  EXPECT_EQ(lane_addresses(w, *tld[1])[4].second, m.vec() + 4 * 62);   // j = 228
+  // partialSums[t], t = 32 + lane; the tree's steps l = 16 .. 1 with l lanes.
+  const auto sts = find(app, w, "STS");
+  ASSERT_EQ(sts.size(), 6u);
+  EXPECT_EQ(sts[0]->active_mask, full);
+  EXPECT_EQ(lane_addresses(w, *sts[0])[7].second, 4u * 39);
+  const auto lds = find(app, w, "LDS");
+  ASSERT_EQ(lds.size(), 11u);
+  for (unsigned s = 0; s < 5; ++s) {
+    const std::uint32_t l = 16u >> s;
+    EXPECT_EQ(lds[2 * s]->active_mask, (1u << l) - 1) << l;
+    EXPECT_EQ(lane_addresses(w, *lds[2 * s + 1])[0].second, 4u * (32 + l));
+  }
+  EXPECT_EQ(lds[10]->active_mask, 1u);
+  const auto stg = find(app, w, "STG");
+  ASSERT_EQ(stg.size(), 1u);
+  EXPECT_EQ(stg[0]->active_mask, 1u);
+  EXPECT_EQ(lane_addresses(w, *stg[0])[0].second, m.out() + 4 * 5);
+  // Volta: head 7 (IMAD.MOV, 2 S2R, LOP3, SHF, IMAD, ISETP), IMAD.WIDE, 2 LDG, 3 (MOV, IADD3,
+  // ISETP), 2 trips of 8 and one BRA back, SHF, STS, ISETP, BRA (lanes 16-31), 5 x 5, ISETP,
+  // LDS, IMAD.WIDE, STG, EXIT = 64.
+  EXPECT_EQ(w.insts.size(), 64u);
+}
+
+TEST(GenShocSpmv, WarpsPastTheLastRowLeave) {
+  // block 96: 3 rows a TB, ceil(64 / 3) = 22 TBs; TB 21 holds row 63, then two warps past.
+  const app_trace app =
+      generate_in_memory("spmv_shoc", {"rows=64", "density=0.6", "block=96", "iterations=2"}, 35);
+  ASSERT_EQ(app.kernels.size(), 2u);
+  EXPECT_EQ(app.kernels[1].info.grid.x, 22u);
+  EXPECT_EQ(app.kernels[1].info.shmem, 384u);
+  const auto& tb = app.kernels[1].tbs[21];
+  EXPECT_EQ(find(app, tb.warps[0], "ST.E").size(), 1u);
+  for (unsigned w = 1; w < 3; ++w) {
+    EXPECT_EQ(tb.warps[w].insts.size(), 8u);  // MOV, 2 S2R, LOP32I, SHR, IMAD, ISETP, EXIT
+    EXPECT_EQ(mnemonic(app, tb.warps[w].insts.back()), "EXIT");
+  }
+}
+
+TEST(GenShocSpmv, DefaultsAreSizeClassOne) {
+  // 1024 rows, 10485 non-zeros; from the C library's run: row 0 holds columns 44 310 312 328
+  // 408 514 555 759, the last row 68 (10485 - 10417; SHOC's fillRemaining).
+  const app_trace app = generate_in_memory("spmv_shoc", {});
+  const spmv_layout m{10485, 1024};
+  ASSERT_EQ(app.kernels.size(), 1u);
+  EXPECT_EQ(app.kernels[0].info.grid.x, 256u);
+  EXPECT_EQ(app.kernels[0].info.block.x, 128u);
+  const warp_trace& w0 = app.kernels[0].tbs[0].warps[0];
+  const auto tld0 = find(app, w0, "TLD");
+  ASSERT_EQ(tld0.size(), 1u);
+  EXPECT_EQ(tld0[0]->active_mask, 0xffu);
+  EXPECT_EQ(lane_addresses(w0, *tld0[0])[0].second, m.vec() + 4 * 44);
+  EXPECT_EQ(lane_addresses(w0, *tld0[0])[7].second, m.vec() + 4 * 759);
+  const warp_trace& last = app.kernels[0].tbs[255].warps[3];
+  const auto tld = find(app, last, "TLD");
+  ASSERT_EQ(tld.size(), 3u);
+  EXPECT_EQ(tld[0]->active_mask, full);
+  EXPECT_EQ(tld[1]->active_mask, full);
+  EXPECT_EQ(tld[2]->active_mask, 0xfu);
+  EXPECT_EQ(lane_addresses(last, *find(app, last, "LDG")[2])[0].second, m.cols() + 4 * 10417);
+}
+
+TEST(GenShocSpmv, BadParametersAreRefusedInOneLine) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"block=48"},     {"size=5"},     {"rows=20000"}, {"density=0"}, {"rows=10", "density=0.001"},
+      {"iterations=0"}, {"density=1.5"}};
+  for (const auto& params : bad) {
+    try {
+      generate_in_memory("spmv_shoc", params);
+      ADD_FAILURE() << params[0] << " accepted";
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }
 }

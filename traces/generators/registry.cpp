@@ -65,6 +65,7 @@ const std::vector<kernel_generator>& kernel_generators() {
       mst_generator(),
       lavamd_generator(),
       triad_generator(),
+      spmv_shoc_generator(),
       bfs_merrill_generator(),
       bfs_merrill_cdp_generator(),
       bfs_merrill_dtbl_generator(),

@@ -99,5 +99,6 @@ kernel_generator heartwall_generator();
 kernel_generator mst_generator();
 kernel_generator lavamd_generator();
 kernel_generator triad_generator();
+kernel_generator spmv_shoc_generator();
 
 }  // namespace gputlm::traces::generators
