@@ -223,6 +223,18 @@ struct mst_run {
     return wt;
   }
 
+  // getDestination(v[l], i[l]) of the lanes in `mask` (the edgessrcdst load), then
+  // find() of each with compression; returns the destinations' components.
+  lane_u32 destination_boss(warp_emitter& e, code a_dst, code ld_dst, const find_code& f,
+                            std::uint32_t mask, const lane_u32& v, const lane_u32& i) {
+    e.run(a_dst, mask);
+    e.mem_fn(ld_dst, mask, [&](unsigned l) { return mem.edst + 4 * edge_index(v[l], i[l]); });
+    lane_u32 dst{};
+    for (unsigned l = 0; l < 32; ++l)
+      if (has(mask, l)) dst[l] = g.col[g.row_ptr[v[l]] + i[l]];
+    return find(e, f, mask, dst, true);
+  }
+
   // A topology-driven kernel: ceil(n / block) TBs, thread id < n does body(e, mask, id).
   template <class F>
   void topology_kernel(const char* name, const program& p, code head, code exit_oob, F&& body) {
@@ -403,13 +415,7 @@ void mst_run::dfindelemin() {
           for (unsigned l = 0; l < 32; ++l)
             if (has(loop, l) && wt[l] < minwt[l]) smaller |= 1u << l;
           e.run(skip_edge, loop & ~smaller);
-          e.run(a_dst, smaller);
-          e.mem_fn(ld_dst, smaller,
-                   [&](unsigned l) { return mem.edst + 4 * edge_index(id[l], ii[l]); });
-          lane_u32 dst{};
-          for (unsigned l = 0; l < 32; ++l)
-            if (has(smaller, l)) dst[l] = g.col[g.row_ptr[id[l]] + ii[l]];
-          const lane_u32 tempdstboss = find(e, f_dst, smaller, dst, true);
+          const lane_u32 tempdstboss = destination_boss(e, a_dst, ld_dst, f_dst, smaller, id, ii);
           e.run(take, smaller);
           for (unsigned l = 0; l < 32; ++l)
             if (has(smaller, l) && srcboss[l] != tempdstboss[l]) {
@@ -534,13 +540,7 @@ void mst_run::dfindelemin2() {
           for (unsigned l = 0; l < 32; ++l)
             if (has(loop, l) && wt[l] == s.eleminwts[id[l]]) equal |= 1u << l;
           e.run(skip_edge, loop & ~equal);
-          e.run(a_dst, equal);
-          e.mem_fn(ld_dst, equal,
-                   [&](unsigned l) { return mem.edst + 4 * edge_index(id[l], ii[l]); });
-          lane_u32 dst{};
-          for (unsigned l = 0; l < 32; ++l)
-            if (has(equal, l)) dst[l] = g.col[g.row_ptr[id[l]] + ii[l]];
-          const lane_u32 tempdstboss = find(e, f_dst, equal, dst, true);
+          const lane_u32 tempdstboss = destination_boss(e, a_dst, ld_dst, f_dst, equal, id, ii);
           e.run(a_part2, equal);
           e.mem_fn(ld_part2, equal, at_id(mem.partners));
           e.run(cmp_dst, equal);
@@ -655,13 +655,7 @@ void mst_run::verify_min_elem() {
           for (unsigned l = 0; l < 32; ++l)
             if (has(loop, l) && wt[l] == s.minwtcomp[id[l]]) equal |= 1u << l;
           e.run(skip_edge, loop & ~equal);
-          e.run(a_dst, equal);
-          e.mem_fn(ld_dst, equal,
-                   [&](unsigned l) { return mem.edst + 4 * edge_index(node[l], ii[l]); });
-          lane_u32 dst{};
-          for (unsigned l = 0; l < 32; ++l)
-            if (has(equal, l)) dst[l] = g.col[g.row_ptr[node[l]] + ii[l]];
-          const lane_u32 tdb = find(e, f_dst, equal, dst, true);
+          const lane_u32 tdb = destination_boss(e, a_dst, ld_dst, f_dst, equal, node, ii);
           e.run(a_part, equal);
           e.mem_fn(ld_part, equal, [&](unsigned l) { return mem.partners + 4ull * node[l]; });
           e.run(cmp_dst, equal);
