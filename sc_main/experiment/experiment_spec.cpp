@@ -330,19 +330,33 @@ void parse_workloads(experiment_spec& x, const ynode& n) {
   if (x.workloads.empty()) fail(n, "workloads", "no workload");
 }
 
-// The workloads `names` (workload names and group:G) admit; `key` and `where` for errors.
-std::vector<bool> workloads_named(const experiment_spec& x, const std::vector<std::string>& names,
-                                  const source_location& where, const std::string& key) {
-  std::vector<bool> admits(x.workloads.size(), false);
+// Which of `count` items the `names` admit, `matches(i, name)` saying whether item i
+// answers to a name; a name that matches nothing is an error at `where`: "no <what> 'name'"
+// and `hint`.
+template <class Matches>
+std::vector<bool> names_admit(std::size_t count, const std::vector<std::string>& names,
+                              Matches&& matches, const source_location& where,
+                              const std::string& key, const std::string& what,
+                              const std::string& hint = "") {
+  std::vector<bool> admits(count, false);
   for (const auto& n : names) {
     bool any = false;
-    for (std::size_t w = 0; w < x.workloads.size(); ++w)
-      if (x.workloads[w].name == n || "group:" + x.workloads[w].group == n) admits[w] = any = true;
-    if (!any)
-      throw input_error(where, key,
-                        "no workload or group '" + n + "' (a group is written group:NAME)");
+    for (std::size_t i = 0; i < count; ++i)
+      if (matches(i, n)) admits[i] = any = true;
+    if (!any) throw input_error(where, key, "no " + what + " '" + n + "'" + hint);
   }
   return admits;
+}
+
+// The workloads `names` (workload names and group:G) admit.
+std::vector<bool> workloads_named(const experiment_spec& x, const std::vector<std::string>& names,
+                                  const source_location& where, const std::string& key) {
+  return names_admit(
+      x.workloads.size(), names,
+      [&](std::size_t w, const std::string& n) {
+        return x.workloads[w].name == n || "group:" + x.workloads[w].group == n;
+      },
+      where, key, "workload or group", " (a group is written group:NAME)");
 }
 
 // Which points run: a configuration's `workloads:` and a workload's `configurations:` both
@@ -352,22 +366,20 @@ void resolve_restrictions(experiment_spec& x) {
   x.runs_table.assign(C, std::vector<bool>(W, true));
   for (std::size_t c = 0; c < C; ++c) {
     const configuration& cf = x.configurations[c];
-    if (cf.workloads.empty()) continue;
-    const std::string key = "configurations." + cf.name + ".workloads";
-    x.runs_table[c] = workloads_named(x, cf.workloads, cf.workloads_where, key);
+    if (!cf.workloads.empty())
+      x.runs_table[c] = workloads_named(x, cf.workloads, cf.workloads_where,
+                                        "configurations." + cf.name + ".workloads");
   }
   for (std::size_t w = 0; w < W; ++w) {
     const workload& wl = x.workloads[w];
     if (wl.configurations.empty()) continue;
-    std::vector<bool> admits(C, false);
-    for (const auto& n : wl.configurations) {
-      bool any = false;
-      for (std::size_t c = 0; c < C; ++c)
-        if (x.configurations[c].name == n || x.configurations[c].sweep == n) admits[c] = any = true;
-      if (!any)
-        throw input_error(wl.configurations_where, "workloads." + wl.name + ".configurations",
-                          "no configuration or sweep '" + n + "'");
-    }
+    const std::vector<bool> admits = names_admit(
+        C, wl.configurations,
+        [&](std::size_t c, const std::string& n) {
+          return x.configurations[c].name == n || x.configurations[c].sweep == n;
+        },
+        wl.configurations_where, "workloads." + wl.name + ".configurations",
+        "configuration or sweep");
     for (std::size_t c = 0; c < C; ++c) x.runs_table[c][w] = x.runs_table[c][w] && admits[c];
   }
   for (std::size_t c = 0; c < C; ++c)

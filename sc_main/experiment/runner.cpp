@@ -448,8 +448,9 @@ std::vector<point_result> runner::points() const {
   std::vector<point_result> out;
   for (std::size_t p = 0; p < m_x.platforms.size(); ++p)
     for (std::size_t c = 0; c < m_x.configurations.size(); ++c)
-      for (std::size_t w = 0; w < m_x.workloads.size(); ++w)
-        for (std::uint32_t r = 0; r < m_x.workloads[w].repetitions && m_x.runs(c, w); ++r) {
+      for (std::size_t w = 0; w < m_x.workloads.size(); ++w) {
+        if (!m_x.runs(c, w)) continue;
+        for (std::uint32_t r = 0; r < m_x.workloads[w].repetitions; ++r) {
           point_result pt;
           pt.platform = p;
           pt.configuration = c;
@@ -457,6 +458,7 @@ std::vector<point_result> runner::points() const {
           pt.repetition = r;
           out.push_back(std::move(pt));
         }
+      }
   return out;
 }
 

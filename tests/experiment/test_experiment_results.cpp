@@ -17,35 +17,37 @@ namespace {
 
 const std::string k_src = GPUTLM_SOURCE_DIR;
 
-experiment_spec spec() {
-  // (named after the running test: ctest runs this binary's tests in parallel)
+// Experiment r on the Fermi platform, `rest` (configurations, workloads, metrics, ...) after
+// its head, in a file named after the running test (ctest runs this binary's tests in
+// parallel).
+experiment_spec load_spec(const std::string& rest) {
   const std::string path = std::string(GPUTLM_TEST_TMP) + "/" +
                            ::testing::UnitTest::GetInstance()->current_test_info()->name() +
                            ".results_spec.yaml";
   gputlm::testing::write_text(
-      path,
-      "experiment: {name: r}\n"
-      "platforms: {fermi: " +
-          k_src +
-          "/yaml/fermi.yaml}\n"
-          "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
-          "workloads:\n"
-          "  a: {trace: " +
-          k_src +
-          "/traces/samples/vectoradd, group: g1}\n"
-          "  b: {gen: histogram n=1024, repetitions: 2, group: g1}\n"
-          "  c: {trace: " +
-          k_src +
-          "/traces/samples/bfs, group: g2}\n"
-          "metrics:\n"
-          "  cycles: {value: total_cycles, compare: speedup}\n"
-          "  l2: {value: 'sum(blocks.gpu.l2[*].accesses)'}\n"
-          "  hit: {value: ipc, compare: difference}\n"
-          "  raw: {value: ipc, compare: none}\n"
-          "paper:\n"
-          "  - {metric: cycles, platform: fermi, configuration: fast, value: 3, source: s}\n"
-          "  - {metric: raw, platform: fermi, configuration: fast, value: 6, source: s}\n");
+      path, "experiment: {name: r}\nplatforms: {fermi: " + k_src + "/yaml/fermi.yaml}\n" + rest);
   return load_experiment(path);
+}
+
+experiment_spec spec() {
+  return load_spec(
+      "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
+      "workloads:\n"
+      "  a: {trace: " +
+      k_src +
+      "/traces/samples/vectoradd, group: g1}\n"
+      "  b: {gen: histogram n=1024, repetitions: 2, group: g1}\n"
+      "  c: {trace: " +
+      k_src +
+      "/traces/samples/bfs, group: g2}\n"
+      "metrics:\n"
+      "  cycles: {value: total_cycles, compare: speedup}\n"
+      "  l2: {value: 'sum(blocks.gpu.l2[*].accesses)'}\n"
+      "  hit: {value: ipc, compare: difference}\n"
+      "  raw: {value: ipc, compare: none}\n"
+      "paper:\n"
+      "  - {metric: cycles, platform: fermi, configuration: fast, value: 3, source: s}\n"
+      "  - {metric: raw, platform: fermi, configuration: fast, value: 6, source: s}\n");
 }
 
 // A point of configuration c (0 base, 1 fast), workload w, repetition r with values
@@ -205,21 +207,14 @@ TEST(experiment_results, csv_rows_hold_every_metric_and_its_comparison) {
 // A metric with its own baseline: compared with that configuration, whatever the
 // experiment's baseline.
 TEST(experiment_results, a_metric_compares_with_its_own_baseline) {
-  const std::string path = std::string(GPUTLM_TEST_TMP) + "/own_baseline.results_spec.yaml";
-  gputlm::testing::write_text(
-      path,
-      "experiment: {name: r}\n"
-      "platforms: {fermi: " +
-          k_src +
-          "/yaml/fermi.yaml}\n"
-          "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
-          "workloads: {a: {trace: " +
-          k_src +
-          "/traces/samples/vectoradd}}\n"
-          "metrics:\n"
-          "  cycles: {value: total_cycles, compare: speedup}\n"
-          "  vs_fast: {value: total_cycles, compare: speedup, baseline: fast}\n");
-  const experiment_spec x = load_experiment(path);
+  const experiment_spec x = load_spec(
+      "configurations: {base: {}, fast: {smx.l1.hit_latency: 1cycles}}\n"
+      "workloads: {a: {trace: " +
+      k_src +
+      "/traces/samples/vectoradd}}\n"
+      "metrics:\n"
+      "  cycles: {value: total_cycles, compare: speedup}\n"
+      "  vs_fast: {value: total_cycles, compare: speedup, baseline: fast}\n");
   EXPECT_EQ(x.baseline_of(x.metrics[0]), "base");
   EXPECT_EQ(x.baseline_of(x.metrics[1]), "fast");
   point_result b = point(0, 0, 0, {100, 100}), f = point(1, 0, 0, {50, 50});
@@ -237,29 +232,22 @@ TEST(experiment_results, a_metric_compares_with_its_own_baseline) {
 // cells say "not run" and a mean counts only the workloads run (under the configuration
 // and, compared, under the metric's baseline).
 TEST(experiment_results, a_point_left_out_is_not_run_and_not_in_the_means) {
-  const std::string path = std::string(GPUTLM_TEST_TMP) + "/restricted.results_spec.yaml";
-  gputlm::testing::write_text(
-      path,
-      "experiment: {name: r}\n"
-      "platforms: {fermi: " +
-          k_src +
-          "/yaml/fermi.yaml}\n"
-          "configurations: {base: {}, part: {workloads: [group:mix]}}\n"
-          "workloads:\n"
-          "  a: {trace: " +
-          k_src +
-          "/traces/samples/vectoradd, group: solo, configurations: [base]}\n"
-          "  b: {trace: " +
-          k_src +
-          "/traces/samples/bfs, group: solo}\n"
-          "  m: {trace: " +
-          k_src +
-          "/traces/samples/vectoradd, group: mix}\n"
-          "metrics:\n"
-          "  cycles: {value: total_cycles, compare: speedup}\n"
-          "  vs_part: {value: total_cycles, compare: speedup, baseline: part}\n"
-          "  second: {value: 'streams[1].ipc', compare: none, workloads: [group:mix]}\n");
-  const experiment_spec x = load_experiment(path);
+  const experiment_spec x = load_spec(
+      "configurations: {base: {}, part: {workloads: [group:mix]}}\n"
+      "workloads:\n"
+      "  a: {trace: " +
+      k_src +
+      "/traces/samples/vectoradd, group: solo, configurations: [base]}\n"
+      "  b: {trace: " +
+      k_src +
+      "/traces/samples/bfs, group: solo}\n"
+      "  m: {trace: " +
+      k_src +
+      "/traces/samples/vectoradd, group: mix}\n"
+      "metrics:\n"
+      "  cycles: {value: total_cycles, compare: speedup}\n"
+      "  vs_part: {value: total_cycles, compare: speedup, baseline: part}\n"
+      "  second: {value: 'streams[1].ipc', compare: none, workloads: [group:mix]}\n");
   // base runs a, b, m; part runs m only.
   EXPECT_EQ(x.runs_table,
             (std::vector<std::vector<bool>>{{true, true, true}, {false, false, true}}));
